@@ -1,0 +1,49 @@
+"""Build the Cython extensions. Compiler directives are set once, here.
+
+PATCHSOLVE_DEBUG=1 rebuilds with bounds checks, wraparound checks and
+assertions on, and without optimisation, for hunting memory errors.
+"""
+
+import os
+from pathlib import Path
+
+import numpy  # noqa: F401  (build requirement; keeps the include path available)
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+DEBUG = os.environ.get("PATCHSOLVE_DEBUG", "") not in ("", "0")
+
+directives = {
+    "language_level": 3,
+    "boundscheck": DEBUG,
+    "wraparound": DEBUG,
+    "initializedcheck": DEBUG,
+    "cdivision": not DEBUG,
+    "infer_types": True,
+}
+compile_args = ["-O0", "-g"] if DEBUG else ["-O3"]
+if DEBUG:
+    macros = []
+else:
+    macros = [("CYTHON_WITHOUT_ASSERTIONS", None)]
+
+# Every .pyx under src/patchsolve becomes an extension (core and searchers).
+sources = sorted(Path("src").rglob("*.pyx"))
+extensions = [
+    Extension(
+        ".".join(p.with_suffix("").parts[1:]),
+        [str(p)],
+        extra_compile_args=compile_args,
+        define_macros=macros,
+    )
+    for p in sources
+]
+
+setup(
+    ext_modules=cythonize(
+        extensions,
+        compiler_directives=directives,
+        include_path=["src"],
+        force=DEBUG,
+    ),
+)

@@ -1,0 +1,16 @@
+"""patchsolve: a fast engine for the board game Patchwork."""
+
+from patchsolve import errors
+from patchsolve.errors import IllegalMoveError, InvalidPositionError, NotationError, PatchsolveError
+from patchsolve.position import Move, Position
+
+__all__ = [
+    "Position",
+    "Move",
+    "errors",
+    "PatchsolveError",
+    "NotationError",
+    "IllegalMoveError",
+    "InvalidPositionError",
+]
+__version__ = "0.1.0"

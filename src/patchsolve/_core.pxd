@@ -1,0 +1,110 @@
+# cython: language_level=3
+"""Declarations of the rules core, for searchers that ``cimport`` it.
+
+Data dictionary
+---------------
+Quilt (``u128``): an 81-bit bitboard held in one unsigned 128-bit integer
+(two 64-bit words: bits 0-63 in the low word, bits 64-80 in the high word;
+bits 81-127 are always zero). Bit index = row * 9 + col, row 0 at the top,
+col 0 at the left::
+
+        col: 0  1  2  3  4  5  6  7  8
+    row 0:   0  1  2  3  4  5  6  7  8
+    row 1:   9 10 11 12 13 14 15 16 17
+    ...
+    row 8:  72 73 74 75 76 77 78 79 80
+
+Orientation (``og``): one distinct rotation/reflection of one patch, numbered
+globally 0 .. n_og-1, grouped by patch (``patch_og_start[p]`` to
+``patch_og_start[p+1]``). ``og_shape[og]`` is its mask with the top-left of
+its bounding box on square 0; placed with its bounding box's top-left on
+square ``a`` it covers ``og_shape[og] << a``. ``og_anchors[og]`` is the set of
+anchors ``a`` that keep it inside the 9x9 board.
+
+Move code (``move_t``, int32)::
+
+    0             walk (advance and receive buttons)
+    1 .. 81       place a leather patch on square code - 1
+    >= 128        buy: orientation (code >> 7) - 1, anchor square code & 127
+
+A ``CState`` is a plain value: copy it to keep a position (copy-make).
+"""
+
+from libc.stdint cimport uint64_t, int16_t, int32_t, int8_t, uint8_t
+
+cdef extern from *:
+    """
+    typedef unsigned __int128 ps_u128;
+    """
+    # Cython only needs to know it is an unsigned integer; C sees 128 bits.
+    ctypedef unsigned long long u128 "ps_u128"
+
+ctypedef int32_t move_t
+
+cdef enum:
+    BOARD_SQUARES = 81
+    LAST_SPACE = 53
+    N_PATCHES = 33
+    MAX_OG = 264          # 33 patches x at most 8 orientations
+    MAX_CELLS = 8         # the largest patch covers 8 squares
+    MAX_MOVES = 2048      # more than the 1345 legal moves a position can have
+    NO_PLAYER = -1
+    MOVE_WALK = 0
+    BUY_SHIFT = 7
+
+ctypedef struct CState:
+    u128 quilt[2]          # covered squares per player
+    uint64_t leather       # bit s set = time-board space s still holds a leather patch
+    int16_t buttons[2]
+    int8_t income[2]       # buttons printed on the patches of each quilt
+    int8_t time[2]         # time-board space, 0 .. 53
+    int8_t on_top          # whose token is on top when both share a space, else -1
+    int8_t pending         # player who must now place a leather patch, else -1
+    int8_t bonus           # owner of the 7x7 bonus tile, else -1
+    int8_t first_end       # first player to reach space 53, else -1
+    int8_t edition         # 0 = revised, 1 = original
+    int8_t n_circle        # patches left in the circle
+    uint8_t circle[33]     # circle[0] lies directly in front of the neutral token;
+                           # entries from n_circle on are 0 (keeps the key canonical)
+
+ctypedef struct Tables:
+    int n_og
+    int16_t og_patch[MAX_OG]
+    int8_t og_index[MAX_OG]            # orientation number within its patch
+    int8_t og_ncells[MAX_OG]
+    int8_t og_cells[MAX_OG][MAX_CELLS] # square offsets r*9+c from the anchor
+    u128 og_shape[MAX_OG]
+    u128 og_anchors[MAX_OG]
+    int16_t patch_og_start[N_PATCHES + 1]
+    int8_t patch_cost[N_PATCHES]
+    int8_t patch_time[N_PATCHES]
+    int8_t patch_income[N_PATCHES]
+    int8_t patch_size[N_PATCHES]
+    u128 full                          # the 81 squares
+    u128 square7[9]                    # the nine 7x7 squares
+    uint64_t income_spaces             # bit s = space s pays income
+    uint64_t leather_spaces[2]         # per edition, at the start
+
+cdef const Tables* get_tables() noexcept nogil
+
+cdef int popcount128(u128 x) noexcept nogil
+cdef int to_move(const CState* s) noexcept nogil
+cdef bint is_over(const CState* s) noexcept nogil
+cdef int gen_moves(const CState* s, move_t* out) noexcept nogil
+cdef int count_moves(const CState* s) noexcept nogil
+cdef bint is_legal(const CState* s, move_t m) noexcept nogil
+cdef void apply_move(CState* s, move_t m) noexcept nogil
+cdef int score(const CState* s, int player) noexcept nogil
+cdef int winner(const CState* s) noexcept nogil
+cdef uint64_t state_key(const CState* s) noexcept nogil
+cdef u128 move_mask(move_t m) noexcept nogil
+cdef int move_patch(move_t m) noexcept nogil
+cdef uint64_t rng_next(uint64_t* state) noexcept nogil
+cdef uint64_t rng_below(uint64_t* state, uint64_t n) noexcept nogil
+cdef move_t random_move(const CState* s, uint64_t* rng) noexcept nogil
+cdef int random_playout(CState* s, uint64_t* rng) noexcept nogil
+cdef uint64_t perft(const CState* s, int depth) noexcept nogil
+
+cdef class CoreState:
+    cdef CState s
+    cdef CoreState _copy(self)

@@ -1,0 +1,348 @@
+"""Position and Move: the python-chess-like facade over the Cython core.
+
+A :class:`Position` is immutable: :meth:`Position.play` returns a new one.
+Everything a user passes in is checked here before it reaches C.
+
+Move text (``str(move)``, read back by :meth:`Position.parse_move`):
+
+- ``walk``: advance and receive buttons (RULES action A);
+- ``<patch>:<orientation>@<square>``, e.g. ``7:2@c3``: buy patch 7 (action B)
+  in its orientation 2 with the top-left corner of its bounding box on
+  square c3;
+- ``leather@<square>``, e.g. ``leather@e5``: place a taken leather patch.
+
+Squares are a column letter ``a``-``i`` (left to right) and a row number
+``1``-``9`` (top to bottom): ``a1`` is bit 0 of a quilt mask, ``i9`` bit 80.
+Orientations of a patch are numbered 0.. in a fixed order (rotations of the
+printed shape, then of its mirror image, duplicates dropped);
+:func:`patchsolve.position.orientation_count` tells how many a patch has.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+
+from patchsolve import _core
+from patchsolve.errors import IllegalMoveError, InvalidPositionError, NotationError
+from patchsolve.patches import BOARD, DEFAULT_EDITION, EDITION_NAMES, EDITIONS, PATCHES, START_BUTTONS, START_PATCH
+
+COLUMNS = "abcdefghi"
+_SQUARE = re.compile(r"^([a-i])([1-9])$")
+
+
+def square_name(square: int) -> str:
+    """``0`` -> ``"a1"``; row 1 is the top row."""
+    row, col = divmod(square, BOARD)
+    return f"{COLUMNS[col]}{row + 1}"
+
+
+def parse_square(text: str) -> int:
+    m = _SQUARE.match(text)
+    if not m:
+        raise NotationError("bad square (expected a1..i9)", field="square", token=text)
+    return (int(m.group(2)) - 1) * BOARD + COLUMNS.index(m.group(1))
+
+
+def orientation_count(patch: int) -> int:
+    return _core.orientation_count(patch)
+
+
+@dataclass(frozen=True, eq=False)
+class Move:
+    """One move. ``kind`` is ``"walk"``, ``"buy"`` or ``"leather"``; ``patch``
+    is the bought patch id (else None); ``mask`` the squares it covers."""
+
+    code: int
+    kind: str
+    patch: int | None
+    mask: int
+    orientation: int | None
+    square: int | None
+
+    @classmethod
+    def from_code(cls, code: int) -> "Move":
+        return cls(code, *_core.move_info(code))
+
+    def __str__(self) -> str:
+        if self.kind == "walk":
+            return "walk"
+        if self.kind == "leather":
+            return f"leather@{square_name(self.square)}"
+        return f"{self.patch}:{self.orientation}@{square_name(self.square)}"
+
+    def __repr__(self) -> str:
+        return f"<Move {self}>"
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Move):
+            return NotImplemented
+        return self.code == other.code
+
+    def __hash__(self) -> int:
+        return hash(("Move", self.code))
+
+
+_BUY = re.compile(r"^(\d{1,2}):(\d)@([a-i][1-9])$")
+_LEATHER = re.compile(r"^leather@([a-i][1-9])$")
+
+
+def parse_move_text(text: str) -> Move:
+    """Read move text (no position needed to read it; legality is separate)."""
+    if not isinstance(text, str):
+        raise NotationError("a move must be text", field="move", token=repr(text))
+    t = text.strip()
+    if t == "walk":
+        return Move.from_code(0)
+    m = _LEATHER.match(t)
+    if m:
+        return Move.from_code(parse_square(m.group(1)) + 1)
+    m = _BUY.match(t)
+    if m:
+        patch, orientation, square = int(m.group(1)), int(m.group(2)), parse_square(m.group(3))
+        try:
+            return Move.from_code(_core.buy_move_code(patch, orientation, square))
+        except ValueError as e:
+            raise NotationError(str(e), field="move", token=t) from None
+    raise NotationError("bad move (expected walk, <patch>:<orientation>@<square> or leather@<square>)",
+                        field="move", token=t)
+
+
+def random_circle(seed=None) -> tuple[int, ...]:
+    """A shuffled circle with the 1x2 (id 0) last, as in the real setup."""
+    rng = random.Random(seed)
+    ids = [p.id for p in PATCHES if p.id != START_PATCH]
+    rng.shuffle(ids)
+    return tuple(ids) + (START_PATCH,)
+
+
+def _check_start_circle(circle) -> tuple[int, ...]:
+    try:
+        ids = tuple(circle)
+    except TypeError:
+        raise InvalidPositionError(f"circle must be a sequence of patch ids, not {circle!r}") from None
+    problems = []
+    bad = [x for x in ids if not (isinstance(x, int) and 0 <= x < len(PATCHES))]
+    if bad:
+        problems.append(f"unknown patch ids {bad} (ids are 0..{len(PATCHES) - 1})")
+    seen, dups = set(), []
+    for x in ids:
+        if x in seen and x not in dups:
+            dups.append(x)
+        seen.add(x)
+    if dups:
+        problems.append(f"duplicate patch ids {dups}")
+    if len(ids) != len(PATCHES):
+        problems.append(f"a start circle holds all {len(PATCHES)} patches, got {len(ids)}")
+    if problems:
+        raise InvalidPositionError(problems)
+    return ids
+
+
+def _check_edition(edition) -> str:
+    if edition not in EDITION_NAMES:
+        raise InvalidPositionError(f"unknown edition {edition!r} (known: {', '.join(EDITION_NAMES)})")
+    return edition
+
+
+class Position:
+    """A Patchwork position (immutable).
+
+    >>> p = Position.start(seed=1)
+    >>> p = p.play(p.legal_moves()[0])
+    """
+
+    __slots__ = ("_c",)
+
+    def __init__(self, core: "_core.CoreState"):
+        self._c = core
+
+    # -- construction ---------------------------------------------------
+    @classmethod
+    def start(cls, circle=None, seed=None, edition: str = DEFAULT_EDITION, first_player: int = 0) -> "Position":
+        """The start position (RULES "Setup"). ``circle`` lists the 33 ids
+        from the neutral token on; None draws one from ``seed``."""
+        edition = _check_edition(edition)
+        if first_player not in (0, 1) or isinstance(first_player, bool):
+            raise InvalidPositionError(f"first_player must be 0 or 1, not {first_player!r}")
+        circle = random_circle(seed) if circle is None else _check_start_circle(circle)
+        fields = {
+            "edition": edition,
+            "circle": circle,
+            "quilts": (0, 0),
+            "buttons": (START_BUTTONS, START_BUTTONS),
+            "income": (0, 0),
+            "time": (0, 0),
+            "on_top": first_player,
+            "leather": tuple(EDITIONS[edition].leather_spaces),
+            "bonus_owner": None,
+            "first_at_end": None,
+            "pending_leather": None,
+        }
+        return cls(_core.CoreState.from_fields(fields))
+
+    @classmethod
+    def from_fields(cls, fields: dict) -> "Position":
+        """Build from plain values (see :func:`Position.fields`), validated."""
+        from patchsolve import notation
+
+        notation.validate_fields(fields)
+        return cls(_core.CoreState.from_fields(fields))
+
+    @classmethod
+    def from_text(cls, text: str) -> "Position":
+        from patchsolve import notation
+
+        return cls.from_fields(notation.parse_position(text))
+
+    def to_text(self) -> str:
+        from patchsolve import notation
+
+        return notation.format_position(self.fields())
+
+    def fields(self) -> dict:
+        """Every field of the position as plain values."""
+        return self._c.fields()
+
+    # -- state ----------------------------------------------------------
+    @property
+    def to_move(self) -> int:
+        return self._c.to_move
+
+    @property
+    def is_over(self) -> bool:
+        return self._c.is_over
+
+    @property
+    def circle(self) -> tuple[int, ...]:
+        return self.fields()["circle"]
+
+    @property
+    def edition(self) -> str:
+        return self.fields()["edition"]
+
+    @property
+    def bonus_owner(self):
+        return self.fields()["bonus_owner"]
+
+    @property
+    def first_at_end(self):
+        return self.fields()["first_at_end"]
+
+    @property
+    def pending_leather(self) -> bool:
+        return self.fields()["pending_leather"] is not None
+
+    @property
+    def leather(self) -> tuple[int, ...]:
+        return self.fields()["leather"]
+
+    def _player(self, p) -> int:
+        if p not in (0, 1) or isinstance(p, bool):
+            raise ValueError(f"player must be 0 or 1, not {p!r}")
+        return p
+
+    def quilt(self, p: int) -> int:
+        return self.fields()["quilts"][self._player(p)]
+
+    def buttons(self, p: int) -> int:
+        return self.fields()["buttons"][self._player(p)]
+
+    def income(self, p: int) -> int:
+        return self.fields()["income"][self._player(p)]
+
+    def time(self, p: int) -> int:
+        return self.fields()["time"][self._player(p)]
+
+    def scores(self) -> tuple[int, int]:
+        """Score of each player if the game ended now (RULES "End and score")."""
+        return self._c.scores()
+
+    def winner(self) -> int:
+        """The winner after the tie-break; only for a finished game."""
+        if not self.is_over:
+            raise ValueError("the game is not over")
+        return self._c.winner()
+
+    # -- moves ----------------------------------------------------------
+    def legal_moves(self) -> list[Move]:
+        return [Move.from_code(c) for c in self._c.legal_codes()]
+
+    def is_legal(self, move) -> bool:
+        return isinstance(move, Move) and self._c.is_legal(move.code)
+
+    def parse_move(self, text: str) -> Move:
+        """Read a move in this position; IllegalMoveError if it is not legal."""
+        move = parse_move_text(text)
+        if not self.is_legal(move):
+            raise IllegalMoveError(f"illegal move {text.strip()!r}: {self._why_illegal(move)}")
+        return move
+
+    def _why_illegal(self, move: Move) -> str:
+        if self.is_over:
+            return "the game is over"
+        f = self.fields()
+        p = self.to_move
+        if f["pending_leather"] is not None and move.kind != "leather":
+            return "a leather patch must be placed first"
+        if move.kind == "leather":
+            if f["pending_leather"] is None:
+                return "no leather patch to place"
+            return "that square is covered"
+        if move.kind == "buy":
+            if move.patch not in f["circle"][:3]:
+                return f"patch {move.patch} is not among the next three {list(f['circle'][:3])}"
+            if PATCHES[move.patch].buttons > f["buttons"][p]:
+                return f"patch {move.patch} costs {PATCHES[move.patch].buttons}, player {p} has {f['buttons'][p]} buttons"
+            return "it overlaps the quilt"
+        return "not legal here"
+
+    def play(self, move) -> "Position":
+        """The position after ``move`` (a Move or move text)."""
+        if isinstance(move, str):
+            move = self.parse_move(move)
+        if not isinstance(move, Move):
+            raise IllegalMoveError(f"not a move: {move!r}")
+        if not self._c.is_legal(move.code):
+            raise IllegalMoveError(f"illegal move {move}: {self._why_illegal(move)}")
+        return Position(self._c.play(move.code))
+
+    def perft(self, depth: int) -> int:
+        """Move sequences of length ``depth`` (a finished game is one leaf)."""
+        if not isinstance(depth, int) or depth < 0:
+            raise ValueError(f"depth must be a non-negative int, not {depth!r}")
+        return self._c.perft(depth)
+
+    def random_playout(self, seed: int = 0) -> "Position":
+        """The final position of a uniform random playout (run in C)."""
+        return Position(self._c.random_playout(seed & 0xFFFFFFFFFFFFFFFF))
+
+    # -- dunder ---------------------------------------------------------
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Position):
+            return NotImplemented
+        return self._c == other._c
+
+    def __hash__(self) -> int:
+        return hash(self._c)
+
+    def __repr__(self) -> str:
+        try:
+            return f"Position.from_text({self.to_text()!r})"
+        except Exception:  # notation not available: still show the thing
+            f = self.fields()
+            return (f"<Position to_move={self.to_move} time={f['time']} buttons={f['buttons']} "
+                    f"income={f['income']} circle={f['circle'][:3]}...>")
+
+    def __str__(self) -> str:
+        f = self.fields()
+        lines = []
+        for p in (0, 1):
+            q = f["quilts"][p]
+            lines.append(f"player {p}: time {f['time'][p]} buttons {f['buttons'][p]} income {f['income'][p]}"
+                         + ("  (to move)" if not self.is_over and self.to_move == p else ""))
+            for r in range(BOARD):
+                lines.append("  " + " ".join("#" if q >> (r * BOARD + c) & 1 else "." for c in range(BOARD)))
+        lines.append("next: " + " ".join(str(x) for x in f["circle"][:3]))
+        return "\n".join(lines)
