@@ -3,10 +3,14 @@
 from patchsolve import errors
 from patchsolve.errors import IllegalMoveError, InvalidPositionError, NotationError, PatchsolveError
 from patchsolve.position import Move, Position
+from patchsolve.search import SearchResult, search, solve
 
 __all__ = [
     "Position",
     "Move",
+    "search",
+    "solve",
+    "SearchResult",
     "errors",
     "PatchsolveError",
     "NotationError",

@@ -1,0 +1,36 @@
+"""Searchers: ``search(position, engine=...)`` and ``solve(position)``.
+
+Each engine lives in its own module (``alphabeta``, ``mcts``) and is imported
+on first use.
+"""
+
+from __future__ import annotations
+
+from patchsolve.errors import PatchsolveError
+from patchsolve.search.result import SearchResult
+
+ENGINES = ("mcts", "alphabeta")
+
+
+def search(position, engine: str = "mcts", **limits) -> SearchResult:
+    """Search ``position`` with ``engine`` under ``limits`` (depth, time,
+    nodes, iterations, seed, ... as the engine documents)."""
+    if engine == "mcts":
+        from patchsolve.search.mcts import search_mcts
+
+        return search_mcts(position, **limits)
+    if engine == "alphabeta":
+        from patchsolve.search.alphabeta import search_alphabeta
+
+        return search_alphabeta(position, **limits)
+    raise PatchsolveError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
+
+
+def solve(position, **limits) -> SearchResult:
+    """Exact final score margin under perfect play (alpha-beta, no pruning)."""
+    from patchsolve.search.alphabeta import solve as _solve
+
+    return _solve(position, **limits)
+
+
+__all__ = ["search", "solve", "SearchResult", "ENGINES"]
