@@ -705,7 +705,9 @@ cdef class Searcher:
         (iterations done, seconds used)."""
         if not self.has_root:
             raise RuntimeError("set_root first")
-        self.rng = seed * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL
+        # hash the seed: splitmix streams of nearby raw seeds are shifted copies
+        cdef uint64_t tmp = seed
+        self.rng = rng_next(&tmp)
         cdef long done = 0
         cdef double t0 = now(), deadline = t0 + seconds
         with nogil:
