@@ -114,6 +114,7 @@ ctypedef struct Config:
     int solver
     double epsilon        # heuristic playouts: chance of a random option
     int samples           # heuristic playouts: placements sampled per buy
+    double time_weight    # heuristic playouts: buttons a time space is worth
 
 
 cdef const Tables* T = get_tables()
@@ -263,13 +264,15 @@ cdef move_t sample_placement(const CState* s, int pid, int samples, uint64_t* rn
 
 
 cdef move_t heuristic_move(const CState* s, uint64_t* rng, const Config* cfg) noexcept nogil:
-    """The fast playout policy: buy the patch with the best button efficiency
-    ((2 * squares + income * paydays left - cost) per time space, against 1
-    button per space for walking) and place it as compactly as a few samples
-    allow; with probability ``epsilon`` pick walk or a patch at random."""
+    """The fast playout policy: the option with the best gain, where a patch
+    gains 2 x squares + income x paydays left - cost - time_weight x time
+    and walking gains (1 - time_weight) x spaces walked (time_weight = 0 is
+    the greedy one-ply player, 1 values patches against walking as long);
+    place it as compactly as ``samples`` random placements allow; with
+    probability ``epsilon`` pick walk or a patch at random."""
     cdef int pids[4]
-    cdef int p = to_move(s), n, i, best = 0, R, pid
-    cdef double ratio, best_ratio = 1.0
+    cdef int p = to_move(s), n, i, best = 0, R, pid, walk
+    cdef double gain, best_gain
     if s.pending >= 0:
         return sample_placement(s, -1, cfg.samples, rng)
     n = decision_options(s, pids)
@@ -279,11 +282,14 @@ cdef move_t heuristic_move(const CState* s, uint64_t* rng, const Config* cfg) no
         best = <int>rng_below(rng, n)
     else:
         R = income_ahead(s, p)
+        walk = (s.time[1 - p] + 1 if s.time[1 - p] < LAST_SPACE else LAST_SPACE) - s.time[p]
+        best_gain = (1.0 - cfg.time_weight) * walk
         for i in range(1, n):
             pid = pids[i]
-            ratio = (2.0 * T.patch_size[pid] + T.patch_income[pid] * R - T.patch_cost[pid]) / T.patch_time[pid]
-            if ratio > best_ratio:
-                best_ratio, best = ratio, i
+            gain = (2.0 * T.patch_size[pid] + T.patch_income[pid] * R - T.patch_cost[pid]
+                    - cfg.time_weight * T.patch_time[pid])
+            if gain > best_gain:
+                best_gain, best = gain, i
     if best == 0:
         return MOVE_WALK
     return sample_placement(s, pids[best], cfg.samples, rng)
@@ -358,7 +364,7 @@ cdef class Searcher:
 
     def configure(self, tree="twolevel", policy="heuristic", value="win", double blend=0.25,
                   double margin_scale=10.0, double c=0.7, double pw_c=1.0, double pw_alpha=0.5,
-                  solver=True, double epsilon=0.1, int samples=4):
+                  solver=True, double epsilon=0.1, int samples=4, double time_weight=1.0):
         """Set the search parameters (validated by the Python wrapper)."""
         self.cfg.tree = {"twolevel": TREE_TWOLEVEL, "plain": TREE_PLAIN}[tree]
         self.cfg.policy = {"uniform": POLICY_UNIFORM, "heuristic": POLICY_HEURISTIC}[policy]
@@ -371,6 +377,7 @@ cdef class Searcher:
         self.cfg.solver = 1 if solver else 0
         self.cfg.epsilon = epsilon
         self.cfg.samples = samples if samples >= 1 else 1
+        self.cfg.time_weight = time_weight
 
     # -- node storage ---------------------------------------------------
     cdef int new_node(self, move_t move, int mover, int patch) noexcept nogil:
@@ -815,7 +822,8 @@ def greedy_move(CoreState cs):
     return greedy(&cs.s)
 
 
-def heuristic_policy_move(CoreState cs, uint64_t seed, double epsilon=0.1, int samples=4):
+def heuristic_policy_move(CoreState cs, uint64_t seed, double epsilon=0.1, int samples=4,
+                          double time_weight=1.0):
     """One move of the heuristic playout policy (for tests and as a player)."""
     cdef Config cfg
     cdef uint64_t rng = seed
@@ -823,4 +831,5 @@ def heuristic_policy_move(CoreState cs, uint64_t seed, double epsilon=0.1, int s
         return -1
     cfg.epsilon = epsilon
     cfg.samples = samples if samples >= 1 else 1
+    cfg.time_weight = time_weight
     return heuristic_move(&cs.s, &rng, &cfg)

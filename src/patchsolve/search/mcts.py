@@ -56,9 +56,11 @@ DEFAULTS = {
     "solver": True,
     "epsilon": 0.1,         # heuristic playouts: chance of a random walk/patch choice
     "samples": 4,           # heuristic playouts: placements sampled, most compact kept
+    "time_weight": 1.0,     # heuristic playouts: buttons one time space is worth
 }
 _FLOATS = {"blend": (0.0, 1.0), "margin_scale": (1e-9, None), "c": (0.0, None),
-           "pw_c": (1e-9, None), "pw_alpha": (0.0, 1.0), "epsilon": (0.0, 1.0)}
+           "pw_c": (1e-9, None), "pw_alpha": (0.0, 1.0), "epsilon": (0.0, 1.0),
+           "time_weight": (0.0, 10.0)}
 
 
 class LimitError(PatchsolveError):
