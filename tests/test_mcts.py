@@ -375,3 +375,16 @@ def test_the_player_is_deterministic_with_a_seed():
 def test_a_small_node_limit_still_searches():
     r = search_mcts(Position.start(seed=6), iterations=3000, max_nodes=100)
     assert r.iterations == 3000 and r.nodes <= 100
+
+
+def test_reuse_compacts_a_full_tree_and_keeps_searching_legally():
+    # 3000 of at most 4000 nodes: re-rooting copies the kept subtree to the front
+    player = MCTSPlayer(iterations=3000, seed=3, max_nodes=4000)
+    pos = random_midgame(21, 6)
+    for _ in range(8):
+        if pos.is_over:
+            break
+        r = player.search(pos)
+        assert pos.is_legal(r.best_move) and r.nodes <= 4000
+        pos = pos.play(r.best_move)
+    assert player.reused_visits > 0

@@ -115,6 +115,7 @@ ctypedef struct Config:
     double epsilon        # heuristic playouts: chance of a random option
     int samples           # heuristic playouts: placements sampled per buy
     double time_weight    # heuristic playouts: buttons a time space is worth
+    int hole_penalty      # placement order and playouts: cost of a 1-square hole
 
 
 cdef const Tables* T = get_tables()
@@ -163,11 +164,28 @@ cdef inline int contact(u128 m, u128 quilt) noexcept nogil:
             + popcount128(((m << 9) & FULL) & quilt) + popcount128(m & ROW8))
 
 
-cdef inline int64_t order_key(move_t m, u128 quilt) noexcept nogil:
-    """Unique key ordering placements best first: contact, then a hash of the
-    code (so ties are not broken by board position), then the code."""
+cdef inline int single_holes(u128 quilt) noexcept nogil:
+    """Empty squares whose four neighbours are all covered or off the board:
+    only a leather patch can ever fill them (each costs 2 points)."""
+    cdef u128 empty = FULL & ~quilt
+    return popcount128(empty
+                       & (ROW0 | (quilt << 9)) & (ROW8 | (quilt >> 9))
+                       & (COL0 | ((quilt << 1) & ~COL0)) & (COL8 | ((quilt >> 1) & ~COL8)))
+
+
+cdef inline int placement_score(u128 m, u128 quilt, int hole_penalty) noexcept nogil:
+    """Compactness of covering ``m``: edges touching the quilt or the border,
+    minus ``hole_penalty`` per single-square hole left (offset to stay positive)."""
+    if hole_penalty == 0:
+        return 256 + contact(m, quilt)
+    return 256 + contact(m, quilt) - hole_penalty * single_holes(quilt | m)
+
+
+cdef inline int64_t order_key(move_t m, u128 quilt, int hole_penalty) noexcept nogil:
+    """Unique key ordering placements best first: compactness, then a hash
+    of the code (so ties are not broken by board position), then the code."""
     cdef uint64_t h = (<uint64_t>m * 0x9E3779B97F4A7C15ULL) >> 48
-    return ((<int64_t>contact(move_mask(m), quilt)) << 40) | (<int64_t>h << 20) | m
+    return ((<int64_t>placement_score(move_mask(m), quilt, hole_penalty)) << 40) | (<int64_t>h << 20) | m
 
 
 cdef inline int income_ahead(const CState* s, int p) noexcept nogil:
@@ -219,7 +237,8 @@ cdef int placements_of(const CState* s, int pid, move_t* out) noexcept nogil:
     return n
 
 
-cdef move_t sample_placement(const CState* s, int pid, int samples, uint64_t* rng) noexcept nogil:
+cdef move_t sample_placement(const CState* s, int pid, int samples, int hole_penalty,
+                             uint64_t* rng) noexcept nogil:
     """The most compact of ``samples`` uniformly drawn placements of ``pid``
     (pid = -1: leather squares); samples = 1 is a uniform draw. -1 if none."""
     cdef u128 valid[8]
@@ -234,7 +253,7 @@ cdef move_t sample_placement(const CState* s, int pid, int samples, uint64_t* rn
             if total == 0:
                 break
             m = mc_select128(empty, <int>rng_below(rng, total)) + 1
-            c = contact(mc_bit128(m - 1), s.quilt[p])
+            c = placement_score(mc_bit128(m - 1), s.quilt[p], hole_penalty)
             if c > best_c:
                 best_c, best = c, m
         return best
@@ -257,7 +276,7 @@ cdef move_t sample_placement(const CState* s, int pid, int samples, uint64_t* rn
             r -= counts[i]
         if samples == 1:
             return m
-        c = contact(move_mask(m), s.quilt[p])
+        c = placement_score(move_mask(m), s.quilt[p], hole_penalty)
         if c > best_c:
             best_c, best = c, m
     return best
@@ -274,7 +293,7 @@ cdef move_t heuristic_move(const CState* s, uint64_t* rng, const Config* cfg) no
     cdef int p = to_move(s), n, i, best = 0, R, pid, walk
     cdef double gain, best_gain
     if s.pending >= 0:
-        return sample_placement(s, -1, cfg.samples, rng)
+        return sample_placement(s, -1, cfg.samples, cfg.hole_penalty, rng)
     n = decision_options(s, pids)
     if n == 1:
         return MOVE_WALK
@@ -292,7 +311,7 @@ cdef move_t heuristic_move(const CState* s, uint64_t* rng, const Config* cfg) no
                 best_gain, best = gain, i
     if best == 0:
         return MOVE_WALK
-    return sample_placement(s, pids[best], cfg.samples, rng)
+    return sample_placement(s, pids[best], cfg.samples, cfg.hole_penalty, rng)
 
 
 cdef move_t greedy(const CState* s) noexcept nogil:
@@ -309,11 +328,11 @@ cdef move_t greedy(const CState* s) noexcept nogil:
             gain = (s.time[1 - p] + 1 if s.time[1 - p] < LAST_SPACE else LAST_SPACE) - s.time[p]
             k = (<int64_t>gain) * (1LL << 50)
         elif moves[i] <= BOARD_SQUARES:
-            k = order_key(moves[i], s.quilt[p])
+            k = order_key(moves[i], s.quilt[p], 4)
         else:
             pid = move_patch(moves[i])
             gain = 2 * T.patch_size[pid] - T.patch_cost[pid] + T.patch_income[pid] * R
-            k = (<int64_t>gain) * (1LL << 50) + order_key(moves[i], s.quilt[p])
+            k = (<int64_t>gain) * (1LL << 50) + order_key(moves[i], s.quilt[p], 4)
         if k > best_k:
             best_k, best = k, moves[i]
     return best
@@ -364,7 +383,7 @@ cdef class Searcher:
 
     def configure(self, tree="twolevel", policy="heuristic", value="win", double blend=0.25,
                   double margin_scale=10.0, double c=0.7, double pw_c=1.0, double pw_alpha=0.5,
-                  solver=True, double epsilon=0.1, int samples=4, double time_weight=1.0):
+                  solver=True, double epsilon=0.1, int samples=4, double time_weight=1.0, int hole_penalty=4):
         """Set the search parameters (validated by the Python wrapper)."""
         self.cfg.tree = {"twolevel": TREE_TWOLEVEL, "plain": TREE_PLAIN}[tree]
         self.cfg.policy = {"uniform": POLICY_UNIFORM, "heuristic": POLICY_HEURISTIC}[policy]
@@ -378,6 +397,7 @@ cdef class Searcher:
         self.cfg.epsilon = epsilon
         self.cfg.samples = samples if samples >= 1 else 1
         self.cfg.time_weight = time_weight
+        self.cfg.hole_penalty = hole_penalty
 
     # -- node storage ---------------------------------------------------
     cdef int new_node(self, move_t move, int mover, int patch) noexcept nogil:
@@ -451,10 +471,10 @@ cdef class Searcher:
         # placements (or leather squares): the best key below the newest child's
         n = placements_of(s, nx.patch, buf)
         quilt = s.quilt[to_move(s)]
-        last = order_key(self.nodes[nx.first_child].move, quilt) if k > 0 else (1LL << 62)
+        last = order_key(self.nodes[nx.first_child].move, quilt, self.cfg.hole_penalty) if k > 0 else (1LL << 62)
         best_key = -1
         for i in range(n):
-            key = order_key(buf[i], quilt)
+            key = order_key(buf[i], quilt, self.cfg.hole_penalty)
             if key < last and key > best_key:
                 best_key, best = key, buf[i]
         return best
@@ -514,7 +534,8 @@ cdef class Searcher:
         cdef move_t m
         if self.nodes[leaf].patch >= 0:      # a patch was chosen, not yet placed
             m = sample_placement(s, self.nodes[leaf].patch,
-                                 self.cfg.samples if self.cfg.policy == POLICY_HEURISTIC else 1, &self.rng)
+                                 self.cfg.samples if self.cfg.policy == POLICY_HEURISTIC else 1,
+                                 self.cfg.hole_penalty, &self.rng)
             apply_move(s, m)
         if self.cfg.policy == POLICY_HEURISTIC:
             heuristic_playout(s, &self.rng, &self.cfg)
@@ -791,7 +812,7 @@ cdef class Searcher:
         cdef move_t best = -1
         cdef u128 q = cs.s.quilt[to_move(&cs.s)]
         for i in range(n):
-            k = order_key(buf[i], q)
+            k = order_key(buf[i], q, self.cfg.hole_penalty)
             if k > bk:
                 bk, best = k, buf[i]
         return best
@@ -823,7 +844,7 @@ def greedy_move(CoreState cs):
 
 
 def heuristic_policy_move(CoreState cs, uint64_t seed, double epsilon=0.1, int samples=4,
-                          double time_weight=1.0):
+                          double time_weight=1.0, int hole_penalty=4):
     """One move of the heuristic playout policy (for tests and as a player)."""
     cdef Config cfg
     cdef uint64_t rng = seed
@@ -832,4 +853,5 @@ def heuristic_policy_move(CoreState cs, uint64_t seed, double epsilon=0.1, int s
     cfg.epsilon = epsilon
     cfg.samples = samples if samples >= 1 else 1
     cfg.time_weight = time_weight
+    cfg.hole_penalty = hole_penalty
     return heuristic_move(&cs.s, &rng, &cfg)

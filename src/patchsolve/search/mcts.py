@@ -47,16 +47,17 @@ CHOICES = {
 DEFAULTS = {
     "tree": "twolevel",
     "policy": "heuristic",
-    "value": "win",
+    "value": "blend",
     "blend": 0.25,          # value="blend": weight of the margin reward
     "margin_scale": 10.0,   # margin reward = logistic(margin / margin_scale)
     "c": 0.7,               # UCT: mean + c * sqrt(ln N / n)
-    "pw_c": 1.0,            # widening: at most 1 + pw_c * visits ** pw_alpha placements
+    "pw_c": 0.5,            # widening: at most 1 + pw_c * visits ** pw_alpha placements
     "pw_alpha": 0.5,
     "solver": True,
-    "epsilon": 0.1,         # heuristic playouts: chance of a random walk/patch choice
+    "epsilon": 0.25,        # heuristic playouts: chance of a random walk/patch choice
     "samples": 4,           # heuristic playouts: placements sampled, most compact kept
     "time_weight": 1.0,     # heuristic playouts: buttons one time space is worth
+    "hole_penalty": 4,      # placement order/playouts: points against a 1-square hole
 }
 _FLOATS = {"blend": (0.0, 1.0), "margin_scale": (1e-9, None), "c": (0.0, None),
            "pw_c": (1e-9, None), "pw_alpha": (0.0, 1.0), "epsilon": (0.0, 1.0),
@@ -117,6 +118,9 @@ def check_config(options: dict) -> dict:
         cfg[name] = float(v)
     if not isinstance(cfg["solver"], bool):
         raise LimitError(f"solver must be True or False, not {cfg['solver']!r}")
+    if isinstance(cfg["hole_penalty"], bool) or not isinstance(cfg["hole_penalty"], int) \
+            or not 0 <= cfg["hole_penalty"] <= 16:
+        raise LimitError(f"hole_penalty must be an integer in 0 .. 16, not {cfg['hole_penalty']!r}")
     cfg["samples"] = _positive_int("samples", cfg["samples"], allow_none=False)
     if cfg["samples"] > 64:
         raise LimitError(f"samples must be at most 64, not {cfg['samples']}")
