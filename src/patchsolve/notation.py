@@ -178,6 +178,9 @@ def parse_position(text: str) -> dict:
     if not isinstance(text, str):
         raise NotationError("a position must be text", field="position", token=repr(text)[:60])
     tokens = text.split()
+    if tokens and tokens[0] not in EDITION_NAMES:
+        raise NotationError(f"unknown edition (expected {' or '.join(EDITION_NAMES)}; a position starts "
+                            f"with its edition)", field="edition", token=tokens[0][:40])
     if len(tokens) < len(FIELDS):
         missing = FIELDS[len(tokens)]
         raise NotationError(f"expected {len(FIELDS)} fields ({' '.join(FIELDS)}), got {len(tokens)}; "
