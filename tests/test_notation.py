@@ -140,6 +140,7 @@ def test_arbitrary_field_values_raise_only_invalid_position_errors(name, value):
     ("buttons", "5/five"),
     ("income", "+1/0"),
     ("time", "0/00"),
+    ("time", "-0/0"),
     ("on_top", "2"),
     ("leather", "26;32"),
     ("bonus_owner", "none"),

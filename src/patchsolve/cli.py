@@ -436,9 +436,12 @@ def best(position, position_file, engine, time_limit, iterations, depth, nodes, 
     if r.seed is not None:
         stats.append(f"seed {r.seed}")
     click.echo("stats: " + "  ".join(stats))
-    click.echo(f"quilt of player {mover} after {move}:")
+    click.echo(f"quilt of player {mover} after {move}" + (" (the new patch drawn with its symbol):"
+                                                          if move.kind != "walk" else ":"))
     col = use_color(color)
-    for line in render.quilt_lines(after.quilt(mover), None, col):
+    new_label = render.LEATHER if move.kind == "leather" else move.patch
+    labels = {sq: new_label for sq in range(81) if move.mask >> sq & 1}
+    for line in render.quilt_lines(after.quilt(mover), labels, col):
         click.echo("  " + line, color=col)
 
 

@@ -8,36 +8,37 @@ are the keys of ``Position.fields()`` and appear in error messages)::
 
     edition circle quilts buttons income time on_top leather bonus_owner first_at_end pending_leather
 
-=================  ==========================================================
-field              text
-=================  ==========================================================
-``edition``        ``revised`` or ``original`` (the time-board printing)
-``circle``         the patch ids left in the circle, comma-separated, starting
-                   with the patch directly in front of the neutral token
-                   (``-`` when the circle is empty)
-``quilts``         ``Q0/Q1``: each quilt's 81-bit mask in lower-case hex
-                   without ``0x`` or leading zeros (bit ``row*9 + col``, row 0
-                   at the top, so square ``a1`` is bit 0 and ``i9`` bit 80;
-                   ``0`` is an empty quilt, ``1ffffffffffffffffffff`` a full one)
-``buttons``        ``B0/B1``: buttons of player 0 and player 1 (decimal)
-``income``         ``I0/I1``: buttons printed on the patches of each quilt
-``time``           ``T0/T1``: each time token's space, 0..53
-``on_top``         ``0``/``1``: whose token lies on top when both share a
-                   space; ``-`` when they do not
-``leather``        the time-board spaces still holding a leather patch,
-                   ascending, comma-separated (``-`` when none is left)
-``bonus_owner``    ``0``/``1``/``-``: who holds the 7x7 bonus tile
-``first_at_end``   ``0``/``1``/``-``: who reached space 53 first
-``pending_leather`` ``0``/``1``/``-``: the player who has taken a leather patch
-                   and must place it now (their next move is ``leather@<sq>``)
-=================  ==========================================================
+=====================  ==========================================================
+field                  text
+=====================  ==========================================================
+``edition``            ``revised`` or ``original`` (the time-board printing)
+``circle``             the patch ids left in the circle, comma-separated, starting
+                       with the patch directly in front of the neutral token
+                       (``-`` when the circle is empty)
+``quilts``             ``Q0/Q1``: each quilt's 81-bit mask in lower-case hex
+                       without ``0x`` or leading zeros (bit ``row*9 + col``, row 0
+                       at the top, so square ``a1`` is bit 0 and ``i9`` bit 80;
+                       ``0`` is an empty quilt, ``1ffffffffffffffffffff`` a full one)
+``buttons``            ``B0/B1``: buttons of player 0 and player 1 (decimal)
+``income``             ``I0/I1``: buttons printed on the patches of each quilt
+``time``               ``T0/T1``: each time token's space, 0..53
+``on_top``             ``0``/``1``: whose token lies on top when both share a
+                       space; ``-`` when they do not
+``leather``            the time-board spaces still holding a leather patch,
+                       ascending, comma-separated (``-`` when none is left)
+``bonus_owner``        ``0``/``1``/``-``: who holds the 7x7 bonus tile
+``first_at_end``       ``0``/``1``/``-``: who reached space 53 first
+``pending_leather``    ``0``/``1``/``-``: the player who has taken a leather patch
+                       and must place it now (their next move is ``leather@<sq>``)
+=====================  ==========================================================
 
 The player to move is not a field: it follows from the rules (a pending
 leather placement first, else the token further behind, else the one on top).
 
-Numbers are decimal without leading zeros or ``+``; a ``-`` sign is read for
-buttons, income and time so that a negative value is reported as an invalid
-position rather than a syntax error. Each position has exactly one text:
+Fields are separated by any run of spaces or tabs; leading and trailing
+whitespace is ignored. Numbers are decimal without leading zeros or ``+``; a
+``-`` sign (not ``-0``) is read for buttons, income and time so that a
+negative value is reported as an invalid position rather than a syntax error. Each position has exactly one text:
 ``Position.from_text(s).to_text() == s`` for every text ``to_text`` writes,
 and ``Position.from_text(p.to_text()) == p`` for every position.
 
@@ -106,7 +107,7 @@ FULL = (1 << SQUARES) - 1
 N_PATCHES = len(PATCHES)
 MAX_BUTTONS = 32767  # the core stores int16; validation gives the real bound
 
-_INT = re.compile(r"^-?(0|[1-9][0-9]{0,5})$")
+_INT = re.compile(r"^(0|-?[1-9][0-9]{0,5})$")
 _NAT = re.compile(r"^(0|[1-9][0-9]{0,2})$")
 _HEX = re.compile(r"^(0|[1-9a-f][0-9a-f]{0,20})$")
 
