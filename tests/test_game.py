@@ -129,3 +129,21 @@ def test_a_missing_file_is_a_notation_error(tmp_path):
 def test_to_dict_summarises_the_game():
     d = Game.read(GOLDEN).to_dict()
     assert d["over"] and d["scores"] == [4, 8] and d["winner"] == 1 and len(d["moves"]) == 49
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 120), st.sampled_from(["revised", "original"]), st.integers(0, 1))
+def test_records_of_random_games_round_trip(seed, plies, edition, first):
+    rng = random.Random(seed)
+    game = Game.new(seed=seed, edition=edition, first_player=first)
+    for _ in range(plies):
+        if game.end.is_over:
+            break
+        game.push(rng.choice(game.end.legal_moves()))
+    again = Game.from_text(game.to_text())
+    assert again == game and again.end == game.end
+    assert again.labels() == game.labels()

@@ -115,12 +115,13 @@ def test_arbitrary_json_raises_only_notation_or_invalid_position_errors(data):
             pass
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.sampled_from(notation.FIELDS), st.one_of(st.none(), st.integers(-5, 60), st.text(max_size=3),
                                                      st.tuples(st.integers(-1, 2**82), st.integers(-1, 60)),
                                                      st.lists(st.integers(-1, 40), max_size=4)))
-def test_arbitrary_field_values_raise_only_invalid_position_errors(name, value):
-    fields = ps.Position.start(seed=0).fields()
+@pytest.mark.parametrize("base", [START_TEXT, PENDING_TEXT, END_TEXT])
+def test_arbitrary_field_values_raise_only_invalid_position_errors(base, name, value):
+    fields = ps.Position.from_text(base).fields()
     fields[name] = value
     try:
         ps.Position.from_fields(fields)
