@@ -406,3 +406,18 @@ def test_analyze_with_the_real_mcts_engine(tmp_path):
     r = run("analyze", path, "--iterations", 100, "-q", "--json")
     assert r.exit_code == 0, r.output
     assert len(json.loads(r.stdout)["moves"]) == len(short)
+
+
+def test_moves_of_one_patch_with_its_orientations():
+    r = run("moves", "--patch", 8)
+    assert r.exit_code == 0
+    assert "8:0   8:1" in r.stdout and "448 legal moves buying patch 8" in r.stdout
+    assert json.loads(run("moves", "--patch", 8, "--json").stdout)["count"] == 448
+    assert json.loads(run("moves", "--patch", 12, "--json").stdout)["count"] == 0  # not among the next three
+    assert_bad_input(run("moves", "--patch", 40), "40")
+
+
+def test_play_helps_a_human_with_moves_and_orientations(no_engines):
+    r = run("play", "--p1", "human", "--no-color", input="moves 4\norient 8\norient x\nquit\n")
+    assert r.exit_code == 0
+    assert "4:0@a1" in r.stdout and "8:7" in r.stdout and "usage: orient" in r.stderr

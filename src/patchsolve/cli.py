@@ -360,17 +360,22 @@ def show(position, position_file, svg_file, color, as_json):
 
 @cli.command(context_settings=CONTEXT)
 @position_arguments
+@click.option("--patch", type=click.IntRange(0, len(PATCHES) - 1), default=None,
+              help="Only the moves buying this patch (and draw its orientations).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def moves(position, position_file, as_json):
+def moves(position, position_file, patch, as_json):
     """List the legal moves in move notation.
 
     \b
     Move notation: walk | <patch>:<orientation>@<square> | leather@<square>
     Example:
       patchsolve moves revised 4,8,... 0/0 5/5 0/0 0/0 0 26,32,38,44,50 - - -
+      patchsolve moves --patch 8
     """
     pos = load_position(position, position_file)
     legal = pos.legal_moves()
+    if patch is not None:
+        legal = [m for m in legal if m.patch == patch]
     if as_json:
         emit_json({"position": pos.to_text(), "to_move": None if pos.is_over else pos.to_move,
                    "count": len(legal), "moves": [str(m) for m in legal]})
@@ -378,7 +383,12 @@ def moves(position, position_file, as_json):
     if pos.is_over:
         click.echo("the game is over: no legal moves")
         return
-    click.echo(f"{len(legal)} legal moves for player {pos.to_move}")
+    if patch is not None:
+        click.echo(f"orientations of patch {patch} ({PATCHES[patch].name}):")
+        click.echo(render.orientations_text(patch))
+        click.echo(f"{len(legal)} legal moves buying patch {patch} for player {pos.to_move}")
+    else:
+        click.echo(f"{len(legal)} legal moves for player {pos.to_move}")
     for m in legal:
         click.echo(f"{str(m):<12} {describe_move(pos, m)}")
 
@@ -643,7 +653,8 @@ def play(position, position_file, p0, p1, engine, time_limit, iterations, depth,
 
     \b
     At the prompt type a move (walk, 7:2@c3, leather@e5), 'moves' to list the
-    legal moves, 'undo' to take back, or 'quit'.
+    legal moves ('moves 7': those of patch 7), 'orient 7' to draw the numbered
+    orientations of patch 7, 'undo' to take back, or 'quit'.
     Examples:
       patchsolve play
       patchsolve play --p0 engine --p1 engine --iterations 2000 --record game.txt
@@ -669,8 +680,18 @@ def play(position, position_file, p0, p1, engine, time_limit, iterations, depth,
             if text in ("quit", "q", "exit"):
                 click.echo("game abandoned")
                 break
-            if text in ("moves", "?", "help"):
-                click.echo(" ".join(str(m) for m in pos.legal_moves()))
+            word, _, arg = text.partition(" ")
+            if word in ("moves", "?", "help"):
+                legal = pos.legal_moves()
+                if arg.strip().isdigit():
+                    legal = [m for m in legal if m.patch == int(arg)]
+                click.echo(" ".join(str(m) for m in legal) or "no such move")
+                continue
+            if word == "orient":
+                if arg.strip().isdigit() and 0 <= int(arg) < len(PATCHES):
+                    click.echo(render.orientations_text(int(arg)))
+                else:
+                    click.echo(f"usage: orient <patch id 0..{len(PATCHES) - 1}>", err=True)
                 continue
             if text == "undo":
                 if len(game) == 0:

@@ -93,6 +93,26 @@ def track_lines(fields: dict) -> list[str]:
             "token  " + "".join(tokens) + note]
 
 
+def orientation_lines(patch_id: int, orientation: int) -> list[str]:
+    """The shape of one orientation (as numbered in move text), ``#`` rows."""
+    from patchsolve import _core
+
+    mask = _core.move_info(_core.buy_move_code(patch_id, orientation, 0))[2]
+    cells = [(sq // BOARD, sq % BOARD) for sq in range(BOARD * BOARD) if mask >> sq & 1]
+    h = max(r for r, _ in cells) + 1
+    w = max(c for _, c in cells) + 1
+    return ["".join("#" if (r, c) in cells else " " for c in range(w)).rstrip() for r in range(h)]
+
+
+def orientations_text(patch_id: int) -> str:
+    """Every orientation of a patch, numbered as in move text (``7:<n>@c3``)."""
+    from patchsolve import _core
+
+    blocks = [[f"{patch_id}:{o}"] + orientation_lines(patch_id, o)
+              for o in range(_core.orientation_count(patch_id))]
+    return "\n".join(side_by_side(blocks, gap=3))
+
+
 def patch_block(patch_id: int) -> list[str]:
     p = PATCHES[patch_id]
     head = f"{patch_id} {p.name}"
