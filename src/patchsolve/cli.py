@@ -285,7 +285,10 @@ def run_search(pos: Position, engine: str, limits: dict, quiet: bool, label: str
 
 
 def as_move(pos: Position, move):
-    if move is None or hasattr(move, "code"):
+    """The engine's move as a Move of ``pos`` (engines may return text)."""
+    if move is None:
+        raise CliError("the engine returned no move for a position that is not over")
+    if hasattr(move, "code"):
         return move
     return pos.parse_move(str(move))
 
@@ -424,11 +427,11 @@ def best(position, position_file, engine, time_limit, iterations, depth, nodes, 
     limits = engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, DEFAULT_TIME)
     r = run_search(pos, engine, limits, quiet)
     move = as_move(pos, r.best_move)
-    after = pos.play(move) if move is not None else None
+    after = pos.play(move)
     if as_json:
         data = r.to_dict()
         data.update({"position": pos.to_text(), "to_move": pos.to_move,
-                     "after": after.to_text() if after is not None else None})
+                     "after": after.to_text()})
         emit_json(data)
         return
     mover = pos.to_move
