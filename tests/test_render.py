@@ -71,3 +71,10 @@ def test_without_labels_covered_squares_are_hashes_and_colour_is_optional():
     plain = render.text_position(pos)
     assert "#" in plain and "\x1b[" not in plain
     assert "\x1b[" in render.text_position(pos, color=True)
+
+
+def test_a_game_draws_its_positions_with_patch_colours():
+    game = Game.read(GOLDEN)
+    assert game._repr_svg_() == game.to_svg() == game.end.to_svg(labels=game.labels())
+    svg_doc(game.to_svg(10))
+    assert render.patch_colour(game.moves[0].patch) in game.to_svg(1)

@@ -127,6 +127,13 @@ class Game:
         self.position(k)
         return self._labels[k]
 
+    def to_svg(self, k: int | None = None) -> str:
+        """SVG of the position after ``k`` moves, each patch in its own colour."""
+        return self.position(k).to_svg(labels=self.labels(k))
+
+    def _repr_svg_(self) -> str:
+        return self.to_svg()
+
     @property
     def end(self) -> Position:
         return self._positions[-1]
