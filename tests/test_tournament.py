@@ -81,3 +81,11 @@ def test_tables_and_records():
     assert to_markdown(results).count("\n") == 5
     record = results[0].games[0].record()
     assert record.startswith("# greedy (player 0) vs random (player 1)")
+
+
+def test_a_game_record_replays_to_the_same_end():
+    from patchsolve.game import Game
+
+    [result] = run_tournament(["greedy", "random"], pairs=1, seed=3)
+    for g in result.games:
+        assert Game.from_text(g.record()).end().scores() == g.scores

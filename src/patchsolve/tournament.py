@@ -41,17 +41,10 @@ class GameOutcome:
 
     def record(self) -> str:
         """The game as a record (start circle, edition, first player, moves)."""
-        try:
-            from patchsolve.game import Game
+        from patchsolve.game import Game
 
-            game = Game(Position.start(circle=self.circle, edition=self.edition))
-            for m in self.moves:
-                game.play(m)
-            text = game.to_text()
-        except ImportError:  # pragma: no cover - the game-record module is optional here
-            text = "\n".join([f"circle {' '.join(map(str, self.circle))}", f"edition {self.edition}",
-                              "first 0"] + self.moves) + "\n"
-        header = f"# {self.first} (player 0) vs {self.second} (player 1): {self.scores[0]}-{self.scores[1]}\n"
+        text = Game(Position.start(circle=self.circle, edition=self.edition), self.moves).to_text()
+        header = f"# {self.first} (player 0) vs {self.second} (player 1): scores {self.scores[0]} and {self.scores[1]}\n"
         return header + text
 
 
