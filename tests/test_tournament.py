@@ -88,4 +88,4 @@ def test_a_game_record_replays_to_the_same_end():
 
     [result] = run_tournament(["greedy", "random"], pairs=1, seed=3)
     for g in result.games:
-        assert Game.from_text(g.record()).end().scores() == g.scores
+        assert Game.from_text(g.record()).end.scores() == g.scores
