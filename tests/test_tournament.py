@@ -89,3 +89,27 @@ def test_a_game_record_replays_to_the_same_end():
     [result] = run_tournament(["greedy", "random"], pairs=1, seed=3)
     for g in result.games:
         assert Game.from_text(g.record()).end.scores() == g.scores
+
+
+def test_the_tournament_command_prints_the_table_and_writes_files(tmp_path):
+    from click.testing import CliRunner
+
+    from patchsolve.cli import cli
+
+    runner = CliRunner()
+    res = runner.invoke(cli, ["tournament", "greedy", "random", "--pairs", "2", "--workers", "1", "--quiet",
+                              "--csv", str(tmp_path / "t.csv"), "--records", str(tmp_path / "games")])
+    assert res.exit_code == 0, res.output
+    assert "| `greedy` | `random` | 4 | 4 |" in res.output
+    assert (tmp_path / "t.csv").read_text().startswith("player_a,")
+    assert len(list((tmp_path / "games").iterdir())) == 4
+
+
+def test_the_tournament_command_names_a_bad_player_in_one_line():
+    from click.testing import CliRunner
+
+    from patchsolve.cli import cli
+
+    res = CliRunner().invoke(cli, ["tournament", "greedy", "stockfish", "--quiet"])
+    assert res.exit_code == 2
+    assert "unknown player 'stockfish'" in res.output and "Traceback" not in res.output

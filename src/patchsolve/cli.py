@@ -826,6 +826,62 @@ def bench(as_json):
         click.echo(f"playouts: {summary['playouts_per_s']:,.0f} games/s, {summary['plies_per_s']:,.0f} plies/s")
 
 
+@cli.command(context_settings=CONTEXT)
+@click.argument("players", nargs=-1, required=True)
+@click.option("--pairs", type=click.IntRange(min=1), default=10, show_default=True,
+              help="Circles per pairing; each is played twice with sides swapped.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the circles and players.")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Worker processes (default: the number of cores).")
+@click.option("--edition", type=click.Choice(EDITION_NAMES), default="revised", show_default=True)
+@click.option("--one-pairing", is_flag=True, help="Only the first two players against each other.")
+@click.option("--csv", "csv_file", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Write the results table as CSV.")
+@click.option("--markdown", "md_file", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Write the results table as Markdown.")
+@click.option("--records", "records_dir", type=click.Path(file_okay=False, writable=True), default=None,
+              help="Write every game record into this folder.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar on stderr.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def tournament(players, pairs, seed, workers, edition, one_pairing, csv_file, md_file, records_dir, quiet,
+               as_json):
+    """Play paired games between PLAYERS (round robin) and print win rates
+    with 95% confidence intervals, Elo differences and mean margins.
+
+    A player is a spec: random, greedy, alphabeta:depth=3, alphabeta:time=0.2,
+    mcts:iterations=5000, mcts:time=1,policy=heuristic, ...
+
+    \b
+    Example:
+      patchsolve tournament greedy mcts:iterations=2000 --pairs 20
+    """
+    import os
+    from pathlib import Path
+
+    from patchsolve import tournament as tour
+
+    if len(players) < 2:
+        raise CliError("a tournament needs at least two players")
+    workers = workers or os.cpu_count() or 1
+    progress = None if quiet else tour.print_progress
+    results = tour.run_tournament(list(players), pairs=pairs, seed=seed, workers=workers, edition=edition,
+                                  round_robin=not one_pairing, progress=progress)
+    if csv_file:
+        Path(csv_file).write_text(tour.to_csv(results))
+    if md_file:
+        Path(md_file).write_text(tour.to_markdown(results))
+    if records_dir:
+        folder = Path(records_dir)
+        folder.mkdir(parents=True, exist_ok=True)
+        for k, r in enumerate(results):
+            for i, g in enumerate(r.games):
+                (folder / f"pairing{k}_game{i:04d}.txt").write_text(g.record())
+    if as_json:
+        emit_json([r.row() for r in results])
+        return
+    click.echo(tour.to_markdown(results), nl=False)
+
+
 def main(argv=None):
     """The console script: ``patchsolve ...``."""
     return cli.main(args=argv, prog_name="patchsolve")
