@@ -11,9 +11,12 @@ circle (drawn from ``--seed``) two games with the sides swapped, so both
 players start once on the same circle; it prints the wins of the default MCTS
 with a 95% Wilson interval. Opponents (``--vs``):
 
-- ``greedy``: the greedy one-ply player (``_mcts.greedy_move``: the move that
-  most raises its projected final score, ignoring time; compact placements).
-  ``patchsolve.players`` did not exist when this was written.
+- ``greedy``: the greedy one-ply player of ``patchsolve.players``
+  (``GreedyPlayer``: time priced at one button a space).
+- ``greedy-core``: this module's own greedy one-ply player in C
+  (``_mcts.greedy_move``: the move that most raises its projected final
+  score, ignoring time; compact placements), written before
+  ``patchsolve.players`` existed.
 - ``plain``: full-width plain UCT with uniform playouts, same time per move.
 - ``uniform``: the default tree with uniform playouts (an ablation).
 - ``alphabeta``: ``patchsolve.search.alphabeta`` at the same time per move,
@@ -37,7 +40,7 @@ from patchsolve.search.mcts import MCTSPlayer, search_mcts
 # -- players ------------------------------------------------------------------
 
 class Greedy:
-    name = "greedy one-ply"
+    name = "greedy one-ply (core)"
 
     def choose(self, pos):
         return Move.from_code(_mcts.greedy_move(pos._c))
@@ -71,6 +74,12 @@ class AlphaBeta:
 
 def make_opponent(kind, seconds, seed):
     if kind == "greedy":
+        from patchsolve.players import GreedyPlayer
+
+        player = GreedyPlayer(seed)
+        player.name = "greedy one-ply (patchsolve.players)"
+        return player
+    if kind == "greedy-core":
         return Greedy()
     if kind == "plain":
         return Mcts("plain UCT, uniform playouts", seconds, seed, tree="plain", policy="uniform")
@@ -169,7 +178,7 @@ def main(argv=None):
     sp.add_argument("--positions", type=int, default=5)
     sp.add_argument("--seed", type=int, default=1)
     mp = sub.add_parser("match")
-    mp.add_argument("--vs", default="greedy", choices=["greedy", "plain", "uniform", "alphabeta"])
+    mp.add_argument("--vs", default="greedy", choices=["greedy", "greedy-core", "plain", "uniform", "alphabeta"])
     mp.add_argument("--time", type=float, default=1.0, help="seconds per move")
     mp.add_argument("--opp-time", type=float, default=None, help="opponent's seconds per move (default: same)")
     mp.add_argument("--pairs", type=int, default=10, help="circles; two games each")
