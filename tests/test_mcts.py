@@ -388,3 +388,15 @@ def test_reuse_compacts_a_full_tree_and_keeps_searching_legally():
         assert pos.is_legal(r.best_move) and r.nodes <= 4000
         pos = pos.play(r.best_move)
     assert player.reused_visits > 0
+
+
+def test_the_playout_policy_and_the_greedy_player_only_play_legal_moves():
+    from patchsolve.search import _mcts
+
+    for seed in range(4):
+        pos = Position.start(seed=seed)
+        while not pos.is_over:
+            greedy = Move.from_code(_mcts.greedy_move(pos._c))
+            policy = Move.from_code(_mcts.heuristic_policy_move(pos._c, seed * 1000 + len(str(pos))))
+            assert pos.is_legal(greedy) and pos.is_legal(policy)
+            pos = pos.play(policy if seed % 2 else greedy)
