@@ -400,3 +400,12 @@ def test_the_playout_policy_and_the_greedy_player_only_play_legal_moves():
             policy = Move.from_code(_mcts.heuristic_policy_move(pos._c, seed * 1000 + len(str(pos))))
             assert pos.is_legal(greedy) and pos.is_legal(policy)
             pos = pos.play(policy if seed % 2 else greedy)
+
+
+def test_the_player_honours_its_time_budget_when_it_reuses_its_tree():
+    player = MCTSPlayer(time=0.15, seed=5)
+    pos = Position.start(seed=12)
+    for _ in range(5):
+        r = player.search(pos)
+        assert r.time <= 0.15 + 0.15
+        pos = pos.play(r.best_move)

@@ -361,7 +361,9 @@ class MCTSPlayer:
         self._moves += 1
         if position.is_over:
             return _finish(position, self._searcher, [], [], 0, 0, 0.0, seed, self.config)
-        done, _ = self._searcher.run(self.iterations or 0, self.time or 0.0, seed)
+        # finding and compacting the kept subtree counts against the time budget
+        left = 0.0 if self.time is None else max(1e-3, self.time - (_time.monotonic() - t0))
+        done, _ = self._searcher.run(self.iterations or 0, left, seed)
         return _finish(position, self._searcher, [self._searcher.root_children()], [self._searcher.pv()],
                        done, self._searcher.n_nodes, _time.monotonic() - t0, seed, self.config)
 
