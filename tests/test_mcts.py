@@ -172,6 +172,7 @@ def test_the_pv_is_a_legal_line():
     {"seed": -1}, {"seed": 2**64}, {"seed": "x"}, {"workers": 0}, {"workers": 2.0},
     {"policy": "smart"}, {"tree": "wide"}, {"value": "points"}, {"c": -1.0}, {"pw_alpha": 2.0},
     {"epsilon": 1.5}, {"samples": 0}, {"solver": "yes"}, {"max_nodes": 3}, {"depth": 4},
+    {"playout_plies": -1}, {"eval_scale": 0}, {"hole_penalty": 1.5},
 ])
 def test_bad_limits_raise_patchsolve_errors(limits):
     with pytest.raises(PatchsolveError):
@@ -233,7 +234,7 @@ def test_iterations_and_time_stop_at_whichever_comes_first():
 
 @pytest.mark.parametrize("options", [
     {}, {"policy": "uniform"}, {"tree": "plain"}, {"tree": "plain", "policy": "uniform"},
-    {"value": "margin"}, {"value": "blend", "solver": False}, {"max_nodes": 64},
+    {"value": "margin"}, {"value": "blend", "solver": False}, {"max_nodes": 64}, {"playout_plies": 6},
 ])
 def test_never_returns_an_illegal_move(options):
     rng = random.Random(repr(options))

@@ -89,9 +89,10 @@ cdef enum:
 
 ctypedef struct Node:
     double value          # sum of playout rewards in [0, 1], for mover
-    int64_t margin        # sum of final margins (mover - opponent)
+    double margin         # sum of final (or estimated) margins, mover - opponent
+    double wins           # playouts won by mover (tie-break included; an
+                          # evaluated cut-off playout adds its win chance)
     int32_t visits
-    int32_t wins          # playouts won by mover (tie-break included)
     move_t move           # real move code, or PATCH_MARK - patch for a patch node
     int32_t first_child   # newest child; NO_NODE if none
     int32_t next_sibling
@@ -116,6 +117,8 @@ ctypedef struct Config:
     int samples           # heuristic playouts: placements sampled per buy
     double time_weight    # heuristic playouts: buttons a time space is worth
     int hole_penalty      # placement order and playouts: cost of a 1-square hole
+    int playout_plies     # > 0: stop playouts after this many plies and evaluate
+    double eval_scale     # win chance of an evaluated margin m: logistic(m / eval_scale)
 
 
 cdef const Tables* T = get_tables()
@@ -338,9 +341,34 @@ cdef move_t greedy(const CState* s) noexcept nogil:
     return best
 
 
-cdef void heuristic_playout(CState* s, uint64_t* rng, const Config* cfg) noexcept nogil:
-    while not is_over(s):
+cdef int heuristic_playout(CState* s, uint64_t* rng, const Config* cfg, int plies) noexcept nogil:
+    """Play the heuristic policy for at most ``plies`` plies (<= 0: to the
+    end); return the plies played."""
+    cdef int n = 0
+    while not is_over(s) and (plies <= 0 or n < plies):
         apply_move(s, heuristic_move(s, rng, cfg))
+        n += 1
+    return n
+
+
+cdef inline double side_estimate(const CState* s, int p) noexcept nogil:
+    """Estimated final score of player ``p``: the score now, the income still
+    to come, the worth of the time left and of the squares it can still
+    cover, less the single-square holes. The terms follow the alpha-beta
+    branch's least-squares evaluation (same features, rounded weights)."""
+    cdef int left = LAST_SPACE - s.time[p]
+    cdef int empty = BOARD_SQUARES - popcount128(s.quilt[p])
+    cdef double v = score(s, p) + (2 if s.pending == p else 0)
+    if left == 0:
+        return v
+    return (v + s.income[p] * income_ahead(s, p) + 1.5 * left
+            + 0.9 * (empty if empty < 3 * left else 3 * left) - 1.2 * single_holes(s.quilt[p]))
+
+
+cdef inline double estimate_margin(const CState* s) noexcept nogil:
+    """Estimated final margin of player 0 (+0.5 tempo for the player to move)."""
+    cdef double m = side_estimate(s, 0) - side_estimate(s, 1)
+    return m + 0.5 if to_move(s) == 0 else m - 0.5
 
 
 cdef inline double now() noexcept nogil:
@@ -383,7 +411,8 @@ cdef class Searcher:
 
     def configure(self, tree="twolevel", policy="heuristic", value="win", double blend=0.25,
                   double margin_scale=10.0, double c=0.7, double pw_c=1.0, double pw_alpha=0.5,
-                  solver=True, double epsilon=0.1, int samples=4, double time_weight=1.0, int hole_penalty=4):
+                  solver=True, double epsilon=0.1, int samples=4, double time_weight=1.0, int hole_penalty=4,
+                  int playout_plies=0, double eval_scale=5.0):
         """Set the search parameters (validated by the Python wrapper)."""
         self.cfg.tree = {"twolevel": TREE_TWOLEVEL, "plain": TREE_PLAIN}[tree]
         self.cfg.policy = {"uniform": POLICY_UNIFORM, "heuristic": POLICY_HEURISTIC}[policy]
@@ -398,6 +427,8 @@ cdef class Searcher:
         self.cfg.samples = samples if samples >= 1 else 1
         self.cfg.time_weight = time_weight
         self.cfg.hole_penalty = hole_penalty
+        self.cfg.playout_plies = playout_plies
+        self.cfg.eval_scale = eval_scale
 
     # -- node storage ---------------------------------------------------
     cdef int new_node(self, move_t move, int mover, int patch) noexcept nogil:
@@ -537,8 +568,8 @@ cdef class Searcher:
                                  self.cfg.samples if self.cfg.policy == POLICY_HEURISTIC else 1,
                                  self.cfg.hole_penalty, &self.rng)
             apply_move(s, m)
-        if self.cfg.policy == POLICY_HEURISTIC:
-            heuristic_playout(s, &self.rng, &self.cfg)
+        if self.cfg.policy == POLICY_HEURISTIC or self.cfg.playout_plies > 0:
+            heuristic_playout(s, &self.rng, &self.cfg, self.cfg.playout_plies)
         else:
             random_playout(s, &self.rng)
 
@@ -570,35 +601,41 @@ cdef class Searcher:
 
     cdef void backup(self, int* path, int depth, const CState* s, int leaf_proven_for) noexcept nogil:
         """Add one result to every node on the path, each from its mover's view.
-        ``leaf_proven_for`` >= 0: no playout, that player won (a proven node)."""
-        cdef int w, i, q
-        cdef int64_t m0
+        ``leaf_proven_for`` >= 0: no playout, that player won (a proven node);
+        a playout cut off before the end is scored by ``estimate_margin``."""
+        cdef int i, q
+        cdef double m0, w0, mr
         cdef double r[2]
-        cdef double mr
+        cdef double w[2]
         cdef Node* n
         if leaf_proven_for >= 0:
-            w = leaf_proven_for
+            w0 = 1.0 if leaf_proven_for == 0 else 0.0
             n = &self.nodes[path[depth]]
-            m0 = (n.margin // n.visits if n.visits > 0 else 0)
+            m0 = n.margin / n.visits if n.visits > 0 else 0.0
             if n.mover == 1:
                 m0 = -m0
-        else:
-            w = winner(s)
+        elif is_over(s):
+            w0 = 1.0 if winner(s) == 0 else 0.0
             m0 = score(s, 0) - score(s, 1)
+        else:
+            m0 = estimate_margin(s)
+            w0 = 1.0 / (1.0 + exp(-m0 / self.cfg.eval_scale))
+        w[0] = w0
+        w[1] = 1.0 - w0
         for q in range(2):
             mr = 1.0 / (1.0 + exp(-(m0 if q == 0 else -m0) / self.cfg.margin_scale))
             if self.cfg.value == VALUE_WIN:
-                r[q] = 1.0 if w == q else 0.0
+                r[q] = w[q]
             elif self.cfg.value == VALUE_MARGIN:
                 r[q] = mr
             else:
-                r[q] = (1.0 - self.cfg.blend) * (1.0 if w == q else 0.0) + self.cfg.blend * mr
+                r[q] = (1.0 - self.cfg.blend) * w[q] + self.cfg.blend * mr
         for i in range(depth + 1):
             n = &self.nodes[path[i]]
             q = n.mover
             n.visits += 1
             n.value += r[q]
-            n.wins += (w == q)
+            n.wins += w[q]
             n.margin += m0 if q == 0 else -m0
 
     cdef void iterate(self) noexcept nogil:

@@ -63,10 +63,12 @@ DEFAULTS = {
     "samples": 4,           # heuristic playouts: placements sampled, most compact kept
     "time_weight": 1.0,     # heuristic playouts: buttons one time space is worth
     "hole_penalty": 4,      # placement order/playouts: points against a 1-square hole
+    "playout_plies": 0,     # > 0: cut playouts off after this many plies and evaluate
+    "eval_scale": 5.0,      # win chance of an evaluated margin m: logistic(m / eval_scale)
 }
 _FLOATS = {"blend": (0.0, 1.0), "margin_scale": (1e-9, None), "c": (0.0, None),
            "pw_c": (1e-9, None), "pw_alpha": (0.0, 1.0), "epsilon": (0.0, 1.0),
-           "time_weight": (0.0, 10.0)}
+           "time_weight": (0.0, 10.0), "eval_scale": (1e-9, None)}
 
 
 class LimitError(PatchsolveError):
@@ -126,6 +128,9 @@ def check_config(options: dict) -> dict:
     if isinstance(cfg["hole_penalty"], bool) or not isinstance(cfg["hole_penalty"], int) \
             or not 0 <= cfg["hole_penalty"] <= 16:
         raise LimitError(f"hole_penalty must be an integer in 0 .. 16, not {cfg['hole_penalty']!r}")
+    if isinstance(cfg["playout_plies"], bool) or not isinstance(cfg["playout_plies"], int) \
+            or not 0 <= cfg["playout_plies"] <= 1000:
+        raise LimitError(f"playout_plies must be an integer in 0 .. 1000, not {cfg['playout_plies']!r}")
     cfg["samples"] = _positive_int("samples", cfg["samples"], allow_none=False)
     if cfg["samples"] > 64:
         raise LimitError(f"samples must be at most 64, not {cfg['samples']}")
