@@ -410,3 +410,13 @@ def test_the_player_honours_its_time_budget_when_it_reuses_its_tree():
         r = player.search(pos)
         assert r.time <= 0.15 + 0.15
         pos = pos.play(r.best_move)
+
+
+def test_in_a_proven_lost_position_it_still_plays_the_smallest_loss():
+    # every move loses; buying the 1x2 (-12) loses by less than walking (-13)
+    pos = endgame((FULL & ~bits(0, 1, 2, 3, 40), FULL), (4, 8), (52, 53), [0], first_at_end=1)
+    values = exact_move_values(pos)
+    assert not any(w for _, w in values.values())
+    r = search_mcts(pos, iterations=5000, seed=1)
+    assert r.proven == "loss" and r.iterations == 5000      # a loss does not stop the search
+    assert values[r.best_move.code][0] == max(m for m, _ in values.values())

@@ -79,6 +79,7 @@ cdef enum:
     TREE_PLAIN = 1
     POLICY_UNIFORM = 0
     POLICY_HEURISTIC = 1
+    POLICY_EVAL = 2
     VALUE_WIN = 0
     VALUE_MARGIN = 1
     VALUE_BLEND = 2
@@ -346,7 +347,10 @@ cdef int heuristic_playout(CState* s, uint64_t* rng, const Config* cfg, int plie
     end); return the plies played."""
     cdef int n = 0
     while not is_over(s) and (plies <= 0 or n < plies):
-        apply_move(s, heuristic_move(s, rng, cfg))
+        if cfg.policy == POLICY_EVAL:
+            apply_move(s, eval_move(s, rng, cfg))
+        else:
+            apply_move(s, heuristic_move(s, rng, cfg))
         n += 1
     return n
 
@@ -363,6 +367,34 @@ cdef inline double side_estimate(const CState* s, int p) noexcept nogil:
         return v
     return (v + s.income[p] * income_ahead(s, p) + 1.5 * left
             + 0.9 * (empty if empty < 3 * left else 3 * left) - 1.2 * single_holes(s.quilt[p]))
+
+
+cdef move_t eval_move(const CState* s, uint64_t* rng, const Config* cfg) noexcept nogil:
+    """The "eval" playout policy: each option (walk, or a patch at the most
+    compact of ``samples`` random placements) played and scored by
+    ``side_estimate`` for the mover; the best is taken, a random option with
+    probability ``epsilon``."""
+    cdef int pids[4]
+    cdef move_t cand[4]
+    cdef int p = to_move(s), n, i, best = 0
+    cdef double v, best_v = -1e300
+    cdef CState c
+    if s.pending >= 0:
+        return sample_placement(s, -1, cfg.samples, cfg.hole_penalty, rng)
+    n = decision_options(s, pids)
+    if n == 1:
+        return MOVE_WALK
+    if cfg.epsilon > 0 and rng_below(rng, 1 << 20) < <uint64_t>(cfg.epsilon * (1 << 20)):
+        i = <int>rng_below(rng, n)
+        return MOVE_WALK if i == 0 else sample_placement(s, pids[i], cfg.samples, cfg.hole_penalty, rng)
+    for i in range(n):
+        cand[i] = MOVE_WALK if i == 0 else sample_placement(s, pids[i], cfg.samples, cfg.hole_penalty, rng)
+        c = s[0]
+        apply_move(&c, cand[i])
+        v = side_estimate(&c, p) - side_estimate(&c, 1 - p)
+        if v > best_v:
+            best_v, best = v, i
+    return cand[best]
 
 
 cdef inline double estimate_margin(const CState* s) noexcept nogil:
@@ -390,6 +422,7 @@ cdef class Searcher:
     cdef int root
     cdef CState root_state
     cdef bint has_root
+    cdef bint lost_root     # the root is proven lost: search on, ignoring proofs
     cdef Config cfg
     cdef uint64_t rng
     cdef readonly long total_iterations
@@ -415,7 +448,7 @@ cdef class Searcher:
                   int playout_plies=0, double eval_scale=5.0):
         """Set the search parameters (validated by the Python wrapper)."""
         self.cfg.tree = {"twolevel": TREE_TWOLEVEL, "plain": TREE_PLAIN}[tree]
-        self.cfg.policy = {"uniform": POLICY_UNIFORM, "heuristic": POLICY_HEURISTIC}[policy]
+        self.cfg.policy = {"uniform": POLICY_UNIFORM, "heuristic": POLICY_HEURISTIC, "eval": POLICY_EVAL}[policy]
         self.cfg.value = {"win": VALUE_WIN, "margin": VALUE_MARGIN, "blend": VALUE_BLEND}[value]
         self.cfg.blend = blend
         self.cfg.margin_scale = margin_scale
@@ -541,14 +574,17 @@ cdef class Searcher:
 
     cdef int select_child(self, int x) noexcept nogil:
         """UCT over the children, skipping proven losses for the player to
-        move here; a proven win is taken at once."""
+        move here; a proven win is taken at once. When every child is lost
+        (or in a lost root's subtree) proofs are ignored: UCT then prefers
+        the loss with the best margin and the most practical chances."""
         cdef Node* nx = &self.nodes[x]
         cdef int c = nx.first_child, best = NO_NODE
         cdef double logn = log(nx.visits + 1.0), u, best_u = -1e300
+        cdef bint lost = self.lost_root or self.all_children_lost(x)
         while c != NO_NODE:
-            if self.nodes[c].proven > 0:
+            if self.nodes[c].proven > 0 and not lost:
                 return c
-            if self.nodes[c].proven == 0:
+            if self.nodes[c].proven == 0 or lost:
                 if self.nodes[c].visits == 0:
                     return c
                 u = (self.nodes[c].value / self.nodes[c].visits
@@ -556,8 +592,6 @@ cdef class Searcher:
                 if u > best_u:
                     best_u, best = u, c
             c = self.nodes[c].next_sibling
-        if best == NO_NODE:          # every child lost: any of them will do
-            best = nx.first_child
         return best
 
     # -- one iteration --------------------------------------------------
@@ -565,10 +599,10 @@ cdef class Searcher:
         cdef move_t m
         if self.nodes[leaf].patch >= 0:      # a patch was chosen, not yet placed
             m = sample_placement(s, self.nodes[leaf].patch,
-                                 self.cfg.samples if self.cfg.policy == POLICY_HEURISTIC else 1,
+                                 self.cfg.samples if self.cfg.policy != POLICY_UNIFORM else 1,
                                  self.cfg.hole_penalty, &self.rng)
             apply_move(s, m)
-        if self.cfg.policy == POLICY_HEURISTIC or self.cfg.playout_plies > 0:
+        if self.cfg.policy != POLICY_UNIFORM or self.cfg.playout_plies > 0:
             heuristic_playout(s, &self.rng, &self.cfg, self.cfg.playout_plies)
         else:
             random_playout(s, &self.rng)
@@ -646,7 +680,7 @@ cdef class Searcher:
         while True:
             if is_over(&s):
                 break
-            if self.nodes[x].proven != 0:    # reached only without a full proof above
+            if self.nodes[x].proven != 0 and not self.lost_root:    # only without a proof above
                 self.backup(path, depth, &s, self.nodes[x].mover if self.nodes[x].proven > 0
                             else 1 - self.nodes[x].mover)
                 return
@@ -675,6 +709,17 @@ cdef class Searcher:
         if not is_over(&s):
             self.playout(&s, x)
         self.backup(path, depth, &s, -1)
+
+    cdef int root_verdict(self) noexcept nogil:
+        """+1 / -1: proven win / loss for the player to move at the root."""
+        cdef int c = self.nodes[self.root].first_child
+        if self.nodes[self.root].proven == 0:
+            return 0
+        while c != NO_NODE:
+            if self.nodes[c].proven > 0:
+                return 1
+            c = self.nodes[c].next_sibling
+        return -1
 
     cdef bint all_children_lost(self, int x) noexcept nogil:
         cdef int c = self.nodes[x].first_child
@@ -776,7 +821,11 @@ cdef class Searcher:
         cdef long done = 0
         cdef double t0 = now(), deadline = t0 + seconds
         with nogil:
-            while self.nodes[self.root].proven == 0 and not is_over(&self.root_state):
+            while not is_over(&self.root_state):
+                # a proven win is final; a proven loss still needs the best try
+                self.lost_root = self.root_verdict() < 0
+                if self.root_verdict() > 0:
+                    break
                 if iterations > 0 and done >= iterations:
                     break
                 if seconds > 0 and (done & 15) == 0 and now() >= deadline:

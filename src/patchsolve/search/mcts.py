@@ -46,7 +46,7 @@ DEFAULT_MAX_NODES = 4_000_000
 
 CHOICES = {
     "tree": ("twolevel", "plain"),
-    "policy": ("heuristic", "uniform"),
+    "policy": ("heuristic", "uniform", "eval"),
     "value": ("win", "margin", "blend"),
 }
 DEFAULTS = {
