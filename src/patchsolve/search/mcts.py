@@ -20,7 +20,14 @@ Default configuration (why, in short; the figures are in
 - ``value="blend"``: 0.75 x win/loss + 0.25 x logistic(margin / 10). Pure
   win/loss lost about 36% of games against it in self-play; pure margin was
   about even.
-- the MCTS-solver is on: proven wins and losses are reported as such.
+- the MCTS-solver is on: proven wins and losses are reported as such. A
+  proven win ends the search; in a proven loss the search goes on ignoring
+  proofs, so the player still picks the loss with the best margin and the
+  most chances against a fallible opponent.
+- ``playout_plies=0``: playouts run to the end. Cutting them off after a few
+  plies and scoring with a static evaluation (``playout_plies``,
+  ``eval_scale``) or the ``policy="eval"`` playouts (each option scored by
+  that evaluation) are available, but were no stronger against alpha-beta.
 - ``c=0.7`` (UCT: mean + c * sqrt(ln N / n)); 0.4 and 1.0 were no better.
 
 Statistics are always from the point of view of the player to move in the
