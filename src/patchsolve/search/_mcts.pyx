@@ -33,6 +33,11 @@ Proofs (MCTS-solver)
 ``proven`` is +1 (a win for ``mover``), -1 (a loss) or 0. A terminal node is
 proven by ``winner()``; a node is a win for the player to move in it when one
 child is, and a loss when it is fully expanded and every child is a loss.
+A proven win at the root ends the search. A proven loss does not: the search
+goes on ignoring proofs (``lost_root``), so the best loss is still found.
+
+Playouts (``POLICY_*``) run to the end, or for ``playout_plies`` plies and
+are then scored by a static evaluation (``estimate_margin``).
 """
 
 from libc.stdlib cimport malloc, realloc, free
