@@ -1,0 +1,805 @@
+# cython: language_level=3
+"""Alpha-beta hot loop: negamax with principal variation search, iterative
+deepening, a transposition table, placement pruning, an evaluation, and the
+exact endgame solver. Python-facing validation lives in ``alphabeta.py``.
+
+Sign convention (Patchwork's turns do not alternate)
+----------------------------------------------------
+``negamax(s)`` returns the final score margin for the player to move in
+``s``. A child's value is negated only when the player to move changes
+between parent and child (a player may move several times in a row, and a
+leather placement is a decision of the player who took it). A child that
+ends the game is valued directly as the parent mover's margin, so the
+"player to move" of a finished game is never consulted.
+
+Depth
+-----
+Heuristic searches decrement the depth at every ply (leather placements
+included) and call :c:func:`evaluate` at depth 0. The exact solver searches
+with ``depth = EXACT`` and never decrements it, so it always plays to the
+end and every TT entry it stores is an exact-to-the-end value; heuristic
+entries (depth < EXACT) never cut off an exact search.
+
+Transposition keys (Zobrist, incremental)
+-----------------------------------------
+``full_key`` XORs a random 64-bit number per (player, covered square),
+(player, buttons), (player, income), (player, time), leather space, the
+small flags, the patches still in the circle and the patch at its head.
+The circle is keyed as (set of remaining patches, head patch): within one
+search tree the cyclic order of the remaining patches never changes, so
+the pair determines the circle. ``child_key`` updates a parent key from
+the fields a move changed; tests check it against ``full_key``.
+
+TT: buckets of two 16-byte entries (depth-preferred slot, always-replace
+slot); the caller fixes the memory budget. A TT move is used only if it is
+in the freshly generated move list, so a key collision can never make an
+illegal move.
+"""
+
+from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, int16_t, int8_t, uint8_t, uint16_t
+from libc.stdlib cimport malloc, calloc, free, qsort
+from libc.string cimport memset, memcpy
+from libc.math cimport lround
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+from patchsolve._core cimport (
+    CState, Tables, u128, move_t, CoreState,
+    get_tables, popcount128, to_move, is_over, gen_moves, apply_move, score,
+    move_mask, move_patch, rng_next, rng_below, random_move,
+    MAX_MOVES, LAST_SPACE, BOARD_SQUARES, BUY_SHIFT, MOVE_WALK, N_PATCHES,
+)
+
+cdef extern from *:
+    """
+    static inline int ab_ctz128(ps_u128 x) {
+        unsigned long long lo = (unsigned long long)x;
+        return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((unsigned long long)(x >> 64));
+    }
+    static inline int ab_popcount64(unsigned long long x) { return __builtin_popcountll(x); }
+    static inline ps_u128 ab_bit128(int i) { return ((ps_u128)1) << i; }
+    """
+    int ab_ctz128(u128 x) nogil
+    int ab_popcount64(uint64_t x) nogil
+    u128 ab_bit128(int i) nogil
+
+
+cdef enum:
+    INF = 30000
+    EXACT = 127          # depth value of the exact solver (never decremented)
+    MAX_PLY = 160        # > the longest remaining game (every non-leather move advances time)
+    FLAG_LOWER = 1
+    FLAG_UPPER = 2
+    FLAG_EXACT = 3
+    CHECK_EVERY = 1023   # limits are checked when (nodes & CHECK_EVERY) == 0
+
+
+cdef const Tables* T = get_tables()
+
+# --------------------------------------------------------------------------
+# Board geometry helpers
+# --------------------------------------------------------------------------
+
+cdef u128 FULL = T.full
+cdef u128 NOT_COL0 = 0     # squares not in column 0
+cdef u128 NOT_COL8 = 0     # squares not in column 8
+
+
+def _init_geometry():
+    global NOT_COL0, NOT_COL8
+    cdef int sq
+    for sq in range(BOARD_SQUARES):
+        if sq % 9 != 0:
+            NOT_COL0 |= ab_bit128(sq)
+        if sq % 9 != 8:
+            NOT_COL8 |= ab_bit128(sq)
+
+
+_init_geometry()
+
+
+cdef inline u128 neighbours(u128 m) noexcept nogil:
+    """Squares orthogonally next to ``m`` (may include ``m`` itself)."""
+    return (((m << 1) & NOT_COL0) | ((m >> 1) & NOT_COL8) | (m << 9) | (m >> 9)) & FULL
+
+
+cdef inline int isolated(u128 empty) noexcept nogil:
+    """Empty squares with no empty orthogonal neighbour: only a leather patch
+    can ever fill them."""
+    return popcount128(empty & ~neighbours(empty))
+
+
+cdef inline int placement_badness(u128 quilt, u128 m) noexcept nogil:
+    """Placement heuristic (lower is better): free edge squares of the patch
+    plus 4 per isolated empty square left on the quilt. Patches that hug the
+    border and other patches and leave no single holes score best."""
+    cdef u128 empty = FULL & ~(quilt | m)
+    return popcount128(neighbours(m) & empty) + 4 * isolated(empty)
+
+
+cdef inline int income_ahead(int t) noexcept nogil:
+    """Income spaces strictly after space ``t``."""
+    return ab_popcount64(T.income_spaces >> (t + 1))
+
+
+cdef inline int best7(u128 q) noexcept nogil:
+    """Most squares covered in any of the nine 7x7 squares."""
+    cdef int i, c, b = 0
+    if popcount128(q) < 36:
+        return 0
+    for i in range(9):
+        c = popcount128(q & T.square7[i])
+        if c > b:
+            b = c
+    return b
+
+
+# --------------------------------------------------------------------------
+# Evaluation
+# --------------------------------------------------------------------------
+
+ctypedef struct Weights:
+    double income      # x income * income spaces still ahead (future buttons)
+    double time        # x spaces left to 53 (walking alone pays 1 button/space)
+    double fill        # x min(empty, fill_rate * spaces left): squares still fillable
+    double fill_rate   # squares a player can cover per time space (catalogue: 166/107)
+    double holes       # x isolated empty squares (fillable only by leather)
+    double bonus7      # x 7x7 progress max(0, best7 - 35) / 14 while the bonus is free
+    double tempo       # constant bonus for the player to move
+
+
+cdef Weights W
+# Tuned by least squares against noisy-greedy playout outcomes
+# (benchmarks/tune_eval.py; the run is recorded in its docstring).
+W.income = 1.0
+W.time = 0.5
+W.fill = 1.0
+W.fill_rate = 1.55
+W.holes = -1.5
+W.bonus7 = 4.0
+W.tempo = 0.0
+
+
+cdef inline void side_features(const CState* s, int p, double* f) noexcept nogil:
+    """The tuned terms for player ``p`` (the score so far is not a term: it
+    enters with weight 1)."""
+    cdef int t = s.time[p]
+    cdef int left = LAST_SPACE - t
+    cdef u128 q = s.quilt[p]
+    cdef int empty = BOARD_SQUARES - popcount128(q)
+    cdef double fillable = W.fill_rate * left
+    f[0] = s.income[p] * income_ahead(t)
+    f[1] = left
+    f[2] = empty if empty < fillable else fillable
+    f[3] = isolated(FULL & ~q)
+    f[4] = 0.0
+    if s.bonus < 0:
+        t = best7(q) - 35
+        if t > 0:
+            f[4] = t / 14.0
+
+
+cdef inline double side_value(const CState* s, int p) noexcept nogil:
+    cdef double f[5]
+    side_features(s, p, f)
+    return (score(s, p) + (2 if s.pending == p else 0)
+            + W.income * f[0] + W.time * f[1] + W.fill * f[2] + W.holes * f[3] + W.bonus7 * f[4])
+
+
+cdef int evaluate(const CState* s, int p) noexcept nogil:
+    """Estimated final score margin for player ``p``: the score margin now
+    plus, per player, future income, the worth of the time left, the
+    squares that time can still fill, a penalty for isolated holes and 7x7
+    progress (a pending leather patch counts +2 for its owner)."""
+    return <int>lround(side_value(s, p) - side_value(s, 1 - p) + W.tempo)
+
+
+# --------------------------------------------------------------------------
+# Zobrist keys
+# --------------------------------------------------------------------------
+
+cdef uint64_t ZQ[2][81]
+cdef uint64_t ZBTN[2][512]
+cdef uint64_t ZINC[2][128]
+cdef uint64_t ZTIME[2][64]
+cdef uint64_t ZLEATHER[64]
+cdef uint64_t ZFLAG[4][3]      # on_top, pending, bonus, first_end: value + 1
+cdef uint64_t ZED[2]
+cdef uint64_t ZREM[N_PATCHES]
+cdef uint64_t ZHEAD[N_PATCHES + 1]   # N_PATCHES = empty circle
+
+
+def _init_zobrist():
+    cdef uint64_t rng = 0x5EED5EED1234ABCDULL
+    cdef int i, j
+    for i in range(2):
+        for j in range(81):
+            ZQ[i][j] = rng_next(&rng)
+        for j in range(512):
+            ZBTN[i][j] = rng_next(&rng)
+        for j in range(128):
+            ZINC[i][j] = rng_next(&rng)
+        for j in range(64):
+            ZTIME[i][j] = rng_next(&rng)
+        ZED[i] = rng_next(&rng)
+    for j in range(64):
+        ZLEATHER[j] = rng_next(&rng)
+    for i in range(4):
+        for j in range(3):
+            ZFLAG[i][j] = rng_next(&rng)
+    for j in range(N_PATCHES):
+        ZREM[j] = rng_next(&rng)
+    for j in range(N_PATCHES + 1):
+        ZHEAD[j] = rng_next(&rng)
+
+
+_init_zobrist()
+
+
+cdef inline uint64_t head_key(const CState* s) noexcept nogil:
+    return ZHEAD[s.circle[0] if s.n_circle > 0 else N_PATCHES]
+
+
+cdef uint64_t full_key(const CState* s) noexcept nogil:
+    cdef uint64_t k = ZED[s.edition]
+    cdef int p, i
+    cdef u128 q
+    cdef uint64_t l = s.leather
+    for p in range(2):
+        q = s.quilt[p]
+        while q:
+            k ^= ZQ[p][ab_ctz128(q)]
+            q &= q - 1
+        k ^= ZBTN[p][s.buttons[p] & 511] ^ ZINC[p][s.income[p] & 127] ^ ZTIME[p][s.time[p] & 63]
+    while l:
+        i = ab_ctz128(l)
+        k ^= ZLEATHER[i]
+        l &= l - 1
+    k ^= ZFLAG[0][s.on_top + 1] ^ ZFLAG[1][s.pending + 1] ^ ZFLAG[2][s.bonus + 1] ^ ZFLAG[3][s.first_end + 1]
+    for i in range(s.n_circle):
+        k ^= ZREM[s.circle[i]]
+    return k ^ head_key(s)
+
+
+cdef inline uint64_t child_key(uint64_t k, const CState* a, const CState* b, move_t m) noexcept nogil:
+    """Key of ``b`` = ``a`` after move ``m``, from the key of ``a``: only
+    the fields the move changed are touched."""
+    cdef int p, i
+    cdef u128 d
+    cdef uint64_t l
+    for p in range(2):
+        d = a.quilt[p] ^ b.quilt[p]
+        while d:
+            k ^= ZQ[p][ab_ctz128(d)]
+            d &= d - 1
+        if a.buttons[p] != b.buttons[p]:
+            k ^= ZBTN[p][a.buttons[p] & 511] ^ ZBTN[p][b.buttons[p] & 511]
+        if a.income[p] != b.income[p]:
+            k ^= ZINC[p][a.income[p] & 127] ^ ZINC[p][b.income[p] & 127]
+        if a.time[p] != b.time[p]:
+            k ^= ZTIME[p][a.time[p] & 63] ^ ZTIME[p][b.time[p] & 63]
+    l = a.leather ^ b.leather
+    while l:
+        k ^= ZLEATHER[ab_ctz128(l)]
+        l &= l - 1
+    if a.on_top != b.on_top:
+        k ^= ZFLAG[0][a.on_top + 1] ^ ZFLAG[0][b.on_top + 1]
+    if a.pending != b.pending:
+        k ^= ZFLAG[1][a.pending + 1] ^ ZFLAG[1][b.pending + 1]
+    if a.bonus != b.bonus:
+        k ^= ZFLAG[2][a.bonus + 1] ^ ZFLAG[2][b.bonus + 1]
+    if a.first_end != b.first_end:
+        k ^= ZFLAG[3][a.first_end + 1] ^ ZFLAG[3][b.first_end + 1]
+    if a.n_circle != b.n_circle:
+        k ^= ZREM[move_patch(m)] ^ head_key(a) ^ head_key(b)
+    return k
+
+
+# --------------------------------------------------------------------------
+# Transposition table
+# --------------------------------------------------------------------------
+
+ctypedef struct TTEntry:
+    uint64_t key
+    int32_t move
+    int16_t value
+    int8_t depth
+    uint8_t flag
+
+
+cdef inline TTEntry* tt_probe(TTEntry* tt, uint64_t mask, uint64_t key) noexcept nogil:
+    cdef TTEntry* b = &tt[(key & mask) * 2]
+    if b[0].flag and b[0].key == key:
+        return &b[0]
+    if b[1].flag and b[1].key == key:
+        return &b[1]
+    return NULL
+
+
+cdef inline void tt_store(TTEntry* tt, uint64_t mask, uint64_t key, int depth, int value,
+                          int flag, move_t move) noexcept nogil:
+    cdef TTEntry* b = &tt[(key & mask) * 2]
+    cdef TTEntry* e
+    if b[0].key == key or depth >= b[0].depth or not b[0].flag:
+        e = &b[0]
+    else:
+        e = &b[1]
+    e.key = key
+    e.move = move
+    e.value = value
+    e.depth = depth
+    e.flag = flag
+
+
+# --------------------------------------------------------------------------
+# Search context
+# --------------------------------------------------------------------------
+
+ctypedef struct Ctx:
+    TTEntry* tt            # NULL = no table
+    uint64_t tt_mask       # buckets - 1
+    int keep               # placements kept per patch where pruning applies (0 = all)
+    int prune_depth        # prune only at nodes with at least this depth left
+    int use_pvs
+    uint64_t nodes
+    uint64_t node_limit    # 0 = none
+    double deadline        # monotonic seconds; 0 = none
+    int stop
+    int seldepth
+    move_t* moves          # MAX_PLY x MAX_MOVES
+    int64_t* keys          # MAX_PLY x MAX_MOVES
+    move_t* pv             # MAX_PLY x MAX_PLY triangular PV table
+    int* pv_len
+
+
+cdef inline double now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef inline void check_limits(Ctx* c) noexcept nogil:
+    if c.node_limit and c.nodes >= c.node_limit:
+        c.stop = 1
+    elif c.deadline > 0 and now() >= c.deadline:
+        c.stop = 1
+
+
+cdef inline int margin(const CState* s, int p) noexcept nogil:
+    return score(s, p) - score(s, 1 - p)
+
+
+# --------------------------------------------------------------------------
+# Move ordering, final-buy merging and placement pruning
+# --------------------------------------------------------------------------
+
+cdef int cmp_desc(const void* a, const void* b) noexcept nogil:
+    cdef int64_t x = (<const int64_t*>a)[0]
+    cdef int64_t y = (<const int64_t*>b)[0]
+    return (x < y) - (x > y)
+
+
+cdef inline int buy_gain(const CState* s, int p, int pid) noexcept nogil:
+    """Cheap worth of buying ``pid`` now, in buttons, relative to walking:
+    two points per square, minus cost and time, plus the income it earns."""
+    return (2 * T.patch_size[pid] - T.patch_cost[pid] - T.patch_time[pid]
+            + T.patch_income[pid] * income_ahead(s.time[p]))
+
+
+cdef inline bint completes_bonus(const CState* s, u128 q) noexcept nogil:
+    cdef int i
+    if s.bonus >= 0 or popcount128(q) < 49:
+        return False
+    for i in range(9):
+        if (q & T.square7[i]) == T.square7[i]:
+            return True
+    return False
+
+
+cdef inline bint is_final_buy(const CState* s, int p, int pid) noexcept nogil:
+    """After this buy player ``p`` stands on 53 with no leather patch to
+    place: ``p``'s quilt never changes again, and nothing the opponent can
+    do depends on it, so all placements lead to equal values except for
+    whether they take the 7x7 bonus. (Exact, used in every mode.)"""
+    cdef int t = s.time[p], dest = t + T.patch_time[pid]
+    cdef uint64_t crossed
+    if dest < LAST_SPACE:
+        return False
+    crossed = ((<uint64_t>1) << (LAST_SPACE + 1)) - ((<uint64_t>1) << (t + 1))
+    return (crossed & s.leather) == 0
+
+
+cdef int order_moves(Ctx* c, const CState* s, move_t* moves, int n, move_t ttmove,
+                     bint prune) noexcept nogil:
+    """Sort ``moves`` best first (TT move, then buy_gain, then placement
+    badness); merge equivalent final buys; when ``prune``, keep only the
+    ``c.keep`` best placements of each patch. Returns the new count."""
+    cdef int64_t* keys = c.keys + (moves - c.moves)
+    cdef int p = to_move(s)
+    cdef int i, k = 0, pid, gain, bad, slot
+    cdef move_t m
+    cdef u128 mask
+    cdef int seen[N_PATCHES][2]
+    cdef int kept[N_PATCHES]
+    cdef bint final
+    memset(seen, 0, sizeof(seen))
+    for i in range(n):
+        m = moves[i]
+        if m == ttmove:
+            gain = 100000
+            bad = 0
+        elif m == MOVE_WALK:
+            gain = 0
+            bad = 0
+        else:
+            mask = move_mask(m)
+            pid = move_patch(m)
+            if pid >= 0:
+                if is_final_buy(s, p, pid):
+                    slot = completes_bonus(s, s.quilt[p] | mask)
+                    if seen[pid][slot]:
+                        continue
+                    seen[pid][slot] = 1
+                gain = buy_gain(s, p, pid)
+            else:
+                gain = 7 if completes_bonus(s, s.quilt[p] | mask) else 0
+            bad = placement_badness(s.quilt[p], mask)
+        keys[k] = ((<int64_t>(gain * 256 - bad + (1 << 24))) << 32) | <uint32_t>m
+        k += 1
+    qsort(keys, k, sizeof(int64_t), cmp_desc)
+    n = 0
+    if prune and c.keep > 0:
+        memset(kept, 0, sizeof(kept))
+    for i in range(k):
+        m = <move_t>(<uint32_t>keys[i])
+        if prune and c.keep > 0 and m != ttmove:
+            pid = move_patch(m)
+            if pid >= 0:
+                if kept[pid] >= c.keep:
+                    continue
+                kept[pid] += 1
+        moves[n] = m
+        n += 1
+    return n
+
+
+# --------------------------------------------------------------------------
+# Negamax
+# --------------------------------------------------------------------------
+
+cdef int child_value(Ctx* c, CState* child, uint64_t key, int depth, int alpha, int beta,
+                     int ply, bint same) noexcept nogil:
+    """A child's value for the parent's mover: negated only when the player
+    to move changes."""
+    if same:
+        return negamax(c, child, key, depth, alpha, beta, ply)
+    return -negamax(c, child, key, depth, -beta, -alpha, ply)
+
+
+cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta,
+                 int ply) noexcept nogil:
+    """Value of ``s`` (not over) for its player to move, fail-soft."""
+    cdef int p, n, i, v, best, alpha0 = alpha, child_depth, flag
+    cdef bint pv_node = beta - alpha > 1, same
+    cdef move_t m, ttmove = -1, bestmove
+    cdef move_t* moves
+    cdef TTEntry* e
+    cdef CState child
+    cdef uint64_t ck
+
+    c.nodes += 1
+    c.pv_len[ply] = ply
+    if (c.nodes & CHECK_EVERY) == 0:
+        check_limits(c)
+    if c.stop:
+        return 0
+    if ply > c.seldepth:
+        c.seldepth = ply
+    p = to_move(s)
+    if depth <= 0 or ply >= MAX_PLY - 1:
+        return evaluate(s, p)
+
+    if c.tt != NULL:
+        e = tt_probe(c.tt, c.tt_mask, key)
+        if e != NULL:
+            ttmove = e.move
+            # no cut-offs at PV nodes: keeps the PV whole to its last move
+            if e.depth >= depth and not pv_node:
+                if e.flag == FLAG_EXACT:
+                    return e.value
+                if e.flag == FLAG_LOWER and e.value >= beta:
+                    return e.value
+                if e.flag == FLAG_UPPER and e.value <= alpha:
+                    return e.value
+
+    moves = c.moves + ply * MAX_MOVES
+    n = gen_moves(s, moves)
+    n = order_moves(c, s, moves, n, ttmove, depth < EXACT and depth >= c.prune_depth)
+    child_depth = depth if depth >= EXACT else depth - 1
+
+    best = -INF
+    bestmove = moves[0]
+    for i in range(n):
+        m = moves[i]
+        child = s[0]
+        apply_move(&child, m)
+        if is_over(&child):
+            c.nodes += 1
+            c.pv_len[ply + 1] = ply + 1
+            v = margin(&child, p)
+        else:
+            ck = child_key(key, s, &child, m)
+            same = to_move(&child) == p
+            if i == 0 or not c.use_pvs:
+                v = child_value(c, &child, ck, child_depth, alpha, beta, ply + 1, same)
+            else:
+                v = child_value(c, &child, ck, child_depth, alpha, alpha + 1, ply + 1, same)
+                if alpha < v < beta and pv_node:
+                    v = child_value(c, &child, ck, child_depth, alpha, beta, ply + 1, same)
+        if c.stop:
+            return 0
+        if v > best:
+            best = v
+            bestmove = m
+            if v > alpha:
+                alpha = v
+                update_pv(c, ply, m)
+                if v >= beta:
+                    break
+
+    if c.tt != NULL:
+        if best >= beta:
+            flag = FLAG_LOWER
+        elif best <= alpha0:
+            flag = FLAG_UPPER
+        else:
+            flag = FLAG_EXACT
+        tt_store(c.tt, c.tt_mask, key, depth, best, flag, bestmove)
+    return best
+
+
+cdef inline void update_pv(Ctx* c, int ply, move_t m) noexcept nogil:
+    cdef move_t* row = c.pv + ply * MAX_PLY
+    cdef move_t* below = c.pv + (ply + 1) * MAX_PLY
+    cdef int j
+    row[ply] = m
+    for j in range(ply + 1, c.pv_len[ply + 1]):
+        row[j] = below[j]
+    c.pv_len[ply] = c.pv_len[ply + 1] if c.pv_len[ply + 1] > ply + 1 else ply + 1
+
+
+# --------------------------------------------------------------------------
+# Python-facing driver
+# --------------------------------------------------------------------------
+
+cdef class Searcher:
+    """One search: owns the TT and the per-ply buffers. Limits are trusted
+    (``alphabeta.py`` validates them)."""
+
+    cdef Ctx c
+    cdef uint64_t n_buckets
+
+    def __cinit__(self, int hash_mb=16, bint use_tt=True, int keep=0, int prune_depth=2,
+                  bint use_pvs=True):
+        memset(&self.c, 0, sizeof(Ctx))
+        self.c.moves = <move_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(move_t))
+        self.c.keys = <int64_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(int64_t))
+        self.c.pv = <move_t*>calloc(MAX_PLY * MAX_PLY, sizeof(move_t))
+        self.c.pv_len = <int*>calloc(MAX_PLY + 1, sizeof(int))
+        if use_tt:
+            self.n_buckets = 1
+            while self.n_buckets * 2 * 2 * sizeof(TTEntry) <= (<uint64_t>hash_mb) << 20:
+                self.n_buckets *= 2
+            self.c.tt = <TTEntry*>calloc(self.n_buckets * 2, sizeof(TTEntry))
+            self.c.tt_mask = self.n_buckets - 1
+            if self.c.tt == NULL:
+                raise MemoryError("transposition table")
+        if not (self.c.moves and self.c.keys and self.c.pv and self.c.pv_len):
+            raise MemoryError("search buffers")
+        self.c.keep = keep
+        self.c.prune_depth = prune_depth
+        self.c.use_pvs = use_pvs
+
+    def __dealloc__(self):
+        free(self.c.moves)
+        free(self.c.keys)
+        free(self.c.pv)
+        free(self.c.pv_len)
+        free(self.c.tt)
+
+    @property
+    def tt_entries(self):
+        return self.n_buckets * 2 if self.c.tt != NULL else 0
+
+    def run(self, CoreState root, int depth, bint exact, uint64_t node_limit, double seconds,
+            int first_depth=1):
+        """Iterative deepening from ``first_depth`` to ``depth`` (and then one
+        exact iteration when ``exact``). Returns a list of completed
+        iterations: (depth, value, pv codes, nodes, seldepth), depth ``EXACT``
+        for the exact one; the last entry is the answer. An empty list means
+        not even the first iteration finished within the limits."""
+        cdef CState s = root.s
+        cdef uint64_t key = full_key(&s)
+        cdef int d, v, last
+        cdef list done = []
+        self.c.nodes = 0
+        self.c.stop = 0
+        self.c.node_limit = node_limit
+        self.c.deadline = now() + seconds if seconds > 0 else 0.0
+        last = depth
+        d = first_depth
+        while True:
+            if d > last:
+                if not exact or d > EXACT:
+                    break
+                d = EXACT
+            self.c.seldepth = 0
+            with nogil:
+                v = negamax(&self.c, &s, key, d, -INF, INF, 0)
+            if self.c.stop:
+                break
+            done.append((d, v, [self.c.pv[i] for i in range(self.c.pv_len[0])],
+                         self.c.nodes, self.c.seldepth))
+            if d == EXACT:
+                break
+            d += 1
+        return done
+
+    @property
+    def nodes(self):
+        return self.c.nodes
+
+
+# --------------------------------------------------------------------------
+# Helpers for tests, benchmarks and tuning
+# --------------------------------------------------------------------------
+
+def key_of(CoreState s):
+    """Zobrist key computed from scratch."""
+    return full_key(&s.s)
+
+
+def child_key_of(CoreState s, uint64_t key, int move):
+    """Zobrist key after ``move`` updated incrementally from ``key``."""
+    cdef CState child = s.s
+    apply_move(&child, move)
+    return child_key(key, &s.s, &child, move)
+
+
+def evaluate_state(CoreState s, int player):
+    """The evaluation (an estimated final margin) for ``player``."""
+    return evaluate(&s.s, player)
+
+
+def features(CoreState s):
+    """Tuning features for the player to move: the score margin now, the
+    per-term differences (mover minus opponent) in ``side_features`` order,
+    and the pending-leather term."""
+    cdef int p = to_move(&s.s)
+    cdef double a[5]
+    cdef double b[5]
+    side_features(&s.s, p, a)
+    side_features(&s.s, 1 - p, b)
+    pend = (2 if s.s.pending == p else 0) - (2 if s.s.pending == 1 - p else 0)
+    return margin(&s.s, p) + pend, [a[i] - b[i] for i in range(5)]
+
+
+def get_weights():
+    return dict(W)
+
+
+def set_weights(**kw):
+    """Change evaluation weights (used by the tuner); returns the old ones."""
+    global W
+    old = dict(W)
+    d = dict(W)
+    for k, v in kw.items():
+        if k not in d:
+            raise KeyError(k)
+        d[k] = float(v)
+    W = d
+    return old
+
+
+cdef uint64_t _tree(const CState* s, uint64_t limit, uint64_t count) noexcept nogil:
+    cdef move_t moves[MAX_MOVES]
+    cdef CState child
+    cdef int n, i
+    count += 1
+    if count > limit or is_over(s):
+        return count
+    n = gen_moves(s, moves)
+    for i in range(n):
+        child = s[0]
+        apply_move(&child, moves[i])
+        count = _tree(&child, limit, count)
+        if count > limit:
+            return count
+    return count
+
+
+def tree_size(CoreState s, uint64_t limit):
+    """Nodes of the full game tree below ``s`` (``s`` included), or -1 when
+    it has more than ``limit``."""
+    cdef uint64_t n
+    with nogil:
+        n = _tree(&s.s, limit, 0)
+    return -1 if n > limit else n
+
+
+cdef int _minimax(const CState* s, int depth, uint64_t* nodes) noexcept nogil:
+    """Plain minimax over every move, no pruning and no table (the
+    benchmark's and tests' reference in C); depth < 0 = to the end."""
+    cdef move_t moves[MAX_MOVES]
+    cdef CState child
+    cdef int n, i, v, best = -INF, p = to_move(s)
+    nodes[0] += 1
+    if depth == 0:
+        return evaluate(s, p)
+    n = gen_moves(s, moves)
+    for i in range(n):
+        child = s[0]
+        apply_move(&child, moves[i])
+        if is_over(&child):
+            nodes[0] += 1
+            v = margin(&child, p)
+        elif to_move(&child) == p:
+            v = _minimax(&child, depth - 1, nodes)
+        else:
+            v = -_minimax(&child, depth - 1, nodes)
+        if v > best:
+            best = v
+    return best
+
+
+def minimax(CoreState s, int depth=-1):
+    """(value, nodes) of a plain minimax in C (see ``_minimax``)."""
+    cdef uint64_t nodes = 0
+    cdef int v
+    with nogil:
+        v = _minimax(&s.s, depth, &nodes)
+    return v, nodes
+
+
+cdef move_t _greedy(const CState* s) noexcept nogil:
+    """The greedy one-ply player: the move that maximises its own score
+    right after the move plus income times the income spaces still ahead;
+    ties go to the better placement (placement heuristic), then to walking."""
+    cdef move_t moves[MAX_MOVES]
+    cdef CState child
+    cdef int n, i, p = to_move(s)
+    cdef int64_t v, best = -(1 << 60)
+    cdef move_t bestm = MOVE_WALK
+    n = gen_moves(s, moves)
+    for i in range(n):
+        child = s[0]
+        apply_move(&child, moves[i])
+        v = (score(&child, p) + child.income[p] * income_ahead(child.time[p])) * 1024
+        if moves[i] != MOVE_WALK:
+            v -= placement_badness(s.quilt[p], move_mask(moves[i]))
+        if v > best:
+            best = v
+            bestm = moves[i]
+    return bestm
+
+
+def greedy_move(CoreState s):
+    """Move code of the greedy one-ply player (-1 when the game is over)."""
+    if is_over(&s.s):
+        return -1
+    return _greedy(&s.s)
+
+
+def policy_playout(CoreState s, uint64_t seed, double epsilon):
+    """Play to the end with the greedy player, taking a uniformly random
+    move with probability ``epsilon``; returns the final CoreState."""
+    cdef CoreState c = CoreState.__new__(CoreState)
+    cdef uint64_t rng = seed
+    cdef uint64_t thresh = <uint64_t>(epsilon * 1048576.0)
+    c.s = s.s
+    with nogil:
+        while not is_over(&c.s):
+            if rng_below(&rng, 1048576) < thresh:
+                apply_move(&c.s, random_move(&c.s, &rng))
+            else:
+                apply_move(&c.s, _greedy(&c.s))
+    return c
