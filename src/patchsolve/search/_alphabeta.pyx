@@ -170,8 +170,13 @@ cdef inline void side_features(const CState* s, int p, double* f) noexcept nogil
     f[0] = s.income[p] * income_ahead(t)
     f[1] = left
     f[2] = empty if empty < fillable else fillable
-    f[3] = isolated(FULL & ~q)
+    f[3] = 0.0
     f[4] = 0.0
+    if left == 0:
+        # a player on 53 never places again: the score already says it all,
+        # and every final placement of a patch evaluates alike (see is_final_buy)
+        return
+    f[3] = isolated(FULL & ~q)
     if s.bonus < 0:
         t = best7(q) - 35
         if t > 0:
