@@ -133,6 +133,15 @@ cdef inline int best7(u128 q) noexcept nogil:
     return b
 
 
+cdef inline int best7_any(u128 q) noexcept nogil:
+    cdef int i, c, b = 0
+    for i in range(9):
+        c = popcount128(q & T.square7[i])
+        if c > b:
+            b = c
+    return b
+
+
 # --------------------------------------------------------------------------
 # Evaluation
 # --------------------------------------------------------------------------
@@ -345,6 +354,10 @@ ctypedef struct Ctx:
     int keep               # placements kept per patch where pruning applies (0 = all)
     int prune_depth        # prune only at nodes with at least this depth left
     int use_pvs
+    int use_relax          # exact solver: relaxed-quilt group bounds
+    int relax_min          # ... for groups of at least this many moves
+    int thr[2]             # relaxed player: covered squares that earn the 7x7 bonus
+    uint64_t fits[2]       # relaxed player: patches that fitted when relaxation began
     uint64_t nodes
     uint64_t node_limit    # 0 = none
     double deadline        # monotonic seconds; 0 = none
@@ -468,28 +481,168 @@ cdef int order_moves(Ctx* c, const CState* s, move_t* moves, int n, move_t ttmov
 
 
 # --------------------------------------------------------------------------
+# Relaxed quilts: an exact upper bound for a whole group of placements
+# --------------------------------------------------------------------------
+#
+# In the exact solver, the placements of one patch (or the squares of one
+# leather patch) by player p lead to children that differ only in p's
+# quilt. Ignoring the geometry of p's quilt from there on -- any patch fits
+# while it has no more squares than p's quilt has empty ones, a leather
+# patch goes anywhere, and p takes the free 7x7 bonus as soon as p covers
+# 49 squares -- only gives p more options and an earlier bonus, and takes
+# nothing from the opponent, so the "relaxed" value R of the group is an
+# upper bound for every placement in it. Hence: when R <= alpha the rest of
+# the group is skipped (fail-soft value R), and once a placement reaches R
+# the rest cannot beat it. The relaxed game is searched by the same
+# negamax with bit p set in ``rmask`` (its TT keys are salted); inside it
+# p has at most one move per patch. Never used with an evaluation (the
+# bound holds for exact values only).
+
+cdef uint64_t ZRELAX[4]
+ZRELAX[0] = 0
+ZRELAX[1] = 0x9D39247E33776D41ULL
+ZRELAX[2] = 0x2AF7398005AAA5C7ULL
+ZRELAX[3] = 0x44DB015024623547ULL
+
+cdef enum:
+    LEATHER_GROUP = N_PATCHES     # group id of the squares of a leather patch
+    N_GROUPS = N_PATCHES + 1
+
+
+cdef inline int group_of(move_t m) noexcept nogil:
+    if m == MOVE_WALK:
+        return -1
+    if m <= BOARD_SQUARES:
+        return LEATHER_GROUP
+    return move_patch(m)
+
+
+cdef inline move_t relaxed_code(const CState* s, int p, int group) noexcept nogil:
+    """The one move standing for the whole group: a leather patch on the
+    first empty square, or the patch's first orientation at square 0 (its
+    squares are then moved onto the first empty squares by relaxed_apply)."""
+    if group == LEATHER_GROUP:
+        return ab_ctz128(FULL & ~s.quilt[p]) + 1
+    return ((T.patch_og_start[group] + 1) << BUY_SHIFT)
+
+
+cdef inline void relaxed_apply(Ctx* c, CState* s, int p, move_t m) noexcept nogil:
+    """Play ``m`` for the relaxed player ``p``: a buy covers p's first
+    ``size`` empty squares; the free 7x7 bonus goes to p at ``c.thr[p]``
+    covered squares."""
+    cdef u128 q = s.quilt[p], empty
+    cdef int i, pid
+    if m > BOARD_SQUARES:
+        pid = move_patch(m)
+        s.quilt[p] = 0            # the patch fits at square 0 of an empty quilt
+        apply_move(s, m)
+        empty = FULL & ~q
+        for i in range(T.patch_size[pid]):
+            empty &= empty - 1
+        s.quilt[p] = FULL & ~empty
+        if s.pending == p and s.quilt[p] == FULL:
+            s.pending = -1        # a full quilt discards the leather patch
+    else:
+        apply_move(s, m)
+    if s.bonus < 0 and popcount128(s.quilt[p]) >= c.thr[p]:
+        s.bonus = p
+
+
+cdef inline bint patch_fits(u128 quilt, int pid) noexcept nogil:
+    cdef u128 empty = FULL & ~quilt, v
+    cdef int og, i
+    for og in range(T.patch_og_start[pid], T.patch_og_start[pid + 1]):
+        v = T.og_anchors[og]
+        for i in range(T.og_ncells[og]):
+            v &= empty >> T.og_cells[og][i]
+        if v:
+            return True
+    return False
+
+
+cdef inline uint64_t mix(uint64_t x) noexcept nogil:
+    x ^= x >> 30
+    x *= 0xBF58476D1CE4E5B9ULL
+    x ^= x >> 27
+    x *= 0x94D049BB133111EBULL
+    x ^= x >> 31
+    return x
+
+
+cdef int gen_relaxed(Ctx* c, const CState* s, int p, move_t* out) noexcept nogil:
+    """Moves of the relaxed player ``p``: walk and one buy per affordable
+    patch no larger than the empty squares, or one leather placement."""
+    cdef int n = 1, k, pid
+    cdef int empty = BOARD_SQUARES - popcount128(s.quilt[p])
+    if s.pending >= 0:
+        out[0] = relaxed_code(s, p, LEATHER_GROUP)
+        return 1
+    out[0] = MOVE_WALK
+    for k in range(3 if s.n_circle > 3 else s.n_circle):
+        pid = s.circle[k]
+        if T.patch_cost[pid] <= s.buttons[p] and T.patch_size[pid] <= empty \
+                and (c.fits[p] >> pid) & 1:
+            out[n] = relaxed_code(s, p, pid)
+            n += 1
+    return n
+
+
+# --------------------------------------------------------------------------
 # Negamax
 # --------------------------------------------------------------------------
 
 cdef int child_value(Ctx* c, CState* child, uint64_t key, int depth, int alpha, int beta,
-                     int ply, bint same) noexcept nogil:
+                     int ply, bint same, int rmask) noexcept nogil:
     """A child's value for the parent's mover: negated only when the player
     to move changes."""
     if same:
-        return negamax(c, child, key, depth, alpha, beta, ply)
-    return -negamax(c, child, key, depth, -beta, -alpha, ply)
+        return negamax(c, child, key, depth, alpha, beta, ply, rmask)
+    return -negamax(c, child, key, depth, -beta, -alpha, ply, rmask)
+
+
+cdef int group_bound(Ctx* c, const CState* s, uint64_t key, int p, int group, int alpha,
+                     int beta, int ply, int rmask) noexcept nogil:
+    """Fail-soft value of the relaxed game after ``group`` (see above)."""
+    cdef CState child = s[0]
+    cdef int r2 = rmask | (1 << p), v, k
+    cdef int old_thr = c.thr[p]
+    cdef uint64_t old_fits = c.fits[p]
+    cdef move_t m = relaxed_code(s, p, group)
+    cdef uint64_t ck
+    c.thr[p] = popcount128(s.quilt[p]) + 49 - best7_any(s.quilt[p])
+    c.fits[p] = 0
+    for k in range(s.n_circle):
+        if patch_fits(s.quilt[p], s.circle[k]):
+            c.fits[p] |= (<uint64_t>1) << s.circle[k]
+    relaxed_apply(c, &child, p, m)
+    c.nodes += 1
+    if is_over(&child):
+        v = margin(&child, p)
+    else:
+        # the relaxed subtree depends on thr and fits: they salt its keys
+        ck = (child_key(key, s, &child, m) ^ ZRELAX[rmask] ^ ZRELAX[r2]
+              ^ mix(c.fits[p] ^ (<uint64_t>c.thr[p] << 40) ^ (<uint64_t>(p + 1) << 56)))
+        v = child_value(c, &child, ck, EXACT, alpha, beta, ply + 1, to_move(&child) == p, r2)
+    c.thr[p] = old_thr
+    c.fits[p] = old_fits
+    return v
 
 
 cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta,
-                 int ply) noexcept nogil:
-    """Value of ``s`` (not over) for its player to move, fail-soft."""
-    cdef int p, n, i, v, best, alpha0 = alpha, child_depth, flag
-    cdef bint pv_node = beta - alpha > 1, same
+                 int ply, int rmask) noexcept nogil:
+    """Value of ``s`` (not over) for its player to move, fail-soft.
+    ``rmask``: players whose quilts are relaxed (exact solver only)."""
+    cdef int p, n, i, v, best, alpha0 = alpha, child_depth, flag, g
+    cdef bint pv_node = beta - alpha > 1, same, relaxed, bounds
     cdef move_t m, ttmove = -1, bestmove
     cdef move_t* moves
     cdef TTEntry* e
     cdef CState child
     cdef uint64_t ck
+    cdef int left[N_GROUPS]     # members of each group not yet taken from the list
+    cdef int ub[N_GROUPS]       # proven upper bound of the rest of each group
+    cdef bint tried[N_GROUPS]   # relaxed bound already computed
+    cdef bint started[N_GROUPS] # a member already taken
 
     c.nodes += 1
     c.pv_len[ply] = ply
@@ -517,16 +670,52 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
                     return e.value
 
     moves = c.moves + ply * MAX_MOVES
-    n = gen_moves(s, moves)
+    relaxed = (rmask >> p) & 1
+    if relaxed:
+        n = gen_relaxed(c, s, p, moves)
+    else:
+        n = gen_moves(s, moves)
     n = order_moves(c, s, moves, n, ttmove, depth < EXACT and depth >= c.prune_depth)
     child_depth = depth if depth >= EXACT else depth - 1
+    bounds = depth >= EXACT and not relaxed and c.use_relax and n > 2
+    if bounds:
+        for g in range(N_GROUPS):
+            left[g] = 0
+            ub[g] = INF
+            tried[g] = False
+            started[g] = False
+        for i in range(n):
+            g = group_of(moves[i])
+            if g >= 0:
+                left[g] += 1
 
     best = -INF
     bestmove = moves[0]
     for i in range(n):
         m = moves[i]
+        if bounds:
+            g = group_of(m)
+            if g >= 0:
+                left[g] -= 1
+                # from a group's second member on, when enough are left, bound the rest
+                if started[g] and not tried[g] and left[g] + 1 >= c.relax_min:
+                    tried[g] = True
+                    # a null-window test: only "the rest cannot raise alpha" is used
+                    v = group_bound(c, s, key, p, g, alpha, alpha + 1, ply, rmask)
+                    if c.stop:
+                        return 0
+                    if v <= alpha:
+                        ub[g] = v
+                started[g] = True
+                if ub[g] <= alpha:
+                    if ub[g] > best:
+                        best = ub[g]
+                    continue
         child = s[0]
-        apply_move(&child, m)
+        if relaxed:
+            relaxed_apply(c, &child, p, m)
+        else:
+            apply_move(&child, m)
         if is_over(&child):
             c.nodes += 1
             c.pv_len[ply + 1] = ply + 1
@@ -535,11 +724,11 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
             ck = child_key(key, s, &child, m)
             same = to_move(&child) == p
             if i == 0 or not c.use_pvs:
-                v = child_value(c, &child, ck, child_depth, alpha, beta, ply + 1, same)
+                v = child_value(c, &child, ck, child_depth, alpha, beta, ply + 1, same, rmask)
             else:
-                v = child_value(c, &child, ck, child_depth, alpha, alpha + 1, ply + 1, same)
+                v = child_value(c, &child, ck, child_depth, alpha, alpha + 1, ply + 1, same, rmask)
                 if alpha < v < beta and pv_node:
-                    v = child_value(c, &child, ck, child_depth, alpha, beta, ply + 1, same)
+                    v = child_value(c, &child, ck, child_depth, alpha, beta, ply + 1, same, rmask)
         if c.stop:
             return 0
         if v > best:
@@ -584,7 +773,7 @@ cdef class Searcher:
     cdef uint64_t n_buckets
 
     def __cinit__(self, int hash_mb=16, bint use_tt=True, int keep=0, int prune_depth=2,
-                  bint use_pvs=True):
+                  bint use_pvs=True, bint use_relax=True, int relax_min=3):
         memset(&self.c, 0, sizeof(Ctx))
         self.c.moves = <move_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(move_t))
         self.c.keys = <int64_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(int64_t))
@@ -603,6 +792,8 @@ cdef class Searcher:
         self.c.keep = keep
         self.c.prune_depth = prune_depth
         self.c.use_pvs = use_pvs
+        self.c.use_relax = use_relax
+        self.c.relax_min = relax_min
 
     def __dealloc__(self):
         free(self.c.moves)
@@ -639,7 +830,7 @@ cdef class Searcher:
                 d = EXACT
             self.c.seldepth = 0
             with nogil:
-                v = negamax(&self.c, &s, key, d, -INF, INF, 0)
+                v = negamax(&self.c, &s, key, d, -INF, INF, 0, 0)
             if self.c.stop:
                 break
             done.append((d, v, [self.c.pv[i] for i in range(self.c.pv_len[0])],
