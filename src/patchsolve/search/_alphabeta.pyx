@@ -356,6 +356,7 @@ ctypedef struct Ctx:
     int use_pvs
     int use_relax          # exact solver: relaxed-quilt group bounds
     int relax_min          # ... for groups of at least this many moves
+    int relax_early        # ... already before a group's first member (once a move failed low)
     int thr[2]             # relaxed player: covered squares that earn the 7x7 bonus
     uint64_t fits[2]       # relaxed player: patches that fitted when relaxation began
     uint64_t nodes
@@ -698,7 +699,7 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
             if g >= 0:
                 left[g] -= 1
                 # from a group's second member on, when enough are left, bound the rest
-                if started[g] and not tried[g] and left[g] + 1 >= c.relax_min:
+                if (started[g] or (i > 0 and c.relax_early)) and not tried[g] and left[g] + 1 >= c.relax_min:
                     tried[g] = True
                     # a null-window test: only "the rest cannot raise alpha" is used
                     v = group_bound(c, s, key, p, g, alpha, alpha + 1, ply, rmask)
@@ -773,7 +774,7 @@ cdef class Searcher:
     cdef uint64_t n_buckets
 
     def __cinit__(self, int hash_mb=16, bint use_tt=True, int keep=0, int prune_depth=2,
-                  bint use_pvs=True, bint use_relax=True, int relax_min=3):
+                  bint use_pvs=True, bint use_relax=True, int relax_min=3, bint relax_early=True):
         memset(&self.c, 0, sizeof(Ctx))
         self.c.moves = <move_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(move_t))
         self.c.keys = <int64_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(int64_t))
@@ -794,6 +795,7 @@ cdef class Searcher:
         self.c.use_pvs = use_pvs
         self.c.use_relax = use_relax
         self.c.relax_min = relax_min
+        self.c.relax_early = relax_early
 
     def __dealloc__(self):
         free(self.c.moves)
