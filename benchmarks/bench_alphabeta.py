@@ -275,11 +275,19 @@ def bench_strength(args) -> None:
         pair_scores.append(s)
     n = len(pair_scores)
     mean = statistics.mean(pair_scores)
-    sd = statistics.stdev(pair_scores) if n > 1 else 0.0
-    half = 1.96 * sd / math.sqrt(n)
-    print(f"  alpha-beta won {wins}/{2 * n} games: win rate {mean:.3f} +- {half:.3f} "
-          f"(95% CI over pairs [{max(0, mean - half):.3f}, {min(1, mean + half):.3f}]); "
+    lo, hi = wilson(mean, n)
+    print(f"  alpha-beta won {wins}/{2 * n} games; win rate {mean:.3f}, 95% CI [{lo:.3f}, {hi:.3f}] "
+          f"(Wilson interval over the {n} pairs, each pair scoring 0, 1/2 or 1); "
           f"mean margin {statistics.mean(margins):+.1f}; {time.perf_counter() - t0:.0f} s")
+
+
+def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval: sensible at 0% and 100%, unlike mean +- 1.96 sd.
+    Counting pairs rather than games keeps it conservative, since the two
+    games of a pair share a circle and are not independent."""
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def main(argv=None) -> None:
