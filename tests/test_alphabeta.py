@@ -236,3 +236,46 @@ def test_bad_solve_limits_raise_a_patchsolve_error(limits):
 def test_a_non_position_raises_a_patchsolve_error():
     with pytest.raises(PatchsolveError):
         search_alphabeta("not a position", depth=1)
+
+
+# -- the exact solver's bounds are exact ---------------------------------------------
+
+SOLVER_OPTIONS = [
+    {"use_relax": False},
+    {"use_relax": True, "relax_early": False},
+    {"use_relax": True, "node_bound": True, "member_bound": True, "relax_min": 2},
+    {"use_pvs": False},
+]
+
+
+def exact_value(pos, **options):
+    searcher = ab.Searcher(16, True, 0, 100, **options)
+    done = searcher.run(pos._c, 1, True, 0, 30.0)
+    assert done[-1][0] == 127
+    return done[-1][1]
+
+
+def test_relaxed_quilt_bounds_and_pvs_never_change_the_exact_value():
+    mid_size = endgames(6, 60000, min_tree=3000, first_seed=2000)
+    for pos in SMALL[:10] + mid_size:
+        values = {exact_value(pos, **o) for o in SOLVER_OPTIONS}
+        assert values == {solve(pos).score}
+
+
+def test_solve_set_values_are_reproduced():
+    import json
+    from pathlib import Path
+
+    from patchsolve._core import CoreState
+
+    entries = json.loads((Path(__file__).resolve().parent.parent / "benchmarks" / "solve_set.json").read_text())
+    checked = 0
+    for e in entries:
+        if e["value"] is None or e["plies_left"] > 6:
+            continue
+        f = dict(e["fields"], circle=tuple(e["fields"]["circle"]), quilts=tuple(e["fields"]["quilts"]))
+        for k in ("buttons", "income", "time", "leather"):
+            f[k] = tuple(f[k])
+        assert solve(Position(CoreState.from_fields(f)), time=10).score == e["value"]
+        checked += 1
+    assert checked >= 8
