@@ -20,6 +20,13 @@ turns codes into :class:`~patchsolve.Move` objects in a
     pruning. ``bound="exact"`` when proven; when the budget runs out first
     the result has ``bound="estimate"`` (the deepest finished heuristic
     iteration), which is how a position "beyond the budget" is reported.
+    Two exact reductions keep it fast (both in ``_alphabeta.pyx``): a buy
+    that takes its player to space 53 is searched once per patch (twice if
+    some placements take the 7x7 bonus), since that quilt never changes
+    again; and a relaxed game in which one player's quilt geometry is
+    ignored gives an upper bound for a whole group of placements, which
+    skips the group when it cannot raise alpha. The PV always runs to the
+    end of the game (no TT cut-offs at PV nodes).
 """
 
 from __future__ import annotations
