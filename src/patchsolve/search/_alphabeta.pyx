@@ -537,24 +537,27 @@ cdef inline move_t relaxed_code(const CState* s, int p, int group) noexcept nogi
     return ((T.patch_og_start[group] + 1) << BUY_SHIFT)
 
 
+cdef inline u128 low_squares(int n) noexcept nogil:
+    return (ab_bit128(n) - 1) if n > 0 else 0
+
+
 cdef inline void relaxed_apply(Ctx* c, CState* s, int p, move_t m) noexcept nogil:
-    """Play ``m`` for the relaxed player ``p``: a buy covers p's first
-    ``size`` empty squares; the free 7x7 bonus goes to p at ``c.thr[p]``
-    covered squares."""
-    cdef u128 q = s.quilt[p], empty
-    cdef int i, pid
+    """Play ``m`` for the relaxed player ``p``. Only the number of p's
+    covered squares matters now, so p's quilt is kept canonical -- its
+    first squares covered -- which lets relaxed positions reached from
+    different quilts share TT entries. The free 7x7 bonus goes to p at
+    ``c.thr[p]`` covered squares (or earlier, if the canonical quilt happens
+    to cover a 7x7 square: still an upper bound)."""
+    cdef u128 q = s.quilt[p]
     if m > BOARD_SQUARES:
-        pid = move_patch(m)
         s.quilt[p] = 0            # the patch fits at square 0 of an empty quilt
         apply_move(s, m)
-        empty = FULL & ~q
-        for i in range(T.patch_size[pid]):
-            empty &= empty - 1
-        s.quilt[p] = FULL & ~empty
+        s.quilt[p] = low_squares(popcount128(q) + T.patch_size[move_patch(m)])
         if s.pending == p and s.quilt[p] == FULL:
             s.pending = -1        # a full quilt discards the leather patch
     else:
         apply_move(s, m)
+        s.quilt[p] = low_squares(popcount128(s.quilt[p]))
     if s.bonus < 0 and popcount128(s.quilt[p]) >= c.thr[p]:
         s.bonus = p
 
@@ -614,6 +617,8 @@ cdef int child_value(Ctx* c, CState* child, uint64_t key, int depth, int alpha, 
 cdef inline void relax_begin(Ctx* c, const CState* s, int p) noexcept nogil:
     cdef int k
     c.thr[p] = popcount128(s.quilt[p]) + 49 - best7_any(s.quilt[p])
+    if c.thr[p] > BOARD_SQUARES:
+        c.thr[p] = BOARD_SQUARES + 1      # out of reach: one value for all
     c.fits[p] = 0
     for k in range(s.n_circle):
         if patch_fits(s.quilt[p], s.circle[k]):
