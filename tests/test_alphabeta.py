@@ -147,7 +147,7 @@ def test_the_pv_is_legal_and_reaches_the_exact_score():
 def test_depth_limited_search_without_pruning_equals_plain_minimax_with_the_evaluation():
     for pos in SMALL[:12]:
         for depth in (1, 2):
-            result = search_alphabeta(pos, depth=depth, placements=0, tt=False)
+            result = search_alphabeta(pos, depth=depth, placements=0, tt=False, endgame_solve=False)
             assert result.score == plain_minimax(pos, depth), (pos.fields(), depth)
 
 
@@ -180,6 +180,15 @@ def test_time_limit_is_honoured():
     assert MIDGAME.is_legal(result.best_move)
 
 
+def test_time_limit_is_honoured_near_the_end_too():
+    for seed in range(3):
+        pos = noisy_greedy_game(seed)[-12]
+        start = time.perf_counter()
+        result = search_alphabeta(pos, time=0.2)
+        assert time.perf_counter() - start < 0.2 + 0.15
+        assert pos.is_legal(result.best_move)
+
+
 def test_node_limit_is_honoured():
     result = search_alphabeta(MIDGAME, nodes=20000)
     assert result.nodes <= 20000 + 4096
@@ -192,6 +201,20 @@ def test_depth_limit_and_result_fields():
     assert MIDGAME.is_legal(result.best_move) and result.pv[0] == result.best_move
     assert result.nodes > 0 and result.time >= 0 and result.nps >= 0
     assert isinstance(result.score, int)
+
+
+def test_search_near_the_end_returns_the_proven_value():
+    for pos in SMALL[:5]:
+        result = search_alphabeta(pos, time=1.0)
+        assert result.bound == "exact" and result.score == solve(pos).score
+        assert pos.is_legal(result.best_move)
+
+
+def test_evaluate_estimates_the_margin_for_the_player_to_move():
+    from patchsolve.search.alphabeta import evaluate
+
+    assert evaluate(MIDGAME) == ab.evaluate_state(MIDGAME._c, MIDGAME.to_move)
+    assert -200 < evaluate(MIDGAME) < 200
 
 
 def test_deeper_pv_is_a_legal_sequence():

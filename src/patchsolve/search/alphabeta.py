@@ -35,6 +35,7 @@ import math
 import time as _time
 
 from patchsolve.errors import PatchsolveError
+from patchsolve.patches import LAST_SPACE
 from patchsolve.position import Move, Position
 from patchsolve.search import _alphabeta
 from patchsolve.search.result import SearchResult
@@ -43,7 +44,11 @@ EXACT_DEPTH = 127          # the depth the core reports for the exact iteration
 MAX_DEPTH = 100
 DEFAULT_TIME = 1.0         # search with no limit given
 DEFAULT_SOLVE_TIME = 30.0  # solve with no limit given (solve cannot know how hard a position is)
-SEARCH_OPTIONS = ("depth", "time", "nodes", "hash_mb", "placements", "prune_depth", "tt", "seed")
+SEARCH_OPTIONS = ("depth", "time", "nodes", "hash_mb", "placements", "prune_depth", "tt", "seed",
+                  "endgame_solve")
+ENDGAME_SPACES = 15        # try an exact solve first when a token is this close to 53
+ENDGAME_SHARE = 0.25       # ... with this share of the budget
+ENDGAME_NODES = 200_000    # ... or this many nodes when only a depth is given
 SOLVE_OPTIONS = ("time", "nodes", "hash_mb", "tt", "seed", "presearch")
 
 
@@ -120,11 +125,14 @@ def _result(position, done, searcher, elapsed, seed, exact_wanted) -> SearchResu
 # -- API --------------------------------------------------------------------
 
 def search_alphabeta(position, depth=None, time=None, nodes=None, hash_mb=16, placements=4,
-                     prune_depth=2, tt=True, seed=None, **other) -> SearchResult:
+                     prune_depth=2, tt=True, seed=None, endgame_solve=True, **other) -> SearchResult:
     """Best move by iterative-deepening alpha-beta within the limits
     (``depth`` plies, ``time`` seconds, ``nodes``; the first reached stops
     it, and the deepest finished iteration answers). With no limit given it
     searches for one second. ``hash_mb`` is the TT memory budget.
+    Near the end (a token within 15 spaces of 53) it first tries an exact
+    solve with a quarter of the budget and returns the proven value when
+    that succeeds (``endgame_solve=False`` turns this off).
     Deterministic: ``seed`` is only recorded."""
     _check_options(other, SEARCH_OPTIONS, "alpha-beta")
     position = _position(position)
@@ -135,15 +143,45 @@ def search_alphabeta(position, depth=None, time=None, nodes=None, hash_mb=16, pl
     placements = _int("placements", placements, 0, 2048)
     prune_depth = _int("prune_depth", prune_depth, 1, MAX_DEPTH)
     tt = _bool("tt", tt)
+    endgame_solve = _bool("endgame_solve", endgame_solve)
     seed = _int("seed", seed, -2**63, 2**64)
     if depth is None and seconds is None and nodes is None:
         seconds = DEFAULT_TIME
     if position.is_over:
         return _finished(position, seed)
     start = _time.perf_counter()
+    if endgame_solve and LAST_SPACE - min(position.time(0), position.time(1)) <= ENDGAME_SPACES:
+        proven = _try_solve(position, seconds, nodes, hash_mb, seed)
+        if proven.bound == "exact":
+            proven.engine = "alphabeta"
+            return proven
+        if nodes is not None:
+            nodes = max(1, nodes - proven.nodes)
     searcher = _alphabeta.Searcher(hash_mb, tt, placements, prune_depth)
-    done = searcher.run(position._c, depth or MAX_DEPTH, False, nodes or 0, seconds or 0.0)
+    left = None if seconds is None else max(1e-3, seconds - (_time.perf_counter() - start))
+    done = searcher.run(position._c, depth or MAX_DEPTH, False, nodes or 0, left or 0.0)
     return _result(position, done, searcher, _time.perf_counter() - start, seed, False)
+
+
+def _try_solve(position, seconds, nodes, hash_mb, seed) -> SearchResult:
+    """An exact solve within a share of the budget (check its bound)."""
+    budget = {}
+    if seconds is not None:
+        budget["time"] = seconds * ENDGAME_SHARE
+    if nodes is not None:
+        budget["nodes"] = max(1, int(nodes * ENDGAME_SHARE))
+    if not budget:
+        budget["nodes"] = ENDGAME_NODES
+    return solve(position, hash_mb=hash_mb, seed=seed, presearch=0, **budget)
+
+
+def evaluate(position) -> int:
+    """The static evaluation: estimated final score margin for the player
+    to move (terms documented in ``_alphabeta.pyx``, "Evaluation")."""
+    position = _position(position)
+    if position.is_over:
+        return _finished(position, None).score
+    return _alphabeta.evaluate_state(position._c, position.to_move)
 
 
 def solve(position, time=None, nodes=None, hash_mb=64, tt=True, seed=None, presearch=2,
@@ -173,4 +211,4 @@ def solve(position, time=None, nodes=None, hash_mb=64, tt=True, seed=None, prese
     return result
 
 
-__all__ = ["search_alphabeta", "solve", "InvalidLimitError"]
+__all__ = ["search_alphabeta", "solve", "evaluate", "InvalidLimitError"]
