@@ -3,11 +3,13 @@
 from patchsolve import errors
 from patchsolve.errors import IllegalMoveError, InvalidPositionError, NotationError, PatchsolveError
 from patchsolve.position import Move, Position
+from patchsolve.game import Game
 from patchsolve.search import SearchResult, search, solve
 
 __all__ = [
     "Position",
     "Move",
+    "Game",
     "search",
     "solve",
     "SearchResult",

@@ -30,6 +30,7 @@ from patchsolve.patches import BOARD, DEFAULT_EDITION, EDITION_NAMES, EDITIONS, 
 
 COLUMNS = "abcdefghi"
 _SQUARE = re.compile(r"^([a-i])([1-9])$")
+DEFAULT_SEED = 0  # the built-in start position is Position.start(seed=DEFAULT_SEED)
 
 
 def square_name(square: int) -> str:
@@ -200,6 +201,30 @@ class Position:
         from patchsolve import notation
 
         return notation.format_position(self.fields())
+
+    @classmethod
+    def from_json(cls, data) -> "Position":
+        """Read the JSON form (a str or a decoded dict); see patchsolve.notation."""
+        from patchsolve import notation
+
+        return cls.from_fields(notation.fields_from_json(data))
+
+    def to_json(self) -> str:
+        import json
+
+        from patchsolve import notation
+
+        return json.dumps(notation.fields_to_json(self.fields()))
+
+    def to_svg(self, **options) -> str:
+        """An SVG picture: both quilts, the time track, the next patches
+        (see :func:`patchsolve.render.position_svg` for the options)."""
+        from patchsolve import render
+
+        return render.position_svg(self, **options)
+
+    def _repr_svg_(self) -> str:
+        return self.to_svg()
 
     def fields(self) -> dict:
         """Every field of the position as plain values."""

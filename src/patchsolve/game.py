@@ -1,0 +1,263 @@
+"""Games and game records.
+
+A :class:`Game` is a start position plus the moves played from it. Its
+record is plain text::
+
+    # patchsolve game record          <- '#' starts a comment, to the end of the line
+    edition revised                   <- optional, default revised
+    first 0                           <- optional: the start player, default 0
+    circle 4,8,30,21,...,25,0         <- the 33 patch ids from the neutral token on
+    moves                             <- optional marker
+    walk 8:0@a1
+    12:3@g1 walk leather@e5 ...       <- moves in move notation, one per line or space-separated
+
+Instead of ``edition``/``first``/``circle`` a record may start from any
+position with one line ``position <position text>`` (see
+:mod:`patchsolve.notation`). Header lines come first; every token after them
+is a move. :meth:`Game.to_text` writes this form (moves one per line, with the
+final score as a comment).
+
+Errors: a bad header raises :class:`~patchsolve.errors.NotationError`
+(naming the header key and token), a move that does not parse or is not legal
+raises it or :class:`~patchsolve.errors.IllegalMoveError`, both naming the
+move number and the line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from patchsolve.errors import IllegalMoveError, NotationError
+from patchsolve.patches import DEFAULT_EDITION, EDITION_NAMES
+from patchsolve.position import DEFAULT_SEED, Move, Position
+
+HEADER_KEYS = ("edition", "first", "circle", "position")
+LEATHER_LABEL = "L"
+
+
+@dataclass(frozen=True)
+class Ply:
+    """One move of a game: ``number`` counts from 1; ``player`` is the mover."""
+
+    number: int
+    player: int
+    move: Move
+    before: Position
+    after: Position
+
+
+class Game:
+    """A start position and the moves played from it.
+
+    >>> g = Game()                       # the built-in start position
+    >>> g.push("walk")                   # returns the new position
+    >>> g.position(0) == g.start, len(g)
+    """
+
+    def __init__(self, start: Position | None = None, moves=()):
+        if start is None:
+            start = Position.start(seed=DEFAULT_SEED)
+        if not isinstance(start, Position):
+            raise TypeError(f"start must be a Position, not {type(start).__name__}")
+        self.start = start
+        self._moves: list[Move] = []
+        self._positions: list[Position] = [start]
+        # per position: the label of each covered square of each quilt
+        # (patch id, or "L" for a leather patch)
+        self._labels: list[tuple[dict, dict]] = [({}, {})]
+        for m in moves:
+            self.push(m)
+
+    @classmethod
+    def new(cls, seed=None, circle=None, edition: str = DEFAULT_EDITION, first_player: int = 0) -> "Game":
+        return cls(Position.start(circle=circle, seed=seed, edition=edition, first_player=first_player))
+
+    # -- moves ------------------------------------------------------------
+    def push(self, move) -> Position:
+        """Play ``move`` (a Move or move text) at the end; return the new position."""
+        pos = self._positions[-1]
+        if isinstance(move, str):
+            move = pos.parse_move(move)
+        player = pos.to_move
+        after = pos.play(move)
+        labels = (dict(self._labels[-1][0]), dict(self._labels[-1][1]))
+        label = LEATHER_LABEL if move.kind == "leather" else move.patch
+        if move.kind != "walk":
+            m, sq = move.mask, 0
+            while m:
+                if m & 1:
+                    labels[player][sq] = label
+                m >>= 1
+                sq += 1
+        self._moves.append(move)
+        self._positions.append(after)
+        self._labels.append(labels)
+        return after
+
+    def pop(self) -> Move:
+        if not self._moves:
+            raise IndexError("no move to take back")
+        self._positions.pop()
+        self._labels.pop()
+        return self._moves.pop()
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        return tuple(self._moves)
+
+    @property
+    def positions(self) -> tuple[Position, ...]:
+        """The start and the position after each move (``len(game) + 1``)."""
+        return tuple(self._positions)
+
+    def position(self, k: int | None = None) -> Position:
+        """The position after ``k`` moves (None: the last; negative counts from the end)."""
+        if k is None:
+            return self._positions[-1]
+        if not isinstance(k, int) or not -len(self._positions) <= k < len(self._positions):
+            raise IndexError(f"the game has positions 0..{len(self._moves)}, not {k!r}")
+        return self._positions[k]
+
+    def labels(self, k: int | None = None) -> tuple[dict, dict]:
+        """For each player, square -> patch id (or ``"L"``) after ``k`` moves."""
+        if k is None:
+            k = len(self._moves)
+        self.position(k)
+        return self._labels[k]
+
+    def to_svg(self, k: int | None = None) -> str:
+        """SVG of the position after ``k`` moves, each patch in its own colour."""
+        return self.position(k).to_svg(labels=self.labels(k))
+
+    def _repr_svg_(self) -> str:
+        return self.to_svg()
+
+    @property
+    def end(self) -> Position:
+        return self._positions[-1]
+
+    def __len__(self) -> int:
+        return len(self._moves)
+
+    def replay(self):
+        """Yield a :class:`Ply` for each move, in order."""
+        for i, move in enumerate(self._moves):
+            before = self._positions[i]
+            yield Ply(i + 1, before.to_move, move, before, self._positions[i + 1])
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self.start == other.start and self._moves == other._moves
+
+    def __repr__(self) -> str:
+        return f"<Game {len(self)} moves, {'over' if self.end.is_over else 'in progress'}>"
+
+    # -- records ------------------------------------------------------------
+    def _is_standard_start(self) -> bool:
+        return self.start.fields()["time"] == (0, 0)
+
+    def to_text(self) -> str:
+        f = self.start.fields()
+        lines = ["# patchsolve game record"]
+        if self._is_standard_start():
+            lines += [f"edition {f['edition']}", f"first {f['on_top']}",
+                      "circle " + ",".join(str(x) for x in f["circle"])]
+        else:
+            lines.append(f"position {self.start.to_text()}")
+        lines.append("moves")
+        lines += [str(m) for m in self._moves]
+        end = self.end
+        s = end.scores()
+        if end.is_over:
+            lines.append(f"# result: player 0 {s[0]}, player 1 {s[1]}; player {end.winner()} wins")
+        else:
+            lines.append(f"# unfinished: player {end.to_move} to move; scores now {s[0]} / {s[1]}")
+        return "\n".join(lines) + "\n"
+
+    def to_dict(self) -> dict:
+        """A JSON-ready summary: start, moves and final state."""
+        end = self.end
+        return {
+            "start": self.start.to_text(),
+            "moves": [str(m) for m in self._moves],
+            "end": end.to_text(),
+            "over": end.is_over,
+            "scores": list(end.scores()),
+            "winner": end.winner() if end.is_over else None,
+        }
+
+    @classmethod
+    def from_text(cls, text: str) -> "Game":
+        if not isinstance(text, str):
+            raise NotationError("a game record must be text", field="record", token=repr(text)[:40])
+        header: dict[str, tuple[str, int]] = {}
+        move_tokens: list[tuple[str, int]] = []
+        in_moves = False
+        for lineno, raw in enumerate(text.splitlines(), 1):
+            line = raw.split("#", 1)[0].strip()
+            if not line:
+                continue
+            key, _, rest = line.partition(" ")
+            if not in_moves and key == "moves" and not rest.strip():
+                in_moves = True
+                continue
+            if not in_moves and key in HEADER_KEYS:
+                if key in header:
+                    raise NotationError(f"line {lineno}: header {key!r} given twice", field=key, token=line)
+                header[key] = (rest.strip(), lineno)
+                continue
+            in_moves = True
+            move_tokens += [(tok, lineno) for tok in line.split()]
+        start = cls._start_from_header(header)
+        game = cls(start)
+        for tok, lineno in move_tokens:
+            k = len(game) + 1
+            try:
+                game.push(tok)
+            except NotationError as e:
+                raise NotationError(f"move {k} (line {lineno}): {e}", field="move", token=tok) from None
+            except IllegalMoveError as e:
+                raise IllegalMoveError(f"move {k} (line {lineno}): {e}") from None
+        return game
+
+    @staticmethod
+    def _start_from_header(header) -> Position:
+        if "position" in header:
+            other = [k for k in ("edition", "first", "circle") if k in header]
+            if other:
+                raise NotationError(f"a record has either 'position' or 'edition/first/circle', not both",
+                                    field=other[0], token=header[other[0]][0])
+            return Position.from_text(header["position"][0])
+        if "circle" not in header:
+            raise NotationError("a game record needs a 'circle <ids>' or a 'position <text>' line",
+                                field="circle", token=None)
+        edition = header.get("edition", (DEFAULT_EDITION, 0))[0]
+        if edition not in EDITION_NAMES:
+            raise NotationError(f"unknown edition (expected {' or '.join(EDITION_NAMES)})",
+                                field="edition", token=edition)
+        first = header.get("first", ("0", 0))[0]
+        if first not in ("0", "1"):
+            raise NotationError("the first player is 0 or 1", field="first", token=first)
+        circle_text = header["circle"][0]
+        if not re.match(r"^(0|[1-9][0-9]?)(,(0|[1-9][0-9]?))*$", circle_text):
+            raise NotationError("expected comma-separated patch ids", field="circle", token=circle_text)
+        circle = [int(x) for x in circle_text.split(",")]
+        return Position.start(circle=circle, edition=edition, first_player=int(first))
+
+    @classmethod
+    def read(cls, path) -> "Game":
+        """Read a record from a file (UTF-8 text)."""
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise NotationError(f"cannot read the game record: {e}", field="file", token=str(path)) from None
+        return cls.from_text(text)
+
+    def write(self, path) -> None:
+        Path(path).write_text(self.to_text(), encoding="utf-8")
+
+
+__all__ = ["Game", "Ply"]

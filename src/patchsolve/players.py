@@ -1,0 +1,174 @@
+"""Players: something that picks a move in a position, named by a spec string.
+
+Spec strings (used by ``patchsolve tournament`` and the benchmarks)::
+
+    random                       uniform over legal moves (seeded)
+    greedy                       one-ply heuristic, documented in GreedyPlayer
+    alphabeta:depth=4            alpha-beta; keys are passed to patchsolve.search
+    alphabeta:time=0.5
+    mcts:time=1,policy=heuristic MCTS; keys are passed to patchsolve.search
+    mcts:iterations=20000
+
+Every player takes a ``seed`` so a game can be replayed exactly.
+"""
+
+from __future__ import annotations
+
+import random
+
+from patchsolve.errors import PatchsolveError
+from patchsolve.patches import EDITIONS, PATCHES
+
+
+class Player:
+    """Base class: ``choose(position) -> Move``; ``spec`` names it."""
+
+    spec = "player"
+
+    def choose(self, position):
+        raise NotImplementedError
+
+    def new_game(self) -> None:
+        """Forget anything kept from the previous game (e.g. a search tree)."""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.spec}>"
+
+
+class RandomPlayer(Player):
+    """Uniform over the legal moves."""
+
+    def __init__(self, seed: int = 0):
+        self.spec = "random"
+        self.rng = random.Random(seed)
+
+    def choose(self, position):
+        moves = position.legal_moves()
+        return moves[self.rng.randrange(len(moves))]
+
+
+def _income_spaces_after(time: int, edition: str) -> int:
+    return sum(1 for s in EDITIONS[edition].income_spaces if s > time)
+
+
+def _contact(mask: int, quilt: int) -> int:
+    """Sides of the placed squares that touch the quilt's edge or a covered
+    square: more contact leaves fewer awkward holes."""
+    n = 0
+    m = mask
+    while m:
+        low = m & -m
+        sq = low.bit_length() - 1
+        m ^= low
+        r, c = divmod(sq, 9)
+        for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if not (0 <= rr < 9 and 0 <= cc < 9) or quilt >> (rr * 9 + cc) & 1:
+                n += 1
+    return n
+
+
+class GreedyPlayer(Player):
+    """One-ply greedy: the move that most improves
+
+        value = buttons + 7 x bonus - 2 x empty squares
+                + income x (income spaces still ahead of the token)
+                - spaces moved on the time board
+
+    i.e. "the score if the game ended now, plus the income still to come,
+    with time priced at one button a space" (walking is worth exactly 0:
+    it trades one space for one button). A buy is worth
+    2 x size - cost + income x (income spaces ahead after the move) - time.
+    Placing a leather patch is worth 2. Ties between placements go to the
+    one with most contact (edges of the quilt or covered squares), then to
+    the first in move order; ties between a buy and walking go to the buy.
+    Deterministic: the seed is accepted for a uniform interface only.
+    """
+
+    def __init__(self, seed: int = 0):
+        self.spec = "greedy"
+
+    def choose(self, position):
+        moves = position.legal_moves()
+        p = position.to_move
+        quilt = position.quilt(p)
+        t = position.time(p)
+        edition = position.edition
+        best, best_key = None, None
+        for m in moves:
+            if m.kind == "walk":
+                key = (0, -1)
+            elif m.kind == "leather":
+                key = (2, _contact(m.mask, quilt))
+            else:
+                patch = PATCHES[m.patch]
+                after = min(53, t + patch.time)
+                value = (2 * patch.size - patch.buttons
+                         + patch.income * _income_spaces_after(after, edition) - (after - t))
+                key = (value, _contact(m.mask, quilt))
+            if best_key is None or key > best_key:
+                best, best_key = m, key
+        return best
+
+
+class SearchPlayer(Player):
+    """A player that runs ``patchsolve.search`` with fixed limits."""
+
+    def __init__(self, engine: str, seed: int = 0, **limits):
+        self.engine = engine
+        self.limits = limits
+        self.seed = seed
+        self.moves_played = 0
+        opts = ",".join(f"{k}={v}" for k, v in limits.items())
+        self.spec = engine + (":" + opts if opts else "")
+
+    def choose(self, position):
+        from patchsolve.search import search
+
+        limits = dict(self.limits)
+        if self.engine == "mcts":
+            limits.setdefault("seed", (self.seed * 1_000_003 + self.moves_played) & 0xFFFFFFFF)
+        self.moves_played += 1
+        return search(position, engine=self.engine, **limits).best_move
+
+    def new_game(self) -> None:
+        self.moves_played = 0
+
+
+def _value(text: str):
+    for cast in (int, float):
+        try:
+            return cast(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_spec(spec: str) -> tuple[str, dict]:
+    """``"mcts:time=1,policy=heuristic"`` -> ``("mcts", {"time": 1, "policy": "heuristic"})``."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise PatchsolveError(f"empty player spec {spec!r}")
+    name, _, rest = spec.strip().partition(":")
+    opts = {}
+    for item in filter(None, rest.split(",")):
+        key, eq, val = item.partition("=")
+        if not eq or not key.strip() or not val.strip():
+            raise PatchsolveError(f"bad option {item!r} in player spec {spec!r} (expected key=value)")
+        opts[key.strip()] = _value(val.strip())
+    return name, opts
+
+
+PLAYERS = ("random", "greedy", "alphabeta", "mcts")
+
+
+def make_player(spec: str, seed: int = 0) -> Player:
+    """Build a player from its spec string (see the module docstring)."""
+    name, opts = parse_spec(spec)
+    if name in ("random", "greedy"):
+        if opts:
+            raise PatchsolveError(f"player {name!r} takes no options, got {sorted(opts)}")
+        return (RandomPlayer if name == "random" else GreedyPlayer)(seed)
+    if name in ("alphabeta", "mcts"):
+        player = SearchPlayer(name, seed=seed, **opts)
+        player.spec = spec.strip()
+        return player
+    raise PatchsolveError(f"unknown player {name!r} in spec {spec!r} (known: {', '.join(PLAYERS)})")

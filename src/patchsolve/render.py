@@ -1,0 +1,327 @@
+"""Drawings of a position: plain/ANSI text for terminals and SVG for files
+and notebooks. Nothing here prints; the CLI does.
+
+A position stores each quilt as a mask only, so on its own it cannot say which
+patch covers which square: covered squares are drawn ``#`` (one colour per
+player in SVG). Give ``labels`` (``Game.labels(k)``: for each player a dict
+square -> patch id, or ``"L"`` for a leather patch) and each patch is drawn
+with its own symbol and colour: the patch id as a base-33 digit (``0``-``9``
+then ``A``-``W``, so ``C`` is patch 12) and ``*`` for a leather patch.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from patchsolve.patches import BOARD, EDITIONS, LAST_SPACE, PATCHES
+
+SYMBOLS = "0123456789ABCDEFGHIJKLMNOPQRSTUVW"
+LEATHER = "L"
+_ANSI = ["red", "green", "yellow", "blue", "magenta", "cyan",
+         "bright_red", "bright_green", "bright_yellow", "bright_blue", "bright_magenta", "bright_cyan"]
+
+
+def symbol(label) -> str:
+    if label == LEATHER:
+        return "*"
+    if isinstance(label, int) and 0 <= label < len(SYMBOLS):
+        return SYMBOLS[label]
+    return "#"
+
+
+def _style(text: str, label, color: bool) -> str:
+    if not color or label is None:
+        return text
+    import click
+
+    if label == LEATHER:
+        return click.style(text, fg="white", bold=True)
+    if isinstance(label, int):
+        return click.style(text, fg=_ANSI[label % len(_ANSI)], bold=label >= len(_ANSI))
+    return click.style(text, bold=True)
+
+
+def shape_lines(patch_id: int) -> list[str]:
+    return PATCHES[patch_id].shape.split("/")
+
+
+# ---------------------------------------------------------------------------
+# text
+# ---------------------------------------------------------------------------
+
+def quilt_lines(quilt: int, labels: dict | None = None, color: bool = False) -> list[str]:
+    """The 9x9 quilt with column letters and row numbers (row 1 on top)."""
+    lines = ["   a b c d e f g h i"]
+    for r in range(BOARD):
+        cells = []
+        for c in range(BOARD):
+            sq = r * BOARD + c
+            if quilt >> sq & 1:
+                label = labels.get(sq) if labels else None
+                cells.append(_style(symbol(label), label if labels else "#", color))
+            else:
+                cells.append(".")
+        lines.append(f"{r + 1}  " + " ".join(cells))
+    return lines
+
+
+def track_lines(fields: dict) -> list[str]:
+    """The time board as a strip 0..53: ``$`` income space, ``L`` leather
+    patch still lying there, tokens ``0``/``1`` below (``X`` = both)."""
+    ed = EDITIONS[fields["edition"]]
+    strip = []
+    for s in range(LAST_SPACE + 1):
+        if s in fields["leather"]:
+            strip.append("L")
+        elif s in ed.income_spaces:
+            strip.append("$")
+        else:
+            strip.append(".")
+    scale = [" "] * (LAST_SPACE + 1)
+    for s in range(0, LAST_SPACE + 1, 10):
+        for i, ch in enumerate(str(s)):
+            scale[s + i] = ch
+    t0, t1 = fields["time"]
+    tokens = [" "] * (LAST_SPACE + 1)
+    tokens[t0] = "0"
+    tokens[t1] = "1" if t1 != t0 else "X"
+    note = f"  tokens 0:{t0} 1:{t1}"
+    if t0 == t1:
+        note += f" (player {fields['on_top']} on top)"
+    return ["time   " + "".join(scale).rstrip(),
+            "track  " + "".join(strip) + "   ($ income, L leather)",
+            "token  " + "".join(tokens) + note]
+
+
+def orientation_lines(patch_id: int, orientation: int) -> list[str]:
+    """The shape of one orientation (as numbered in move text), ``#`` rows."""
+    from patchsolve import _core
+
+    mask = _core.move_info(_core.buy_move_code(patch_id, orientation, 0))[2]
+    cells = [(sq // BOARD, sq % BOARD) for sq in range(BOARD * BOARD) if mask >> sq & 1]
+    h = max(r for r, _ in cells) + 1
+    w = max(c for _, c in cells) + 1
+    return ["".join("#" if (r, c) in cells else " " for c in range(w)).rstrip() for r in range(h)]
+
+
+def orientations_text(patch_id: int) -> str:
+    """Every orientation of a patch, numbered as in move text (``7:<n>@c3``)."""
+    from patchsolve import _core
+
+    blocks = [[f"{patch_id}:{o}"] + orientation_lines(patch_id, o)
+              for o in range(_core.orientation_count(patch_id))]
+    return "\n".join(side_by_side(blocks, gap=3))
+
+
+def patch_block(patch_id: int) -> list[str]:
+    p = PATCHES[patch_id]
+    head = f"{patch_id} {p.name}"
+    info = f"cost {p.buttons} time {p.time} income {p.income}"
+    return [head, info] + [line.replace(".", " ") for line in shape_lines(patch_id)]
+
+
+def side_by_side(blocks: list[list[str]], gap: int = 4) -> list[str]:
+    widths = [max(len(x) for x in b) for b in blocks]
+    height = max(len(b) for b in blocks)
+    out = []
+    for i in range(height):
+        out.append((" " * gap).join((b[i] if i < len(b) else "").ljust(w) for b, w in zip(blocks, widths)).rstrip())
+    return out
+
+
+def _visible_len(s: str) -> int:
+    import click
+
+    return len(click.unstyle(s))
+
+
+def text_position(pos, labels=None, color: bool = False) -> str:
+    """Both quilts side by side, the time track, and the next three patches."""
+    f = pos.fields()
+    over = pos.is_over
+    blocks = []
+    for p in (0, 1):
+        head = f"player {p}" + ("" if over or pos.to_move != p else "  <- to move")
+        info = f"buttons {f['buttons'][p]}  income {f['income'][p]}  time {f['time'][p]}"
+        extra = []
+        if f["bonus_owner"] == p:
+            extra.append("7x7 bonus")
+        if f["pending_leather"] == p:
+            extra.append("must place a leather patch")
+        if f["first_at_end"] == p:
+            extra.append("first on 53")
+        lines = [head, info, ", ".join(extra)] + quilt_lines(f["quilts"][p], labels[p] if labels else None, color)
+        blocks.append(lines)
+    width = max(_visible_len(x) for x in blocks[0]) + 6
+    out = []
+    for a, b in zip(*blocks):
+        out.append(a + " " * (width - _visible_len(a)) + b)
+    out.append("")
+    out += track_lines(f)
+    out.append("")
+    circle = f["circle"]
+    if over:
+        s = pos.scores()
+        out.append(f"game over: player 0 {s[0]}, player 1 {s[1]}; player {pos.winner()} wins")
+    elif circle:
+        out.append(f"next patches ({len(circle)} left in the circle):")
+        out += ["  " + line for line in side_by_side([patch_block(i) for i in circle[:3]])]
+    else:
+        out.append("the circle is empty")
+    if labels and any(labels):
+        used = sorted({x for d in labels for x in d.values() if x != LEATHER})
+        if used:
+            out.append("")
+            out.append("patches: " + ", ".join(f"{symbol(i)}={i}" for i in used if symbol(i) != str(i))
+                       + ("; " if any(symbol(i) != str(i) for i in used) else "")
+                       + "digits are patch ids, * a leather patch")
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------------------
+# SVG
+# ---------------------------------------------------------------------------
+
+_PLAYER_FILL = ("#4e79a7", "#e15759")
+_EMPTY = "#f3ede2"
+_LEATHER_FILL = "#8c5a2b"
+CELL = 24
+
+
+def patch_colour(patch_id: int) -> str:
+    hue = (patch_id * 137) % 360
+    return f"hsl({hue},55%,62%)"
+
+
+def _rect(x, y, w, h, fill, stroke="#555", extra=""):
+    return f'<rect x="{x}" y="{y}" width="{w}" height="{h}" fill="{fill}" stroke="{stroke}" stroke-width="1"{extra}/>'
+
+
+def _text(x, y, s, size=13, anchor="start", weight="normal", fill="#222"):
+    return (f'<text x="{x}" y="{y}" font-family="sans-serif" font-size="{size}" text-anchor="{anchor}" '
+            f'font-weight="{weight}" fill="{fill}">{escape(str(s))}</text>')
+
+
+def _quilt_svg(x0, y0, quilt, player, labels):
+    parts = []
+    for r in range(BOARD):
+        for c in range(BOARD):
+            sq = r * BOARD + c
+            x, y = x0 + c * CELL, y0 + r * CELL
+            if quilt >> sq & 1:
+                label = labels.get(sq) if labels else None
+                if label == LEATHER:
+                    fill = _LEATHER_FILL
+                elif isinstance(label, int):
+                    fill = patch_colour(label)
+                else:
+                    fill = _PLAYER_FILL[player]
+                parts.append(_rect(x, y, CELL, CELL, fill, stroke="#333"))
+                if isinstance(label, int):
+                    parts.append(_text(x + CELL / 2, y + CELL / 2 + 4, symbol(label), size=10,
+                                       anchor="middle", fill="#1a1a1a"))
+            else:
+                parts.append(_rect(x, y, CELL, CELL, _EMPTY, stroke="#c9bfae"))
+    if labels:
+        # income buttons: one small button on the first squares of each patch
+        # with income (the printed positions are not part of the data)
+        by_patch: dict = {}
+        for sq, label in sorted(labels.items()):
+            if isinstance(label, int):
+                by_patch.setdefault(label, []).append(sq)
+        for pid, squares in by_patch.items():
+            for sq in squares[:PATCHES[pid].income]:
+                r, c = divmod(sq, BOARD)
+                parts.append(f'<circle cx="{x0 + c * CELL + CELL - 6}" cy="{y0 + r * CELL + 6}" r="4" '
+                             f'fill="#2b6cb0" stroke="#fff" stroke-width="1"><title>income button</title></circle>')
+    parts.append(_rect(x0, y0, BOARD * CELL, BOARD * CELL, "none", stroke="#222"))
+    return parts
+
+
+def _track_svg(x0, y0, fields):
+    ed = EDITIONS[fields["edition"]]
+    per_row, size = 27, 22
+    parts = [_text(x0, y0 - 6, "time board (0-53): blue dot = income space, brown = leather patch", size=11)]
+    pos_of = {}
+    for s in range(LAST_SPACE + 1):
+        row, col = divmod(s, per_row)
+        x, y = x0 + col * size, y0 + row * (size + 10)
+        pos_of[s] = (x, y)
+        fill = _LEATHER_FILL if s in fields["leather"] else "#fbf7ef"
+        parts.append(_rect(x, y, size, size, fill, stroke="#b3a38a"))
+        if s in ed.income_spaces:
+            parts.append(f'<circle cx="{x + size / 2}" cy="{y + size / 2}" r="4" fill="#2b6cb0"/>')
+        if s % 10 == 0 or s == LAST_SPACE:
+            parts.append(_text(x + size / 2, y + size + 9, s, size=8, anchor="middle", fill="#777"))
+    t = fields["time"]
+    order = (0, 1)
+    if t[0] == t[1] and fields["on_top"] is not None:
+        order = (1 - fields["on_top"], fields["on_top"])  # the one on top is drawn last
+    for i, p in enumerate(order):
+        x, y = pos_of[t[p]]
+        dx = 0 if t[0] != t[1] else (i * 6 - 3)
+        parts.append(f'<circle cx="{x + size / 2 + dx}" cy="{y + size / 2}" r="8" fill="{_PLAYER_FILL[p]}" '
+                     f'stroke="#fff" stroke-width="2"><title>player {p} on space {t[p]}</title></circle>')
+        parts.append(_text(x + size / 2 + dx, y + size / 2 + 4, p, size=10, anchor="middle", weight="bold",
+                           fill="#fff"))
+    return parts
+
+
+def _patch_svg(x0, y0, patch_id, size=12):
+    p = PATCHES[patch_id]
+    parts = [_text(x0, y0, f"{patch_id} {p.name}", size=11, weight="bold"),
+             _text(x0, y0 + 14, f"cost {p.buttons}, time {p.time}, income {p.income}", size=10)]
+    for r, line in enumerate(shape_lines(patch_id)):
+        for c, ch in enumerate(line):
+            if ch == "#":
+                parts.append(_rect(x0 + c * size, y0 + 22 + r * size, size, size, patch_colour(patch_id), stroke="#333"))
+    return parts
+
+
+def position_svg(pos, labels=None) -> str:
+    """An SVG drawing of ``pos``: both quilts (patches coloured when
+    ``labels`` are given, else one colour per player; income buttons
+    marked), the time track with both tokens, income and leather spaces,
+    and the next three patches with their costs and shapes."""
+    f = pos.fields()
+    width, quilt_px = 640, BOARD * CELL
+    parts = []
+    for p in (0, 1):
+        x0 = 20 + p * 320
+        to_move = not pos.is_over and pos.to_move == p
+        title = f"Player {p}" + ("  (to move)" if to_move else "")
+        parts.append(_text(x0, 22, title, size=15, weight="bold", fill=_PLAYER_FILL[p]))
+        info = f"buttons {f['buttons'][p]}   income {f['income'][p]}   time {f['time'][p]}"
+        parts.append(_text(x0, 40, info, size=12))
+        flags = []
+        if f["bonus_owner"] == p:
+            flags.append("7x7 bonus (+7)")
+        if f["pending_leather"] == p:
+            flags.append("must place a leather patch")
+        if f["first_at_end"] == p:
+            flags.append("first on 53")
+        if flags:
+            parts.append(_text(x0, 56, ", ".join(flags), size=11, fill="#8c5a2b"))
+        parts += _quilt_svg(x0, 64, f["quilts"][p], p, labels[p] if labels else None)
+    y = 64 + quilt_px + 34
+    parts += _track_svg(20, y, f)
+    y += 2 * 32 + 30
+    if pos.is_over:
+        s = pos.scores()
+        parts.append(_text(20, y, f"Game over: player 0 {s[0]}, player 1 {s[1]}; player {pos.winner()} wins",
+                           size=14, weight="bold"))
+        y += 20
+    else:
+        parts.append(_text(20, y, f"Next patches ({len(f['circle'])} left in the circle)", size=12, weight="bold"))
+        y += 18
+        for i, pid in enumerate(f["circle"][:3]):
+            parts += _patch_svg(20 + i * 210, y, pid)
+        y += 22 + 3 * 12 + 34
+    height = y
+    body = "\n".join(parts)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}">\n<rect width="100%" height="100%" fill="#ffffff"/>\n'
+            f'{body}\n</svg>\n')
+
+
+__all__ = ["text_position", "position_svg", "quilt_lines", "track_lines", "patch_block", "symbol"]
