@@ -11,10 +11,16 @@ Run from the repository root after ``python setup.py build_ext --inplace``::
 Positions are stored as JSON of ``Position.fields()`` (quilts as ints);
 the text notation was not available yet when the set was made.
 
-The greedy one-ply player (``_alphabeta.greedy_move``; ``patchsolve.players``
-did not exist yet) takes the move that maximises its own score right after
-the move plus income x income spaces still ahead, ties to the better
-placement by the placement heuristic.
+The strength test plays against the lead's greedy one-ply player
+(``patchsolve.players.GreedyPlayer``). Positions for the speed test, the
+solve set and the tuner come from games of the C greedy player in
+``_alphabeta.greedy_move`` (own score right after the move plus income x
+income spaces still ahead; ties to the better placement), with a random
+move 15% of the time.
+
+Each solve-set entry holds ``fields`` (``Position.fields()``, quilts as
+ints), ``text`` (the position in patchsolve notation), the exact ``value``
+(null when beyond the budget used to make the set) and a best move.
 """
 
 from __future__ import annotations
@@ -31,12 +37,14 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))  # the pure-Python reference rules
 
-from patchsolve import Move, Position  # noqa: E402
+from patchsolve import Position  # noqa: E402
+from patchsolve.players import GreedyPlayer  # noqa: E402
 from patchsolve._core import CoreState  # noqa: E402
 from patchsolve.search import _alphabeta as ab  # noqa: E402
 from patchsolve.search.alphabeta import search_alphabeta, solve  # noqa: E402
 
 SOLVE_SET = HERE / "solve_set.json"
+GREEDY = GreedyPlayer()
 
 
 # -- positions ----------------------------------------------------------------
@@ -210,7 +218,7 @@ def make_solve_set(args) -> None:
                 continue
             pos = game[-1 - plies]
             r = solve(pos, time=args.budget)
-            entries.append({"plies_left": plies, "fields": pos.fields(),
+            entries.append({"plies_left": plies, "fields": pos.fields(), "text": pos.to_text(),
                             "value": r.score if r.bound == "exact" else None,
                             "best_move": str(r.best_move) if r.bound == "exact" else None})
             got += 1
@@ -255,7 +263,7 @@ def play_game(circle_seed: int, ab_player: int, nodes: int) -> tuple[int, int]:
         if pos.to_move == ab_player:
             move = search_alphabeta(pos, nodes=nodes).best_move
         else:
-            move = Move.from_code(ab.greedy_move(pos._c))
+            move = GREEDY.choose(pos)
         pos = pos.play(move)
     a, b = pos.scores()
     return pos.winner(), (a - b) if ab_player == 0 else (b - a)
