@@ -614,11 +614,50 @@ cdef int child_value(Ctx* c, CState* child, uint64_t key, int depth, int alpha, 
     return -negamax(c, child, key, depth, -beta, -alpha, ply, rmask)
 
 
+cdef u128 small_regions(u128 empty, int min_size) noexcept nogil:
+    """Empty squares in connected empty regions smaller than ``min_size``:
+    no patch can ever cover them (a quilt only fills up), only leather."""
+    cdef u128 small = 0, comp, grown
+    while empty:
+        comp = empty & (~empty + 1)            # lowest empty square
+        while True:
+            grown = (comp | neighbours(comp)) & empty
+            if grown == comp:
+                break
+            comp = grown
+        if popcount128(comp) < min_size:
+            small |= comp
+        empty &= ~comp
+    return small
+
+
+cdef int bonus_threshold(const CState* s, int p) noexcept nogil:
+    """Covered squares at which a relaxed ``p`` takes the free 7x7 bonus:
+    the quilt now plus the fewest empty squares of a 7x7 square that can
+    still be completed -- one whose squares in too-small regions (see
+    small_regions) need no more leather patches than are left. Beyond 81
+    when none can (or the bonus is gone)."""
+    cdef u128 q = s.quilt[p], empty = FULL & ~q, small
+    cdef int k, i, m, min_size = 99, leather, best = 99
+    if s.bonus >= 0:
+        return BOARD_SQUARES + 1
+    for k in range(s.n_circle):
+        if T.patch_size[s.circle[k]] < min_size:
+            min_size = T.patch_size[s.circle[k]]
+    small = small_regions(empty, min_size)
+    leather = ab_popcount64(s.leather) + (1 if s.pending == p else 0)
+    for i in range(9):
+        m = popcount128(T.square7[i] & empty)
+        if m < best and popcount128(T.square7[i] & small) <= leather:
+            best = m
+    if best == 99:
+        return BOARD_SQUARES + 1
+    return popcount128(q) + best
+
+
 cdef inline void relax_begin(Ctx* c, const CState* s, int p) noexcept nogil:
     cdef int k
-    c.thr[p] = popcount128(s.quilt[p]) + 49 - best7_any(s.quilt[p])
-    if c.thr[p] > BOARD_SQUARES:
-        c.thr[p] = BOARD_SQUARES + 1      # out of reach: one value for all
+    c.thr[p] = bonus_threshold(s, p)
     c.fits[p] = 0
     for k in range(s.n_circle):
         if patch_fits(s.quilt[p], s.circle[k]):
