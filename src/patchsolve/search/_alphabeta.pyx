@@ -363,6 +363,7 @@ ctypedef struct Ctx:
     int relax_early        # ... already before a group's first member (once a move failed low)
     int thr[2]             # relaxed player: covered squares that earn the 7x7 bonus
     uint64_t fits[2]       # relaxed player: patches that fitted when relaxation began
+    int unusable[2]        # relaxed player: empty squares no patch can use
     uint64_t relax_calls   # statistics: group bounds computed / that pruned / relaxed nodes
     uint64_t relax_cuts
     uint64_t relaxed_nodes
@@ -587,7 +588,7 @@ cdef int gen_relaxed(Ctx* c, const CState* s, int p, move_t* out) noexcept nogil
     """Moves of the relaxed player ``p``: walk and one buy per affordable
     patch no larger than the empty squares, or one leather placement."""
     cdef int n = 1, k, pid
-    cdef int empty = BOARD_SQUARES - popcount128(s.quilt[p])
+    cdef int empty = BOARD_SQUARES - popcount128(s.quilt[p]) - c.unusable[p]
     if s.pending >= 0:
         out[0] = relaxed_code(s, p, LEATHER_GROUP)
         return 1
@@ -631,14 +632,16 @@ cdef u128 small_regions(u128 empty, int min_size) noexcept nogil:
     return small
 
 
-cdef int bonus_threshold(const CState* s, int p) noexcept nogil:
+cdef int bonus_threshold(const CState* s, int p, int* unusable) noexcept nogil:
     """Covered squares at which a relaxed ``p`` takes the free 7x7 bonus:
     the quilt now plus the fewest empty squares of a 7x7 square that can
     still be completed -- one whose squares in too-small regions (see
     small_regions) need no more leather patches than are left. Beyond 81
-    when none can (or the bonus is gone)."""
+    when none can (or the bonus is gone). ``unusable``: squares in too-small
+    regions beyond what the leather left can fill, which no patch can use."""
     cdef u128 q = s.quilt[p], empty = FULL & ~q, small
     cdef int k, i, m, min_size = 99, leather, best = 99
+    unusable[0] = 0
     if s.bonus >= 0:
         return BOARD_SQUARES + 1
     for k in range(s.n_circle):
@@ -646,6 +649,9 @@ cdef int bonus_threshold(const CState* s, int p) noexcept nogil:
             min_size = T.patch_size[s.circle[k]]
     small = small_regions(empty, min_size)
     leather = ab_popcount64(s.leather) + (1 if s.pending == p else 0)
+    unusable[0] = popcount128(small) - leather
+    if unusable[0] < 0:
+        unusable[0] = 0
     for i in range(9):
         m = popcount128(T.square7[i] & empty)
         if m < best and popcount128(T.square7[i] & small) <= leather:
@@ -657,7 +663,7 @@ cdef int bonus_threshold(const CState* s, int p) noexcept nogil:
 
 cdef inline void relax_begin(Ctx* c, const CState* s, int p) noexcept nogil:
     cdef int k
-    c.thr[p] = bonus_threshold(s, p)
+    c.thr[p] = bonus_threshold(s, p, &c.unusable[p])
     c.fits[p] = 0
     for k in range(s.n_circle):
         if patch_fits(s.quilt[p], s.circle[k]):
@@ -667,7 +673,8 @@ cdef inline void relax_begin(Ctx* c, const CState* s, int p) noexcept nogil:
 cdef inline uint64_t relax_salt(Ctx* c, int p, int rmask, int r2) noexcept nogil:
     """The relaxed subtree depends on thr and fits: they salt its keys."""
     return (ZRELAX[rmask] ^ ZRELAX[r2]
-            ^ mix(c.fits[p] ^ (<uint64_t>c.thr[p] << 40) ^ (<uint64_t>(p + 1) << 56)))
+            ^ mix(c.fits[p] ^ (<uint64_t>c.thr[p] << 40) ^ (<uint64_t>c.unusable[p] << 48)
+                  ^ (<uint64_t>(p + 1) << 56)))
 
 
 cdef int node_bound(Ctx* c, const CState* s, uint64_t key, int p, int alpha, int ply,
@@ -678,11 +685,13 @@ cdef int node_bound(Ctx* c, const CState* s, uint64_t key, int p, int alpha, int
     cdef int r2 = rmask | (1 << p), v
     cdef int old_thr = c.thr[p]
     cdef uint64_t old_fits = c.fits[p]
+    cdef int old_unusable = c.unusable[p]
     cdef CState copy = s[0]
     relax_begin(c, s, p)
     v = negamax(c, &copy, key ^ relax_salt(c, p, rmask, r2), EXACT, alpha, alpha + 1, ply + 1, r2)
     c.thr[p] = old_thr
     c.fits[p] = old_fits
+    c.unusable[p] = old_unusable
     c.pv_len[ply] = ply
     return v
 
@@ -695,11 +704,13 @@ cdef int member_bound(Ctx* c, CState* child, uint64_t ck, int p, int alpha, int 
     cdef int r2 = rmask | (1 << p), v
     cdef int old_thr = c.thr[p]
     cdef uint64_t old_fits = c.fits[p]
+    cdef int old_unusable = c.unusable[p]
     relax_begin(c, child, p)
     v = child_value(c, child, ck ^ relax_salt(c, p, rmask, r2), EXACT, alpha, alpha + 1, ply + 1,
                     to_move(child) == p, r2)
     c.thr[p] = old_thr
     c.fits[p] = old_fits
+    c.unusable[p] = old_unusable
     return v
 
 
@@ -710,6 +721,7 @@ cdef int group_bound(Ctx* c, const CState* s, uint64_t key, int p, int group, in
     cdef int r2 = rmask | (1 << p), v, k
     cdef int old_thr = c.thr[p]
     cdef uint64_t old_fits = c.fits[p]
+    cdef int old_unusable = c.unusable[p]
     cdef move_t m = relaxed_code(s, p, group)
     cdef uint64_t ck
     relax_begin(c, s, p)
@@ -722,6 +734,7 @@ cdef int group_bound(Ctx* c, const CState* s, uint64_t key, int p, int group, in
         v = child_value(c, &child, ck, EXACT, alpha, beta, ply + 1, to_move(&child) == p, r2)
     c.thr[p] = old_thr
     c.fits[p] = old_fits
+    c.unusable[p] = old_unusable
     return v
 
 
