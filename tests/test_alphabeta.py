@@ -266,7 +266,7 @@ def test_a_non_position_raises_a_patchsolve_error():
 SOLVER_OPTIONS = [
     {"use_relax": False},
     {"use_relax": True, "relax_early": False},
-    {"use_relax": True, "node_bound": True, "member_bound": True, "relax_min": 2},
+    {"use_relax": True, "relax_min": 2},
     {"use_pvs": False},
 ]
 

@@ -44,7 +44,7 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from patchsolve._core cimport (
     CState, Tables, u128, move_t, CoreState,
-    get_tables, popcount128, to_move, is_over, gen_moves, apply_move, score,
+    get_tables, popcount128, to_move, is_over, gen_moves, apply_move, score, is_legal,
     move_mask, move_patch, rng_next, rng_below, random_move,
     MAX_MOVES, LAST_SPACE, BOARD_SQUARES, BUY_SHIFT, MOVE_WALK, N_PATCHES,
 )
@@ -358,8 +358,6 @@ ctypedef struct Ctx:
     int use_pvs
     int use_relax          # exact solver: relaxed-quilt group bounds
     int relax_min          # ... for groups of at least this many moves
-    int node_bound         # ... and for a whole node once its first move failed low
-    int member_bound       # ... and for single placements of a group that was not cut
     int relax_early        # ... already before a group's first member (once a move failed low)
     int thr[2]             # relaxed player: covered squares that earn the 7x7 bonus
     uint64_t fits[2]       # relaxed player: patches that fitted when relaxation began
@@ -438,31 +436,78 @@ cdef inline bint is_final_buy(const CState* s, int p, int pid) noexcept nogil:
     return (crossed & s.leather) == 0
 
 
-cdef int order_moves(Ctx* c, const CState* s, move_t* moves, int n, move_t ttmove,
-                     bint prune) noexcept nogil:
-    """Sort ``moves`` best first (TT move, then buy_gain, then placement
-    badness); merge equivalent final buys; when ``prune``, keep only the
-    ``c.keep`` best placements of each patch. Returns the new count."""
-    cdef int64_t* keys = c.keys + (moves - c.moves)
+cdef enum:
+    LAZY = 3      # the first moves of a node are picked by selection; the rest sorted then
+
+
+cdef inline int64_t order_key(int gain, int bad, move_t m) noexcept nogil:
+    return ((<int64_t>(gain * 256 - bad + (1 << 24))) << 32) | <uint32_t>m
+
+
+cdef inline move_t key_move(int64_t k) noexcept nogil:
+    return <move_t>(<uint32_t>k)
+
+
+cdef inline void select_best(int64_t* keys, int lo, int n) noexcept nogil:
+    """Swap the largest of keys[lo:n] to keys[lo]."""
+    cdef int j, b = lo
+    cdef int64_t t
+    for j in range(lo + 1, n):
+        if keys[j] > keys[b]:
+            b = j
+    t = keys[lo]
+    keys[lo] = keys[b]
+    keys[b] = t
+
+
+cdef inline move_t next_move(int64_t* keys, int i, int n) noexcept nogil:
+    """The i-th best move. Most nodes stop after one or two moves, so the
+    first LAZY are found by selection and only nodes that go on pay for a
+    sort of the rest."""
+    if i < LAZY:
+        select_best(keys, i, n)
+    elif i == LAZY:
+        qsort(keys + LAZY, n - LAZY, sizeof(int64_t), cmp_desc)
+    return key_move(keys[i])
+
+
+cdef int order_moves(Ctx* c, const CState* s, const move_t* moves, int n, int64_t* keys,
+                     move_t ttmove, bint prune) noexcept nogil:
+    """Ordering keys of ``moves`` (TT move, then buy_gain, then placement
+    badness), for ``next_move``; equivalent final buys merged; when
+    ``prune``, only the ``c.keep`` best placements of each patch are kept
+    (gen_moves lists each patch's placements together). Returns the count."""
     cdef int p = to_move(s)
-    cdef int i, k = 0, pid, gain, bad, slot
+    cdef int i, j, k = 0, pid, gain, bad, slot, run_start = 0, run_pid = -2
     cdef move_t m
     cdef u128 mask
     cdef int seen[N_PATCHES][2]
-    cdef int kept[N_PATCHES]
-    cdef bint final
     memset(seen, 0, sizeof(seen))
-    for i in range(n):
-        m = moves[i]
+    prune = prune and c.keep > 0
+    for i in range(n + 1):
+        if i < n:
+            m = moves[i]
+            pid = move_patch(m)
+        else:
+            pid = -3                      # flushes the last run
+        if prune and pid != run_pid:
+            # keep the best c.keep of the run of run_pid's placements just ended
+            if run_pid >= 0 and k - run_start > c.keep:
+                for j in range(c.keep):
+                    select_best(keys, run_start + j, k)
+                k = run_start + c.keep
+            run_pid = pid
+            run_start = k
+        if i == n:
+            break
         if m == ttmove:
-            gain = 100000
+            gain = 1000000                # always first, never pruned
             bad = 0
         elif m == MOVE_WALK:
             gain = 0
             bad = 0
         else:
             mask = move_mask(m)
-            pid = move_patch(m)
             if pid >= 0:
                 if is_final_buy(s, p, pid):
                     slot = completes_bonus(s, s.quilt[p] | mask)
@@ -473,23 +518,9 @@ cdef int order_moves(Ctx* c, const CState* s, move_t* moves, int n, move_t ttmov
             else:
                 gain = 7 if completes_bonus(s, s.quilt[p] | mask) else 0
             bad = placement_badness(s.quilt[p], mask)
-        keys[k] = ((<int64_t>(gain * 256 - bad + (1 << 24))) << 32) | <uint32_t>m
+        keys[k] = order_key(gain, bad, m)
         k += 1
-    qsort(keys, k, sizeof(int64_t), cmp_desc)
-    n = 0
-    if prune and c.keep > 0:
-        memset(kept, 0, sizeof(kept))
-    for i in range(k):
-        m = <move_t>(<uint32_t>keys[i])
-        if prune and c.keep > 0 and m != ttmove:
-            pid = move_patch(m)
-            if pid >= 0:
-                if kept[pid] >= c.keep:
-                    continue
-                kept[pid] += 1
-        moves[n] = m
-        n += 1
-    return n
+    return k
 
 
 # --------------------------------------------------------------------------
@@ -677,43 +708,6 @@ cdef inline uint64_t relax_salt(Ctx* c, int p, int rmask, int r2) noexcept nogil
                   ^ (<uint64_t>(p + 1) << 56)))
 
 
-cdef int node_bound(Ctx* c, const CState* s, uint64_t key, int p, int alpha, int ply,
-                    int rmask) noexcept nogil:
-    """Null-window test of the relaxed game from ``s`` itself (p relaxed):
-    a value <= alpha proves the node fails low. Searched one ply down so
-    that the node's own move list is left alone."""
-    cdef int r2 = rmask | (1 << p), v
-    cdef int old_thr = c.thr[p]
-    cdef uint64_t old_fits = c.fits[p]
-    cdef int old_unusable = c.unusable[p]
-    cdef CState copy = s[0]
-    relax_begin(c, s, p)
-    v = negamax(c, &copy, key ^ relax_salt(c, p, rmask, r2), EXACT, alpha, alpha + 1, ply + 1, r2)
-    c.thr[p] = old_thr
-    c.fits[p] = old_fits
-    c.unusable[p] = old_unusable
-    c.pv_len[ply] = ply
-    return v
-
-
-cdef int member_bound(Ctx* c, CState* child, uint64_t ck, int p, int alpha, int ply,
-                      int rmask) noexcept nogil:
-    """Null-window test of one placement's child with p relaxed from there
-    on (its fits and 7x7 threshold taken from the child's own quilt, so
-    tighter than the group bound)."""
-    cdef int r2 = rmask | (1 << p), v
-    cdef int old_thr = c.thr[p]
-    cdef uint64_t old_fits = c.fits[p]
-    cdef int old_unusable = c.unusable[p]
-    relax_begin(c, child, p)
-    v = child_value(c, child, ck ^ relax_salt(c, p, rmask, r2), EXACT, alpha, alpha + 1, ply + 1,
-                    to_move(child) == p, r2)
-    c.thr[p] = old_thr
-    c.fits[p] = old_fits
-    c.unusable[p] = old_unusable
-    return v
-
-
 cdef int group_bound(Ctx* c, const CState* s, uint64_t key, int p, int group, int alpha,
                      int beta, int ply, int rmask) noexcept nogil:
     """Fail-soft value of the relaxed game after ``group`` (see above)."""
@@ -738,17 +732,45 @@ cdef int group_bound(Ctx* c, const CState* s, uint64_t key, int p, int group, in
     return v
 
 
+cdef int search_move(Ctx* c, const CState* s, uint64_t key, move_t m, int p, bint relaxed,
+                     int child_depth, int alpha, int beta, int ply, int rmask, bint full,
+                     bint pv_node) noexcept nogil:
+    """Value of move ``m`` for ``p``: full window, or a PVS null window
+    re-searched at PV nodes when it lands inside (alpha, beta)."""
+    cdef CState child = s[0]
+    cdef uint64_t ck
+    cdef bint same
+    cdef int v
+    if relaxed:
+        relaxed_apply(c, &child, p, m)
+    else:
+        apply_move(&child, m)
+    if is_over(&child):
+        c.nodes += 1
+        c.pv_len[ply + 1] = ply + 1
+        return margin(&child, p)
+    ck = child_key(key, s, &child, m)
+    same = to_move(&child) == p
+    if full:
+        return child_value(c, &child, ck, child_depth, alpha, beta, ply + 1, same, rmask)
+    v = child_value(c, &child, ck, child_depth, alpha, alpha + 1, ply + 1, same, rmask)
+    if alpha < v < beta and pv_node and not c.stop:
+        v = child_value(c, &child, ck, child_depth, alpha, beta, ply + 1, same, rmask)
+    return v
+
+
 cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta,
                  int ply, int rmask) noexcept nogil:
     """Value of ``s`` (not over) for its player to move, fail-soft.
-    ``rmask``: players whose quilts are relaxed (exact solver only)."""
-    cdef int p, n, i, v, best, alpha0 = alpha, child_depth, flag, g
-    cdef bint pv_node = beta - alpha > 1, same, relaxed, bounds
-    cdef move_t m, ttmove = -1, bestmove
+    ``rmask``: players whose quilts are relaxed (exact solver only).
+    The TT move is tried before any move is generated: when it cuts off,
+    the node never pays for generating and ordering up to 1345 moves."""
+    cdef int p, n = 0, i, v, best = -INF, alpha0 = alpha, child_depth, flag, g, searched = 0
+    cdef bint pv_node = beta - alpha > 1, relaxed, bounds = False, cut = False, tt_first = False
+    cdef move_t m, ttmove = -1, bestmove = -1
     cdef move_t* moves
+    cdef int64_t* keys = NULL
     cdef TTEntry* e
-    cdef CState child
-    cdef uint64_t ck
     cdef int left[N_GROUPS]     # members of each group not yet taken from the list
     cdef int ub[N_GROUPS]       # proven upper bound of the rest of each group
     cdef bint tried[N_GROUPS]   # relaxed bound already computed
@@ -781,47 +803,67 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
                 if e.flag == FLAG_UPPER and e.value <= alpha:
                     return e.value
 
-    moves = c.moves + ply * MAX_MOVES
     relaxed = (rmask >> p) & 1
-    if relaxed:
-        n = gen_relaxed(c, s, p, moves)
-    else:
-        n = gen_moves(s, moves)
-    n = order_moves(c, s, moves, n, ttmove, depth < EXACT and depth >= c.prune_depth)
     child_depth = depth if depth >= EXACT else depth - 1
-    bounds = depth >= EXACT and not relaxed and c.use_relax and n > 2
-    if bounds:
-        for g in range(N_GROUPS):
-            left[g] = 0
-            ub[g] = INF
-            tried[g] = False
-            started[g] = False
-        for i in range(n):
-            g = group_of(moves[i])
-            if g >= 0:
-                left[g] += 1
 
-    best = -INF
-    bestmove = moves[0]
+    # stage 1: the TT move (validated: a key collision must not play an illegal move)
+    if ttmove >= 0 and not relaxed and is_legal(s, ttmove):
+        tt_first = True
+        v = search_move(c, s, key, ttmove, p, relaxed, child_depth, alpha, beta, ply, rmask,
+                        True, pv_node)
+        if c.stop:
+            return 0
+        searched = 1
+        best = v
+        bestmove = ttmove
+        if v > alpha:
+            alpha = v
+            update_pv(c, ply, ttmove)
+            if v >= beta:
+                c.cut_first += 1
+                cut = True
+
+    # stage 2: every move, ordered (the TT move is skipped)
+    if not cut:
+        moves = c.moves + ply * MAX_MOVES
+        if relaxed:
+            n = gen_relaxed(c, s, p, moves)
+        else:
+            n = gen_moves(s, moves)
+        keys = c.keys + ply * MAX_MOVES
+        n = order_moves(c, s, moves, n, keys, ttmove, depth < EXACT and depth >= c.prune_depth)
+        if bestmove < 0:
+            select_best(keys, 0, n)
+            bestmove = key_move(keys[0])
+        bounds = depth >= EXACT and not relaxed and c.use_relax and n > 2
+        if bounds:
+            for g in range(N_GROUPS):
+                left[g] = 0
+                ub[g] = INF
+                tried[g] = False
+                started[g] = False
+            for i in range(n):
+                m = key_move(keys[i])
+                g = group_of(m)
+                if g >= 0 and not (tt_first and m == ttmove):
+                    left[g] += 1
+            if tt_first:
+                g = group_of(ttmove)
+                if g >= 0:
+                    started[g] = True
+
     for i in range(n):
-        m = moves[i]
-        if bounds and i == 1 and best <= alpha and c.node_bound and n >= c.relax_min:
-            # the first move failed low: test whether the whole node does
-            v = node_bound(c, s, key, p, alpha, ply, rmask)
-            c.relax_calls += 1
-            if c.stop:
-                return 0
-            if v <= alpha:
-                c.relax_cuts += 1
-                if v > best:
-                    best = v
-                break
+        m = next_move(keys, i, n)
+        if tt_first and m == ttmove:
+            continue
         if bounds:
             g = group_of(m)
             if g >= 0:
                 left[g] -= 1
-                # from a group's second member on, when enough are left, bound the rest
-                if (started[g] or (i > 0 and c.relax_early)) and not tried[g] and left[g] + 1 >= c.relax_min:
+                # from a group's second member on (or once any move failed
+                # low), when enough are left, bound the rest of the group
+                if ((started[g] or (searched > 0 and c.relax_early)) and not tried[g]
+                        and left[g] + 1 >= c.relax_min):
                     tried[g] = True
                     # a null-window test: only "the rest cannot raise alpha" is used
                     v = group_bound(c, s, key, p, g, alpha, alpha + 1, ply, rmask)
@@ -836,36 +878,11 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
                     if ub[g] > best:
                         best = ub[g]
                     continue
-        child = s[0]
-        if relaxed:
-            relaxed_apply(c, &child, p, m)
-        else:
-            apply_move(&child, m)
-        if is_over(&child):
-            c.nodes += 1
-            c.pv_len[ply + 1] = ply + 1
-            v = margin(&child, p)
-        else:
-            ck = child_key(key, s, &child, m)
-            same = to_move(&child) == p
-            if bounds and i > 0 and c.member_bound and group_of(m) >= 0:
-                v = member_bound(c, &child, ck, p, alpha, ply, rmask)
-                c.relax_calls += 1
-                if c.stop:
-                    return 0
-                if v <= alpha:
-                    c.relax_cuts += 1
-                    if v > best:
-                        best = v
-                    continue
-            if i == 0 or not c.use_pvs:
-                v = child_value(c, &child, ck, child_depth, alpha, beta, ply + 1, same, rmask)
-            else:
-                v = child_value(c, &child, ck, child_depth, alpha, alpha + 1, ply + 1, same, rmask)
-                if alpha < v < beta and pv_node:
-                    v = child_value(c, &child, ck, child_depth, alpha, beta, ply + 1, same, rmask)
+        v = search_move(c, s, key, m, p, relaxed, child_depth, alpha, beta, ply, rmask,
+                        searched == 0 or not c.use_pvs, pv_node)
         if c.stop:
             return 0
+        searched += 1
         if v > best:
             best = v
             bestmove = m
@@ -873,11 +890,11 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
                 alpha = v
                 update_pv(c, ply, m)
                 if v >= beta:
-                    if i == 0:
+                    if searched == 1:
                         c.cut_first += 1
                     else:
                         c.cut_later += 1
-                        c.cut_later_i += i
+                        c.cut_later_i += searched - 1
                     break
 
     if c.tt != NULL:
@@ -913,7 +930,7 @@ cdef class Searcher:
     cdef uint64_t n_buckets
 
     def __cinit__(self, int hash_mb=16, bint use_tt=True, int keep=0, int prune_depth=2,
-                  bint use_pvs=True, bint use_relax=True, int relax_min=3, bint relax_early=True, bint node_bound=False, bint member_bound=False):
+                  bint use_pvs=True, bint use_relax=True, int relax_min=3, bint relax_early=True):
         memset(&self.c, 0, sizeof(Ctx))
         self.c.moves = <move_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(move_t))
         self.c.keys = <int64_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(int64_t))
@@ -935,8 +952,6 @@ cdef class Searcher:
         self.c.use_relax = use_relax
         self.c.relax_min = relax_min
         self.c.relax_early = relax_early
-        self.c.node_bound = node_bound
-        self.c.member_bound = member_bound
 
     def __dealloc__(self):
         free(self.c.moves)
