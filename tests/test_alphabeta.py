@@ -268,6 +268,7 @@ SOLVER_OPTIONS = [
     {"use_relax": True, "relax_early": False},
     {"use_relax": True, "relax_min": 2},
     {"use_pvs": False},
+    {"aspiration": 3},
 ]
 
 

@@ -358,6 +358,7 @@ ctypedef struct Ctx:
     int use_pvs
     int use_relax          # exact solver: relaxed-quilt group bounds
     int relax_min          # ... for groups of at least this many moves
+    int aspiration         # root window half-width after the first iteration (0 = full window)
     int relax_early        # ... already before a group's first member (once a move failed low)
     int thr[2]             # relaxed player: covered squares that earn the 7x7 bonus
     uint64_t fits[2]       # relaxed player: patches that fitted when relaxation began
@@ -920,6 +921,28 @@ cdef inline void update_pv(Ctx* c, int ply, move_t m) noexcept nogil:
 
 # --------------------------------------------------------------------------
 # Python-facing driver
+cdef int aspirate(Ctx* c, CState* s, uint64_t key, int depth, int guess, int delta) noexcept nogil:
+    """Root search in a window around ``guess`` (the previous iteration's
+    value), widened fourfold on the failing side until the value lands
+    strictly inside: then it is exact and its PV whole."""
+    cdef int lo = guess - delta, hi = guess + delta, v
+    while True:
+        if lo < -INF:
+            lo = -INF
+        if hi > INF:
+            hi = INF
+        v = negamax(c, s, key, depth, lo, hi, 0, 0)
+        if c.stop or (lo < v < hi) or (lo == -INF and hi == INF):
+            return v
+        delta *= 4
+        if v <= lo:          # fail-soft: the value is at most v
+            lo = v - delta
+            hi = v + 1
+        else:                # at least v
+            lo = v - 1
+            hi = v + delta
+
+
 # --------------------------------------------------------------------------
 
 cdef class Searcher:
@@ -930,7 +953,7 @@ cdef class Searcher:
     cdef uint64_t n_buckets
 
     def __cinit__(self, int hash_mb=16, bint use_tt=True, int keep=0, int prune_depth=2,
-                  bint use_pvs=True, bint use_relax=True, int relax_min=3, bint relax_early=True):
+                  bint use_pvs=True, bint use_relax=True, int relax_min=3, bint relax_early=True, int aspiration=0):
         memset(&self.c, 0, sizeof(Ctx))
         self.c.moves = <move_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(move_t))
         self.c.keys = <int64_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(int64_t))
@@ -952,6 +975,7 @@ cdef class Searcher:
         self.c.use_relax = use_relax
         self.c.relax_min = relax_min
         self.c.relax_early = relax_early
+        self.c.aspiration = aspiration
 
     def __dealloc__(self):
         free(self.c.moves)
@@ -973,7 +997,7 @@ cdef class Searcher:
         not even the first iteration finished within the limits."""
         cdef CState s = root.s
         cdef uint64_t key = full_key(&s)
-        cdef int d, v, last
+        cdef int d, v, last, last_value = 0
         cdef list done = []
         self.c.nodes = 0
         self.c.stop = 0
@@ -988,7 +1012,11 @@ cdef class Searcher:
                 d = EXACT
             self.c.seldepth = 0
             with nogil:
-                v = negamax(&self.c, &s, key, d, -INF, INF, 0, 0)
+                if done and self.c.aspiration > 0:
+                    v = aspirate(&self.c, &s, key, d, last_value, self.c.aspiration)
+                else:
+                    v = negamax(&self.c, &s, key, d, -INF, INF, 0, 0)
+                last_value = v
             if self.c.stop:
                 break
             done.append((d, v, [self.c.pv[i] for i in range(self.c.pv_len[0])],
