@@ -199,10 +199,10 @@ def bench_speed(args) -> None:
     mids = [noisy_greedy_game(s)[14] for s in range(5)]
     nodes = secs = 0.0
     for p in mids:
-        r = search_alphabeta(p, depth=3)
+        r = search_alphabeta(p, depth=4)
         nodes += r.nodes
         secs += r.time
-    print(f"  depth-3 search, 5 midgames   : {int(nodes):>9} nodes {secs:7.3f} s {nodes / secs:>12,.0f} nodes/s")
+    print(f"  depth-4 search, 5 midgames   : {int(nodes):>9} nodes {secs:7.3f} s {nodes / secs:>12,.0f} nodes/s")
 
 
 # -- solve set ----------------------------------------------------------------------
