@@ -31,9 +31,25 @@ the pair determines the circle. ``child_key`` updates a parent key from
 the fields a move changed; tests check it against ``full_key``.
 
 TT: buckets of two 16-byte entries (depth-preferred slot, always-replace
-slot); the caller fixes the memory budget. A TT move is used only if it is
-in the freshly generated move list, so a key collision can never make an
-illegal move.
+slot); the caller fixes the memory budget. A TT move is played only after
+``is_legal`` accepts it, so a key collision can never make an illegal move.
+
+Move ordering
+-------------
+The TT move is searched before anything is generated (most cut-offs need
+nothing else). Then every move gets a key -- ``buy_gain`` (two points a
+square, minus cost and time, plus income to come; walking is 0), then the
+placement heuristic ``placement_badness`` -- and the first three are picked
+by selection, the rest sorted only if the node goes on. Heuristic searches
+keep only the ``keep`` best placements per patch at nodes with at least
+``prune_depth`` plies left; the exact solver never prunes.
+
+Exact reductions (the solver's answers stay exact; tests check them)
+--------------------------------------------------------------------
+- Final buys: a buy that leaves its player on 53 with no leather patch to
+  place is searched once per patch (twice if some placements take the 7x7
+  bonus): that quilt never changes again and nothing else depends on it.
+- Relaxed-quilt group bounds (section "Relaxed quilts" below).
 """
 
 from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, int16_t, int8_t, uint8_t, uint16_t
@@ -279,7 +295,7 @@ cdef uint64_t full_key(const CState* s) noexcept nogil:
 cdef inline uint64_t child_key(uint64_t k, const CState* a, const CState* b, move_t m) noexcept nogil:
     """Key of ``b`` = ``a`` after move ``m``, from the key of ``a``: only
     the fields the move changed are touched."""
-    cdef int p, i
+    cdef int p
     cdef u128 d
     cdef uint64_t l
     for p in range(2):
@@ -480,7 +496,7 @@ cdef int order_moves(Ctx* c, const CState* s, const move_t* moves, int n, int64_
     (gen_moves lists each patch's placements together). Returns the count."""
     cdef int p = to_move(s)
     cdef int i, j, k = 0, pid, gain, bad, slot, run_start = 0, run_pid = -2
-    cdef move_t m
+    cdef move_t m = MOVE_WALK
     cdef u128 mask
     cdef int seen[N_PATCHES][2]
     memset(seen, 0, sizeof(seen))
@@ -713,7 +729,7 @@ cdef int group_bound(Ctx* c, const CState* s, uint64_t key, int p, int group, in
                      int beta, int ply, int rmask) noexcept nogil:
     """Fail-soft value of the relaxed game after ``group`` (see above)."""
     cdef CState child = s[0]
-    cdef int r2 = rmask | (1 << p), v, k
+    cdef int r2 = rmask | (1 << p), v
     cdef int old_thr = c.thr[p]
     cdef uint64_t old_fits = c.fits[p]
     cdef int old_unusable = c.unusable[p]
