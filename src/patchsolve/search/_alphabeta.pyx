@@ -663,10 +663,23 @@ cdef int child_value(Ctx* c, CState* child, uint64_t key, int depth, int alpha, 
     return -negamax(c, child, key, depth, -beta, -alpha, ply, rmask)
 
 
-cdef u128 small_regions(u128 empty, int min_size) noexcept nogil:
-    """Empty squares in connected empty regions smaller than ``min_size``:
-    no patch can ever cover them (a quilt only fills up), only leather."""
-    cdef u128 small = 0, comp, grown
+cdef bint region_alive(u128 region, uint64_t fits) noexcept nogil:
+    """Some patch of ``fits`` has a placement inside ``region``."""
+    cdef u128 outside = FULL & ~region
+    cdef int size = popcount128(region), pid
+    while fits:
+        pid = ab_ctz128(<u128>fits)
+        fits &= fits - 1
+        if T.patch_size[pid] <= size and patch_fits(outside, pid):
+            return True
+    return False
+
+
+cdef u128 dead_regions(u128 empty, uint64_t fits) noexcept nogil:
+    """Empty squares in connected empty regions that hold no placement of
+    any patch of ``fits``: as a quilt only fills up, no patch will ever
+    cover them; only leather can."""
+    cdef u128 dead = 0, comp, grown
     while empty:
         comp = empty & (~empty + 1)            # lowest empty square
         while True:
@@ -674,48 +687,46 @@ cdef u128 small_regions(u128 empty, int min_size) noexcept nogil:
             if grown == comp:
                 break
             comp = grown
-        if popcount128(comp) < min_size:
-            small |= comp
+        if not region_alive(comp, fits):
+            dead |= comp
         empty &= ~comp
-    return small
+    return dead
 
 
-cdef int bonus_threshold(const CState* s, int p, int* unusable) noexcept nogil:
+cdef int bonus_threshold(const CState* s, int p, u128 dead, int leather) noexcept nogil:
     """Covered squares at which a relaxed ``p`` takes the free 7x7 bonus:
     the quilt now plus the fewest empty squares of a 7x7 square that can
-    still be completed -- one whose squares in too-small regions (see
-    small_regions) need no more leather patches than are left. Beyond 81
-    when none can (or the bonus is gone). ``unusable``: squares in too-small
-    regions beyond what the leather left can fill, which no patch can use."""
-    cdef u128 q = s.quilt[p], empty = FULL & ~q, small
-    cdef int k, i, m, min_size = 99, leather, best = 99
-    unusable[0] = 0
+    still be completed -- one with no more squares in dead regions than
+    leather patches left. Beyond 81 when none can (or the bonus is gone)."""
+    cdef u128 empty = FULL & ~s.quilt[p]
+    cdef int i, m, best = 99
     if s.bonus >= 0:
         return BOARD_SQUARES + 1
-    for k in range(s.n_circle):
-        if T.patch_size[s.circle[k]] < min_size:
-            min_size = T.patch_size[s.circle[k]]
-    small = small_regions(empty, min_size)
-    leather = ab_popcount64(s.leather) + (1 if s.pending == p else 0)
-    unusable[0] = popcount128(small) - leather
-    if unusable[0] < 0:
-        unusable[0] = 0
     for i in range(9):
         m = popcount128(T.square7[i] & empty)
-        if m < best and popcount128(T.square7[i] & small) <= leather:
+        if m < best and popcount128(T.square7[i] & dead) <= leather:
             best = m
     if best == 99:
         return BOARD_SQUARES + 1
-    return popcount128(q) + best
+    return popcount128(s.quilt[p]) + best
 
 
 cdef inline void relax_begin(Ctx* c, const CState* s, int p) noexcept nogil:
-    cdef int k
-    c.thr[p] = bonus_threshold(s, p, &c.unusable[p])
+    """Fix what the relaxed ``p`` may still do, from p's quilt now: the
+    patches that fit (``fits``), the empty squares no patch can use beyond
+    what the leather left can fill (``unusable``), and the 7x7 threshold."""
+    cdef int k, leather
+    cdef u128 dead
     c.fits[p] = 0
     for k in range(s.n_circle):
         if patch_fits(s.quilt[p], s.circle[k]):
             c.fits[p] |= (<uint64_t>1) << s.circle[k]
+    dead = dead_regions(FULL & ~s.quilt[p], c.fits[p])
+    leather = ab_popcount64(s.leather) + (1 if s.pending == p else 0)
+    c.unusable[p] = popcount128(dead) - leather
+    if c.unusable[p] < 0:
+        c.unusable[p] = 0
+    c.thr[p] = bonus_threshold(s, p, dead, leather)
 
 
 cdef inline uint64_t relax_salt(Ctx* c, int p, int rmask, int r2) noexcept nogil:
