@@ -1,0 +1,857 @@
+# cython: language_level=3
+"""Monte Carlo tree search over the rules core: the hot loop, in C.
+
+The tree lives in one growable array of ``Node`` structs (no Python objects);
+children form a singly linked list, newest child first. One iteration walks
+down from the root by UCT, adds one node, finishes the game with a playout
+and backs the result up the path.
+
+Non-alternating turns
+---------------------
+Every node stores ``mover``: the player who chose the move leading to it (the
+player to move in its parent, ``to_move()`` of the core, which already makes a
+pending leather placement the decision of the player who took the patch).
+All of a node's sums are from ``mover``'s point of view, so a parent simply
+maximises over its children; no sign is flipped per ply.
+
+Tree shapes (``TREE_*``)
+------------------------
+``TREE_TWOLEVEL`` (default): a buy is two decisions of the same player.
+A *state node* offers walk and one *patch node* per affordable patch among the
+next three that fits somewhere; a patch node (same state, ``patch >= 0``)
+offers that patch's placements. Placements and leather squares are added by
+progressive widening (at most ``1 + pw_c * visits ** pw_alpha`` children), best
+first by a compactness key, so 400 near-duplicate placements never starve the
+choice of *which* patch to buy.
+
+``TREE_PLAIN``: full-width plain UCT over all legal moves, each tried once
+before any is tried twice, in a per-node pseudo-random order (the published
+baseline, kept for comparison).
+
+Proofs (MCTS-solver)
+--------------------
+``proven`` is +1 (a win for ``mover``), -1 (a loss) or 0. A terminal node is
+proven by ``winner()``; a node is a win for the player to move in it when one
+child is, and a loss when it is fully expanded and every child is a loss.
+"""
+
+from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport memset
+from libc.math cimport sqrt, log, pow, exp
+from libc.stdint cimport uint64_t, int64_t, int32_t, int16_t, int8_t
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+from patchsolve._core cimport (
+    CState, Tables, CoreState, move_t, u128, get_tables, gen_moves, count_moves, apply_move,
+    is_over, to_move, score, winner, state_key, move_mask, move_patch, popcount128,
+    rng_next, rng_below, random_playout, is_legal,
+    MAX_MOVES, MOVE_WALK, BUY_SHIFT, BOARD_SQUARES, LAST_SPACE, N_PATCHES,
+)
+
+cdef extern from *:
+    """
+    static inline int mc_ctz128(ps_u128 x) {
+        unsigned long long lo = (unsigned long long)x;
+        return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((unsigned long long)(x >> 64));
+    }
+    static inline int mc_select64(unsigned long long x, int r) {
+        while (r-- > 0) x &= x - 1;
+        return __builtin_ctzll(x);
+    }
+    /* index of the r-th (0-based) set bit of x */
+    static inline int mc_select128(ps_u128 x, int r) {
+        unsigned long long lo = (unsigned long long)x;
+        int c = __builtin_popcountll(lo);
+        if (r < c) return mc_select64(lo, r);
+        return 64 + mc_select64((unsigned long long)(x >> 64), r - c);
+    }
+    static inline ps_u128 mc_bit128(int i) { return ((ps_u128)1) << i; }
+    static inline int mc_popcount64(unsigned long long x) { return __builtin_popcountll(x); }
+    """
+    int mc_ctz128(u128 x) nogil
+    int mc_select128(u128 x, int r) nogil
+    u128 mc_bit128(int i) nogil
+    int mc_popcount64(uint64_t x) nogil
+
+
+cdef enum:
+    TREE_TWOLEVEL = 0
+    TREE_PLAIN = 1
+    POLICY_UNIFORM = 0
+    POLICY_HEURISTIC = 1
+    VALUE_WIN = 0
+    VALUE_MARGIN = 1
+    VALUE_BLEND = 2
+    MAX_PATH = 1024
+    NO_NODE = -1
+    PATCH_MARK = -2        # move of a patch node: PATCH_MARK - patch id (always < 0)
+
+
+ctypedef struct Node:
+    double value          # sum of playout rewards in [0, 1], for mover
+    int64_t margin        # sum of final margins (mover - opponent)
+    int32_t visits
+    int32_t wins          # playouts won by mover (tie-break included)
+    move_t move           # real move code, or PATCH_MARK - patch for a patch node
+    int32_t first_child   # newest child; NO_NODE if none
+    int32_t next_sibling
+    int16_t n_children
+    int16_t n_cand        # candidate moves here, -1 until first needed
+    int8_t mover
+    int8_t proven
+    int8_t patch          # patch id of a patch node, else -1
+
+
+ctypedef struct Config:
+    int tree
+    int policy
+    int value
+    double blend          # VALUE_BLEND: weight of the margin reward
+    double margin_scale   # margin reward = logistic(margin / margin_scale)
+    double c              # UCT exploration constant
+    double pw_c
+    double pw_alpha
+    int solver
+    double epsilon        # heuristic playouts: chance of a random option
+    int samples           # heuristic playouts: placements sampled per buy
+    double time_weight    # heuristic playouts: buttons a time space is worth
+    int hole_penalty      # placement order and playouts: cost of a 1-square hole
+
+
+cdef const Tables* T = get_tables()
+
+# Board geometry for the compactness key (built at import).
+cdef u128 COL0 = 0, COL8 = 0, ROW0 = 0, ROW8 = 0, FULL = 0
+
+
+def _geometry():
+    global COL0, COL8, ROW0, ROW8, FULL
+    cdef int i
+    for i in range(9):
+        COL0 |= mc_bit128(i * 9)
+        COL8 |= mc_bit128(i * 9 + 8)
+        ROW0 |= mc_bit128(i)
+        ROW8 |= mc_bit128(72 + i)
+    FULL = T.full
+
+
+_geometry()
+
+
+# --------------------------------------------------------------------------
+# Move helpers and heuristics
+# --------------------------------------------------------------------------
+
+cdef inline u128 fits(u128 empty, int og) noexcept nogil:
+    """Anchors where orientation ``og`` lies on empty squares only (as in the core)."""
+    cdef u128 v = T.og_anchors[og]
+    cdef int i
+    for i in range(T.og_ncells[og]):
+        v &= empty >> T.og_cells[og][i]
+    return v
+
+
+cdef inline move_t buy_code(int og, int anchor) noexcept nogil:
+    return ((og + 1) << BUY_SHIFT) | anchor
+
+
+cdef inline int contact(u128 m, u128 quilt) noexcept nogil:
+    """Edges of the squares ``m`` touching the quilt or the board's border:
+    high = compact, leaves few awkward holes."""
+    return (popcount128(((m & ~COL0) >> 1) & quilt) + popcount128(m & COL0)
+            + popcount128(((m & ~COL8) << 1) & quilt) + popcount128(m & COL8)
+            + popcount128((m >> 9) & quilt) + popcount128(m & ROW0)
+            + popcount128(((m << 9) & FULL) & quilt) + popcount128(m & ROW8))
+
+
+cdef inline int single_holes(u128 quilt) noexcept nogil:
+    """Empty squares whose four neighbours are all covered or off the board:
+    only a leather patch can ever fill them (each costs 2 points)."""
+    cdef u128 empty = FULL & ~quilt
+    return popcount128(empty
+                       & (ROW0 | (quilt << 9)) & (ROW8 | (quilt >> 9))
+                       & (COL0 | ((quilt << 1) & ~COL0)) & (COL8 | ((quilt >> 1) & ~COL8)))
+
+
+cdef inline int placement_score(u128 m, u128 quilt, int hole_penalty) noexcept nogil:
+    """Compactness of covering ``m``: edges touching the quilt or the border,
+    minus ``hole_penalty`` per single-square hole left (offset to stay positive)."""
+    if hole_penalty == 0:
+        return 256 + contact(m, quilt)
+    return 256 + contact(m, quilt) - hole_penalty * single_holes(quilt | m)
+
+
+cdef inline int64_t order_key(move_t m, u128 quilt, int hole_penalty) noexcept nogil:
+    """Unique key ordering placements best first: compactness, then a hash
+    of the code (so ties are not broken by board position), then the code."""
+    cdef uint64_t h = (<uint64_t>m * 0x9E3779B97F4A7C15ULL) >> 48
+    return ((<int64_t>placement_score(move_mask(m), quilt, hole_penalty)) << 40) | (<int64_t>h << 20) | m
+
+
+cdef inline int income_ahead(const CState* s, int p) noexcept nogil:
+    """Income spaces still ahead of player ``p``'s token."""
+    return mc_popcount64(T.income_spaces >> (s.time[p] + 1))
+
+
+cdef inline bint patch_usable(const CState* s, int p, int pid, u128 empty) noexcept nogil:
+    cdef int og
+    if T.patch_cost[pid] > s.buttons[p]:
+        return False
+    for og in range(T.patch_og_start[pid], T.patch_og_start[pid + 1]):
+        if fits(empty, og):
+            return True
+    return False
+
+
+cdef int decision_options(const CState* s, int* pids) noexcept nogil:
+    """Options of a state node (no pending leather): walk (pid -1) and each
+    affordable, fitting patch among the next three, in circle order."""
+    cdef int p = to_move(s), k, n = 1
+    cdef u128 empty = T.full & ~s.quilt[p]
+    pids[0] = -1
+    for k in range(3 if s.n_circle > 3 else s.n_circle):
+        if patch_usable(s, p, s.circle[k], empty):
+            pids[n] = s.circle[k]
+            n += 1
+    return n
+
+
+cdef int placements_of(const CState* s, int pid, move_t* out) noexcept nogil:
+    """Every placement of patch ``pid`` on the mover's quilt (pid = -1: the
+    leather squares of a pending placement)."""
+    cdef int p = to_move(s), og, n = 0
+    cdef u128 empty = T.full & ~s.quilt[p], v
+    if pid < 0:
+        v = empty
+        while v:
+            out[n] = mc_ctz128(v) + 1
+            v &= v - 1
+            n += 1
+        return n
+    for og in range(T.patch_og_start[pid], T.patch_og_start[pid + 1]):
+        v = fits(empty, og)
+        while v:
+            out[n] = buy_code(og, mc_ctz128(v))
+            v &= v - 1
+            n += 1
+    return n
+
+
+cdef move_t sample_placement(const CState* s, int pid, int samples, int hole_penalty,
+                             uint64_t* rng) noexcept nogil:
+    """The most compact of ``samples`` uniformly drawn placements of ``pid``
+    (pid = -1: leather squares); samples = 1 is a uniform draw. -1 if none."""
+    cdef u128 valid[8]
+    cdef int ogs[8]
+    cdef int counts[8]
+    cdef int p = to_move(s), og, nv = 0, total = 0, i, j, r, c, best_c = -1
+    cdef u128 empty = T.full & ~s.quilt[p], v
+    cdef move_t m, best = -1
+    if pid < 0:
+        total = popcount128(empty)
+        for j in range(samples):
+            if total == 0:
+                break
+            m = mc_select128(empty, <int>rng_below(rng, total)) + 1
+            c = placement_score(mc_bit128(m - 1), s.quilt[p], hole_penalty)
+            if c > best_c:
+                best_c, best = c, m
+        return best
+    for og in range(T.patch_og_start[pid], T.patch_og_start[pid + 1]):
+        v = fits(empty, og)
+        if v:
+            valid[nv] = v
+            ogs[nv] = og
+            counts[nv] = popcount128(v)
+            total += counts[nv]
+            nv += 1
+    if total == 0:
+        return -1
+    for j in range(samples):
+        r = <int>rng_below(rng, total)
+        for i in range(nv):
+            if r < counts[i]:
+                m = buy_code(ogs[i], mc_select128(valid[i], r))
+                break
+            r -= counts[i]
+        if samples == 1:
+            return m
+        c = placement_score(move_mask(m), s.quilt[p], hole_penalty)
+        if c > best_c:
+            best_c, best = c, m
+    return best
+
+
+cdef move_t heuristic_move(const CState* s, uint64_t* rng, const Config* cfg) noexcept nogil:
+    """The fast playout policy: the option with the best gain, where a patch
+    gains 2 x squares + income x paydays left - cost - time_weight x time
+    and walking gains (1 - time_weight) x spaces walked (time_weight = 0 is
+    the greedy one-ply player, 1 values patches against walking as long);
+    place it as compactly as ``samples`` random placements allow; with
+    probability ``epsilon`` pick walk or a patch at random."""
+    cdef int pids[4]
+    cdef int p = to_move(s), n, i, best = 0, R, pid, walk
+    cdef double gain, best_gain
+    if s.pending >= 0:
+        return sample_placement(s, -1, cfg.samples, cfg.hole_penalty, rng)
+    n = decision_options(s, pids)
+    if n == 1:
+        return MOVE_WALK
+    if cfg.epsilon > 0 and rng_below(rng, 1 << 20) < <uint64_t>(cfg.epsilon * (1 << 20)):
+        best = <int>rng_below(rng, n)
+    else:
+        R = income_ahead(s, p)
+        walk = (s.time[1 - p] + 1 if s.time[1 - p] < LAST_SPACE else LAST_SPACE) - s.time[p]
+        best_gain = (1.0 - cfg.time_weight) * walk
+        for i in range(1, n):
+            pid = pids[i]
+            gain = (2.0 * T.patch_size[pid] + T.patch_income[pid] * R - T.patch_cost[pid]
+                    - cfg.time_weight * T.patch_time[pid])
+            if gain > best_gain:
+                best_gain, best = gain, i
+    if best == 0:
+        return MOVE_WALK
+    return sample_placement(s, pids[best], cfg.samples, cfg.hole_penalty, rng)
+
+
+cdef move_t greedy(const CState* s) noexcept nogil:
+    """The greedy one-ply player: the move that most raises its projected
+    final score (score + income x paydays left) right now, ignoring time;
+    placements by compactness."""
+    cdef move_t moves[MAX_MOVES]
+    cdef int n = gen_moves(s, moves), i, p = to_move(s), pid, R = income_ahead(s, p)
+    cdef int64_t k, best_k = -(1LL << 62)
+    cdef int gain
+    cdef move_t best = moves[0]
+    for i in range(n):
+        if moves[i] == MOVE_WALK:
+            gain = (s.time[1 - p] + 1 if s.time[1 - p] < LAST_SPACE else LAST_SPACE) - s.time[p]
+            k = (<int64_t>gain) * (1LL << 50)
+        elif moves[i] <= BOARD_SQUARES:
+            k = order_key(moves[i], s.quilt[p], 4)
+        else:
+            pid = move_patch(moves[i])
+            gain = 2 * T.patch_size[pid] - T.patch_cost[pid] + T.patch_income[pid] * R
+            k = (<int64_t>gain) * (1LL << 50) + order_key(moves[i], s.quilt[p], 4)
+        if k > best_k:
+            best_k, best = k, moves[i]
+    return best
+
+
+cdef void heuristic_playout(CState* s, uint64_t* rng, const Config* cfg) noexcept nogil:
+    while not is_over(s):
+        apply_move(s, heuristic_move(s, rng, cfg))
+
+
+cdef inline double now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+# --------------------------------------------------------------------------
+# The searcher
+# --------------------------------------------------------------------------
+
+cdef class Searcher:
+    """One search tree. Python drives it (``set_root``, ``run``, ``advance``,
+    statistics); everything per iteration runs in C without the GIL."""
+
+    cdef Node* nodes
+    cdef int n_nodes, cap, max_nodes
+    cdef int root
+    cdef CState root_state
+    cdef bint has_root
+    cdef Config cfg
+    cdef uint64_t rng
+    cdef readonly long total_iterations
+
+    def __cinit__(self, int max_nodes=4_000_000):
+        if max_nodes < 16:
+            raise ValueError("max_nodes must be at least 16")
+        self.max_nodes = max_nodes
+        self.cap = 1 << 14 if max_nodes > (1 << 14) else max_nodes
+        self.nodes = <Node*>malloc(self.cap * sizeof(Node))
+        if self.nodes == NULL:
+            raise MemoryError()
+        self.n_nodes = 0
+        self.has_root = False
+        self.configure()
+
+    def __dealloc__(self):
+        free(self.nodes)
+
+    def configure(self, tree="twolevel", policy="heuristic", value="win", double blend=0.25,
+                  double margin_scale=10.0, double c=0.7, double pw_c=1.0, double pw_alpha=0.5,
+                  solver=True, double epsilon=0.1, int samples=4, double time_weight=1.0, int hole_penalty=4):
+        """Set the search parameters (validated by the Python wrapper)."""
+        self.cfg.tree = {"twolevel": TREE_TWOLEVEL, "plain": TREE_PLAIN}[tree]
+        self.cfg.policy = {"uniform": POLICY_UNIFORM, "heuristic": POLICY_HEURISTIC}[policy]
+        self.cfg.value = {"win": VALUE_WIN, "margin": VALUE_MARGIN, "blend": VALUE_BLEND}[value]
+        self.cfg.blend = blend
+        self.cfg.margin_scale = margin_scale
+        self.cfg.c = c
+        self.cfg.pw_c = pw_c
+        self.cfg.pw_alpha = pw_alpha
+        self.cfg.solver = 1 if solver else 0
+        self.cfg.epsilon = epsilon
+        self.cfg.samples = samples if samples >= 1 else 1
+        self.cfg.time_weight = time_weight
+        self.cfg.hole_penalty = hole_penalty
+
+    # -- node storage ---------------------------------------------------
+    cdef int new_node(self, move_t move, int mover, int patch) noexcept nogil:
+        """Append a node; NO_NODE when the tree is full (max_nodes)."""
+        cdef Node* grown
+        cdef int newcap
+        if self.n_nodes == self.cap:
+            if self.cap >= self.max_nodes:
+                return NO_NODE
+            newcap = self.cap * 2 if self.cap * 2 < self.max_nodes else self.max_nodes
+            grown = <Node*>realloc(self.nodes, newcap * sizeof(Node))
+            if grown == NULL:
+                self.max_nodes = self.cap      # out of memory: stop growing
+                return NO_NODE
+            self.nodes = grown
+            self.cap = newcap
+        cdef Node* n = &self.nodes[self.n_nodes]
+        memset(n, 0, sizeof(Node))
+        n.move = move
+        n.first_child = NO_NODE
+        n.next_sibling = NO_NODE
+        n.n_cand = -1
+        n.mover = mover
+        n.patch = patch
+        self.n_nodes += 1
+        return self.n_nodes - 1
+
+    cdef void reset(self, const CState* s):
+        self.n_nodes = 0
+        self.root_state = s[0]
+        self.root = self.new_node(MOVE_WALK, to_move(s), -1)
+        self.has_root = True
+        if is_over(s):
+            self.nodes[self.root].proven = 1 if winner(s) == self.nodes[self.root].mover else -1
+
+    # -- candidates -----------------------------------------------------
+    cdef int count_candidates(self, int x, const CState* s) noexcept nogil:
+        cdef int pids[4]
+        cdef move_t buf[MAX_MOVES]
+        if self.cfg.tree == TREE_PLAIN:
+            return count_moves(s)
+        if self.nodes[x].patch >= 0:
+            return placements_of(s, self.nodes[x].patch, buf)
+        if s.pending >= 0:
+            return popcount128(T.full & ~s.quilt[to_move(s)])
+        return decision_options(s, pids)
+
+    cdef move_t next_candidate(self, int x, const CState* s, int* patch_out) noexcept nogil:
+        """The move of node ``x``'s next child, in the node's fixed order; for a
+        patch-node child, the move is PATCH_MARK - pid and *patch_out = pid."""
+        cdef int pids[4]
+        cdef move_t buf[MAX_MOVES]
+        cdef Node* nx = &self.nodes[x]
+        cdef int k = nx.n_children, n, i, pid
+        cdef int64_t last, key, best_key
+        cdef move_t best = -1
+        cdef u128 quilt
+        patch_out[0] = -1
+        if self.cfg.tree == TREE_PLAIN:
+            # Stride through gen_moves' order from a per-node offset: a cheap
+            # fixed pseudo-random permutation (1543 is prime, above any n).
+            n = gen_moves(s, buf)
+            return buf[(<int>((state_key(s) >> 40) % <uint64_t>n) + k * 1543) % n]
+        if nx.patch < 0 and s.pending < 0:
+            decision_options(s, pids)
+            pid = pids[k]
+            if pid < 0:
+                return MOVE_WALK
+            patch_out[0] = pid
+            return PATCH_MARK - pid
+        # placements (or leather squares): the best key below the newest child's
+        n = placements_of(s, nx.patch, buf)
+        quilt = s.quilt[to_move(s)]
+        last = order_key(self.nodes[nx.first_child].move, quilt, self.cfg.hole_penalty) if k > 0 else (1LL << 62)
+        best_key = -1
+        for i in range(n):
+            key = order_key(buf[i], quilt, self.cfg.hole_penalty)
+            if key < last and key > best_key:
+                best_key, best = key, buf[i]
+        return best
+
+    cdef inline bint may_add_child(self, int x, const CState* s) noexcept nogil:
+        """Whether node ``x`` takes a new child now: progressive widening on
+        placements and leather squares; full width on the (at most four)
+        options of a decision node and everywhere in plain UCT."""
+        cdef Node* nx = &self.nodes[x]
+        if nx.n_children >= nx.n_cand:
+            return False
+        if self.cfg.tree == TREE_PLAIN or nx.n_children == 0:
+            return True
+        if nx.patch < 0 and s.pending < 0:
+            return True
+        return nx.n_children < 1 + self.cfg.pw_c * pow(nx.visits, self.cfg.pw_alpha)
+
+    cdef int add_child(self, int x, CState* s) noexcept nogil:
+        """Create node ``x``'s next child and play its move on ``s``."""
+        cdef int patch
+        cdef move_t m = self.next_candidate(x, s, &patch)
+        cdef int c = self.new_node(m, to_move(s), patch)
+        if c == NO_NODE:
+            return NO_NODE
+        self.nodes[c].next_sibling = self.nodes[x].first_child
+        self.nodes[x].first_child = c
+        self.nodes[x].n_children += 1
+        if m >= 0:
+            apply_move(s, m)
+            if is_over(s) and self.cfg.solver:
+                self.nodes[c].proven = 1 if winner(s) == self.nodes[c].mover else -1
+        return c
+
+    cdef int select_child(self, int x) noexcept nogil:
+        """UCT over the children, skipping proven losses for the player to
+        move here; a proven win is taken at once."""
+        cdef Node* nx = &self.nodes[x]
+        cdef int c = nx.first_child, best = NO_NODE
+        cdef double logn = log(nx.visits + 1.0), u, best_u = -1e300
+        while c != NO_NODE:
+            if self.nodes[c].proven > 0:
+                return c
+            if self.nodes[c].proven == 0:
+                if self.nodes[c].visits == 0:
+                    return c
+                u = (self.nodes[c].value / self.nodes[c].visits
+                     + self.cfg.c * sqrt(logn / self.nodes[c].visits))
+                if u > best_u:
+                    best_u, best = u, c
+            c = self.nodes[c].next_sibling
+        if best == NO_NODE:          # every child lost: any of them will do
+            best = nx.first_child
+        return best
+
+    # -- one iteration --------------------------------------------------
+    cdef void playout(self, CState* s, int leaf) noexcept nogil:
+        cdef move_t m
+        if self.nodes[leaf].patch >= 0:      # a patch was chosen, not yet placed
+            m = sample_placement(s, self.nodes[leaf].patch,
+                                 self.cfg.samples if self.cfg.policy == POLICY_HEURISTIC else 1,
+                                 self.cfg.hole_penalty, &self.rng)
+            apply_move(s, m)
+        if self.cfg.policy == POLICY_HEURISTIC:
+            heuristic_playout(s, &self.rng, &self.cfg)
+        else:
+            random_playout(s, &self.rng)
+
+    cdef void prove(self, int* path, int depth) noexcept nogil:
+        """After path[depth] got proven: prove its ancestors where possible."""
+        cdef int i, x, c, P
+        cdef bint all_lost
+        for i in range(depth - 1, -1, -1):
+            x = path[i]
+            c = path[i + 1]
+            if self.nodes[c].proven == 0 or self.nodes[x].proven != 0:
+                return
+            P = self.nodes[c].mover
+            if self.nodes[c].proven > 0:
+                self.nodes[x].proven = 1 if self.nodes[x].mover == P else -1
+                continue
+            if self.nodes[x].n_children < self.nodes[x].n_cand:
+                return
+            all_lost = True
+            c = self.nodes[x].first_child
+            while c != NO_NODE:
+                if self.nodes[c].proven >= 0:
+                    all_lost = False
+                    break
+                c = self.nodes[c].next_sibling
+            if not all_lost:
+                return
+            self.nodes[x].proven = -1 if self.nodes[x].mover == P else 1
+
+    cdef void backup(self, int* path, int depth, const CState* s, int leaf_proven_for) noexcept nogil:
+        """Add one result to every node on the path, each from its mover's view.
+        ``leaf_proven_for`` >= 0: no playout, that player won (a proven node)."""
+        cdef int w, i, q
+        cdef int64_t m0
+        cdef double r[2]
+        cdef double mr
+        cdef Node* n
+        if leaf_proven_for >= 0:
+            w = leaf_proven_for
+            n = &self.nodes[path[depth]]
+            m0 = (n.margin // n.visits if n.visits > 0 else 0)
+            if n.mover == 1:
+                m0 = -m0
+        else:
+            w = winner(s)
+            m0 = score(s, 0) - score(s, 1)
+        for q in range(2):
+            mr = 1.0 / (1.0 + exp(-(m0 if q == 0 else -m0) / self.cfg.margin_scale))
+            if self.cfg.value == VALUE_WIN:
+                r[q] = 1.0 if w == q else 0.0
+            elif self.cfg.value == VALUE_MARGIN:
+                r[q] = mr
+            else:
+                r[q] = (1.0 - self.cfg.blend) * (1.0 if w == q else 0.0) + self.cfg.blend * mr
+        for i in range(depth + 1):
+            n = &self.nodes[path[i]]
+            q = n.mover
+            n.visits += 1
+            n.value += r[q]
+            n.wins += (w == q)
+            n.margin += m0 if q == 0 else -m0
+
+    cdef void iterate(self) noexcept nogil:
+        cdef int path[MAX_PATH]
+        cdef int depth = 0, x = self.root, c
+        cdef CState s = self.root_state
+        path[0] = x
+        while True:
+            if is_over(&s):
+                break
+            if self.nodes[x].proven != 0:    # reached only without a full proof above
+                self.backup(path, depth, &s, self.nodes[x].mover if self.nodes[x].proven > 0
+                            else 1 - self.nodes[x].mover)
+                return
+            if self.nodes[x].n_cand < 0:
+                self.nodes[x].n_cand = self.count_candidates(x, &s)
+            if self.may_add_child(x, &s) or (self.nodes[x].n_children < self.nodes[x].n_cand
+                                              and self.all_children_lost(x)):
+                c = self.add_child(x, &s)
+                if c != NO_NODE:
+                    depth += 1
+                    path[depth] = c
+                    x = c
+                    if self.nodes[x].proven != 0:
+                        self.prove(path, depth)
+                    break
+                if self.nodes[x].n_children == 0:
+                    break                # tree full: play out from here
+            c = self.select_child(x)
+            if self.nodes[c].move >= 0:
+                apply_move(&s, self.nodes[c].move)
+            depth += 1
+            path[depth] = c
+            x = c
+            if depth == MAX_PATH - 1:
+                break
+        if not is_over(&s):
+            self.playout(&s, x)
+        self.backup(path, depth, &s, -1)
+
+    cdef bint all_children_lost(self, int x) noexcept nogil:
+        cdef int c = self.nodes[x].first_child
+        if c == NO_NODE:
+            return False
+        while c != NO_NODE:
+            if self.nodes[c].proven >= 0:
+                return False
+            c = self.nodes[c].next_sibling
+        return True
+
+    # -- Python interface ---------------------------------------------
+    def set_root(self, CoreState cs, bint reuse=True, int max_plies=6):
+        """Search from ``cs`` next. With ``reuse``, keep the subtree when
+        ``cs`` is the current root or a position reached from it within
+        ``max_plies`` real moves; otherwise start a fresh tree. Returns the
+        number of visits kept."""
+        cdef uint64_t key = state_key(&cs.s)
+        cdef int found = NO_NODE
+        if reuse and self.has_root:
+            found = self.find(self.root, self.root_state, key, max_plies)
+        if found == NO_NODE:
+            self.reset(&cs.s)
+            return 0
+        self.root = found
+        self.root_state = cs.s
+        self.nodes[found].next_sibling = NO_NODE
+        if self.n_nodes > self.max_nodes // 2:
+            self.compact()
+        return self.nodes[self.root].visits
+
+    cdef int find(self, int x, CState s, uint64_t key, int plies):
+        cdef int c, r
+        cdef CState t
+        if self.nodes[x].patch < 0 and state_key(&s) == key:
+            return x
+        if plies == 0:
+            return NO_NODE
+        c = self.nodes[x].first_child
+        while c != NO_NODE:
+            t = s
+            if self.nodes[c].move >= 0:
+                apply_move(&t, self.nodes[c].move)
+                r = self.find(c, t, key, plies - 1)
+            else:
+                r = self.find(c, t, key, plies)
+            if r != NO_NODE:
+                return r
+            c = self.nodes[c].next_sibling
+        return NO_NODE
+
+    cdef void compact(self):
+        """Copy the subtree under the root into a fresh array (tree reuse
+        leaves the rest of the old tree unreachable)."""
+        cdef Node* fresh = <Node*>malloc(self.cap * sizeof(Node))
+        cdef int* where
+        cdef int n = 0, top = 0, x, c, prev
+        if fresh == NULL:
+            self.reset(&self.root_state)
+            return
+        where = <int*>malloc(self.n_nodes * sizeof(int))
+        # breadth first: copy each node, then fix its children's links
+        fresh[0] = self.nodes[self.root]
+        where[0] = self.root
+        n = 1
+        top = 0
+        while top < n:
+            x = where[top]
+            prev = -1
+            c = self.nodes[x].first_child
+            fresh[top].first_child = NO_NODE
+            while c != NO_NODE:
+                fresh[n] = self.nodes[c]
+                fresh[n].next_sibling = NO_NODE
+                where[n] = c
+                if prev < 0:
+                    fresh[top].first_child = n
+                else:
+                    fresh[prev].next_sibling = n
+                prev = n
+                n += 1
+                c = self.nodes[c].next_sibling
+            top += 1
+        free(where)
+        free(self.nodes)
+        self.nodes = fresh
+        self.n_nodes = n
+        self.root = 0
+
+    def run(self, long iterations, double seconds, uint64_t seed):
+        """Iterate until ``iterations`` (<= 0: no limit) or ``seconds``
+        (<= 0: no limit) run out, or the root is proven. Returns
+        (iterations done, seconds used)."""
+        if not self.has_root:
+            raise RuntimeError("set_root first")
+        # hash the seed: splitmix streams of nearby raw seeds are shifted copies
+        cdef uint64_t tmp = seed
+        self.rng = rng_next(&tmp)
+        cdef long done = 0
+        cdef double t0 = now(), deadline = t0 + seconds
+        with nogil:
+            while self.nodes[self.root].proven == 0 and not is_over(&self.root_state):
+                if iterations > 0 and done >= iterations:
+                    break
+                if seconds > 0 and (done & 15) == 0 and now() >= deadline:
+                    break
+                self.iterate()
+                done += 1
+        self.total_iterations += done
+        return done, now() - t0
+
+    cdef dict node_stats(self, int c):
+        cdef Node* n = &self.nodes[c]
+        return {"visits": n.visits, "value": n.value, "wins": n.wins, "margin": n.margin,
+                "proven": n.proven, "move": n.move, "patch": n.patch}
+
+    def root_children(self):
+        """Statistics of the root's children (mover = the player to move at the
+        root); a patch node carries its placements under "children"."""
+        out = []
+        c = self.nodes[self.root].first_child
+        while c != NO_NODE:
+            d = self.node_stats(c)
+            if self.nodes[c].patch >= 0:
+                d["children"] = []
+                g = self.nodes[c].first_child
+                while g != NO_NODE:
+                    d["children"].append(self.node_stats(g))
+                    g = self.nodes[g].next_sibling
+                d["n_cand"] = self.nodes[c].n_cand
+            out.append(d)
+            c = self.nodes[c].next_sibling
+        out.reverse()        # creation order
+        return out
+
+    cdef int best_child(self, int x):
+        """A proven win, else the most visited child not proven lost (else any)."""
+        cdef int c = self.nodes[x].first_child, best = NO_NODE
+        cdef int bv = -1
+        while c != NO_NODE:
+            if self.nodes[c].proven > 0:
+                return c
+            if self.nodes[c].proven == 0 and self.nodes[c].visits > bv:
+                bv, best = self.nodes[c].visits, c
+            c = self.nodes[c].next_sibling
+        if best == NO_NODE:
+            c = self.nodes[x].first_child
+            while c != NO_NODE:
+                if self.nodes[c].visits > bv:
+                    bv, best = self.nodes[c].visits, c
+                c = self.nodes[c].next_sibling
+        return best
+
+    def pv(self, int max_moves=12, int min_visits=2):
+        """Real move codes along best children from the root."""
+        out = []
+        x = self.root
+        while len(out) < max_moves:
+            x = self.best_child(x)
+            if x == NO_NODE or (self.nodes[x].visits < min_visits and self.nodes[x].proven == 0):
+                break
+            if self.nodes[x].move >= 0:
+                out.append(self.nodes[x].move)
+        return out
+
+    def best_placement(self, CoreState cs, int patch):
+        """The placement the heuristic orders first (for a patch node that
+        has no placement child yet)."""
+        cdef move_t buf[MAX_MOVES]
+        cdef int n = placements_of(&cs.s, patch, buf), i
+        cdef int64_t k, bk = -1
+        cdef move_t best = -1
+        cdef u128 q = cs.s.quilt[to_move(&cs.s)]
+        for i in range(n):
+            k = order_key(buf[i], q, self.cfg.hole_penalty)
+            if k > bk:
+                bk, best = k, buf[i]
+        return best
+
+    @property
+    def n_nodes(self):
+        return self.n_nodes
+
+    @property
+    def root_visits(self):
+        return self.nodes[self.root].visits if self.has_root else 0
+
+    @property
+    def root_proven(self):
+        """+1 / -1: a proven win / loss for the player to move at the root."""
+        if not self.has_root or self.nodes[self.root].proven == 0:
+            return 0
+        c = self.best_child(self.root)
+        if c == NO_NODE:         # a finished game
+            return 0
+        return self.nodes[c].proven
+
+
+def greedy_move(CoreState cs):
+    """The greedy one-ply player's move (a benchmark opponent); -1 if over."""
+    if is_over(&cs.s):
+        return -1
+    return greedy(&cs.s)
+
+
+def heuristic_policy_move(CoreState cs, uint64_t seed, double epsilon=0.1, int samples=4,
+                          double time_weight=1.0, int hole_penalty=4):
+    """One move of the heuristic playout policy (for tests and as a player)."""
+    cdef Config cfg
+    cdef uint64_t rng = seed
+    if is_over(&cs.s):
+        return -1
+    cfg.epsilon = epsilon
+    cfg.samples = samples if samples >= 1 else 1
+    cfg.time_weight = time_weight
+    cfg.hole_penalty = hole_penalty
+    return heuristic_move(&cs.s, &rng, &cfg)
