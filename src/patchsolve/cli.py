@@ -827,6 +827,46 @@ def bench(as_json):
 
 
 @cli.command(context_settings=CONTEXT)
+@position_arguments
+@click.option("--time", "time_limit", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Give up after this many seconds (default: the solver's own, 30 s).")
+@click.option("--nodes", type=click.IntRange(min=1), default=None, help="Give up after this many nodes.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def solve(position, position_file, time_limit, nodes, quiet, as_json):
+    """Solve POSITION exactly: the final score margin under perfect play
+    (both players maximising their own margin) and a best move. When the
+    budget runs out first, says so (bound "estimate") and exits with 1.
+
+    \b
+    Examples:
+      patchsolve solve -f endgame.txt
+      patchsolve solve -f endgame.txt --time 5 --json
+    """
+    from patchsolve.search import solve as exact
+
+    pos = load_position(position, position_file)
+    _searchable(pos)
+    require_engine("alphabeta")
+    limits = {k: v for k, v in (("time", time_limit), ("nodes", nodes)) if v is not None}
+    info(quiet, f"solving ({_limits_text(limits) or 'default budget'})")
+    r = exact(pos, **limits)
+    info(quiet, f"done: {result_summary(r)}")
+    proven = r.bound == "exact"
+    if as_json:
+        data = r.to_dict()
+        data.update({"position": pos.to_text(), "to_move": pos.to_move, "solved": proven})
+        emit_json(data)
+    else:
+        verdict = "exact" if proven else f"NOT solved within the budget ({r.bound})"
+        click.echo(f"value: {fmt_score(r.score)} for player {pos.to_move}, the player to move: {verdict}")
+        click.echo(f"best move: {r.best_move}  ({describe_move(pos, r.best_move)})")
+        click.echo("pv: " + " ".join(str(m) for m in r.pv))
+        click.echo(f"stats: nodes {r.nodes}  time {r.time:.2f}s  nps {r.nps:.0f}")
+    return 0 if proven else 1
+
+
+@cli.command(context_settings=CONTEXT)
 @click.argument("players", nargs=-1, required=True)
 @click.option("--pairs", type=click.IntRange(min=1), default=10, show_default=True,
               help="Circles per pairing; each is played twice with sides swapped.")
