@@ -783,7 +783,9 @@ def bench_positions() -> list[Position]:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def bench(as_json):
     """Run the fixed benchmark: perft node counts (a deterministic signature)
-    and move-generation / random-playout speed on a fixed set of positions.
+    and move-generation / random-playout speed on a fixed set of positions,
+    then the searchers on the bench set (alpha-beta nodes/s, MCTS
+    iterations/s, their own signature, memory). Under 30 s.
 
     \b
     Example:
@@ -812,8 +814,12 @@ def bench(as_json):
                "perft_leaves_per_s": total_nodes / perft_time if perft_time > 0 else None,
                "playouts_per_s": len(rows) * BENCH_PLAYOUTS / playout_time if playout_time > 0 else None,
                "plies_per_s": total_plies / playout_time if playout_time > 0 else None}
+    from patchsolve import bench as search_bench
+
+    searched = search_bench.run(quick=True)
     if as_json:
-        emit_json({"positions": rows, **summary})
+        emit_json({"positions": rows, **summary,
+                   "search": {k: v for k, v in searched.items() if k != "lines"}})
         return
     click.echo(f"{'ply':>4} {'moves':>6} {'perft ' + str(BENCH_DEPTH):>12} {'playout plies':>14} {'wins0':>6}")
     for r in rows:
@@ -824,6 +830,9 @@ def bench(as_json):
         click.echo(f"perft: {total_nodes / perft_time:,.0f} leaves/s")
     if playout_time > 0:
         click.echo(f"playouts: {summary['playouts_per_s']:,.0f} games/s, {summary['plies_per_s']:,.0f} plies/s")
+    click.echo("search on the bench set (data/bench_positions.txt):")
+    for line in searched["lines"]:
+        click.echo("  " + line)
 
 
 @cli.command(context_settings=CONTEXT)
