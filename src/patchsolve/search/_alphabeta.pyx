@@ -61,7 +61,7 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from patchsolve._core cimport (
     CState, Tables, u128, move_t, CoreState,
     get_tables, popcount128, to_move, is_over, gen_moves, apply_move, score, is_legal,
-    move_mask, move_patch, rng_next, rng_below, random_move,
+    move_mask, move_patch, rng_next, rng_below, random_move, fits, mix64,
     MAX_MOVES, LAST_SPACE, BOARD_SQUARES, BUY_SHIFT, MOVE_WALK, N_PATCHES,
 )
 
@@ -612,24 +612,12 @@ cdef inline void relaxed_apply(Ctx* c, CState* s, int p, move_t m) noexcept nogi
 
 
 cdef inline bint patch_fits(u128 quilt, int pid) noexcept nogil:
-    cdef u128 empty = FULL & ~quilt, v
-    cdef int og, i
+    cdef u128 empty = FULL & ~quilt
+    cdef int og
     for og in range(T.patch_og_start[pid], T.patch_og_start[pid + 1]):
-        v = T.og_anchors[og]
-        for i in range(T.og_ncells[og]):
-            v &= empty >> T.og_cells[og][i]
-        if v:
+        if fits(T, empty, og):
             return True
     return False
-
-
-cdef inline uint64_t mix(uint64_t x) noexcept nogil:
-    x ^= x >> 30
-    x *= 0xBF58476D1CE4E5B9ULL
-    x ^= x >> 27
-    x *= 0x94D049BB133111EBULL
-    x ^= x >> 31
-    return x
 
 
 cdef int gen_relaxed(Ctx* c, const CState* s, int p, move_t* out) noexcept nogil:
@@ -732,7 +720,7 @@ cdef inline void relax_begin(Ctx* c, const CState* s, int p) noexcept nogil:
 cdef inline uint64_t relax_salt(Ctx* c, int p, int rmask, int r2) noexcept nogil:
     """The relaxed subtree depends on thr and fits: they salt its keys."""
     return (ZRELAX[rmask] ^ ZRELAX[r2]
-            ^ mix(c.fits[p] ^ (<uint64_t>c.thr[p] << 40) ^ (<uint64_t>c.unusable[p] << 48)
+            ^ mix64(c.fits[p] ^ (<uint64_t>c.thr[p] << 40) ^ (<uint64_t>c.unusable[p] << 48)
                   ^ (<uint64_t>(p + 1) << 56)))
 
 
