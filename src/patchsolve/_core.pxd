@@ -87,6 +87,33 @@ ctypedef struct Tables:
 
 cdef const Tables* get_tables() noexcept nogil
 
+
+# Small helpers every module shares (inline: defined here, compiled into each).
+
+cdef inline u128 fits(const Tables* t, u128 empty, int og) noexcept nogil:
+    """Anchors where orientation ``og`` lies on empty squares only: an anchor
+    ``a`` is good when every cell offset ``d`` has square ``a + d`` empty, i.e.
+    bit ``a`` of ``empty >> d``. The anchor set keeps the shift from wrapping."""
+    cdef u128 v = t.og_anchors[og]
+    cdef int i
+    for i in range(t.og_ncells[og]):
+        v &= empty >> t.og_cells[og][i]
+    return v
+
+
+cdef inline move_t buy_code(int og, int anchor) noexcept nogil:
+    return ((og + 1) << BUY_SHIFT) | anchor
+
+
+cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
+    """The splitmix64 finaliser: a cheap, well-mixing 64-bit hash step."""
+    x ^= x >> 30
+    x *= 0xBF58476D1CE4E5B9ULL
+    x ^= x >> 27
+    x *= 0x94D049BB133111EBULL
+    x ^= x >> 31
+    return x
+
 cdef int popcount128(u128 x) noexcept nogil
 cdef int to_move(const CState* s) noexcept nogil
 cdef bint is_over(const CState* s) noexcept nogil

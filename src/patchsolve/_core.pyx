@@ -157,21 +157,6 @@ cdef int popcount128(u128 x) noexcept nogil:
     return ps_popcount128(x)
 
 
-cdef inline u128 fits(u128 empty, int og) noexcept nogil:
-    """Anchors where orientation ``og`` lies on empty squares only: an anchor
-    ``a`` is good when every cell offset ``d`` has square ``a + d`` empty, i.e.
-    bit ``a`` of ``empty >> d``. The anchor set keeps the shift from wrapping."""
-    cdef u128 v = T.og_anchors[og]
-    cdef int i
-    for i in range(T.og_ncells[og]):
-        v &= empty >> T.og_cells[og][i]
-    return v
-
-
-cdef inline move_t buy_code(int og, int anchor) noexcept nogil:
-    return ((og + 1) << BUY_SHIFT) | anchor
-
-
 cdef u128 move_mask(move_t m) noexcept nogil:
     if m == MOVE_WALK:
         return 0
@@ -246,7 +231,7 @@ cdef int gen_moves(const CState* s, move_t* out) noexcept nogil:
         if T.patch_cost[pid] > s.buttons[p]:
             continue
         for og in range(T.patch_og_start[pid], T.patch_og_start[pid + 1]):
-            v = fits(empty, og)
+            v = fits(&T, empty, og)
             while v:
                 a = ps_ctz128(v)
                 v &= v - 1
@@ -279,7 +264,7 @@ cdef move_t _nth_move(const CState* s, int r, uint64_t* rng) noexcept nogil:
         if T.patch_cost[pid] > s.buttons[p]:
             continue
         for og in range(T.patch_og_start[pid], T.patch_og_start[pid + 1]):
-            v = fits(empty, og)
+            v = fits(&T, empty, og)
             if v:
                 valid[nv] = v
                 ogs[nv] = og
@@ -315,7 +300,7 @@ cdef int count_moves(const CState* s) noexcept nogil:
         if T.patch_cost[pid] > s.buttons[p]:
             continue
         for og in range(T.patch_og_start[pid], T.patch_og_start[pid + 1]):
-            n += ps_popcount128(fits(empty, og))
+            n += ps_popcount128(fits(&T, empty, og))
     return n
 
 
@@ -423,16 +408,6 @@ cdef void apply_move(CState* s, move_t m) noexcept nogil:
 # --------------------------------------------------------------------------
 # Keys, random numbers, playouts, perft
 # --------------------------------------------------------------------------
-
-cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
-    # splitmix64 finaliser
-    x ^= x >> 30
-    x *= 0xBF58476D1CE4E5B9ULL
-    x ^= x >> 27
-    x *= 0x94D049BB133111EBULL
-    x ^= x >> 31
-    return x
-
 
 cdef uint64_t state_key(const CState* s) noexcept nogil:
     """A 64-bit hash of every field (for transposition tables); equal states

@@ -783,7 +783,9 @@ def bench_positions() -> list[Position]:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def bench(as_json):
     """Run the fixed benchmark: perft node counts (a deterministic signature)
-    and move-generation / random-playout speed on a fixed set of positions.
+    and move-generation / random-playout speed on a fixed set of positions,
+    then the searchers on the bench set (alpha-beta nodes/s, MCTS
+    iterations/s, their own signature, memory). Under 30 s.
 
     \b
     Example:
@@ -812,8 +814,12 @@ def bench(as_json):
                "perft_leaves_per_s": total_nodes / perft_time if perft_time > 0 else None,
                "playouts_per_s": len(rows) * BENCH_PLAYOUTS / playout_time if playout_time > 0 else None,
                "plies_per_s": total_plies / playout_time if playout_time > 0 else None}
+    from patchsolve import bench as search_bench
+
+    searched = search_bench.run(quick=True)
     if as_json:
-        emit_json({"positions": rows, **summary})
+        emit_json({"positions": rows, **summary,
+                   "search": {k: v for k, v in searched.items() if k != "lines"}})
         return
     click.echo(f"{'ply':>4} {'moves':>6} {'perft ' + str(BENCH_DEPTH):>12} {'playout plies':>14} {'wins0':>6}")
     for r in rows:
@@ -824,6 +830,49 @@ def bench(as_json):
         click.echo(f"perft: {total_nodes / perft_time:,.0f} leaves/s")
     if playout_time > 0:
         click.echo(f"playouts: {summary['playouts_per_s']:,.0f} games/s, {summary['plies_per_s']:,.0f} plies/s")
+    click.echo("search on the bench set (data/bench_positions.txt):")
+    for line in searched["lines"]:
+        click.echo("  " + line)
+
+
+@cli.command(context_settings=CONTEXT)
+@position_arguments
+@click.option("--time", "time_limit", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Give up after this many seconds (default: the solver's own, 30 s).")
+@click.option("--nodes", type=click.IntRange(min=1), default=None, help="Give up after this many nodes.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def solve(position, position_file, time_limit, nodes, quiet, as_json):
+    """Solve POSITION exactly: the final score margin under perfect play
+    (both players maximising their own margin) and a best move. When the
+    budget runs out first, says so (bound "estimate") and exits with 1.
+
+    \b
+    Examples:
+      patchsolve solve -f endgame.txt
+      patchsolve solve -f endgame.txt --time 5 --json
+    """
+    from patchsolve.search import solve as exact
+
+    pos = load_position(position, position_file)
+    _searchable(pos)
+    require_engine("alphabeta")
+    limits = {k: v for k, v in (("time", time_limit), ("nodes", nodes)) if v is not None}
+    info(quiet, f"solving ({_limits_text(limits) or 'default budget'})")
+    r = exact(pos, **limits)
+    info(quiet, f"done: {result_summary(r)}")
+    proven = r.bound == "exact"
+    if as_json:
+        data = r.to_dict()
+        data.update({"position": pos.to_text(), "to_move": pos.to_move, "solved": proven})
+        emit_json(data)
+    else:
+        verdict = "exact" if proven else f"NOT solved within the budget ({r.bound})"
+        click.echo(f"value: {fmt_score(r.score)} for player {pos.to_move}, the player to move: {verdict}")
+        click.echo(f"best move: {r.best_move}  ({describe_move(pos, r.best_move)})")
+        click.echo("pv: " + " ".join(str(m) for m in r.pv))
+        click.echo(f"stats: nodes {r.nodes}  time {r.time:.2f}s  nps {r.nps:.0f}")
+    return 0 if proven else 1
 
 
 @cli.command(context_settings=CONTEXT)

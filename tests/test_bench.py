@@ -1,0 +1,24 @@
+"""The bench set and the search benchmark behind `patchsolve bench`."""
+
+from pathlib import Path
+
+from patchsolve import bench
+
+
+def test_the_bench_set_has_four_positions_per_phase_in_notation():
+    positions = bench.read_positions()
+    phases = [phase for phase, _pos in positions]
+    assert phases == ["opening"] * 4 + ["middle"] * 4 + ["endgame"] * 4
+    assert all(not pos.is_over for _phase, pos in positions)
+
+
+def test_the_source_checkout_shows_the_bench_set_under_benchmarks():
+    link = Path(__file__).resolve().parents[1] / "benchmarks" / "positions.txt"
+    assert link.read_text() == bench.bench_set_text()
+
+
+def test_the_search_signature_is_deterministic():
+    a = bench.run(quick=True)
+    b = bench.run(quick=True)
+    assert a["signature"] == b["signature"] > 0
+    assert any(line.startswith("signature") for line in a["lines"])
