@@ -49,7 +49,7 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from patchsolve._core cimport (
     CState, Tables, CoreState, move_t, u128, get_tables, gen_moves, count_moves, apply_move,
     is_over, to_move, score, winner, state_key, move_mask, move_patch, popcount128,
-    rng_next, rng_below, random_playout, is_legal,
+    rng_next, rng_below, random_playout, is_legal, fits, buy_code,
     MAX_MOVES, MOVE_WALK, BUY_SHIFT, BOARD_SQUARES, LAST_SPACE, N_PATCHES,
 )
 
@@ -151,19 +151,6 @@ _geometry()
 # Move helpers and heuristics
 # --------------------------------------------------------------------------
 
-cdef inline u128 fits(u128 empty, int og) noexcept nogil:
-    """Anchors where orientation ``og`` lies on empty squares only (as in the core)."""
-    cdef u128 v = T.og_anchors[og]
-    cdef int i
-    for i in range(T.og_ncells[og]):
-        v &= empty >> T.og_cells[og][i]
-    return v
-
-
-cdef inline move_t buy_code(int og, int anchor) noexcept nogil:
-    return ((og + 1) << BUY_SHIFT) | anchor
-
-
 cdef inline int contact(u128 m, u128 quilt) noexcept nogil:
     """Edges of the squares ``m`` touching the quilt or the board's border:
     high = compact, leaves few awkward holes."""
@@ -207,7 +194,7 @@ cdef inline bint patch_usable(const CState* s, int p, int pid, u128 empty) noexc
     if T.patch_cost[pid] > s.buttons[p]:
         return False
     for og in range(T.patch_og_start[pid], T.patch_og_start[pid + 1]):
-        if fits(empty, og):
+        if fits(T, empty, og):
             return True
     return False
 
@@ -238,7 +225,7 @@ cdef int placements_of(const CState* s, int pid, move_t* out) noexcept nogil:
             n += 1
         return n
     for og in range(T.patch_og_start[pid], T.patch_og_start[pid + 1]):
-        v = fits(empty, og)
+        v = fits(T, empty, og)
         while v:
             out[n] = buy_code(og, mc_ctz128(v))
             v &= v - 1
@@ -267,7 +254,7 @@ cdef move_t sample_placement(const CState* s, int pid, int samples, int hole_pen
                 best_c, best = c, m
         return best
     for og in range(T.patch_og_start[pid], T.patch_og_start[pid + 1]):
-        v = fits(empty, og)
+        v = fits(T, empty, og)
         if v:
             valid[nv] = v
             ogs[nv] = og
