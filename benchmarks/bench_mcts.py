@@ -19,8 +19,8 @@ with a 95% Wilson interval. Opponents (``--vs``):
   ``patchsolve.players`` existed.
 - ``plain``: full-width plain UCT with uniform playouts, same time per move.
 - ``uniform``: the default tree with uniform playouts (an ablation).
-- ``alphabeta``: ``patchsolve.search.alphabeta`` at the same time per move,
-  when that module is present (after merging the alpha-beta branch).
+- ``alphabeta``: ``patchsolve.search.alphabeta`` at the same time per move
+  (on this branch since main, with alpha-beta, was merged into it).
 
 ``--mcts KEY=VALUE`` overrides options of the tested MCTS (e.g. c=1.0).
 """
