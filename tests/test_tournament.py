@@ -113,3 +113,23 @@ def test_the_tournament_command_names_a_bad_player_in_one_line():
     res = CliRunner().invoke(cli, ["tournament", "greedy", "stockfish", "--quiet"])
     assert res.exit_code == 2
     assert "unknown player 'stockfish'" in res.output and "Traceback" not in res.output
+
+
+def test_mcts_players_keep_their_tree_and_replay_exactly():
+    from patchsolve.players import MCTSTreePlayer
+
+    player = make_player("mcts:iterations=300", seed=3)
+    assert isinstance(player, MCTSTreePlayer)
+    circle = Position.start(seed=2).circle
+    a = play_game("mcts:iterations=300", "greedy", circle, seed=7)
+    b = play_game("mcts:iterations=300", "greedy", circle, seed=7)
+    assert a.moves == b.moves
+
+
+def test_the_search_package_is_callable_and_its_engines_importable():
+    import patchsolve
+    import patchsolve.search.mcts as mcts_module
+
+    result = patchsolve.search(Position.start(seed=1), engine="mcts", iterations=200, seed=1)
+    assert Position.start(seed=1).is_legal(result.best_move)
+    assert hasattr(mcts_module, "MCTSPlayer")

@@ -4,7 +4,8 @@ from patchsolve import errors
 from patchsolve.errors import IllegalMoveError, InvalidPositionError, NotationError, PatchsolveError
 from patchsolve.position import Move, Position
 from patchsolve.game import Game
-from patchsolve.search import SearchResult, search, solve
+from patchsolve import search  # the package, callable: patchsolve.search(position, ...)
+from patchsolve.search import SearchResult, solve
 
 __all__ = [
     "Position",

@@ -6,7 +6,8 @@ Spec strings (used by ``patchsolve tournament`` and the benchmarks)::
     greedy                       one-ply heuristic, documented in GreedyPlayer
     alphabeta:depth=4            alpha-beta; keys are passed to patchsolve.search
     alphabeta:time=0.5
-    mcts:time=1,policy=heuristic MCTS; keys are passed to patchsolve.search
+    mcts:time=1,policy=heuristic MCTS; keys are passed to MCTSPlayer (tree kept between
+                                 moves) or, with workers=N > 1, to patchsolve.search
     mcts:iterations=20000
 
 Every player takes a ``seed`` so a game can be replayed exactly.
@@ -124,14 +125,31 @@ class SearchPlayer(Player):
     def choose(self, position):
         from patchsolve.search import search
 
-        limits = dict(self.limits)
-        if self.engine == "mcts":
-            limits.setdefault("seed", (self.seed * 1_000_003 + self.moves_played) & 0xFFFFFFFF)
         self.moves_played += 1
-        return search(position, engine=self.engine, **limits).best_move
+        return search(position, engine=self.engine, **self.limits).best_move
 
     def new_game(self) -> None:
         self.moves_played = 0
+
+
+class MCTSTreePlayer(Player):
+    """MCTS that keeps its tree between moves (``MCTSPlayer``); its seed is
+    the player's unless the spec gives one."""
+
+    def __init__(self, seed: int = 0, **limits):
+        from patchsolve.search.mcts import MCTSPlayer
+
+        limits.setdefault("seed", seed)
+        self._limits = limits
+        self._player = MCTSPlayer(**limits)
+
+    def choose(self, position):
+        return self._player.choose(position)
+
+    def new_game(self) -> None:
+        from patchsolve.search.mcts import MCTSPlayer
+
+        self._player = MCTSPlayer(**self._limits)
 
 
 def _value(text: str):
@@ -167,8 +185,12 @@ def make_player(spec: str, seed: int = 0) -> Player:
         if opts:
             raise PatchsolveError(f"player {name!r} takes no options, got {sorted(opts)}")
         return (RandomPlayer if name == "random" else GreedyPlayer)(seed)
-    if name in ("alphabeta", "mcts"):
+    if name == "mcts" and opts.get("workers", 1) == 1:
+        opts.pop("workers", None)
+        player = MCTSTreePlayer(seed=seed, **opts)   # one process: keep the tree between moves
+    elif name in ("alphabeta", "mcts"):
         player = SearchPlayer(name, seed=seed, **opts)
-        player.spec = spec.strip()
-        return player
-    raise PatchsolveError(f"unknown player {name!r} in spec {spec!r} (known: {', '.join(PLAYERS)})")
+    else:
+        raise PatchsolveError(f"unknown player {name!r} in spec {spec!r} (known: {', '.join(PLAYERS)})")
+    player.spec = spec.strip()
+    return player

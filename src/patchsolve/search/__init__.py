@@ -1,10 +1,14 @@
 """Searchers: ``search(position, engine=...)`` and ``solve(position)``.
 
 Each engine lives in its own module (``alphabeta``, ``mcts``) and is imported
-on first use.
+on first use. This package is itself callable, so ``patchsolve.search(pos)``
+runs a search while ``patchsolve.search.mcts`` still names the MCTS module.
 """
 
 from __future__ import annotations
+
+import sys
+import types
 
 from patchsolve.errors import PatchsolveError
 from patchsolve.search.result import SearchResult
@@ -32,5 +36,14 @@ def solve(position, **limits) -> SearchResult:
 
     return _solve(position, **limits)
 
+
+class _CallableModule(types.ModuleType):
+    """The package as a function: ``patchsolve.search(position, ...)``."""
+
+    def __call__(self, position, engine: str = "mcts", **limits) -> SearchResult:
+        return search(position, engine=engine, **limits)
+
+
+sys.modules[__name__].__class__ = _CallableModule
 
 __all__ = ["search", "solve", "SearchResult", "ENGINES"]
