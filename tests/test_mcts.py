@@ -14,10 +14,19 @@ import patchsolve
 from patchsolve import _core
 from patchsolve.errors import PatchsolveError
 from patchsolve.position import Move, Position
+from patchsolve.search import mcts as mcts_module
 from patchsolve.search.mcts import MCTSPlayer, search_mcts
 
 FULL = (1 << 81) - 1
 SEVEN = sum(1 << (r * 9 + c) for r in range(7) for c in range(7))   # the top-left 7x7 square
+
+
+@pytest.fixture(autouse=True)
+def mcts_without_the_endgame_solver(monkeypatch, request):
+    """These tests are about the tree search itself: keep the exact-solver
+    shortcut near the end out of their way (its own tests opt back in)."""
+    if "endgame_solver" not in request.keywords:
+        monkeypatch.setattr(mcts_module, "ENDGAME_SPACES", -1)
 
 
 def endgame(quilts, buttons, time, circle, income=(0, 0), on_top=None, first_at_end=None,
@@ -420,3 +429,27 @@ def test_in_a_proven_lost_position_it_still_plays_the_smallest_loss():
     r = search_mcts(pos, iterations=5000, seed=1)
     assert r.proven == "loss" and r.iterations == 5000      # a loss does not stop the search
     assert values[r.best_move.code][0] == max(m for m, _ in values.values())
+
+
+@pytest.mark.endgame_solver
+def test_near_the_end_the_exact_solver_answers_when_it_proves_the_value():
+    from patchsolve import solve
+
+    pos = bonus_endgame()
+    r = search_mcts(pos, iterations=1000, seed=1)
+    exact = solve(pos)
+    assert r.bound == "exact" and r.score == exact.score
+    assert r.best_move == exact.best_move and r.engine == "mcts"
+    assert search_mcts(pos, iterations=1000, seed=1).best_move == r.best_move  # deterministic
+
+
+@pytest.mark.endgame_solver
+def test_far_from_the_end_mcts_searches_as_usual():
+    r = search_mcts(Position.start(seed=3), iterations=500, seed=1)
+    assert r.bound == "estimate" and r.iterations == 500
+
+
+@pytest.mark.endgame_solver
+def test_the_endgame_solver_can_be_switched_off():
+    r = search_mcts(bonus_endgame(), iterations=2000, seed=1, endgame_solve=False)
+    assert r.bound == "estimate" and r.iterations > 0  # the tree search ran (its solver may stop it early)

@@ -49,6 +49,9 @@ from patchsolve.search._mcts import Searcher
 from patchsolve.search.result import SearchResult
 
 DEFAULT_ITERATIONS = 20_000
+ENDGAME_SPACES = 15        # near the end, try the exact solver first ...
+ENDGAME_SHARE = 0.25       # ... with this share of the time budget
+ENDGAME_NODES = 200_000    # ... or this many nodes under an iteration budget (deterministic)
 DEFAULT_MAX_NODES = 4_000_000
 
 CHOICES = {
@@ -318,18 +321,52 @@ def _finish(position, searcher, children_lists, pvs, iterations, nodes, elapsed,
     return result
 
 
+def _near_end(position) -> bool:
+    return not position.is_over and 53 - min(position.time(0), position.time(1)) <= ENDGAME_SPACES
+
+
+def _endgame_solve(position, time, seed, t0):
+    """Close to the end, random playouts misjudge what the exact solver
+    proves in a fraction of the budget: try it first (a share of the time,
+    or a fixed node budget, so an iteration budget stays deterministic).
+    Returns a SearchResult when the value is proven, else None."""
+    from patchsolve.search.alphabeta import solve
+
+    budget = {"time": time * ENDGAME_SHARE} if time is not None else {"nodes": ENDGAME_NODES}
+    r = solve(position, presearch=0, **budget)
+    if r.bound != "exact":
+        return None
+    r.engine = "mcts"
+    r.seed = seed
+    r.iterations = 0
+    r.win_probability = 1.0 if r.score > 0 else 0.0 if r.score < 0 else 0.5
+    r.proven = "win" if r.score > 0 else "loss" if r.score < 0 else None
+    r.time = _time.monotonic() - t0
+    return r
+
+
 def search_mcts(position, iterations=None, time=None, seed=0, workers=1, **options) -> SearchResult:
     """Search ``position`` by MCTS for ``iterations`` and/or ``time`` seconds
     (whichever runs out first; neither: 20,000 iterations). The same seed and
     iteration budget give the same answer (also with ``workers`` > 1, which
     runs that many independent searches in processes, each with the full
     budget and a seed derived from ``seed``, and sums their root statistics).
-    ``options``: see ``DEFAULTS`` (tree, policy, value, c, ...) and max_nodes."""
+    ``options``: see ``DEFAULTS`` (tree, policy, value, c, ...) and max_nodes;
+    ``endgame_solve`` (default True): within 15 spaces of the end, return the
+    exact solver's move when it proves the value within a quarter of the time
+    (or 200,000 nodes under an iteration budget)."""
     position = _check_position(position)
     iterations, time, seed, workers = _check_limits(iterations, time, seed, workers)
+    endgame = bool(options.pop("endgame_solve", True))
     max_nodes = _max_nodes(options)
     cfg = check_config(options)
     t0 = _time.monotonic()
+    if endgame and _near_end(position):
+        solved = _endgame_solve(position, time, seed, t0)
+        if solved is not None:
+            return solved
+        if time is not None:
+            time = max(1e-3, time - (_time.monotonic() - t0))
     searcher = _new_searcher(cfg, max_nodes if workers == 1 else 16)
     searcher.set_root(position._c, False)
     if position.is_over:
@@ -358,6 +395,7 @@ class MCTSPlayer:
 
     def __init__(self, iterations=None, time=None, seed=0, reuse=True, **options):
         self.iterations, self.time, self.seed, _ = _check_limits(iterations, time, seed, 1)
+        self.endgame = bool(options.pop("endgame_solve", True))
         self.max_nodes = _max_nodes(options)
         self.config = check_config(options)
         self.reuse = bool(reuse)
@@ -368,13 +406,18 @@ class MCTSPlayer:
     def search(self, position) -> SearchResult:
         position = _check_position(position)
         t0 = _time.monotonic()
-        self.reused_visits = self._searcher.set_root(position._c, self.reuse)
         seed = _derive_seed(self.seed, self._moves)
         self._moves += 1
+        budget = self.time
+        if self.endgame and _near_end(position):
+            solved = _endgame_solve(position, self.time, seed, t0)
+            if solved is not None:
+                return solved
+        self.reused_visits = self._searcher.set_root(position._c, self.reuse)
         if position.is_over:
             return _finish(position, self._searcher, [], [], 0, 0, 0.0, seed, self.config)
-        # finding and compacting the kept subtree counts against the time budget
-        left = 0.0 if self.time is None else max(1e-3, self.time - (_time.monotonic() - t0))
+        # the endgame try and finding the kept subtree count against the time budget
+        left = 0.0 if budget is None else max(1e-3, budget - (_time.monotonic() - t0))
         done, _ = self._searcher.run(self.iterations or 0, left, seed)
         return _finish(position, self._searcher, [self._searcher.root_children()], [self._searcher.pv()],
                        done, self._searcher.n_nodes, _time.monotonic() - t0, seed, self.config)
