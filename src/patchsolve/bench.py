@@ -77,10 +77,11 @@ def bench_alphabeta(positions):
     return rows
 
 
-def bench_mcts(positions, iterations: int):
+def bench_mcts(positions, iterations: int, **options):
+    """The tree search itself (the exact-solver shortcut near the end off)."""
     rows = []
     for phase, pos in positions:
-        r = search(pos, engine="mcts", iterations=iterations, seed=1)
+        r = search(pos, engine="mcts", iterations=iterations, seed=1, endgame_solve=False, **options)
         rows.append((phase, r.nodes, r.iterations, r.time))
     return rows
 
@@ -157,6 +158,10 @@ def run(quick: bool = False) -> dict:
         it = sum(r[2] for r in mc if r[0] == phase)
         t = sum(r[3] for r in mc if r[0] == phase)
         lines.append(f"mcts      {phase:8s} {iterations} it/position: {it / t:12,.0f} iterations/s")
+    uniform = bench_mcts([p for p in positions if p[0] == "opening"], iterations, policy="uniform")
+    mc_nodes += sum(r[1] for r in uniform)
+    lines.append(f"mcts      opening  uniform playouts:   {sum(r[2] for r in uniform) / sum(r[3] for r in uniform):12,.0f} "
+                 "iterations/s")
 
     solve_nodes = 0
     if not quick:
