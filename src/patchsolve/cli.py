@@ -103,7 +103,7 @@ def position_arguments(f):
 
 def _read_file(path: str) -> str:
     if path == "-":
-        return click.get_text_stream("stdin").read()
+        return sys.stdin.read()
     try:
         with open(path, encoding="utf-8") as fh:
             return fh.read()
