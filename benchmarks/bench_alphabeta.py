@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import random
 import statistics
 import sys
 import time
@@ -38,6 +37,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))  # the pure-Python reference rules
 
 from patchsolve import Position  # noqa: E402
+from patchsolve.bench import noisy_greedy_game  # noqa: E402
 from patchsolve.players import GreedyPlayer  # noqa: E402
 from patchsolve._core import CoreState  # noqa: E402
 from patchsolve.search import _alphabeta as ab  # noqa: E402
@@ -48,20 +48,6 @@ GREEDY = GreedyPlayer()
 
 
 # -- positions ----------------------------------------------------------------
-
-def noisy_greedy_game(seed: int, epsilon: float = 0.15) -> list[Position]:
-    """A game of the greedy player that plays a uniformly random move with
-    probability ``epsilon`` (so endgames vary)."""
-    rng = random.Random(seed)
-    pos = Position.start(seed=seed, first_player=rng.randrange(2))
-    game = [pos]
-    while not pos.is_over:
-        c = pos._c
-        code = c.nth_move(rng.randrange(c.count_moves())) if rng.random() < epsilon else ab.greedy_move(c)
-        pos = Position(c.play(code))
-        game.append(pos)
-    return game
-
 
 def from_fields(f: dict) -> Position:
     f = dict(f)

@@ -14,7 +14,7 @@ import pytest
 import reference as ref
 
 import patchsolve
-from patchsolve import Position
+from patchsolve import Position, bench
 from patchsolve.errors import PatchsolveError
 from patchsolve.search import _alphabeta as ab
 from patchsolve.search.alphabeta import InvalidLimitError, search_alphabeta, solve
@@ -22,16 +22,8 @@ from patchsolve.search.alphabeta import InvalidLimitError, search_alphabeta, sol
 
 # -- positions ----------------------------------------------------------------
 
-def noisy_greedy_game(seed, epsilon=0.15):
-    rng = random.Random(seed)
-    pos = Position.start(seed=seed, edition=rng.choice(["revised", "original"]), first_player=rng.randrange(2))
-    game = [pos]
-    while not pos.is_over:
-        c = pos._c
-        code = c.nth_move(rng.randrange(c.count_moves())) if rng.random() < epsilon else ab.greedy_move(c)
-        pos = Position(c.play(code))
-        game.append(pos)
-    return game
+def noisy_greedy_game(seed):
+    return bench.noisy_greedy_game(seed, mixed_editions=True)
 
 
 def endgame(seed, max_tree, min_tree=2):

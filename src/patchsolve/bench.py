@@ -32,6 +32,24 @@ MCTS_ITERATIONS = 20_000
 
 # -- the bench set ----------------------------------------------------------
 
+def noisy_greedy_game(seed: int, epsilon: float = 0.15, mixed_editions: bool = False) -> list[Position]:
+    """A game of the core's fast greedy player that plays a uniformly random
+    move with probability ``epsilon`` (so endgames vary): every position from
+    the start to the end. Used for solve sets and endgame tests."""
+    from patchsolve.search import _alphabeta as ab
+
+    rng = random.Random(seed)
+    edition = rng.choice(["revised", "original"]) if mixed_editions else "revised"
+    pos = Position.start(seed=seed, edition=edition, first_player=rng.randrange(2))
+    game = [pos]
+    while not pos.is_over:
+        c = pos._c
+        code = c.nth_move(rng.randrange(c.count_moves())) if rng.random() < epsilon else ab.greedy_move(c)
+        pos = Position(c.play(code))
+        game.append(pos)
+    return game
+
+
 def make_positions(count_per_phase: int = 4) -> list[tuple[str, str]]:
     """Positions from noisy greedy self-play (greedy, with 20% random moves),
     taken at ply 0-6 (opening), 16-22 (middle) and 8 plies before the end."""
