@@ -180,7 +180,7 @@ def test_the_pv_is_a_legal_line():
     {"time": 0}, {"time": -1.0}, {"time": float("nan")}, {"time": "1"},
     {"seed": -1}, {"seed": 2**64}, {"seed": "x"}, {"workers": 0}, {"workers": 2.0},
     {"policy": "smart"}, {"tree": "wide"}, {"value": "points"}, {"c": -1.0}, {"pw_alpha": 2.0},
-    {"epsilon": 1.5}, {"samples": 0}, {"solver": "yes"}, {"max_nodes": 3}, {"depth": 4},
+    {"epsilon": 1.5}, {"samples": 0}, {"solver": "yes"}, {"max_nodes": 3}, {"max_nodes": 10**13}, {"depth": 4},
     {"playout_plies": -1}, {"eval_scale": 0}, {"hole_penalty": 1.5},
 ])
 def test_bad_limits_raise_patchsolve_errors(limits):

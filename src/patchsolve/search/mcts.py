@@ -53,6 +53,7 @@ ENDGAME_SPACES = 15        # near the end, try the exact solver first ...
 ENDGAME_SHARE = 0.25       # ... with this share of the time budget
 ENDGAME_NODES = 200_000    # ... or this many nodes under an iteration budget (deterministic)
 DEFAULT_MAX_NODES = 4_000_000
+MAX_NODES_LIMIT = 1 << 30   # the tree indexes nodes with C ints; doubling must not overflow
 
 CHOICES = {
     "tree": ("twolevel", "plain"),
@@ -156,8 +157,8 @@ def _check_position(position):
 def _max_nodes(options):
     n = options.get("max_nodes", DEFAULT_MAX_NODES)
     _positive_int("max_nodes", n, allow_none=False)
-    if n < 16:
-        raise LimitError(f"max_nodes must be at least 16, not {n}")
+    if not 16 <= n <= MAX_NODES_LIMIT:
+        raise LimitError(f"max_nodes must be between 16 and {MAX_NODES_LIMIT}, not {n}")
     return n
 
 
