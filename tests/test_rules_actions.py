@@ -89,3 +89,11 @@ def test_a_move_can_only_be_played_where_it_is_legal():
         p.play("leather@a1")
     with pytest.raises(IllegalMoveError, match="not among the next three"):
         p.play("20:0@a1")
+
+
+@pytest.mark.parametrize("code", [-1, 82, 127, 128 + 81, 10**6, 2**40, "walk", None])
+def test_a_code_that_is_no_move_is_refused_cleanly(code):
+    from patchsolve import Move
+
+    with pytest.raises(IllegalMoveError):
+        Move.from_code(code)

@@ -64,7 +64,13 @@ class Move:
 
     @classmethod
     def from_code(cls, code: int) -> "Move":
-        return cls(code, *_core.move_info(code))
+        """The move with the core's move code (see _core.pxd)."""
+        if not isinstance(code, int) or isinstance(code, bool) or not -2**31 <= code < 2**31:
+            raise IllegalMoveError(f"not a move code: {code!r}")
+        try:
+            return cls(code, *_core.move_info(code))
+        except ValueError as e:
+            raise IllegalMoveError(str(e)) from None
 
     def __str__(self) -> str:
         if self.kind == "walk":
