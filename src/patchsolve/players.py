@@ -112,24 +112,21 @@ class GreedyPlayer(Player):
 
 
 class SearchPlayer(Player):
-    """A player that runs ``patchsolve.search`` with fixed limits."""
+    """A player that runs ``patchsolve.search`` with fixed limits (MCTS
+    searches take the player's seed unless the limits give one)."""
 
     def __init__(self, engine: str, seed: int = 0, **limits):
+        if engine == "mcts":
+            limits.setdefault("seed", seed)
         self.engine = engine
         self.limits = limits
-        self.seed = seed
-        self.moves_played = 0
         opts = ",".join(f"{k}={v}" for k, v in limits.items())
         self.spec = engine + (":" + opts if opts else "")
 
     def choose(self, position):
         from patchsolve.search import search
 
-        self.moves_played += 1
         return search(position, engine=self.engine, **self.limits).best_move
-
-    def new_game(self) -> None:
-        self.moves_played = 0
 
 
 class MCTSTreePlayer(Player):
