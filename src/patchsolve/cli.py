@@ -558,12 +558,10 @@ def replay(record, ply, brief, color, as_json):
         if not brief:
             click.echo(render.text_position(p.after, game.labels(p.number), col), color=col)
             click.echo()
-    end = game.end
-    s = end.scores()
-    if end.is_over:
-        click.echo(f"result: player 0 {s[0]}, player 1 {s[1]}; player {end.winner()} wins")
+    if game.end.is_over:
+        click.echo(f"result: {game.outcome()}")
     else:
-        click.echo(f"unfinished after {len(game)} moves: player {end.to_move} to move; scores now {s[0]} / {s[1]}")
+        click.echo(f"unfinished after {len(game)} moves: {game.outcome()}")
 
 
 @cli.command(context_settings=CONTEXT)

@@ -169,13 +169,16 @@ class Game:
             lines.append(f"position {self.start.to_text()}")
         lines.append("moves")
         lines += [str(m) for m in self._moves]
+        lines.append(("# result: " if self.end.is_over else "# unfinished: ") + self.outcome())
+        return "\n".join(lines) + "\n"
+
+    def outcome(self) -> str:
+        """The final scores and winner, or whose turn it is and the scores now."""
         end = self.end
         s = end.scores()
         if end.is_over:
-            lines.append(f"# result: player 0 {s[0]}, player 1 {s[1]}; player {end.winner()} wins")
-        else:
-            lines.append(f"# unfinished: player {end.to_move} to move; scores now {s[0]} / {s[1]}")
-        return "\n".join(lines) + "\n"
+            return f"player 0 {s[0]}, player 1 {s[1]}; player {end.winner()} wins"
+        return f"player {end.to_move} to move; scores now {s[0]} / {s[1]}"
 
     def to_dict(self) -> dict:
         """A JSON-ready summary: start, moves and final state."""

@@ -135,6 +135,18 @@ def _visible_len(s: str) -> int:
     return len(click.unstyle(s))
 
 
+def player_flags(f: dict, p: int, bonus: str) -> list[str]:
+    """What a player holds or owes beyond the numbers (both drawings)."""
+    flags = []
+    if f["bonus_owner"] == p:
+        flags.append(bonus)
+    if f["pending_leather"] == p:
+        flags.append("must place a leather patch")
+    if f["first_at_end"] == p:
+        flags.append("first on 53")
+    return flags
+
+
 def text_position(pos, labels=None, color: bool = False) -> str:
     """Both quilts side by side, the time track, and the next three patches."""
     f = pos.fields()
@@ -143,14 +155,7 @@ def text_position(pos, labels=None, color: bool = False) -> str:
     for p in (0, 1):
         head = f"player {p}" + ("" if over or pos.to_move != p else "  <- to move")
         info = f"buttons {f['buttons'][p]}  income {f['income'][p]}  time {f['time'][p]}"
-        extra = []
-        if f["bonus_owner"] == p:
-            extra.append("7x7 bonus")
-        if f["pending_leather"] == p:
-            extra.append("must place a leather patch")
-        if f["first_at_end"] == p:
-            extra.append("first on 53")
-        lines = [head, info, ", ".join(extra)] + quilt_lines(f["quilts"][p], labels[p] if labels else None, color)
+        lines = [head, info, ", ".join(player_flags(f, p, "7x7 bonus"))] + quilt_lines(f["quilts"][p], labels[p] if labels else None, color)
         blocks.append(lines)
     width = max(_visible_len(x) for x in blocks[0]) + 6
     out = []
@@ -293,13 +298,7 @@ def position_svg(pos, labels=None) -> str:
         parts.append(_text(x0, 22, title, size=15, weight="bold", fill=_PLAYER_FILL[p]))
         info = f"buttons {f['buttons'][p]}   income {f['income'][p]}   time {f['time'][p]}"
         parts.append(_text(x0, 40, info, size=12))
-        flags = []
-        if f["bonus_owner"] == p:
-            flags.append("7x7 bonus (+7)")
-        if f["pending_leather"] == p:
-            flags.append("must place a leather patch")
-        if f["first_at_end"] == p:
-            flags.append("first on 53")
+        flags = player_flags(f, p, "7x7 bonus (+7)")
         if flags:
             parts.append(_text(x0, 56, ", ".join(flags), size=11, fill="#8c5a2b"))
         parts += _quilt_svg(x0, 64, f["quilts"][p], p, labels[p] if labels else None)
