@@ -453,3 +453,30 @@ def test_far_from_the_end_mcts_searches_as_usual():
 def test_the_endgame_solver_can_be_switched_off():
     r = search_mcts(bonus_endgame(), iterations=2000, seed=1, endgame_solve=False)
     assert r.bound == "estimate" and r.iterations > 0  # the tree search ran (its solver may stop it early)
+
+
+# -- implicit minimax backups ---------------------------------------------------
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_implicit_minimax_value_of_a_fully_grown_tree_is_the_exact_margin(seed):
+    """Every node keeps the evaluation backed up by minimax over its
+    children, each child's value for its own mover (turns do not
+    alternate); once every line reaches the end of the game, the root's
+    value is the exact margin for the player to move."""
+    pos = random_small_endgame(random.Random(seed))
+    margin, _ = exact_value(pos)
+    searcher = mcts_module._new_searcher(mcts_module.check_config({"minimax": 0.5, "solver": False}), 1 << 20)
+    searcher.set_root(pos._c, False)
+    searcher.run(60000, 0.0, seed)
+    assert searcher.root_minimax == margin
+
+
+def test_a_root_child_s_minimax_value_is_its_mover_s_and_the_root_takes_the_best():
+    pos = random_midgame(3, 12)
+    searcher = mcts_module._new_searcher(mcts_module.check_config({"minimax": 0.3}), 1 << 20)
+    searcher.set_root(pos._c, False)
+    searcher.run(5000, 0.0, 1)
+    children = searcher.root_children()
+    assert len(children) > 1
+    assert searcher.root_minimax == max(c["h"] for c in children)
+

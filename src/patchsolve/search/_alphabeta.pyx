@@ -217,11 +217,19 @@ cdef inline double side_value(const CState* s, int p) noexcept nogil:
             + W.income * f[0] + W.time * f[1] + W.fill * f[2] + W.holes * f[3] + W.bonus7 * f[4])
 
 
-cdef int evaluate(const CState* s, int p) noexcept nogil:
+cdef double evaluate_margin(const CState* s, int p) noexcept nogil:
     """Estimated final score margin for player ``p``: the score margin now
     plus, per player, future income, the worth of the time left, the
     squares that time can still fill, a penalty for isolated holes and 7x7
-    progress (a pending leather patch counts +2 for its owner)."""
+    progress (a pending leather patch counts +2 for its owner), plus the
+    tempo bonus when ``p`` is to move."""
+    cdef double v = side_value(s, p) - side_value(s, 1 - p)
+    return v + W.tempo if to_move(s) == p else v - W.tempo
+
+
+cdef int evaluate(const CState* s, int p) noexcept nogil:
+    """``evaluate_margin`` for the player to move, rounded (the alpha-beta
+    search works in whole points)."""
     return <int>lround(side_value(s, p) - side_value(s, 1 - p) + W.tempo)
 
 

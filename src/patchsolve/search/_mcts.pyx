@@ -52,6 +52,7 @@ from patchsolve._core cimport (
     rng_next, rng_below, random_playout, is_legal, fits, buy_code,
     MAX_MOVES, MOVE_WALK, BUY_SHIFT, BOARD_SQUARES, LAST_SPACE, N_PATCHES,
 )
+from patchsolve.search._alphabeta cimport evaluate_margin
 
 cdef extern from *:
     """
@@ -107,6 +108,8 @@ ctypedef struct Node:
     int8_t mover
     int8_t proven
     int8_t patch          # patch id of a patch node, else -1
+    float h               # implicit minimax value for mover: the static
+                          # evaluation at a leaf, max/min over the children above
 
 
 ctypedef struct Config:
@@ -125,6 +128,7 @@ ctypedef struct Config:
     int hole_penalty      # placement order and playouts: cost of a 1-square hole
     int playout_plies     # > 0: stop playouts after this many plies and evaluate
     double eval_scale     # win chance of an evaluated margin m: logistic(m / eval_scale)
+    double minimax        # weight of the implicit minimax value in selection (0: plain UCT)
 
 
 cdef const Tables* T = get_tables()
@@ -347,24 +351,10 @@ cdef int heuristic_playout(CState* s, uint64_t* rng, const Config* cfg, int plie
     return n
 
 
-cdef inline double side_estimate(const CState* s, int p) noexcept nogil:
-    """Estimated final score of player ``p``: the score now, the income still
-    to come, the worth of the time left and of the squares it can still
-    cover, less the single-square holes. The terms follow the alpha-beta
-    branch's least-squares evaluation (same features, rounded weights)."""
-    cdef int left = LAST_SPACE - s.time[p]
-    cdef int empty = BOARD_SQUARES - popcount128(s.quilt[p])
-    cdef double v = score(s, p) + (2 if s.pending == p else 0)
-    if left == 0:
-        return v
-    return (v + s.income[p] * income_ahead(s, p) + 1.5 * left
-            + 0.9 * (empty if empty < 3 * left else 3 * left) - 1.2 * single_holes(s.quilt[p]))
-
-
 cdef move_t eval_move(const CState* s, uint64_t* rng, const Config* cfg) noexcept nogil:
     """The "eval" playout policy: each option (walk, or a patch at the most
     compact of ``samples`` random placements) played and scored by
-    ``side_estimate`` for the mover; the best is taken, a random option with
+    the alpha-beta evaluation for the mover; the best is taken, a random option with
     probability ``epsilon``."""
     cdef int pids[4]
     cdef move_t cand[4]
@@ -383,16 +373,18 @@ cdef move_t eval_move(const CState* s, uint64_t* rng, const Config* cfg) noexcep
         cand[i] = MOVE_WALK if i == 0 else sample_placement(s, pids[i], cfg.samples, cfg.hole_penalty, rng)
         c = s[0]
         apply_move(&c, cand[i])
-        v = side_estimate(&c, p) - side_estimate(&c, 1 - p)
+        v = evaluate_margin(&c, p)
         if v > best_v:
             best_v, best = v, i
     return cand[best]
 
 
-cdef inline double estimate_margin(const CState* s) noexcept nogil:
-    """Estimated final margin of player 0 (+0.5 tempo for the player to move)."""
-    cdef double m = side_estimate(s, 0) - side_estimate(s, 1)
-    return m + 0.5 if to_move(s) == 0 else m - 0.5
+cdef inline double margin_for(const CState* s, int p) noexcept nogil:
+    """The final margin of player ``p`` in a finished game, else the
+    alpha-beta evaluation's estimate of it."""
+    if is_over(s):
+        return score(s, p) - score(s, 1 - p)
+    return evaluate_margin(s, p)
 
 
 cdef inline double now() noexcept nogil:
@@ -437,7 +429,7 @@ cdef class Searcher:
     def configure(self, tree="twolevel", policy="heuristic", value="win", double blend=0.25,
                   double margin_scale=10.0, double c=0.7, double pw_c=1.0, double pw_alpha=0.5,
                   solver=True, double epsilon=0.1, int samples=4, double time_weight=1.0, int hole_penalty=4,
-                  int playout_plies=0, double eval_scale=5.0):
+                  int playout_plies=0, double eval_scale=5.0, double minimax=0.0):
         """Set the search parameters (validated by the Python wrapper)."""
         self.cfg.tree = {"twolevel": TREE_TWOLEVEL, "plain": TREE_PLAIN}[tree]
         self.cfg.policy = {"uniform": POLICY_UNIFORM, "heuristic": POLICY_HEURISTIC, "eval": POLICY_EVAL}[policy]
@@ -454,6 +446,7 @@ cdef class Searcher:
         self.cfg.hole_penalty = hole_penalty
         self.cfg.playout_plies = playout_plies
         self.cfg.eval_scale = eval_scale
+        self.cfg.minimax = minimax
 
     # -- node storage ---------------------------------------------------
     cdef int new_node(self, move_t move, int mover, int patch) noexcept nogil:
@@ -485,6 +478,7 @@ cdef class Searcher:
         self.n_nodes = 0
         self.root_state = s[0]
         self.root = self.new_node(MOVE_WALK, to_move(s), -1)
+        self.nodes[self.root].h = margin_for(s, self.nodes[self.root].mover)
         self.has_root = True
         if is_over(s):
             self.nodes[self.root].proven = 1 if winner(s) == self.nodes[self.root].mover else -1
@@ -562,7 +556,50 @@ cdef class Searcher:
             apply_move(s, m)
             if is_over(s) and self.cfg.solver:
                 self.nodes[c].proven = 1 if winner(s) == self.nodes[c].mover else -1
+        if self.cfg.minimax > 0:
+            self.nodes[c].h = self.leaf_value(s, patch, self.nodes[c].mover)
         return c
+
+    cdef float leaf_value(self, const CState* s, int patch, int mover) noexcept nogil:
+        """A new node's minimax value for its mover: the evaluation of its
+        state, or for a patch node (state unchanged, the patch not yet
+        placed) of the state after the placement the widening tries first."""
+        cdef CState t
+        if patch < 0:
+            return <float>margin_for(s, mover)
+        t = s[0]
+        apply_move(&t, self.first_placement(&t, patch))
+        return <float>margin_for(&t, mover)
+
+    cdef move_t first_placement(self, const CState* s, int patch) noexcept nogil:
+        """The placement of ``patch`` the widening order puts first."""
+        cdef move_t buf[MAX_MOVES]
+        cdef int n = placements_of(s, patch, buf), i
+        cdef int64_t k, bk = -1
+        cdef move_t best = -1
+        cdef u128 q = s.quilt[to_move(s)]
+        for i in range(n):
+            k = order_key(buf[i], q, self.cfg.hole_penalty)
+            if k > bk:
+                bk, best = k, buf[i]
+        return best
+
+    cdef void back_up_minimax(self, int* path, int depth) noexcept nogil:
+        """Refresh the minimax values above the new leaf: a node's value is
+        the best of its children's for the player who moves there, negated
+        when that player is not the node's mover (turns do not alternate)."""
+        cdef int i, x, c
+        cdef float best
+        for i in range(depth - 1, -1, -1):
+            x = path[i]
+            c = self.nodes[x].first_child
+            best = self.nodes[c].h
+            while c != NO_NODE:
+                if self.nodes[c].h > best:
+                    best = self.nodes[c].h
+                c = self.nodes[c].next_sibling
+            c = self.nodes[x].first_child
+            self.nodes[x].h = best if self.nodes[c].mover == self.nodes[x].mover else -best
 
     cdef int select_child(self, int x) noexcept nogil:
         """UCT over the children, skipping proven losses for the player to
@@ -571,7 +608,8 @@ cdef class Searcher:
         the loss with the best margin and the most practical chances."""
         cdef Node* nx = &self.nodes[x]
         cdef int c = nx.first_child, best = NO_NODE
-        cdef double logn = log(nx.visits + 1.0), u, best_u = -1e300
+        cdef double logn = log(nx.visits + 1.0), u, q, best_u = -1e300
+        cdef double a = self.cfg.minimax
         cdef bint lost = self.lost_root or self.all_children_lost(x)
         while c != NO_NODE:
             if self.nodes[c].proven > 0 and not lost:
@@ -579,8 +617,10 @@ cdef class Searcher:
             if self.nodes[c].proven == 0 or lost:
                 if self.nodes[c].visits == 0:
                     return c
-                u = (self.nodes[c].value / self.nodes[c].visits
-                     + self.cfg.c * sqrt(logn / self.nodes[c].visits))
+                q = self.nodes[c].value / self.nodes[c].visits
+                if a > 0:
+                    q = (1.0 - a) * q + a / (1.0 + exp(-self.nodes[c].h / self.cfg.eval_scale))
+                u = q + self.cfg.c * sqrt(logn / self.nodes[c].visits)
                 if u > best_u:
                     best_u, best = u, c
             c = self.nodes[c].next_sibling
@@ -644,7 +684,7 @@ cdef class Searcher:
             w0 = 1.0 if winner(s) == 0 else 0.0
             m0 = score(s, 0) - score(s, 1)
         else:
-            m0 = estimate_margin(s)
+            m0 = evaluate_margin(s, 0)
             w0 = 1.0 / (1.0 + exp(-m0 / self.cfg.eval_scale))
         w[0] = w0
         w[1] = 1.0 - w0
@@ -698,6 +738,8 @@ cdef class Searcher:
             x = c
             if depth == MAX_PATH - 1:
                 break
+        if self.cfg.minimax > 0 and depth > 0:
+            self.back_up_minimax(path, depth)
         if not is_over(&s):
             self.playout(&s, x)
         self.backup(path, depth, &s, -1)
@@ -830,7 +872,7 @@ cdef class Searcher:
     cdef dict node_stats(self, int c):
         cdef Node* n = &self.nodes[c]
         return {"visits": n.visits, "value": n.value, "wins": n.wins, "margin": n.margin,
-                "proven": n.proven, "move": n.move, "patch": n.patch}
+                "proven": n.proven, "move": n.move, "patch": n.patch, "h": n.h}
 
     def root_children(self):
         """Statistics of the root's children (mover = the player to move at the
@@ -884,20 +926,18 @@ cdef class Searcher:
     def best_placement(self, CoreState cs, int patch):
         """The placement the heuristic orders first (for a patch node that
         has no placement child yet)."""
-        cdef move_t buf[MAX_MOVES]
-        cdef int n = placements_of(&cs.s, patch, buf), i
-        cdef int64_t k, bk = -1
-        cdef move_t best = -1
-        cdef u128 q = cs.s.quilt[to_move(&cs.s)]
-        for i in range(n):
-            k = order_key(buf[i], q, self.cfg.hole_penalty)
-            if k > bk:
-                bk, best = k, buf[i]
-        return best
+        return self.first_placement(&cs.s, patch)
 
     @property
     def n_nodes(self):
         return self.n_nodes
+
+    @property
+    def root_minimax(self):
+        """The root's implicit minimax value (options ``minimax`` > 0): the
+        evaluation backed up by minimax over the tree grown so far, for the
+        player to move; exact once every line is expanded to the end."""
+        return self.nodes[self.root].h if self.has_root else 0.0
 
     @property
     def root_visits(self):

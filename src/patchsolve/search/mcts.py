@@ -76,10 +76,12 @@ DEFAULTS = {
     "hole_penalty": 4,      # placement order/playouts: points against a 1-square hole
     "playout_plies": 0,     # > 0: cut playouts off after this many plies and evaluate
     "eval_scale": 5.0,      # win chance of an evaluated margin m: logistic(m / eval_scale)
+    "minimax": 0.0,         # selection mixes in this much of the implicit minimax value
 }
 _FLOATS = {"blend": (0.0, 1.0), "margin_scale": (1e-9, None), "c": (0.0, None),
            "pw_c": (1e-9, None), "pw_alpha": (0.0, 1.0), "epsilon": (0.0, 1.0),
-           "time_weight": (0.0, 10.0), "eval_scale": (1e-9, None)}
+           "time_weight": (0.0, 10.0), "eval_scale": (1e-9, None),
+           "minimax": (0.0, 1.0)}
 
 
 class LimitError(PatchsolveError):
