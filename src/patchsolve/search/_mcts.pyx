@@ -37,7 +37,16 @@ A proven win at the root ends the search. A proven loss does not: the search
 goes on ignoring proofs (``lost_root``), so the best loss is still found.
 
 Playouts (``POLICY_*``) run to the end, or for ``playout_plies`` plies and
-are then scored by a static evaluation (``estimate_margin``).
+are then scored by the alpha-beta searcher's static evaluation
+(``evaluate_margin``, cimported from ``_alphabeta.pxd``).
+
+Implicit minimax (``minimax`` > 0)
+----------------------------------
+Each node also keeps ``h``: the static evaluation of its state when it was
+created (for a patch node, after its first placement), replaced by the best
+child's value for the player who moves there, negated when that player is
+not the node's mover, each time an iteration passes. Selection then mixes
+logistic(h / eval_scale) into the mean with weight ``minimax``.
 """
 
 from libc.stdlib cimport malloc, realloc, free

@@ -29,6 +29,18 @@ Default configuration (why, in short; the figures are in
   ``eval_scale``) or the ``policy="eval"`` playouts (each option scored by
   that evaluation) are available, but were no stronger against alpha-beta.
 - ``c=0.7`` (UCT: mean + c * sqrt(ln N / n)); 0.4 and 1.0 were no better.
+- ``minimax=0``: implicit minimax backups (Lanctot et al. 2014) are off.
+  With ``minimax=a`` every node also keeps the alpha-beta evaluation backed
+  up by minimax over its children (exact once a line reaches the end), and
+  selection uses (1 - a) x mean + a x logistic(minimax / eval_scale). Against
+  alpha-beta at 0.1 s per move it was no better at a = 0.1 or 0.2 and much
+  worse at 0.6 or 1 (``benchmarks/RESULTS_mcts.md``): the static evaluation
+  is good only behind a few plies of full-width search.
+
+The static evaluation used by cut-off playouts, ``policy="eval"`` and the
+minimax backups is the alpha-beta searcher's tuned one
+(``_alphabeta.pxd``: ``evaluate_margin``), so both engines judge a position
+by the same numbers.
 
 Statistics are always from the point of view of the player to move in the
 searched position: ``score`` is the mean final margin (player to move minus
