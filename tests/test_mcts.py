@@ -480,3 +480,21 @@ def test_a_root_child_s_minimax_value_is_its_mover_s_and_the_root_takes_the_best
     assert len(children) > 1
     assert searcher.root_minimax == max(c["h"] for c in children)
 
+
+
+# -- the margin reward ------------------------------------------------------------
+
+def test_the_margin_reward_is_centred_on_the_root_s_evaluation_so_a_decided_game_does_not_saturate_it():
+    """Player 1 leads by about 200 points. Centred on 0, every margin reward
+    is ~1 and tells no move from another (visits spread evenly); centred on the
+    evaluated margin, the rewards stay in the middle of the logistic, where
+    they still differ, and the search finds the move with the best margin."""
+    pos = endgame((0, FULL & ~bits(0, 1, 2, 9, 10, 11, 40, 41)), (5, 40), (53, 45), [0, 1, 2, 3],
+                  first_at_end=0)
+    values = exact_move_values(pos)
+    best = max(m for m, _ in values.values())
+    plain = search_mcts(pos, iterations=3000, seed=1, value="margin", solver=False, centre_margin=False)
+    centred = search_mcts(pos, iterations=3000, seed=1, value="margin", solver=False, centre_margin=True)
+    assert all(m["value"] > 0.999 for m in plain.root_moves)
+    assert all(0.1 < m["value"] < 0.9 for m in centred.root_moves if m["visits"] >= 50)
+    assert values[centred.best_move.code][0] == best

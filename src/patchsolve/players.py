@@ -150,6 +150,8 @@ class MCTSTreePlayer(Player):
 
 
 def _value(text: str):
+    if text.lower() in ("true", "false"):        # solver=false, centre_margin=true
+        return text.lower() == "true"
     for cast in (int, float):
         try:
             return cast(text)

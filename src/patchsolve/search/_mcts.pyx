@@ -126,7 +126,9 @@ ctypedef struct Config:
     int policy
     int value
     double blend          # VALUE_BLEND: weight of the margin reward
-    double margin_scale   # margin reward = logistic(margin / margin_scale)
+    double margin_scale   # margin reward = logistic((margin - centre) / margin_scale)
+    int centre_margin     # centre the margin reward on the root's evaluated margin
+    double centre         # that centre, for player 0 (0 when centre_margin is off)
     double c              # UCT exploration constant
     double pw_c
     double pw_alpha
@@ -438,7 +440,8 @@ cdef class Searcher:
     def configure(self, tree="twolevel", policy="heuristic", value="win", double blend=0.25,
                   double margin_scale=10.0, double c=0.7, double pw_c=1.0, double pw_alpha=0.5,
                   solver=True, double epsilon=0.1, int samples=4, double time_weight=1.0, int hole_penalty=4,
-                  int playout_plies=0, double eval_scale=5.0, double minimax=0.0):
+                  int playout_plies=0, double eval_scale=5.0, double minimax=0.0,
+                  centre_margin=False):
         """Set the search parameters (validated by the Python wrapper)."""
         self.cfg.tree = {"twolevel": TREE_TWOLEVEL, "plain": TREE_PLAIN}[tree]
         self.cfg.policy = {"uniform": POLICY_UNIFORM, "heuristic": POLICY_HEURISTIC, "eval": POLICY_EVAL}[policy]
@@ -456,6 +459,8 @@ cdef class Searcher:
         self.cfg.playout_plies = playout_plies
         self.cfg.eval_scale = eval_scale
         self.cfg.minimax = minimax
+        self.cfg.centre_margin = 1 if centre_margin else 0
+        self.cfg.centre = 0.0
 
     # -- node storage ---------------------------------------------------
     cdef int new_node(self, move_t move, int mover, int patch) noexcept nogil:
@@ -698,7 +703,8 @@ cdef class Searcher:
         w[0] = w0
         w[1] = 1.0 - w0
         for q in range(2):
-            mr = 1.0 / (1.0 + exp(-(m0 if q == 0 else -m0) / self.cfg.margin_scale))
+            mr = 1.0 / (1.0 + exp(-((m0 - self.cfg.centre) if q == 0 else (self.cfg.centre - m0))
+                                  / self.cfg.margin_scale))
             if self.cfg.value == VALUE_WIN:
                 r[q] = w[q]
             elif self.cfg.value == VALUE_MARGIN:
@@ -863,6 +869,10 @@ cdef class Searcher:
         self.rng = rng_next(&tmp)
         cdef long done = 0
         cdef double t0 = now(), deadline = t0 + seconds
+        # A margin reward centred on 0 saturates in a decided game (every
+        # move scores ~0 or ~1); centred on the expected margin it still
+        # tells a 30-point loss from a 40-point one.
+        self.cfg.centre = evaluate_margin(&self.root_state, 0) if self.cfg.centre_margin else 0.0
         with nogil:
             while not is_over(&self.root_state):
                 # a proven win is final; a proven loss still needs the best try
