@@ -871,7 +871,9 @@ cdef class Searcher:
         cdef double t0 = now(), deadline = t0 + seconds
         # A margin reward centred on 0 saturates in a decided game (every
         # move scores ~0 or ~1); centred on the expected margin it still
-        # tells a 30-point loss from a 40-point one.
+        # tells a 30-point loss from a 40-point one. (A reused subtree keeps
+        # the rewards it got under the previous root's centre: two plies
+        # earlier the evaluation was nearly the same.)
         self.cfg.centre = evaluate_margin(&self.root_state, 0) if self.cfg.centre_margin else 0.0
         with nogil:
             while not is_over(&self.root_state):
