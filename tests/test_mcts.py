@@ -185,7 +185,7 @@ def test_the_pv_is_a_legal_line():
     {"ab_prior_depth": -1}, {"ab_prior_depth": 21}, {"ab_prior_depth": 2.0}, {"ab_prior_visits": True},
     {"ab_prior_min": -1}, {"ab_prior_nodes": "many"}, {"ab_hash_mb": 0},
     {"ab_leaf_depth": -1}, {"ab_leaf_weight": 1.5}, {"ab_root_depth": 101}, {"ab_root_share": 1.0},
-    {"ab_root_visits": -5},
+    {"ab_root_visits": -5}, {"ab_root_placements": 0}, {"ab_root_placements": 9},
 ])
 def test_bad_limits_raise_patchsolve_errors(limits):
     with pytest.raises(PatchsolveError):
@@ -586,3 +586,36 @@ def test_with_leaf_and_root_alpha_beta_values_it_still_agrees_with_the_exact_sol
     _, winnable = exact_value(pos)
     r = search_mcts(pos, iterations=20000, seed=seed, ab_root_depth=4, ab_leaf_depth=1)
     assert values[r.best_move.code][1] == winnable, (seed, r.best_move, values)
+
+
+def test_deep_root_priors_share_the_time_budget():
+    r = search_mcts(Position.start(seed=3), time=0.3, ab_root_depth=60, ab_root_share=0.5)
+    assert 0.25 <= r.time <= 0.3 + 0.25
+    assert r.iterations > 50
+    player = MCTSPlayer(time=0.2, seed=1, ab_root_depth=60, ab_root_share=0.3)
+    pos = Position.start(seed=4)
+    for _ in range(3):
+        r = player.search(pos)
+        assert r.time <= 0.2 + 0.2 and pos.is_legal(r.best_move)
+        pos = pos.play(r.best_move)
+
+
+def test_deep_root_priors_value_a_patch_by_its_best_first_placements():
+    """With ab_root_placements=k a patch option is worth the best probe of
+    its first k placements: never less than the first alone, and walk is
+    unchanged."""
+    pos = random_midgame(1, 13)
+    assert not pos.pending_leather
+    means = {}
+    for k in (1, 3):
+        cfg = mcts_module.check_config({"ab_root_depth": 3, "ab_root_visits": 1000, "ab_root_placements": k})
+        searcher = mcts_module._new_searcher(cfg, 1 << 16)
+        searcher.set_root(pos._c, False)
+        assert searcher.prime_root(0.0) == 3
+        means[k] = {(d["patch"], d["move"]): d["margin"] / d["visits"] for d in searcher.root_children()}
+    assert means[1].keys() == means[3].keys() and len(means[1]) >= 2
+    for key, v in means[1].items():
+        if key[0] < 0:
+            assert means[3][key] == v
+        else:
+            assert means[3][key] >= v

@@ -138,6 +138,7 @@ ctypedef struct Config:
     double ab_leaf_weight # ... with this weight (the playout gets 1 - weight)
     int ab_root_depth     # > 0: prime_root deepens root probes up to this depth
     int ab_root_visits    # ... and gives the root's options this many virtual visits
+    int ab_root_placements  # ... a patch valued by the best of this many first placements
 
 
 cdef const Tables* T = get_tables()
@@ -445,7 +446,7 @@ cdef class Searcher:
                   int ab_prior_depth=0, int ab_prior_visits=20, int ab_prior_min=0,
                   int ab_prior_nodes=0, int ab_hash_mb=8, int ab_leaf_depth=0,
                   double ab_leaf_weight=0.5, int ab_root_depth=0, double ab_root_share=0.5,
-                  int ab_root_visits=200):
+                  int ab_root_visits=200, int ab_root_placements=1):
         """Set the search parameters (validated by the Python wrapper)."""
         self.cfg.tree = {"twolevel": TREE_TWOLEVEL, "plain": TREE_PLAIN}[tree]
         self.cfg.policy = {"uniform": POLICY_UNIFORM, "heuristic": POLICY_HEURISTIC, "eval": POLICY_EVAL}[policy]
@@ -466,7 +467,8 @@ cdef class Searcher:
         if not (0 <= ab_prior_depth <= 20 and 0 <= ab_prior_visits <= 1000000
                 and 0 <= ab_prior_min and 0 <= ab_prior_nodes and 1 <= ab_hash_mb <= 4096
                 and 0 <= ab_leaf_depth <= 20 and 0.0 <= ab_leaf_weight <= 1.0
-                and 0 <= ab_root_depth <= 100 and 0 <= ab_root_visits <= 1000000):
+                and 0 <= ab_root_depth <= 100 and 0 <= ab_root_visits <= 1000000
+                and 1 <= ab_root_placements <= 8):
             raise ValueError("ab_prior option out of range")
         self.cfg.ab_depth = ab_prior_depth
         self.cfg.ab_visits = ab_prior_visits
@@ -476,6 +478,7 @@ cdef class Searcher:
         self.cfg.ab_leaf_weight = ab_leaf_weight
         self.cfg.ab_root_depth = ab_root_depth
         self.cfg.ab_root_visits = ab_root_visits
+        self.cfg.ab_root_placements = ab_root_placements
         if (ab_prior_depth > 0 or ab_leaf_depth > 0 or ab_root_depth > 0) and self.ab == NULL:
             self.ab = probe_new(ab_hash_mb, 4, 2)
             if self.ab == NULL:
@@ -603,6 +606,25 @@ cdef class Searcher:
         t = s[0]
         apply_move(&t, self.first_placement(&t, patch))
         return <float>margin_for(&t, mover)
+
+    cdef int top_placements(self, const CState* s, int patch, int k, move_t* out) noexcept nogil:
+        """The first ``k`` placements of ``patch`` in the widening order
+        (fewer when there are fewer); returns how many."""
+        cdef move_t buf[MAX_MOVES]
+        cdef int n = placements_of(s, patch, buf), i, j
+        cdef int64_t key, bk, last = (1LL << 62)
+        cdef u128 q = s.quilt[to_move(s)]
+        for j in range(k):
+            bk = -1
+            for i in range(n):
+                key = order_key(buf[i], q, self.cfg.hole_penalty)
+                if key < last and key > bk:
+                    bk = key
+                    out[j] = buf[i]
+            if bk < 0:
+                return j
+            last = bk
+        return k
 
     cdef move_t first_placement(self, const CState* s, int patch) noexcept nogil:
         """The placement of ``patch`` the widening order puts first."""
@@ -945,7 +967,8 @@ cdef class Searcher:
     def prime_root(self, double seconds):
         """Deep alpha-beta priors for the root's options (a decision node of
         the two-level tree; otherwise nothing happens): iterative deepening
-        probes of every option (walk, or a patch at its first placement),
+        probes of every option (walk, or a patch valued by the best of its
+        first ``ab_root_placements`` placements in the widening order),
         one depth for all options at a time, up to ``ab_root_depth`` plies
         or until ``seconds`` (<= 0: no limit) run out; the deepest depth
         finished for every option gives each ``ab_root_visits`` virtual
@@ -953,7 +976,10 @@ cdef class Searcher:
         cdef int kids[8]
         cdef double cur[8]
         cdef double vals[8]
-        cdef int x = self.root, c, n = 0, i, d, reached, done_depth = 0, v
+        cdef move_t items[8][8]
+        cdef int n_items[8]
+        cdef int x = self.root, c, n = 0, i, j, d, reached, done_depth = 0, v
+        cdef double m
         cdef bint ok
         cdef double deadline, w, r
         cdef CState t
@@ -973,6 +999,14 @@ cdef class Searcher:
             if n == 8:
                 return 0
             kids[n] = c
+            if self.nodes[c].move >= 0:
+                items[n][0] = self.nodes[c].move
+                n_items[n] = 1
+            else:
+                n_items[n] = self.top_placements(&self.root_state, self.nodes[c].patch,
+                                                 self.cfg.ab_root_placements, items[n])
+                if n_items[n] == 0:
+                    return 0
             n += 1
             c = self.nodes[c].next_sibling
         deadline = now() + seconds if seconds > 0 else 0.0
@@ -981,20 +1015,23 @@ cdef class Searcher:
                 ok = True
                 for i in range(n):
                     nc = &self.nodes[kids[i]]
-                    t = self.root_state
-                    if nc.move >= 0:
-                        apply_move(&t, nc.move)
-                    else:
-                        apply_move(&t, self.first_placement(&t, nc.patch))
-                    if is_over(&t):
-                        cur[i] = score(&t, nc.mover) - score(&t, 1 - nc.mover)
-                        continue
-                    v = probe_value(self.ab, &t, d, 0, deadline, &reached)
-                    self.ab_probes += 1
-                    if reached < d:
-                        ok = False
+                    cur[i] = -1e300
+                    for j in range(n_items[i]):
+                        t = self.root_state
+                        apply_move(&t, items[i][j])
+                        if is_over(&t):
+                            m = score(&t, nc.mover) - score(&t, 1 - nc.mover)
+                        else:
+                            v = probe_value(self.ab, &t, d, 0, deadline, &reached)
+                            self.ab_probes += 1
+                            if reached < d:
+                                ok = False
+                                break
+                            m = v if to_move(&t) == nc.mover else -v
+                        if m > cur[i]:
+                            cur[i] = m
+                    if not ok:
                         break
-                    cur[i] = v if to_move(&t) == nc.mover else -v
                 if not ok:
                     break
                 for i in range(n):

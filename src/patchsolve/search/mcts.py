@@ -30,6 +30,26 @@ Default configuration (why, in short; the figures are in
   that evaluation) are available, but were no stronger against alpha-beta.
 - ``c=0.7`` (UCT: mean + c * sqrt(ln N / n)); 0.4 and 1.0 were no better.
 
+Alpha-beta hybrids (all off by default; ``_alphabeta.probe_value`` runs a
+fixed-depth heuristic alpha-beta search, with the engine's placement
+pruning, move ordering and a TT kept by the searcher across probes):
+
+- ``ab_root_depth`` > 0: before iterating, every option at the root (walk,
+  or a patch at its first placement) is probed by iterative deepening, one
+  depth for all options at a time, within ``ab_root_share`` of the time (to
+  ``ab_root_depth`` plies under an iteration budget); the deepest values
+  found for all options become ``ab_root_visits`` virtual visits of each.
+- ``ab_prior_depth`` > 0: a decision node (which patch, or walk) with at
+  least ``ab_prior_min`` visits gives each of its options
+  ``ab_prior_visits`` virtual visits valued by a depth-``ab_prior_depth``
+  probe (at most ``ab_prior_nodes`` nodes each, 0 = no limit).
+- ``ab_leaf_depth`` > 0: each new leaf's reward blends in a probe of its
+  position with weight ``ab_leaf_weight``.
+
+Virtual visits count like playouts whose reward (``value="blend"``: the
+same mix of logistic(margin / eval_scale) and logistic(margin /
+margin_scale)) comes from the probe's margin for the option's mover.
+
 Statistics are always from the point of view of the player to move in the
 searched position: ``score`` is the mean final margin (player to move minus
 opponent) of the playouts through the chosen move, ``win_probability`` their
@@ -87,10 +107,12 @@ DEFAULTS = {
     "ab_root_depth": 0,     # > 0: before iterating, probe the root's options by alpha-beta up to this depth ...
     "ab_root_share": 0.5,   # ... within this share of the time budget ...
     "ab_root_visits": 200,  # ... and give each option the deepest values as this many virtual visits
+    "ab_root_placements": 1,  # ... a patch option valued by the best of its first k placements
 }
 _INTS = {"ab_prior_depth": (0, 20), "ab_prior_visits": (0, 1_000_000), "ab_prior_min": (0, 2**30),
          "ab_prior_nodes": (0, 2**40), "ab_hash_mb": (1, 4096), "ab_leaf_depth": (0, 20),
-         "ab_root_depth": (0, 100), "ab_root_visits": (0, 1_000_000)}
+         "ab_root_depth": (0, 100), "ab_root_visits": (0, 1_000_000),
+         "ab_root_placements": (1, 8)}
 _FLOATS = {"blend": (0.0, 1.0), "margin_scale": (1e-9, None), "c": (0.0, None),
            "pw_c": (1e-9, None), "pw_alpha": (0.0, 1.0), "epsilon": (0.0, 1.0),
            "time_weight": (0.0, 10.0), "eval_scale": (1e-9, None),
