@@ -38,7 +38,14 @@ pruning, move ordering and a TT kept by the searcher across probes):
   or a patch at its first placement) is probed by iterative deepening, one
   depth for all options at a time, within ``ab_root_share`` of the time (to
   ``ab_root_depth`` plies under an iteration budget); the deepest values
-  found for all options become ``ab_root_visits`` virtual visits of each.
+  found for all options become ``ab_root_visits`` virtual visits of each
+  (``ab_root_placements`` > 1: a patch is worth the best probe of its first
+  k placements). Under an iteration budget (no time) the probes go all the
+  way to ``ab_root_depth`` (deterministic): keep it small there (4-6).
+  Measured at 0.1 s a move against alpha-beta (paired games, seeds 11-18):
+  ``ab_root_depth=30, ab_root_share=0.3, ab_root_visits=500`` won 38.8% of
+  320 games (mean margin -4.0) where the default won about 30% (-6.5 to -8);
+  not yet enough to make it the default.
 - ``ab_prior_depth`` > 0: a decision node (which patch, or walk) with at
   least ``ab_prior_min`` visits gives each of its options
   ``ab_prior_visits`` virtual visits valued by a depth-``ab_prior_depth``
