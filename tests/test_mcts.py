@@ -182,6 +182,10 @@ def test_the_pv_is_a_legal_line():
     {"policy": "smart"}, {"tree": "wide"}, {"value": "points"}, {"c": -1.0}, {"pw_alpha": 2.0},
     {"epsilon": 1.5}, {"samples": 0}, {"solver": "yes"}, {"max_nodes": 3}, {"max_nodes": 10**13}, {"depth": 4},
     {"playout_plies": -1}, {"eval_scale": 0}, {"hole_penalty": 1.5},
+    {"ab_prior_depth": -1}, {"ab_prior_depth": 21}, {"ab_prior_depth": 2.0}, {"ab_prior_visits": True},
+    {"ab_prior_min": -1}, {"ab_prior_nodes": "many"}, {"ab_hash_mb": 0},
+    {"ab_leaf_depth": -1}, {"ab_leaf_weight": 1.5}, {"ab_root_depth": 101}, {"ab_root_share": 1.0},
+    {"ab_root_visits": -5}, {"ab_root_placements": 0}, {"ab_root_placements": 9},
 ])
 def test_bad_limits_raise_patchsolve_errors(limits):
     with pytest.raises(PatchsolveError):
@@ -203,7 +207,9 @@ def test_a_finished_game_has_no_best_move_and_its_exact_margin():
 
 # -- determinism and budgets ----------------------------------------------------
 
-@pytest.mark.parametrize("options", [{}, {"policy": "uniform"}, {"tree": "plain", "policy": "uniform"}])
+@pytest.mark.parametrize("options", [{}, {"policy": "uniform"}, {"tree": "plain", "policy": "uniform"},
+                                     {"ab_prior_depth": 2, "ab_prior_min": 8},
+                                     {"ab_root_depth": 3, "ab_leaf_depth": 1}])
 def test_same_seed_and_iterations_give_the_same_answer(options):
     pos = random_midgame(11, 20)
     a = search_mcts(pos, iterations=3000, seed=7, **options)
@@ -244,6 +250,8 @@ def test_iterations_and_time_stop_at_whichever_comes_first():
 @pytest.mark.parametrize("options", [
     {}, {"policy": "uniform"}, {"tree": "plain"}, {"tree": "plain", "policy": "uniform"},
     {"value": "margin"}, {"value": "blend", "solver": False}, {"max_nodes": 64}, {"playout_plies": 6},
+    {"ab_prior_depth": 2}, {"ab_prior_depth": 1, "max_nodes": 64}, {"ab_prior_depth": 3, "ab_prior_nodes": 500},
+    {"ab_leaf_depth": 1}, {"ab_root_depth": 3}, {"ab_root_depth": 2, "max_nodes": 16},
 ])
 def test_never_returns_an_illegal_move(options):
     rng = random.Random(repr(options))
@@ -498,3 +506,134 @@ def test_the_margin_reward_is_centred_on_the_root_s_evaluation_so_a_decided_game
     assert all(m["value"] > 0.999 for m in plain.root_moves)
     assert all(0.1 < m["value"] < 0.9 for m in centred.root_moves if m["visits"] >= 50)
     assert values[centred.best_move.code][0] == best
+
+
+# -- alpha-beta priors ----------------------------------------------------------
+
+def test_alpha_beta_priors_switched_off_change_nothing():
+    pos = random_midgame(4, 15)
+    a = search_mcts(pos, iterations=3000, seed=3)
+    b = search_mcts(pos, iterations=3000, seed=3, ab_prior_depth=0, ab_prior_visits=500, ab_prior_min=2,
+                    ab_prior_nodes=10, ab_hash_mb=1, ab_leaf_depth=0, ab_leaf_weight=0.9,
+                    ab_root_depth=0, ab_root_share=0.2, ab_root_visits=7)
+    assert [(d["move"], d["visits"], d["mean"]) for d in a.root_moves] == \
+        [(d["move"], d["visits"], d["mean"]) for d in b.root_moves]
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_alpha_beta_priors_carry_the_search_value_for_each_option_s_mover(depth):
+    """Once the root is fully expanded its options are primed: walk, or each
+    patch at its first placement, valued by a depth-d alpha-beta search of
+    the position after it, for the player to move at the root (the search
+    answers for the player to move after the option, who may be either)."""
+    from patchsolve.search import _alphabeta
+    n0 = 10**6
+    checked = 0
+    for seed in range(6):
+        pos = random_midgame(seed, 6 + 5 * seed)
+        if pos.is_over or pos.pending_leather:
+            continue
+        cfg = mcts_module.check_config({"ab_prior_depth": depth, "ab_prior_visits": n0})
+        searcher = mcts_module._new_searcher(cfg, 1 << 16)
+        searcher.set_root(pos._c, False)
+        searcher.run(len(pos.legal_moves()) + 8, 0.0, seed)
+        for d in searcher.root_children():
+            code = d["move"] if d["patch"] < 0 else searcher.best_placement(pos._c, d["patch"])
+            child = pos.play(Move.from_code(code))
+            if child.is_over:
+                continue
+            done = _alphabeta.Searcher(8, True, 4, 2).run(child._c, depth, False, 0, 0.0)
+            want = done[-1][1] * (1 if child.to_move == pos.to_move else -1)
+            assert d["visits"] >= n0
+            assert abs(d["margin"] / d["visits"] - want) < 0.01, (seed, d, want)
+            checked += 1
+    assert checked >= 6
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_with_alpha_beta_priors_it_still_agrees_with_the_exact_solver_on_small_endgames(seed):
+    pos = random_small_endgame(random.Random(seed))
+    values = exact_move_values(pos)
+    _, winnable = exact_value(pos)
+    r = search_mcts(pos, iterations=20000, seed=seed, ab_prior_depth=2, ab_prior_visits=20)
+    assert values[r.best_move.code][1] == winnable, (seed, r.best_move, values)
+    if r.proven is not None:
+        assert (r.proven == "win") == winnable
+
+
+@pytest.mark.parametrize("depth", [1, 3])
+def test_deep_root_priors_carry_the_search_value_of_each_root_option(depth):
+    from patchsolve.search import _alphabeta
+    n0 = 10**6
+    checked = 0
+    for seed in range(5):
+        pos = random_midgame(seed + 20, 4 + 6 * seed)
+        if pos.is_over or pos.pending_leather:
+            continue
+        cfg = mcts_module.check_config({"ab_root_depth": depth, "ab_root_visits": n0})
+        searcher = mcts_module._new_searcher(cfg, 1 << 16)
+        searcher.set_root(pos._c, False)
+        assert searcher.prime_root(0.0) == depth
+        children = searcher.root_children()
+        assert len(children) == len({(d["patch"], d["move"]) for d in children}) >= 1
+        for d in children:
+            code = d["move"] if d["patch"] < 0 else searcher.best_placement(pos._c, d["patch"])
+            child = pos.play(Move.from_code(code))
+            if child.is_over:
+                continue
+            done = _alphabeta.Searcher(8, True, 4, 2).run(child._c, depth, False, 0, 0.0)
+            want = done[-1][1] * (1 if child.to_move == pos.to_move else -1)
+            assert d["visits"] == n0
+            assert abs(d["margin"] / d["visits"] - want) < 0.01, (seed, d, want)
+            checked += 1
+    assert checked >= 5
+
+
+def test_deep_root_priors_leave_a_pending_leather_root_alone():
+    pos = endgame((0, 0), (5, 5), (19, 30), [0, 1, 2], leather=(26, 32, 44, 50), pending_leather=0)
+    assert pos.pending_leather
+    searcher = mcts_module._new_searcher(mcts_module.check_config({"ab_root_depth": 3}), 1 << 16)
+    searcher.set_root(pos._c, False)
+    assert searcher.prime_root(0.0) == 0 and searcher.root_children() == []
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_with_leaf_and_root_alpha_beta_values_it_still_agrees_with_the_exact_solver(seed):
+    pos = random_small_endgame(random.Random(seed))
+    values = exact_move_values(pos)
+    _, winnable = exact_value(pos)
+    r = search_mcts(pos, iterations=20000, seed=seed, ab_root_depth=4, ab_leaf_depth=1)
+    assert values[r.best_move.code][1] == winnable, (seed, r.best_move, values)
+
+
+def test_deep_root_priors_share_the_time_budget():
+    r = search_mcts(Position.start(seed=3), time=0.3, ab_root_depth=60, ab_root_share=0.5)
+    assert 0.25 <= r.time <= 0.3 + 0.25
+    assert r.iterations > 50
+    player = MCTSPlayer(time=0.2, seed=1, ab_root_depth=60, ab_root_share=0.3)
+    pos = Position.start(seed=4)
+    for _ in range(3):
+        r = player.search(pos)
+        assert r.time <= 0.2 + 0.2 and pos.is_legal(r.best_move)
+        pos = pos.play(r.best_move)
+
+
+def test_deep_root_priors_value_a_patch_by_its_best_first_placements():
+    """With ab_root_placements=k a patch option is worth the best probe of
+    its first k placements: never less than the first alone, and walk is
+    unchanged."""
+    pos = random_midgame(1, 13)
+    assert not pos.pending_leather
+    means = {}
+    for k in (1, 3):
+        cfg = mcts_module.check_config({"ab_root_depth": 3, "ab_root_visits": 1000, "ab_root_placements": k})
+        searcher = mcts_module._new_searcher(cfg, 1 << 16)
+        searcher.set_root(pos._c, False)
+        assert searcher.prime_root(0.0) == 3
+        means[k] = {(d["patch"], d["move"]): d["margin"] / d["visits"] for d in searcher.root_children()}
+    assert means[1].keys() == means[3].keys() and len(means[1]) >= 2
+    for key, v in means[1].items():
+        if key[0] < 0:
+            assert means[3][key] == v
+        else:
+            assert means[3][key] >= v

@@ -967,6 +967,85 @@ cdef int aspirate(Ctx* c, CState* s, uint64_t key, int depth, int guess, int del
 
 
 # --------------------------------------------------------------------------
+# Probes: fixed-depth heuristic searches for other searchers (cimported by
+# the MCTS through _alphabeta.pxd). One context (TT, per-ply buffers) is
+# made once by the caller and reused by every probe, so TT entries of one
+# probe order the moves of the next.
+
+cdef void* probe_new(int hash_mb, int keep, int prune_depth) noexcept nogil:
+    """A search context for ``probe_value`` (NULL when out of memory);
+    ``keep`` / ``prune_depth`` as in ``Searcher`` (hash_mb <= 0: no TT)."""
+    cdef Ctx* c = <Ctx*>calloc(1, sizeof(Ctx))
+    cdef uint64_t buckets = 1
+    if c == NULL:
+        return NULL
+    c.moves = <move_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(move_t))
+    c.keys = <int64_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(int64_t))
+    c.pv = <move_t*>calloc(MAX_PLY * MAX_PLY, sizeof(move_t))
+    c.pv_len = <int*>calloc(MAX_PLY + 1, sizeof(int))
+    if hash_mb > 0:
+        if hash_mb > 4096:
+            hash_mb = 4096
+        while buckets * 2 * 2 * sizeof(TTEntry) <= (<uint64_t>hash_mb) << 20:
+            buckets *= 2
+        c.tt = <TTEntry*>calloc(buckets * 2, sizeof(TTEntry))
+        c.tt_mask = buckets - 1
+    if not (c.moves and c.keys and c.pv and c.pv_len) or (hash_mb > 0 and c.tt == NULL):
+        probe_free(c)
+        return NULL
+    c.keep = keep if keep >= 0 else 0
+    c.prune_depth = prune_depth if prune_depth >= 1 else 1
+    c.use_pvs = 1
+    return c
+
+
+cdef void probe_free(void* ctx) noexcept nogil:
+    cdef Ctx* c = <Ctx*>ctx
+    if c == NULL:
+        return
+    free(c.moves)
+    free(c.keys)
+    free(c.pv)
+    free(c.pv_len)
+    free(c.tt)
+    free(c)
+
+
+cdef int probe_value(void* ctx, const CState* s, int depth, uint64_t node_limit,
+                     double deadline=0.0, int* reached=NULL) noexcept nogil:
+    """Heuristic value of ``s`` (not over: the caller scores finished games)
+    for its player to move: iterative deepening to ``depth`` plies (clamped
+    to 1 .. 100), stopping early after ``node_limit`` nodes (0: none) or at
+    the monotonic time ``deadline`` (0: none) with the deepest finished
+    iteration's value (the static evaluation when none finished; that
+    depth, 0 for none, goes to ``reached``)."""
+    cdef Ctx* c = <Ctx*>ctx
+    cdef CState t = s[0]
+    cdef uint64_t key
+    cdef int d, v, best
+    best = evaluate(s, to_move(s))
+    if reached != NULL:
+        reached[0] = 0
+    if c == NULL or is_over(s):
+        return best
+    if depth > 100:
+        depth = 100
+    key = full_key(&t)
+    c.nodes = 0
+    c.stop = 0
+    c.node_limit = node_limit
+    c.deadline = deadline
+    for d in range(1, depth + 1):
+        v = negamax(c, &t, key, d, -INF, INF, 0, 0)
+        if c.stop:
+            break
+        best = v
+        if reached != NULL:
+            reached[0] = d
+    return best
+
+
+# --------------------------------------------------------------------------
 
 cdef class Searcher:
     """One search: owns the TT and the per-ply buffers. Limits are trusted

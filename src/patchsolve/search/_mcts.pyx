@@ -61,7 +61,7 @@ from patchsolve._core cimport (
     rng_next, rng_below, random_playout, is_legal, fits, buy_code,
     MAX_MOVES, MOVE_WALK, BUY_SHIFT, BOARD_SQUARES, LAST_SPACE, N_PATCHES,
 )
-from patchsolve.search._alphabeta cimport evaluate_margin
+from patchsolve.search._alphabeta cimport evaluate_margin, probe_new, probe_free, probe_value
 
 cdef extern from *:
     """
@@ -117,6 +117,7 @@ ctypedef struct Node:
     int8_t mover
     int8_t proven
     int8_t patch          # patch id of a patch node, else -1
+    int8_t primed         # ab priors: the children got their virtual visits
     float h               # implicit minimax value for mover: the static
                           # evaluation at a leaf, max/min over the children above
 
@@ -140,6 +141,15 @@ ctypedef struct Config:
     int playout_plies     # > 0: stop playouts after this many plies and evaluate
     double eval_scale     # win chance of an evaluated margin m: logistic(m / eval_scale)
     double minimax        # weight of the implicit minimax value in selection (0: plain UCT)
+    int ab_depth          # > 0: seed decision nodes' children with a depth-ab_depth alpha-beta value
+    int ab_visits         # ... worth this many virtual visits
+    int ab_min_visits     # ... once the decision node has this many visits
+    uint64_t ab_nodes     # ... each probe stopped after this many nodes (0: none)
+    int ab_leaf_depth     # > 0: a new leaf's result blends in a depth-ab_leaf_depth alpha-beta value
+    double ab_leaf_weight # ... with this weight (the playout gets 1 - weight)
+    int ab_root_depth     # > 0: prime_root deepens root probes up to this depth
+    int ab_root_visits    # ... and gives the root's options this many virtual visits
+    int ab_root_placements  # ... a patch valued by the best of this many first placements
 
 
 cdef const Tables* T = get_tables()
@@ -421,6 +431,8 @@ cdef class Searcher:
     cdef Config cfg
     cdef uint64_t rng
     cdef readonly long total_iterations
+    cdef void* ab                # alpha-beta probe context (ab priors), NULL when off
+    cdef readonly long ab_probes
 
     def __cinit__(self, int max_nodes=4_000_000):
         if max_nodes < 16:
@@ -436,12 +448,17 @@ cdef class Searcher:
 
     def __dealloc__(self):
         free(self.nodes)
+        probe_free(self.ab)
 
     def configure(self, tree="twolevel", policy="heuristic", value="win", double blend=0.25,
                   double margin_scale=10.0, double c=0.7, double pw_c=1.0, double pw_alpha=0.5,
                   solver=True, double epsilon=0.1, int samples=4, double time_weight=1.0, int hole_penalty=4,
                   int playout_plies=0, double eval_scale=5.0, double minimax=0.0,
-                  centre_margin=False):
+                  centre_margin=False,
+                  int ab_prior_depth=0, int ab_prior_visits=20, int ab_prior_min=0,
+                  int ab_prior_nodes=0, int ab_hash_mb=8, int ab_leaf_depth=0,
+                  double ab_leaf_weight=0.5, int ab_root_depth=0, double ab_root_share=0.5,
+                  int ab_root_visits=200, int ab_root_placements=1):
         """Set the search parameters (validated by the Python wrapper)."""
         self.cfg.tree = {"twolevel": TREE_TWOLEVEL, "plain": TREE_PLAIN}[tree]
         self.cfg.policy = {"uniform": POLICY_UNIFORM, "heuristic": POLICY_HEURISTIC, "eval": POLICY_EVAL}[policy]
@@ -460,7 +477,26 @@ cdef class Searcher:
         self.cfg.eval_scale = eval_scale
         self.cfg.minimax = minimax
         self.cfg.centre_margin = 1 if centre_margin else 0
-        self.cfg.centre = 0.0
+        self.update_centre()
+        if not (0 <= ab_prior_depth <= 20 and 0 <= ab_prior_visits <= 1000000
+                and 0 <= ab_prior_min and 0 <= ab_prior_nodes and 1 <= ab_hash_mb <= 4096
+                and 0 <= ab_leaf_depth <= 20 and 0.0 <= ab_leaf_weight <= 1.0
+                and 0 <= ab_root_depth <= 100 and 0 <= ab_root_visits <= 1000000
+                and 1 <= ab_root_placements <= 8):
+            raise ValueError("ab_prior option out of range")
+        self.cfg.ab_depth = ab_prior_depth
+        self.cfg.ab_visits = ab_prior_visits
+        self.cfg.ab_min_visits = ab_prior_min
+        self.cfg.ab_nodes = ab_prior_nodes
+        self.cfg.ab_leaf_depth = ab_leaf_depth
+        self.cfg.ab_leaf_weight = ab_leaf_weight
+        self.cfg.ab_root_depth = ab_root_depth
+        self.cfg.ab_root_visits = ab_root_visits
+        self.cfg.ab_root_placements = ab_root_placements
+        if (ab_prior_depth > 0 or ab_leaf_depth > 0 or ab_root_depth > 0) and self.ab == NULL:
+            self.ab = probe_new(ab_hash_mb, 4, 2)
+            if self.ab == NULL:
+                raise MemoryError("alpha-beta probe context")
 
     # -- node storage ---------------------------------------------------
     cdef int new_node(self, move_t move, int mover, int patch) noexcept nogil:
@@ -585,6 +621,25 @@ cdef class Searcher:
         apply_move(&t, self.first_placement(&t, patch))
         return <float>margin_for(&t, mover)
 
+    cdef int top_placements(self, const CState* s, int patch, int k, move_t* out) noexcept nogil:
+        """The first ``k`` placements of ``patch`` in the widening order
+        (fewer when there are fewer); returns how many."""
+        cdef move_t buf[MAX_MOVES]
+        cdef int n = placements_of(s, patch, buf), i, j
+        cdef int64_t key, bk, last = (1LL << 62)
+        cdef u128 q = s.quilt[to_move(s)]
+        for j in range(k):
+            bk = -1
+            for i in range(n):
+                key = order_key(buf[i], q, self.cfg.hole_penalty)
+                if key < last and key > bk:
+                    bk = key
+                    out[j] = buf[i]
+            if bk < 0:
+                return j
+            last = bk
+        return k
+
     cdef move_t first_placement(self, const CState* s, int patch) noexcept nogil:
         """The placement of ``patch`` the widening order puts first."""
         cdef move_t buf[MAX_MOVES]
@@ -597,6 +652,33 @@ cdef class Searcher:
             if k > bk:
                 bk, best = k, buf[i]
         return best
+
+    cdef void prime(self, int x, const CState* s) noexcept nogil:
+        """Alpha-beta priors: give each child of decision node ``x`` (state
+        ``s``: walk, or a patch at the placement the widening tries first)
+        ``ab_visits`` virtual visits whose results are the margin a
+        depth-``ab_depth`` alpha-beta search finds there, in the units
+        ``backup`` uses, from the child's mover's point of view."""
+        cdef int c = self.nodes[x].first_child, n0 = self.cfg.ab_visits
+        cdef CState t
+        cdef double m, w, r
+        cdef Node* nc
+        self.nodes[x].primed = 1
+        while c != NO_NODE:
+            nc = &self.nodes[c]
+            t = s[0]
+            if nc.move >= 0:
+                apply_move(&t, nc.move)
+            else:
+                apply_move(&t, self.first_placement(&t, nc.patch))
+            m = self.probe_margin(&t, nc.mover, self.cfg.ab_depth)
+            w = 1.0 / (1.0 + exp(-m / self.cfg.eval_scale))
+            r = self.reward(m, nc.mover)
+            nc.visits += n0
+            nc.value += n0 * r
+            nc.wins += n0 * w
+            nc.margin += n0 * m
+            c = nc.next_sibling
 
     cdef void back_up_minimax(self, int* path, int depth) noexcept nogil:
         """Refresh the minimax values above the new leaf: a node's value is
@@ -679,12 +761,41 @@ cdef class Searcher:
                 return
             self.nodes[x].proven = -1 if self.nodes[x].mover == P else 1
 
-    cdef void backup(self, int* path, int depth, const CState* s, int leaf_proven_for) noexcept nogil:
+    cdef inline double mix(self, double w, double m, int p) noexcept nogil:
+        """The value (``backup``'s units) for player ``p`` of a result that
+        ``p`` wins with chance ``w`` by margin ``m`` (``p``'s margin): the
+        configured blend of ``w`` and the margin reward
+        logistic((m - centre) / margin_scale), centre taken for ``p``."""
+        cdef double centre = self.cfg.centre if p == 0 else -self.cfg.centre
+        cdef double mr = 1.0 / (1.0 + exp(-(m - centre) / self.cfg.margin_scale))
+        if self.cfg.value == VALUE_WIN:
+            return w
+        if self.cfg.value == VALUE_MARGIN:
+            return mr
+        return (1.0 - self.cfg.blend) * w + self.cfg.blend * mr
+
+    cdef inline double reward(self, double m, int p) noexcept nogil:
+        """The value for player ``p`` of an estimated margin ``m`` (``p``'s):
+        its win chance is logistic(m / eval_scale)."""
+        return self.mix(1.0 / (1.0 + exp(-m / self.cfg.eval_scale)), m, p)
+
+    cdef double probe_margin(self, const CState* s, int p, int depth) noexcept nogil:
+        """Player ``p``'s margin in ``s`` by a depth-``depth`` alpha-beta
+        probe (the final margin of a finished game)."""
+        cdef double v
+        if is_over(s):
+            return score(s, p) - score(s, 1 - p)
+        v = probe_value(self.ab, s, depth, self.cfg.ab_nodes)
+        self.ab_probes += 1
+        return v if to_move(s) == p else -v
+
+    cdef void backup(self, int* path, int depth, const CState* s, int leaf_proven_for,
+                     double ab_m0=0.0, bint use_ab=False) noexcept nogil:
         """Add one result to every node on the path, each from its mover's view.
         ``leaf_proven_for`` >= 0: no playout, that player won (a proven node);
-        a playout cut off before the end is scored by ``estimate_margin``."""
+        a playout cut off before the end is scored by ``evaluate_margin``."""
         cdef int i, q
-        cdef double m0, w0, mr
+        cdef double m0, w0
         cdef double r[2]
         cdef double w[2]
         cdef Node* n
@@ -703,14 +814,10 @@ cdef class Searcher:
         w[0] = w0
         w[1] = 1.0 - w0
         for q in range(2):
-            mr = 1.0 / (1.0 + exp(-((m0 - self.cfg.centre) if q == 0 else (self.cfg.centre - m0))
-                                  / self.cfg.margin_scale))
-            if self.cfg.value == VALUE_WIN:
-                r[q] = w[q]
-            elif self.cfg.value == VALUE_MARGIN:
-                r[q] = mr
-            else:
-                r[q] = (1.0 - self.cfg.blend) * w[q] + self.cfg.blend * mr
+            r[q] = self.mix(w[q], m0 if q == 0 else -m0, q)
+            if use_ab:
+                r[q] = ((1.0 - self.cfg.ab_leaf_weight) * r[q]
+                        + self.cfg.ab_leaf_weight * self.reward(ab_m0 if q == 0 else -ab_m0, q))
         for i in range(depth + 1):
             n = &self.nodes[path[i]]
             q = n.mover
@@ -723,6 +830,9 @@ cdef class Searcher:
         cdef int path[MAX_PATH]
         cdef int depth = 0, x = self.root, c
         cdef CState s = self.root_state
+        cdef CState t
+        cdef double ab_m0 = 0.0
+        cdef bint use_ab = False
         path[0] = x
         while True:
             if is_over(&s):
@@ -733,6 +843,12 @@ cdef class Searcher:
                 return
             if self.nodes[x].n_cand < 0:
                 self.nodes[x].n_cand = self.count_candidates(x, &s)
+            if (self.cfg.ab_depth > 0 and not self.nodes[x].primed
+                    and self.nodes[x].n_children == self.nodes[x].n_cand
+                    and self.nodes[x].visits >= self.cfg.ab_min_visits
+                    and self.nodes[x].patch < 0 and s.pending < 0
+                    and self.cfg.tree == TREE_TWOLEVEL):
+                self.prime(x, &s)
             if self.may_add_child(x, &s) or (self.nodes[x].n_children < self.nodes[x].n_cand
                                               and self.all_children_lost(x)):
                 c = self.add_child(x, &s)
@@ -756,8 +872,14 @@ cdef class Searcher:
         if self.cfg.minimax > 0 and depth > 0:
             self.back_up_minimax(path, depth)
         if not is_over(&s):
+            if self.cfg.ab_leaf_depth > 0:
+                t = s
+                if self.nodes[x].patch >= 0:
+                    apply_move(&t, self.first_placement(&t, self.nodes[x].patch))
+                ab_m0 = self.probe_margin(&t, 0, self.cfg.ab_leaf_depth)
+                use_ab = True
             self.playout(&s, x)
-        self.backup(path, depth, &s, -1)
+        self.backup(path, depth, &s, -1, ab_m0, use_ab)
 
     cdef int root_verdict(self) noexcept nogil:
         """+1 / -1: proven win / loss for the player to move at the root."""
@@ -792,13 +914,25 @@ cdef class Searcher:
             found = self.find(self.root, self.root_state, key, max_plies)
         if found == NO_NODE:
             self.reset(&cs.s)
+            self.update_centre()
             return 0
         self.root = found
         self.root_state = cs.s
+        self.update_centre()
         self.nodes[found].next_sibling = NO_NODE
         if self.n_nodes > self.max_nodes // 2:
             self.compact()
         return self.nodes[self.root].visits
+
+    cdef void update_centre(self):
+        """The centre of the margin reward: the root's evaluated margin for
+        player 0 (option ``centre_margin``), else 0. Centred on 0 the reward
+        saturates in a decided game (every move scores ~0 or ~1); centred on
+        the expected margin it still tells a 30-point loss from a 40-point
+        one. (A reused subtree keeps the rewards it got under the previous
+        root's centre: two plies earlier the evaluation was nearly the same.)"""
+        self.cfg.centre = (evaluate_margin(&self.root_state, 0)
+                           if self.cfg.centre_margin and self.has_root else 0.0)
 
     cdef int find(self, int x, CState s, uint64_t key, int plies):
         cdef int c, r
@@ -858,6 +992,90 @@ cdef class Searcher:
         self.n_nodes = n
         self.root = 0
 
+    def prime_root(self, double seconds):
+        """Deep alpha-beta priors for the root's options (a decision node of
+        the two-level tree; otherwise nothing happens): iterative deepening
+        probes of every option (walk, or a patch valued by the best of its
+        first ``ab_root_placements`` placements in the widening order),
+        one depth for all options at a time, up to ``ab_root_depth`` plies
+        or until ``seconds`` (<= 0: no limit) run out; the deepest depth
+        finished for every option gives each ``ab_root_visits`` virtual
+        visits (as ``prime``). Returns that depth (0: none finished)."""
+        cdef int kids[8]
+        cdef double cur[8]
+        cdef double vals[8]
+        cdef move_t items[8][8]
+        cdef int n_items[8]
+        cdef int x = self.root, c, n = 0, i, j, d, reached, done_depth = 0, v
+        cdef double m
+        cdef bint ok
+        cdef double deadline, w, r
+        cdef CState t
+        cdef Node* nc
+        if (not self.has_root or self.ab == NULL or self.cfg.ab_root_depth <= 0
+                or self.cfg.tree != TREE_TWOLEVEL or is_over(&self.root_state)
+                or self.root_state.pending >= 0):
+            return 0
+        if self.nodes[x].n_cand < 0:
+            self.nodes[x].n_cand = self.count_candidates(x, &self.root_state)
+        while self.nodes[x].n_children < self.nodes[x].n_cand:
+            t = self.root_state
+            if self.add_child(x, &t) == NO_NODE:
+                return 0
+        c = self.nodes[x].first_child
+        while c != NO_NODE:
+            if n == 8:
+                return 0
+            kids[n] = c
+            if self.nodes[c].move >= 0:
+                items[n][0] = self.nodes[c].move
+                n_items[n] = 1
+            else:
+                n_items[n] = self.top_placements(&self.root_state, self.nodes[c].patch,
+                                                 self.cfg.ab_root_placements, items[n])
+                if n_items[n] == 0:
+                    return 0
+            n += 1
+            c = self.nodes[c].next_sibling
+        deadline = now() + seconds if seconds > 0 else 0.0
+        with nogil:
+            for d in range(1, self.cfg.ab_root_depth + 1):
+                ok = True
+                for i in range(n):
+                    nc = &self.nodes[kids[i]]
+                    cur[i] = -1e300
+                    for j in range(n_items[i]):
+                        t = self.root_state
+                        apply_move(&t, items[i][j])
+                        if is_over(&t):
+                            m = score(&t, nc.mover) - score(&t, 1 - nc.mover)
+                        else:
+                            v = probe_value(self.ab, &t, d, 0, deadline, &reached)
+                            self.ab_probes += 1
+                            if reached < d:
+                                ok = False
+                                break
+                            m = v if to_move(&t) == nc.mover else -v
+                        if m > cur[i]:
+                            cur[i] = m
+                    if not ok:
+                        break
+                if not ok:
+                    break
+                for i in range(n):
+                    vals[i] = cur[i]
+                done_depth = d
+        if done_depth > 0:
+            for i in range(n):
+                nc = &self.nodes[kids[i]]
+                w = 1.0 / (1.0 + exp(-vals[i] / self.cfg.eval_scale))
+                r = self.reward(vals[i], nc.mover)
+                nc.visits += self.cfg.ab_root_visits
+                nc.value += self.cfg.ab_root_visits * r
+                nc.wins += self.cfg.ab_root_visits * w
+                nc.margin += self.cfg.ab_root_visits * vals[i]
+        return done_depth
+
     def run(self, long iterations, double seconds, uint64_t seed):
         """Iterate until ``iterations`` (<= 0: no limit) or ``seconds``
         (<= 0: no limit) run out, or the root is proven. Returns
@@ -869,12 +1087,6 @@ cdef class Searcher:
         self.rng = rng_next(&tmp)
         cdef long done = 0
         cdef double t0 = now(), deadline = t0 + seconds
-        # A margin reward centred on 0 saturates in a decided game (every
-        # move scores ~0 or ~1); centred on the expected margin it still
-        # tells a 30-point loss from a 40-point one. (A reused subtree keeps
-        # the rewards it got under the previous root's centre: two plies
-        # earlier the evaluation was nearly the same.)
-        self.cfg.centre = evaluate_margin(&self.root_state, 0) if self.cfg.centre_margin else 0.0
         with nogil:
             while not is_over(&self.root_state):
                 # a proven win is final; a proven loss still needs the best try
