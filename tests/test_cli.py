@@ -62,15 +62,15 @@ def fake_engines(monkeypatch):
     CALLS.clear()
     mcts = types.ModuleType("patchsolve.search.mcts")
 
-    def search_mcts(position, iterations=None, time=None, seed=None, workers=None):
-        CALLS.append(("mcts", dict(iterations=iterations, time=time, seed=seed, workers=workers)))
+    def search_mcts(position, iterations=None, time=None, seed=None, workers=None, **options):
+        CALLS.append(("mcts", dict(iterations=iterations, time=time, seed=seed, workers=workers, **options)))
         return _fake_result(position, "mcts", iterations=iterations, seed=seed)
 
     mcts.search_mcts = search_mcts
     ab = types.ModuleType("patchsolve.search.alphabeta")
 
-    def search_alphabeta(position, depth=None, time=None, nodes=None):
-        CALLS.append(("alphabeta", dict(depth=depth, time=time, nodes=nodes)))
+    def search_alphabeta(position, depth=None, time=None, nodes=None, **options):
+        CALLS.append(("alphabeta", dict(depth=depth, time=time, nodes=nodes, **options)))
         return _fake_result(position, "alphabeta", depth=depth or 1)
 
     ab.search_alphabeta = search_alphabeta
@@ -333,6 +333,26 @@ def test_best_with_alphabeta_passes_only_its_limits(fake_engines):
     assert_bad_input(run("best", "--engine", "alphabeta", "--seed", 3), "mcts")
     assert_bad_input(run("best", "--depth", 3), "alphabeta")
     assert_bad_input(run("best", "--engine", "minimax"), "minimax")
+
+
+def test_engine_options_are_passed_through_typed(fake_engines):
+    r = run("best", "--iterations", 500, "-o", "ab_root_depth=4", "--option", "tree=plain",
+            "-o", "centre_margin=true", "-o", "c=0.5")
+    assert r.exit_code == 0, r.output
+    assert fake_engines == [("mcts", {"iterations": 500, "time": None, "seed": 0, "workers": None,
+                                      "ab_root_depth": 4, "tree": "plain", "centre_margin": True, "c": 0.5})]
+
+
+def test_a_malformed_engine_option_or_a_limit_given_as_one_is_bad_input(fake_engines):
+    assert_bad_input(run("best", "-o", "ab_root_depth"), "ab_root_depth")
+    assert_bad_input(run("best", "-o", "=3"), "=3")
+    assert_bad_input(run("best", "-o", "time=3"), "--time")
+    assert fake_engines == []
+
+
+def test_an_unknown_engine_option_is_named_by_the_engine():
+    pytest.importorskip("patchsolve.search.mcts")
+    assert_bad_input(run("best", "-q", "--iterations", 10, "-o", "bogus=1"), "bogus")
 
 
 def test_best_on_a_finished_game_is_bad_input(fake_engines):

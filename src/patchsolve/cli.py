@@ -27,6 +27,7 @@ from patchsolve.game import Game
 from patchsolve.patches import EDITION_NAMES, EDITIONS, PATCHES
 from patchsolve.position import DEFAULT_SEED, Position
 from patchsolve import render
+from patchsolve.players import option_value
 
 ENGINES = ("mcts", "alphabeta")
 DEFAULT_TIME = 2.0
@@ -173,6 +174,9 @@ def describe_move(pos: Position, move) -> str:
 def engine_options(default_time: float):
     def deco(f):
         f = click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")(f)
+        f = click.option("--option", "-o", "engine_option", multiple=True, metavar="KEY=VALUE",
+                         help="An engine option, repeatable (e.g. -o ab_root_depth=30 for mcts, "
+                              "-o hash_mb=64 for alphabeta; see the engine's docs).")(f)
         f = click.option("--workers", type=click.IntRange(min=1), default=None, help="MCTS worker threads.")(f)
         f = click.option("--seed", type=int, default=None, help=f"MCTS random seed (default {DEFAULT_SEED}).")(f)
         f = click.option("--nodes", type=click.IntRange(min=1), default=None, help="Alpha-beta node limit.")(f)
@@ -186,7 +190,8 @@ def engine_options(default_time: float):
     return deco
 
 
-def engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, default_time) -> dict:
+def engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, default_time,
+                  engine_option=()) -> dict:
     if engine == "mcts":
         wrong = [name for name, v in (("--depth", depth), ("--nodes", nodes)) if v is not None]
         if wrong:
@@ -210,6 +215,14 @@ def engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, d
         limits["time"] = time_limit
     elif not any(k in limits for k in ("iterations", "depth", "nodes")):
         limits["time"] = default_time
+    for item in engine_option:
+        key, eq, value = item.partition("=")
+        key, value = key.strip(), value.strip()
+        if not eq or not key or not value:
+            raise CliError(f"bad engine option {item!r} (expected KEY=VALUE)")
+        if key in limits or key in ("time", "iterations", "depth", "nodes", "seed", "workers"):
+            raise CliError(f"engine option {key!r}: use --{key} instead")
+        limits[key] = option_value(value)
     return limits
 
 
@@ -411,7 +424,8 @@ def _searchable(pos: Position):
 @engine_options(DEFAULT_TIME)
 @color_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def best(position, position_file, engine, time_limit, iterations, depth, nodes, seed, workers, quiet, color,
+def best(position, position_file, engine, time_limit, iterations, depth, nodes, seed, workers, engine_option,
+         quiet, color,
          as_json):
     """Search POSITION and print the best move, its evaluation, the principal
     variation, search statistics and the quilt after the move.
@@ -424,7 +438,8 @@ def best(position, position_file, engine, time_limit, iterations, depth, nodes, 
     """
     pos = load_position(position, position_file)
     _searchable(pos)
-    limits = engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, DEFAULT_TIME)
+    limits = engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, DEFAULT_TIME,
+                           engine_option)
     r = run_search(pos, engine, limits, quiet)
     move = as_move(pos, r.best_move)
     after = pos.play(move)
@@ -479,7 +494,8 @@ def _fmt_cell(v) -> str:
 @engine_options(DEFAULT_TIME)
 @click.option("--top", type=click.IntRange(min=1), default=5, show_default=True, help="Moves to list.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def eval_cmd(position, position_file, engine, time_limit, iterations, depth, nodes, seed, workers, quiet, top,
+def eval_cmd(position, position_file, engine, time_limit, iterations, depth, nodes, seed, workers, engine_option,
+             quiet, top,
              as_json):
     """Print the evaluation of POSITION and its top moves ranked with their scores.
 
@@ -490,7 +506,8 @@ def eval_cmd(position, position_file, engine, time_limit, iterations, depth, nod
     """
     pos = load_position(position, position_file)
     _searchable(pos)
-    limits = engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, DEFAULT_TIME)
+    limits = engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, DEFAULT_TIME,
+                           engine_option)
     r = run_search(pos, engine, limits, quiet)
     rows = _root_table(pos, r, top)
     if as_json:
@@ -570,7 +587,8 @@ def replay(record, ply, brief, color, as_json):
 @click.option("--threshold", type=click.FloatRange(min=0), default=5.0, show_default=True,
               help="Flag moves that lose more than this many points against the engine's choice.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def analyze(record, engine, time_limit, iterations, depth, nodes, seed, workers, quiet, threshold, as_json):
+def analyze(record, engine, time_limit, iterations, depth, nodes, seed, workers, engine_option, quiet, threshold,
+            as_json):
     """Run the engine on every position of a game and flag the moves that
     lose more than THRESHOLD points against the engine's choice.
 
@@ -582,7 +600,7 @@ def analyze(record, engine, time_limit, iterations, depth, nodes, seed, workers,
       patchsolve analyze game.txt --iterations 5000 --threshold 4
     """
     game = Game.from_text(_read_file(record))
-    limits = engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, 0.5)
+    limits = engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, 0.5, engine_option)
     require_engine(engine)
     values, bests = [], []  # value for player 0 of each position; engine's move
     n = len(game.positions)
@@ -647,7 +665,8 @@ def analyze(record, engine, time_limit, iterations, depth, nodes, seed, workers,
               help="Write the game record to FILE at the end.")
 @color_option
 @click.option("--json", "as_json", is_flag=True, help="Print the finished game as JSON.")
-def play(position, position_file, p0, p1, engine, time_limit, iterations, depth, nodes, seed, workers, quiet,
+def play(position, position_file, p0, p1, engine, time_limit, iterations, depth, nodes, seed, workers,
+         engine_option, quiet,
          record_file, color, as_json):
     """Play a game in the terminal (human vs engine, engine vs engine, or
     human vs human), showing the board after each move.
@@ -664,7 +683,7 @@ def play(position, position_file, p0, p1, engine, time_limit, iterations, depth,
     players = (p0, p1)
     limits = None
     if "engine" in players:
-        limits = engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, 1.0)
+        limits = engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, 1.0, engine_option)
         require_engine(engine)
     game = Game(start)
     col = use_color(color)

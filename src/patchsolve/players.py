@@ -149,7 +149,8 @@ class MCTSTreePlayer(Player):
         self._player = MCTSPlayer(**self._limits)
 
 
-def _value(text: str):
+def option_value(text: str):
+    """An option value as written in a spec: true/false, an int, a float, else the text."""
     if text.lower() in ("true", "false"):        # solver=false, centre_margin=true
         return text.lower() == "true"
     for cast in (int, float):
@@ -170,7 +171,7 @@ def parse_spec(spec: str) -> tuple[str, dict]:
         key, eq, val = item.partition("=")
         if not eq or not key.strip() or not val.strip():
             raise PatchsolveError(f"bad option {item!r} in player spec {spec!r} (expected key=value)")
-        opts[key.strip()] = _value(val.strip())
+        opts[key.strip()] = option_value(val.strip())
     return name, opts
 
 
