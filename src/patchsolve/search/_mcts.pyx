@@ -209,6 +209,23 @@ cdef inline int64_t order_key(move_t m, u128 quilt, int hole_penalty) noexcept n
     return ((<int64_t>placement_score(move_mask(m), quilt, hole_penalty)) << 40) | (<int64_t>h << 20) | m
 
 
+cdef move_t best_below(const move_t* moves, int n, u128 quilt, int hole_penalty, int64_t below,
+                       int64_t* key_out) noexcept nogil:
+    """The move of ``moves`` with the highest ``order_key`` under ``below``
+    (-1 when none): the widening order, one step at a time. Its key goes to
+    ``key_out`` when that is not NULL."""
+    cdef int i
+    cdef int64_t key, best_key = -1
+    cdef move_t best = -1
+    for i in range(n):
+        key = order_key(moves[i], quilt, hole_penalty)
+        if key < below and key > best_key:
+            best_key, best = key, moves[i]
+    if key_out != NULL:
+        key_out[0] = best_key
+    return best
+
+
 cdef inline int income_ahead(const CState* s, int p) noexcept nogil:
     """Income spaces still ahead of player ``p``'s token."""
     return mc_popcount64(T.income_spaces >> (s.time[p] + 1))
@@ -551,9 +568,8 @@ cdef class Searcher:
         cdef int pids[4]
         cdef move_t buf[MAX_MOVES]
         cdef Node* nx = &self.nodes[x]
-        cdef int k = nx.n_children, n, i, pid
-        cdef int64_t last, key, best_key
-        cdef move_t best = -1
+        cdef int k = nx.n_children, n, pid
+        cdef int64_t last
         cdef u128 quilt
         patch_out[0] = -1
         if self.cfg.tree == TREE_PLAIN:
@@ -572,12 +588,7 @@ cdef class Searcher:
         n = placements_of(s, nx.patch, buf)
         quilt = s.quilt[to_move(s)]
         last = order_key(self.nodes[nx.first_child].move, quilt, self.cfg.hole_penalty) if k > 0 else (1LL << 62)
-        best_key = -1
-        for i in range(n):
-            key = order_key(buf[i], quilt, self.cfg.hole_penalty)
-            if key < last and key > best_key:
-                best_key, best = key, buf[i]
-        return best
+        return best_below(buf, n, quilt, self.cfg.hole_penalty, last, NULL)
 
     cdef inline bint may_add_child(self, int x, const CState* s) noexcept nogil:
         """Whether node ``x`` takes a new child now: progressive widening on
@@ -625,33 +636,22 @@ cdef class Searcher:
         """The first ``k`` placements of ``patch`` in the widening order
         (fewer when there are fewer); returns how many."""
         cdef move_t buf[MAX_MOVES]
-        cdef int n = placements_of(s, patch, buf), i, j
-        cdef int64_t key, bk, last = (1LL << 62)
+        cdef int n = placements_of(s, patch, buf), j
+        cdef int64_t last = (1LL << 62)
+        cdef move_t m
         cdef u128 q = s.quilt[to_move(s)]
         for j in range(k):
-            bk = -1
-            for i in range(n):
-                key = order_key(buf[i], q, self.cfg.hole_penalty)
-                if key < last and key > bk:
-                    bk = key
-                    out[j] = buf[i]
-            if bk < 0:
+            m = best_below(buf, n, q, self.cfg.hole_penalty, last, &last)
+            if m < 0:
                 return j
-            last = bk
+            out[j] = m
         return k
 
     cdef move_t first_placement(self, const CState* s, int patch) noexcept nogil:
         """The placement of ``patch`` the widening order puts first."""
         cdef move_t buf[MAX_MOVES]
-        cdef int n = placements_of(s, patch, buf), i
-        cdef int64_t k, bk = -1
-        cdef move_t best = -1
-        cdef u128 q = s.quilt[to_move(s)]
-        for i in range(n):
-            k = order_key(buf[i], q, self.cfg.hole_penalty)
-            if k > bk:
-                bk, best = k, buf[i]
-        return best
+        cdef int n = placements_of(s, patch, buf)
+        return best_below(buf, n, s.quilt[to_move(s)], self.cfg.hole_penalty, 1LL << 62, NULL)
 
     cdef void prime(self, int x, const CState* s) noexcept nogil:
         """Alpha-beta priors: give each child of decision node ``x`` (state
