@@ -320,6 +320,32 @@ cdef move_t sample_placement(const CState* s, int pid, int samples, int hole_pen
     return best
 
 
+cdef inline move_t playout_options(const CState* s, int* pids, int* n, uint64_t* rng,
+                                   const Config* cfg) noexcept nogil:
+    """What both playout policies do first: a pending leather patch is
+    placed (as compactly as ``samples`` random squares allow) and a lone
+    walk is taken -- that move is returned; otherwise -1, with the options
+    (``decision_options``) in ``pids`` / ``n``."""
+    if s.pending >= 0:
+        return sample_placement(s, -1, cfg.samples, cfg.hole_penalty, rng)
+    n[0] = decision_options(s, pids)
+    return MOVE_WALK if n[0] == 1 else -1
+
+
+cdef inline int explored_option(uint64_t* rng, const Config* cfg, int n) noexcept nogil:
+    """With probability ``epsilon``, a uniformly random option index; else -1."""
+    if cfg.epsilon > 0 and rng_below(rng, 1 << 20) < <uint64_t>(cfg.epsilon * (1 << 20)):
+        return <int>rng_below(rng, n)
+    return -1
+
+
+cdef inline move_t option_move(const CState* s, const int* pids, int i, uint64_t* rng,
+                               const Config* cfg) noexcept nogil:
+    """Option ``i`` as a move: walk, or the patch at the most compact of
+    ``samples`` random placements."""
+    return MOVE_WALK if i == 0 else sample_placement(s, pids[i], cfg.samples, cfg.hole_penalty, rng)
+
+
 cdef move_t heuristic_move(const CState* s, uint64_t* rng, const Config* cfg) noexcept nogil:
     """The fast playout policy: the option with the best gain, where a patch
     gains 2 x squares + income x paydays left - cost - time_weight x time
@@ -328,16 +354,14 @@ cdef move_t heuristic_move(const CState* s, uint64_t* rng, const Config* cfg) no
     place it as compactly as ``samples`` random placements allow; with
     probability ``epsilon`` pick walk or a patch at random."""
     cdef int pids[4]
-    cdef int p = to_move(s), n, i, best = 0, R, pid, walk
+    cdef int p = to_move(s), n, i, best, R, pid, walk
     cdef double gain, best_gain
-    if s.pending >= 0:
-        return sample_placement(s, -1, cfg.samples, cfg.hole_penalty, rng)
-    n = decision_options(s, pids)
-    if n == 1:
-        return MOVE_WALK
-    if cfg.epsilon > 0 and rng_below(rng, 1 << 20) < <uint64_t>(cfg.epsilon * (1 << 20)):
-        best = <int>rng_below(rng, n)
-    else:
+    cdef move_t m = playout_options(s, pids, &n, rng, cfg)
+    if m >= 0:
+        return m
+    best = explored_option(rng, cfg, n)
+    if best < 0:
+        best = 0
         R = income_ahead(s, p)
         walk = (s.time[1 - p] + 1 if s.time[1 - p] < LAST_SPACE else LAST_SPACE) - s.time[p]
         best_gain = (1.0 - cfg.time_weight) * walk
@@ -347,9 +371,7 @@ cdef move_t heuristic_move(const CState* s, uint64_t* rng, const Config* cfg) no
                     - cfg.time_weight * T.patch_time[pid])
             if gain > best_gain:
                 best_gain, best = gain, i
-    if best == 0:
-        return MOVE_WALK
-    return sample_placement(s, pids[best], cfg.samples, cfg.hole_penalty, rng)
+    return option_move(s, pids, best, rng, cfg)
 
 
 cdef move_t greedy(const CState* s) noexcept nogil:
@@ -399,16 +421,14 @@ cdef move_t eval_move(const CState* s, uint64_t* rng, const Config* cfg) noexcep
     cdef int p = to_move(s), n, i, best = 0
     cdef double v, best_v = -1e300
     cdef CState c
-    if s.pending >= 0:
-        return sample_placement(s, -1, cfg.samples, cfg.hole_penalty, rng)
-    n = decision_options(s, pids)
-    if n == 1:
-        return MOVE_WALK
-    if cfg.epsilon > 0 and rng_below(rng, 1 << 20) < <uint64_t>(cfg.epsilon * (1 << 20)):
-        i = <int>rng_below(rng, n)
-        return MOVE_WALK if i == 0 else sample_placement(s, pids[i], cfg.samples, cfg.hole_penalty, rng)
+    cdef move_t m = playout_options(s, pids, &n, rng, cfg)
+    if m >= 0:
+        return m
+    i = explored_option(rng, cfg, n)
+    if i >= 0:
+        return option_move(s, pids, i, rng, cfg)
     for i in range(n):
-        cand[i] = MOVE_WALK if i == 0 else sample_placement(s, pids[i], cfg.samples, cfg.hole_penalty, rng)
+        cand[i] = option_move(s, pids, i, rng, cfg)
         c = s[0]
         apply_move(&c, cand[i])
         v = evaluate_margin(&c, p)
