@@ -972,25 +972,43 @@ cdef int aspirate(Ctx* c, CState* s, uint64_t key, int depth, int guess, int del
 # made once by the caller and reused by every probe, so TT entries of one
 # probe order the moves of the next.
 
-cdef void* probe_new(int hash_mb, int keep, int prune_depth) noexcept nogil:
-    """A search context for ``probe_value`` (NULL when out of memory);
-    ``keep`` / ``prune_depth`` as in ``Searcher`` (hash_mb <= 0: no TT)."""
-    cdef Ctx* c = <Ctx*>calloc(1, sizeof(Ctx))
+cdef void ctx_alloc(Ctx* c, bint with_tt, int hash_mb) noexcept nogil:
+    """Give a zeroed context its per-ply buffers and, ``with_tt``, a TT of
+    the largest power-of-two bucket count that fits in ``hash_mb``
+    megabytes (at least one bucket). A failed allocation leaves its pointer NULL (the caller
+    checks); ``ctx_release`` frees whatever was allocated."""
     cdef uint64_t buckets = 1
-    if c == NULL:
-        return NULL
     c.moves = <move_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(move_t))
     c.keys = <int64_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(int64_t))
     c.pv = <move_t*>calloc(MAX_PLY * MAX_PLY, sizeof(move_t))
     c.pv_len = <int*>calloc(MAX_PLY + 1, sizeof(int))
-    if hash_mb > 0:
-        if hash_mb > 4096:
-            hash_mb = 4096
+    if with_tt:
         while buckets * 2 * 2 * sizeof(TTEntry) <= (<uint64_t>hash_mb) << 20:
             buckets *= 2
         c.tt = <TTEntry*>calloc(buckets * 2, sizeof(TTEntry))
         c.tt_mask = buckets - 1
-    if not (c.moves and c.keys and c.pv and c.pv_len) or (hash_mb > 0 and c.tt == NULL):
+
+
+cdef inline bint ctx_buffers_ok(const Ctx* c) noexcept nogil:
+    return c.moves != NULL and c.keys != NULL and c.pv != NULL and c.pv_len != NULL
+
+
+cdef void ctx_release(Ctx* c) noexcept nogil:
+    free(c.moves)
+    free(c.keys)
+    free(c.pv)
+    free(c.pv_len)
+    free(c.tt)
+
+
+cdef void* probe_new(int hash_mb, int keep, int prune_depth) noexcept nogil:
+    """A search context for ``probe_value`` (NULL when out of memory);
+    ``keep`` / ``prune_depth`` as in ``Searcher`` (hash_mb <= 0: no TT)."""
+    cdef Ctx* c = <Ctx*>calloc(1, sizeof(Ctx))
+    if c == NULL:
+        return NULL
+    ctx_alloc(c, hash_mb > 0, hash_mb if hash_mb <= 4096 else 4096)
+    if not ctx_buffers_ok(c) or (hash_mb > 0 and c.tt == NULL):
         probe_free(c)
         return NULL
     c.keep = keep if keep >= 0 else 0
@@ -1003,11 +1021,7 @@ cdef void probe_free(void* ctx) noexcept nogil:
     cdef Ctx* c = <Ctx*>ctx
     if c == NULL:
         return
-    free(c.moves)
-    free(c.keys)
-    free(c.pv)
-    free(c.pv_len)
-    free(c.tt)
+    ctx_release(c)
     free(c)
 
 
@@ -1052,24 +1066,14 @@ cdef class Searcher:
     (``alphabeta.py`` validates them)."""
 
     cdef Ctx c
-    cdef uint64_t n_buckets
 
     def __cinit__(self, int hash_mb=16, bint use_tt=True, int keep=0, int prune_depth=2,
                   bint use_pvs=True, bint use_relax=True, int relax_min=3, bint relax_early=True, int aspiration=0):
         memset(&self.c, 0, sizeof(Ctx))
-        self.c.moves = <move_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(move_t))
-        self.c.keys = <int64_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(int64_t))
-        self.c.pv = <move_t*>calloc(MAX_PLY * MAX_PLY, sizeof(move_t))
-        self.c.pv_len = <int*>calloc(MAX_PLY + 1, sizeof(int))
-        if use_tt:
-            self.n_buckets = 1
-            while self.n_buckets * 2 * 2 * sizeof(TTEntry) <= (<uint64_t>hash_mb) << 20:
-                self.n_buckets *= 2
-            self.c.tt = <TTEntry*>calloc(self.n_buckets * 2, sizeof(TTEntry))
-            self.c.tt_mask = self.n_buckets - 1
-            if self.c.tt == NULL:
-                raise MemoryError("transposition table")
-        if not (self.c.moves and self.c.keys and self.c.pv and self.c.pv_len):
+        ctx_alloc(&self.c, use_tt, hash_mb)
+        if use_tt and self.c.tt == NULL:
+            raise MemoryError("transposition table")
+        if not ctx_buffers_ok(&self.c):
             raise MemoryError("search buffers")
         self.c.keep = keep
         self.c.prune_depth = prune_depth
@@ -1080,15 +1084,11 @@ cdef class Searcher:
         self.c.aspiration = aspiration
 
     def __dealloc__(self):
-        free(self.c.moves)
-        free(self.c.keys)
-        free(self.c.pv)
-        free(self.c.pv_len)
-        free(self.c.tt)
+        ctx_release(&self.c)
 
     @property
     def tt_entries(self):
-        return self.n_buckets * 2 if self.c.tt != NULL else 0
+        return (self.c.tt_mask + 1) * 2 if self.c.tt != NULL else 0
 
     def run(self, CoreState root, int depth, bint exact, uint64_t node_limit, double seconds,
             int first_depth=1):
