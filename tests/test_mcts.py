@@ -520,13 +520,25 @@ def test_alpha_beta_priors_switched_off_change_nothing():
         [(d["move"], d["visits"], d["mean"]) for d in b.root_moves]
 
 
+def alpha_beta_value_of_option(pos, searcher, option, depth):
+    """A root option (walk, or a patch at its first placement) valued by a
+    separate depth-``depth`` alpha-beta search of the position after it, for
+    the player to move at the root; None when the option ends the game."""
+    from patchsolve.search import _alphabeta
+    code = option["move"] if option["patch"] < 0 else searcher.best_placement(pos._c, option["patch"])
+    child = pos.play(Move.from_code(code))
+    if child.is_over:
+        return None
+    done = _alphabeta.Searcher(8, True, 4, 2).run(child._c, depth, False, 0, 0.0)
+    return done[-1][1] * (1 if child.to_move == pos.to_move else -1)
+
+
 @pytest.mark.parametrize("depth", [1, 2, 3])
 def test_alpha_beta_priors_carry_the_search_value_for_each_option_s_mover(depth):
     """Once the root is fully expanded its options are primed: walk, or each
     patch at its first placement, valued by a depth-d alpha-beta search of
     the position after it, for the player to move at the root (the search
     answers for the player to move after the option, who may be either)."""
-    from patchsolve.search import _alphabeta
     n0 = 10**6
     checked = 0
     for seed in range(6):
@@ -538,12 +550,9 @@ def test_alpha_beta_priors_carry_the_search_value_for_each_option_s_mover(depth)
         searcher.set_root(pos._c, False)
         searcher.run(len(pos.legal_moves()) + 8, 0.0, seed)
         for d in searcher.root_children():
-            code = d["move"] if d["patch"] < 0 else searcher.best_placement(pos._c, d["patch"])
-            child = pos.play(Move.from_code(code))
-            if child.is_over:
+            want = alpha_beta_value_of_option(pos, searcher, d, depth)
+            if want is None:
                 continue
-            done = _alphabeta.Searcher(8, True, 4, 2).run(child._c, depth, False, 0, 0.0)
-            want = done[-1][1] * (1 if child.to_move == pos.to_move else -1)
             assert d["visits"] >= n0
             assert abs(d["margin"] / d["visits"] - want) < 0.01, (seed, d, want)
             checked += 1
@@ -563,7 +572,6 @@ def test_with_alpha_beta_priors_it_still_agrees_with_the_exact_solver_on_small_e
 
 @pytest.mark.parametrize("depth", [1, 3])
 def test_deep_root_priors_carry_the_search_value_of_each_root_option(depth):
-    from patchsolve.search import _alphabeta
     n0 = 10**6
     checked = 0
     for seed in range(5):
@@ -577,12 +585,9 @@ def test_deep_root_priors_carry_the_search_value_of_each_root_option(depth):
         children = searcher.root_children()
         assert len(children) == len({(d["patch"], d["move"]) for d in children}) >= 1
         for d in children:
-            code = d["move"] if d["patch"] < 0 else searcher.best_placement(pos._c, d["patch"])
-            child = pos.play(Move.from_code(code))
-            if child.is_over:
+            want = alpha_beta_value_of_option(pos, searcher, d, depth)
+            if want is None:
                 continue
-            done = _alphabeta.Searcher(8, True, 4, 2).run(child._c, depth, False, 0, 0.0)
-            want = done[-1][1] * (1 if child.to_move == pos.to_move else -1)
             assert d["visits"] == n0
             assert abs(d["margin"] / d["visits"] - want) < 0.01, (seed, d, want)
             checked += 1
