@@ -17,7 +17,8 @@ import patchsolve
 from patchsolve import Position, bench
 from patchsolve.errors import PatchsolveError
 from patchsolve.search import _alphabeta as ab
-from patchsolve.search.alphabeta import InvalidLimitError, search_alphabeta, solve
+from patchsolve.errors import LimitError as InvalidLimitError
+from patchsolve.search.alphabeta import search_alphabeta, solve
 
 
 # -- positions ----------------------------------------------------------------

@@ -202,16 +202,11 @@ def run(quick: bool = False) -> dict:
                      "for the speed-up over pure Python)")
 
     # memory: the TT is allocated per search; measure a search with the default budget
-    import inspect
-
     from patchsolve.search import alphabeta
 
-    def default(fn, name):
-        return inspect.signature(fn).parameters[name].default
-
     lines.append(f"peak RSS {peak_rss_mib():.0f} MiB (was {rss_before:.0f} MiB before the searches); "
-                 f"alpha-beta TT default {default(alphabeta.search_alphabeta, 'hash_mb')} MiB, "
-                 f"solve TT default {default(alphabeta.solve, 'hash_mb')} MiB")
+                 f"alpha-beta TT default {alphabeta.DEFAULT_HASH_MB} MiB, "
+                 f"solve TT default {alphabeta.DEFAULT_SOLVE_HASH_MB} MiB")
     return {"lines": lines, "signature": signature, "alphabeta_nps": core_rate,
             "mcts_iterations_per_s": sum(r[2] for r in mc) / sum(r[3] for r in mc),
             "python_minimax_nps": py_rate, "peak_rss_mib": peak_rss_mib()}
