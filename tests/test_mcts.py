@@ -171,6 +171,7 @@ def test_search_dispatch_returns_a_search_result_with_mcts_statistics():
 def test_the_pv_is_a_legal_line():
     pos = Position.start(seed=8)
     r = search_mcts(pos, iterations=5000, seed=1)
+    assert len(r.pv) >= 2
     for move in r.pv:
         pos = pos.play(move)
 
