@@ -111,14 +111,19 @@ def _ray_task(fn, job):
     return fn(job)
 
 
-def probe_address(address: str, timeout: float = 5.0) -> None:
-    """Fail at once on a cluster that is not there: Ray itself retries an
-    unreachable address for minutes."""
+def split_address(address: str) -> tuple[str, int]:
     host, _, port = address.removeprefix("ray://").rpartition(":")
     if not host or not port.isdigit():
         raise BackendError(f"a Ray address is host:port or auto, not {address!r}")
+    return host, int(port)
+
+
+def probe_address(address: str, timeout: float = 5.0) -> None:
+    """Fail at once on a cluster that is not there: Ray itself retries an
+    unreachable address for minutes."""
+    host, port = split_address(address)
     try:
-        socket.create_connection((host, int(port)), timeout=timeout).close()
+        socket.create_connection((host, port), timeout=timeout).close()
     except OSError as e:
         raise BackendError(f"cannot reach the Ray cluster at {address}: {e.strerror or e}") from None
 
@@ -141,6 +146,8 @@ class RayBackend:
     def __init__(self, workers: int = 1, address: str | None = None, max_retries: int = 3,
                  resubmits: int = 3):
         self.workers = max(1, int(workers))
+        if address is not None and address != "auto":
+            split_address(address)
         self.address = address
         self.max_retries = max_retries
         self.resubmits = resubmits
@@ -156,7 +163,8 @@ class RayBackend:
             if self.address:
                 ray.init(address=self.address, **quiet)
             else:
-                ray.init(num_cpus=self.workers, include_dashboard=False, **quiet)
+                # "local": a new Ray of our size, even when `ray start` left one running
+                ray.init(address="local", num_cpus=self.workers, include_dashboard=False, **quiet)
         except (ConnectionError, RuntimeError, ValueError) as e:
             where = f"the Ray cluster at {self.address}" if self.address else "a local Ray"
             raise BackendError(f"cannot start {where}: {' '.join(str(e).split())}") from None

@@ -1,0 +1,174 @@
+"""The Ray backend on a real local Ray of two workers (no mock): the same
+games and table as the local backend, every game kept once, and a game
+whose worker is lost (the process dies mid-game) played again."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+
+import pytest
+
+ray = pytest.importorskip("ray")
+
+from patchsolve import PatchsolveError  # noqa: E402
+from patchsolve.backends import BackendError, LocalBackend, RayBackend, make_backend, probe_address  # noqa: E402
+from patchsolve.tournament import _play_job, pairing_jobs, run_tournament, to_markdown  # noqa: E402
+
+SPECS = ["alphabeta:depth=2", "alphabeta:nodes=2000", "mcts:iterations=300"]
+CHEAP = ["alphabeta:depth=2", "greedy"]     # for the lost-worker tests: 4 quick games
+
+
+@pytest.fixture(scope="module")
+def ray_session():
+    """One Ray for the module (its start takes seconds); the backend uses
+    an open session as it is."""
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    ray.init(address="local", num_cpus=2, include_dashboard=False, logging_level="warning",
+             log_to_driver=False)
+    yield
+    ray.shutdown()
+
+
+@pytest.fixture(scope="module")
+def local_games():
+    """The reference: the round robin of SPECS played in this process."""
+    return run_tournament(SPECS, pairs=1, seed=3)
+
+
+def moves_of(results):
+    return [(g.first, g.second, g.circle, g.moves, g.scores) for r in results for g in r.games]
+
+
+def test_ray_plays_the_same_games_and_table_as_the_local_backend(ray_session, local_games):
+    seen = Counter()
+    results = run_tournament(SPECS, pairs=1, seed=3, backend=RayBackend(2),
+                             on_game=lambda pairing, k, out: seen.update([k]))
+    assert moves_of(results) == moves_of(local_games)
+    assert to_markdown(results) == to_markdown(local_games)
+    assert seen == Counter(range(6))                 # each game reported once, as it ended
+    assert not any(r.interrupted for r in results)
+
+
+def crash_first_attempt(fn, marker_dir, victim):
+    """``fn``, except that the worker running job ``victim`` dies on its
+    first attempt (a marker file says whether it was tried). A closure, so
+    Ray ships it by value to workers that cannot import the tests."""
+    def job(item):
+        k, inner = item
+        if k == victim:
+            try:
+                os.close(os.open(os.path.join(marker_dir, "tried"), os.O_CREAT | os.O_EXCL))
+            except FileExistsError:
+                pass
+            else:
+                os._exit(1)                           # the worker process is gone mid-task
+        return fn(inner)
+    return job
+
+
+class CrashingOnce(RayBackend):
+    """The Ray backend, with job ``victim``'s first worker dying."""
+
+    def __init__(self, marker_dir, victim, **options):
+        super().__init__(2, **options)
+        self.marker_dir, self.victim = str(marker_dir), victim
+
+    def run(self, fn, jobs):
+        return super().run(crash_first_attempt(fn, self.marker_dir, self.victim), list(enumerate(jobs)))
+
+
+@pytest.mark.parametrize("max_retries", [0, 2], ids=["resubmitted-by-the-backend", "retried-by-ray"])
+def test_a_game_whose_worker_dies_is_played_again_and_counted_once(ray_session, tmp_path, max_retries):
+    seen = Counter()
+    backend = CrashingOnce(tmp_path, victim=1, max_retries=max_retries)
+    results = run_tournament(CHEAP, pairs=2, seed=1, backend=backend,
+                             on_game=lambda pairing, k, out: seen.update([k]))
+    assert (tmp_path / "tried").exists()              # the worker did die
+    assert seen == Counter(range(4))
+    assert moves_of(results) == moves_of(run_tournament(CHEAP, pairs=2, seed=1))
+
+
+def test_a_worker_killed_from_outside_has_its_game_rerun(ray_session, tmp_path):
+    """SIGKILL to the worker process found through the task's pid."""
+    pid_file = tmp_path / "pid"
+
+    def slow_first(item):
+        k, job = item
+        if k == 0 and not os.path.exists(str(pid_file)):
+            with open(str(pid_file) + ".tmp", "w") as fh:
+                fh.write(str(os.getpid()))
+            os.replace(str(pid_file) + ".tmp", str(pid_file))
+            time.sleep(120)                           # killed long before this ends
+        return k, _play_job(job)
+
+    def killer():
+        while not pid_file.exists():
+            time.sleep(0.05)
+        os.kill(int(pid_file.read_text()), signal.SIGKILL)
+
+    jobs = list(enumerate(pairing_jobs("greedy", "random", 2, 5, "revised")))
+    thread = threading.Thread(target=killer, daemon=True)
+    thread.start()
+    got = list(RayBackend(2, max_retries=0).run(slow_first, jobs))
+    thread.join(timeout=5)
+    assert sorted(k for k, _ in got) == [0, 1, 2, 3]
+    expected = dict(LocalBackend(1).run(_play_job, [job for _, job in jobs]))
+    assert {k: (r[1].moves, r[1].scores) for k, r in got} == {k: (o.moves, o.scores) for k, o in expected.items()}
+
+
+def test_a_job_that_raises_raises_its_own_error_and_is_not_rerun(ray_session, tmp_path):
+    def refuse(job):
+        with open(os.path.join(str(tmp_path), f"run{job}-{os.getpid()}-{time.monotonic_ns()}"), "w"):
+            pass
+        raise PatchsolveError(f"bad job {job}")
+
+    with pytest.raises(PatchsolveError, match="bad job 0"):
+        list(RayBackend(2).run(refuse, [0]))
+    assert len(list(tmp_path.iterdir())) == 1
+
+
+def test_a_job_lost_every_time_ends_the_run_with_a_patchsolve_error(ray_session):
+    def always_dies(job):
+        os._exit(1)
+
+    with pytest.raises(BackendError, match="lost 2 times"):
+        list(RayBackend(2, max_retries=0, resubmits=1).run(always_dies, [0]))
+
+
+def test_the_cli_starts_its_own_ray_and_prints_the_local_table(tmp_path):
+    """No address: the command starts a local Ray of --workers CPUs (a
+    second instance beside the module's) and shuts it down."""
+    base = [sys.executable, "-m", "patchsolve.cli", "tournament", "alphabeta:depth=2", "greedy",
+            "--pairs", "2", "--workers", "2", "--json", "-q"]
+    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
+    local = subprocess.run(base, capture_output=True, text=True, timeout=300, env=env)
+    games = tmp_path / "games.csv"
+    remote = subprocess.run(base + ["--backend", "ray", "--games", str(games)], capture_output=True,
+                            text=True, timeout=300, env=env)
+    assert local.returncode == 0 and remote.returncode == 0, remote.stderr
+    assert json.loads(remote.stdout) == json.loads(local.stdout)
+    assert len(games.read_text().splitlines()) == 1 + 4
+
+
+def test_bad_backend_arguments_are_refused():
+    with pytest.raises(BackendError, match="unknown backend"):
+        make_backend("spark")
+    with pytest.raises(BackendError, match="for the ray backend"):
+        make_backend("local", address="127.0.0.1:6379")
+    with pytest.raises(BackendError, match="host:port"):
+        RayBackend(address="nowhere")
+
+
+def test_an_unreachable_cluster_is_refused_at_once_not_retried_for_minutes():
+    import socket
+
+    with socket.socket() as s:                        # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(BackendError, match="cannot reach the Ray cluster"):
+        probe_address(f"127.0.0.1:{port}")
