@@ -172,3 +172,21 @@ def test_an_unreachable_cluster_is_refused_at_once_not_retried_for_minutes():
         port = s.getsockname()[1]
     with pytest.raises(BackendError, match="cannot reach the Ray cluster"):
         probe_address(f"127.0.0.1:{port}")
+
+
+def test_ctrl_c_keeps_the_finished_games_and_stops_the_ray_it_started(tmp_path):
+    import csv
+
+    from test_interrupt import PATIENCE, interrupt, start
+
+    games = tmp_path / "games.csv"
+    proc = start("tournament", "alphabeta:time=0.02", "greedy", "--pairs", 200, "--workers", 2,
+                 "--backend", "ray", "--games", games, "-q")
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline and not (games.exists() and len(games.read_text().splitlines()) >= 4):
+        time.sleep(0.2)
+    code, out, took = interrupt(proc, after=0.0)
+    with open(games) as fh:
+        rows = list(csv.DictReader(fh))
+    assert code == 130 and took < PATIENCE
+    assert 3 <= len(rows) < 400 and f"| {len(rows)} |" in out
