@@ -96,6 +96,7 @@ def test_a_game_whose_worker_dies_is_played_again_and_counted_once(ray_session, 
 def test_a_worker_killed_from_outside_has_its_game_rerun(ray_session, tmp_path):
     """SIGKILL to the worker process found through the task's pid."""
     pid_file = tmp_path / "pid"
+    killed = []
 
     def slow_first(item):
         k, job = item
@@ -104,21 +105,26 @@ def test_a_worker_killed_from_outside_has_its_game_rerun(ray_session, tmp_path):
                 fh.write(str(os.getpid()))
             os.replace(str(pid_file) + ".tmp", str(pid_file))
             time.sleep(120)                           # killed long before this ends
-        return k, _play_job(job)
+        return os.getpid(), _play_job(job)
 
     def killer():
         while not pid_file.exists():
             time.sleep(0.05)
-        os.kill(int(pid_file.read_text()), signal.SIGKILL)
+        pid = int(pid_file.read_text())
+        os.kill(pid, signal.SIGKILL)
+        killed.append(pid)
 
     jobs = list(enumerate(pairing_jobs("greedy", "random", 2, 5, "revised")))
     thread = threading.Thread(target=killer, daemon=True)
     thread.start()
-    got = list(RayBackend(2, max_retries=0).run(slow_first, jobs))
+    finished = list(RayBackend(2, max_retries=0).run(slow_first, jobs))
     thread.join(timeout=5)
-    assert sorted(k for k, _ in got) == [0, 1, 2, 3]
+    assert sorted(k for k, _ in finished) == [0, 1, 2, 3]     # each once
+    got = dict(finished)
+    assert killed and got[0][0] != killed[0]          # game 0 was finished by another worker
     expected = dict(LocalBackend(1).run(_play_job, [job for _, job in jobs]))
-    assert {k: (r[1].moves, r[1].scores) for k, r in got} == {k: (o.moves, o.scores) for k, o in expected.items()}
+    assert {k: (out.moves, out.scores) for k, (_, out) in got.items()} == \
+        {k: (out.moves, out.scores) for k, out in expected.items()}
 
 
 def test_a_job_that_raises_raises_its_own_error_and_is_not_rerun(ray_session, tmp_path):
