@@ -2,7 +2,6 @@
 games and table as the local backend, every game kept once, and a game
 whose worker is lost (the process dies mid-game) played again."""
 
-import json
 import os
 import signal
 import subprocess
@@ -146,21 +145,6 @@ def test_a_job_lost_every_time_ends_the_run_with_a_patchsolve_error(ray_session)
         list(RayBackend(2, max_retries=0, resubmits=1).run(always_dies, [0]))
 
 
-def test_the_cli_starts_its_own_ray_and_prints_the_local_table(tmp_path):
-    """No address: the command starts a local Ray of --workers CPUs (a
-    second instance beside the module's) and shuts it down."""
-    base = [sys.executable, "-m", "patchsolve.cli", "tournament", "alphabeta:depth=2", "greedy",
-            "--pairs", "2", "--workers", "2", "--json", "-q"]
-    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
-    local = subprocess.run(base, capture_output=True, text=True, timeout=300, env=env)
-    games = tmp_path / "games.csv"
-    remote = subprocess.run(base + ["--backend", "ray", "--games", str(games)], capture_output=True,
-                            text=True, timeout=300, env=env)
-    assert local.returncode == 0 and remote.returncode == 0, remote.stderr
-    assert json.loads(remote.stdout) == json.loads(local.stdout)
-    assert len(games.read_text().splitlines()) == 1 + 4
-
-
 def test_bad_backend_arguments_are_refused():
     with pytest.raises(BackendError, match="unknown backend"):
         make_backend("spark")
@@ -180,13 +164,16 @@ def test_an_unreachable_cluster_is_refused_at_once_not_retried_for_minutes():
         probe_address(f"127.0.0.1:{port}")
 
 
-def test_ctrl_c_keeps_the_finished_games_and_stops_the_ray_it_started(tmp_path):
+def test_the_cli_starts_its_own_ray_keeps_each_finished_game_and_stops_on_ctrl_c(tmp_path):
+    """No address: the command starts a local Ray of --workers CPUs (a
+    second one beside the module's). The games it writes are the local
+    backend's games; Ctrl-C prints the table of the finished ones."""
     import csv
 
     from test_interrupt import PATIENCE, interrupt, start
 
     games = tmp_path / "games.csv"
-    proc = start("tournament", "alphabeta:time=0.02", "greedy", "--pairs", 200, "--workers", 2,
+    proc = start("tournament", *CHEAP, "--pairs", 200, "--workers", 2, "--seed", 4,
                  "--backend", "ray", "--games", games, "-q")
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline and not (games.exists() and len(games.read_text().splitlines()) >= 4):
@@ -196,3 +183,8 @@ def test_ctrl_c_keeps_the_finished_games_and_stops_the_ray_it_started(tmp_path):
         rows = list(csv.DictReader(fh))
     assert code == 130 and took < PATIENCE
     assert 3 <= len(rows) < 400 and f"| {len(rows)} |" in out
+    jobs = list(pairing_jobs(*CHEAP, 200, 4, "revised"))
+    for row in rows:
+        local = _play_job(jobs[int(row["game"])])
+        assert [int(row["score_first"]), int(row["score_second"])] == list(local.scores)
+        assert row["first"] == local.first
