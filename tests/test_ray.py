@@ -164,25 +164,55 @@ def test_an_unreachable_cluster_is_refused_at_once_not_retried_for_minutes():
         probe_address(f"127.0.0.1:{port}")
 
 
-def test_the_cli_starts_its_own_ray_keeps_each_finished_game_and_stops_on_ctrl_c(tmp_path):
-    """No address: the command starts a local Ray of --workers CPUs (a
-    second one beside the module's). The games it writes are the local
-    backend's games; Ctrl-C prints the table of the finished ones."""
-    import csv
+def running_ray_tasks():
+    """Pids of the Ray workers running one of our tasks (their process
+    title says so; idle workers read ray::IDLE)."""
+    pids = []
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as fh:
+                if b"ray::_ray_task" in fh.read():
+                    pids.append(int(entry))
+        except (OSError, ValueError):
+            continue
+    return pids
 
-    from test_interrupt import PATIENCE, interrupt, start
+
+def test_the_cli_starts_its_own_ray_reruns_a_killed_game_and_stops_on_ctrl_c(tmp_path):
+    """No address: the command starts a local Ray of --workers CPUs (a
+    second one beside the module's, idle meanwhile). A worker SIGKILLed
+    mid-game has its game played again; the games written are the local
+    backend's, each once; Ctrl-C prints the JSON of the finished games."""
+    import csv
+    import json
+
+    from test_interrupt import PATIENCE, start
 
     games = tmp_path / "games.csv"
     proc = start("tournament", *CHEAP, "--pairs", 200, "--workers", 2, "--seed", 4,
-                 "--backend", "ray", "--games", games, "-q")
-    deadline = time.monotonic() + 180
-    while time.monotonic() < deadline and not (games.exists() and len(games.read_text().splitlines()) >= 4):
-        time.sleep(0.2)
-    code, out, took = interrupt(proc, after=0.0)
+                 "--backend", "ray", "--games", games, "-q", "--json")
+    killed, deadline = [], time.monotonic() + 180
+
+    def rows_written(n):                              # the header and n games
+        while time.monotonic() < deadline and not (games.exists() and len(games.read_text().splitlines()) > n):
+            time.sleep(0.1)
+
+    rows_written(1)
+    while time.monotonic() < deadline and not killed:
+        for pid in running_ray_tasks()[:1]:
+            os.kill(pid, signal.SIGKILL)
+            killed.append(pid)
+        time.sleep(0.05)
+    rows_written(6)
+    t0 = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    code, took = proc.returncode, time.monotonic() - t0
     with open(games) as fh:
         rows = list(csv.DictReader(fh))
-    assert code == 130 and took < PATIENCE
-    assert 3 <= len(rows) < 400 and f"| {len(rows)} |" in out
+    assert killed and code == 130 and took < PATIENCE, err
+    assert 5 <= len(rows) < 400 and json.loads(out)[0]["games"] == len(rows)   # stdout: only the JSON
+    assert len({row["game"] for row in rows}) == len(rows)                    # each game once
     jobs = list(pairing_jobs(*CHEAP, 200, 4, "revised"))
     for row in rows:
         local = _play_job(jobs[int(row["game"])])

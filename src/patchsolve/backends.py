@@ -13,7 +13,8 @@ what makes the backends interchangeable.
         keep(k, result)                                 # at once: nothing is lost
 
 Close the generator (``contextlib.closing``) when stopping early: the Ray
-backend then cancels what is still running and shuts down the Ray it started.
+backend then shuts down the Ray session it opened (which stops its tasks),
+or cancels its tasks in a session it found open.
 
 - ``local``: ``workers`` spawned processes (in-process when ``workers`` is 1).
 - ``ray``: one Ray task per job (one CPU each). With no ``address`` a local
@@ -182,10 +183,21 @@ class RayBackend:
                 pending[task.remote(fn_ref, job)] = k
             yield from self._collect(ray, task, fn_ref, jobs, pending)
         finally:
-            for ref in pending:
-                ray.cancel(ref, force=True)
             if opened:
-                ray.shutdown()
+                ray.shutdown()            # ends this job: Ray stops its tasks
+            else:
+                self._cancel(ray, pending)
+
+    @staticmethod
+    def _cancel(ray, pending):
+        """Stop the tasks still running in a session that outlives the run.
+        (Not done when the run's own session ends: Ray 2.60's driver can
+        abort on a cancel racing a task's completion, ray-project/ray#54527.)"""
+        for ref in pending:
+            try:
+                ray.cancel(ref, force=True)
+            except Exception:             # already finished or gone: nothing to stop
+                pass
 
     def _collect(self, ray, task, fn_ref, jobs, pending):
         lost = tuple(getattr(ray.exceptions, n) for n in _LOST if hasattr(ray.exceptions, n))

@@ -967,6 +967,8 @@ def tournament(players, pairs, seed, workers, edition, one_pairing, csv_file, md
       patchsolve tournament greedy mcts:iterations=2000 --pairs 20 --games games.csv
       patchsolve tournament greedy alphabeta:depth=2 --backend ray --address auto
     """
+    import contextlib
+
     from patchsolve import tournament as tour
 
     if len(players) < 2:
@@ -975,9 +977,11 @@ def tournament(players, pairs, seed, workers, edition, one_pairing, csv_file, md
     sink = tour.GameSink(list(players), games_file=games_file, records_dir=records_dir,
                          csv_file=csv_file, md_file=md_file, pairs=pairs, round_robin=not one_pairing)
     progress = None if quiet else tour.print_progress
-    results = tour.run_tournament(list(players), pairs=pairs, seed=seed, edition=edition,
-                                  round_robin=not one_pairing, progress=progress, on_game=sink.add,
-                                  backend=runner)
+    # Ray prints its notices (a lost worker, ...) on stdout: keep stdout for the results
+    with contextlib.redirect_stdout(sys.stderr) if backend == "ray" else contextlib.nullcontext():
+        results = tour.run_tournament(list(players), pairs=pairs, seed=seed, edition=edition,
+                                      round_robin=not one_pairing, progress=progress, on_game=sink.add,
+                                      backend=runner)
     interrupted = any(r.interrupted for r in results)
     if interrupted:
         click.echo(f"\ninterrupted: {sum(r.n for r in results)} finished games", err=True)
