@@ -175,10 +175,10 @@ class RayBackend:
         jobs = list(jobs)
         ray = import_ray()
         opened = self.connect(ray)
-        task = ray.remote(num_cpus=1, max_retries=self.max_retries)(_ray_task)
-        fn_ref = ray.put(fn)
         pending = {}
         try:
+            task = ray.remote(num_cpus=1, max_retries=self.max_retries)(_ray_task)
+            fn_ref = ray.put(fn)
             for k, job in enumerate(jobs):
                 pending[task.remote(fn_ref, job)] = k
             yield from self._collect(ray, task, fn_ref, jobs, pending)
