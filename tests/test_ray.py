@@ -197,3 +197,43 @@ def test_the_cli_starts_its_own_ray_reruns_a_killed_game_and_stops_on_ctrl_c(tmp
         local = _play_job(jobs[int(row["game"])])
         assert [int(row["score_first"]), int(row["score_second"])] == list(local.scores)
         assert row["first"] == local.first
+
+
+def test_the_cli_plays_the_local_games_on_an_existing_cluster(tmp_path):
+    """--address: a cluster started apart (`ray start --head`, as on a
+    real cluster's head node) runs the games; the table is the local one."""
+    import json
+    import socket
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    # one machine, one user: Ray's token authentication is not what is tested here
+    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "disabled"}
+    ray_cli = Path(sys.executable).with_name("ray")
+    head = subprocess.Popen([str(ray_cli), "start", "--head", "--block", "--num-cpus", "2", "--port", str(port),
+                             "--include-dashboard=false", "--disable-usage-stats"], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.5)
+        base = [sys.executable, "-m", "patchsolve.cli", "tournament", *CHEAP, "--pairs", "2", "--json", "-q"]
+        remote = subprocess.run(base + ["--backend", "ray", "--address", f"127.0.0.1:{port}"], env=env,
+                                capture_output=True, text=True, timeout=300)
+    finally:
+        head.terminate()                              # the head stops the processes it started
+        try:
+            head.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            head.kill()
+    assert remote.returncode == 0, remote.stderr
+    local = [r.row() for r in run_tournament(CHEAP, pairs=2)]
+    assert json.loads(remote.stdout) == local
