@@ -336,15 +336,15 @@ def test_best_with_alphabeta_passes_only_its_limits(fake_engines):
 
 
 def test_engine_options_are_passed_through_typed(fake_engines):
-    r = run("best", "--iterations", 500, "-o", "ab_root_depth=4", "--option", "tree=plain",
-            "-o", "centre_margin=true", "-o", "c=0.5")
+    r = run("best", "--iterations", 500, "-o", "samples=8", "--option", "tree=plain",
+            "-o", "solver=false", "-o", "c=0.5")
     assert r.exit_code == 0, r.output
     assert fake_engines == [("mcts", {"iterations": 500, "time": None, "seed": 0, "workers": None,
-                                      "ab_root_depth": 4, "tree": "plain", "centre_margin": True, "c": 0.5})]
+                                      "samples": 8, "tree": "plain", "solver": False, "c": 0.5})]
 
 
 def test_a_malformed_engine_option_or_a_limit_given_as_one_is_bad_input(fake_engines):
-    assert_bad_input(run("best", "-o", "ab_root_depth"), "ab_root_depth")
+    assert_bad_input(run("best", "-o", "samples"), "samples")
     assert_bad_input(run("best", "-o", "=3"), "=3")
     assert_bad_input(run("best", "-o", "time=3"), "--time")
     assert fake_engines == []

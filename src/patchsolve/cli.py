@@ -175,7 +175,7 @@ def engine_options(default_time: float):
     def deco(f):
         f = click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")(f)
         f = click.option("--option", "-o", "engine_option", multiple=True, metavar="KEY=VALUE",
-                         help="An engine option, repeatable (e.g. -o ab_root_depth=30 for mcts, "
+                         help="An engine option, repeatable (e.g. -o c=0.5 for mcts, "
                               "-o hash_mb=64 for alphabeta; see the engine's docs).")(f)
         f = click.option("--workers", type=click.IntRange(min=1), default=None, help="MCTS worker threads.")(f)
         f = click.option("--seed", type=int, default=None, help=f"MCTS random seed (default {DEFAULT_SEED}).")(f)

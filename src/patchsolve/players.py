@@ -151,7 +151,7 @@ class MCTSTreePlayer(Player):
 
 def option_value(text: str):
     """An option value as written in a spec: true/false, an int, a float, else the text."""
-    if text.lower() in ("true", "false"):        # solver=false, centre_margin=true
+    if text.lower() in ("true", "false"):        # solver=false, endgame_solve=true
         return text.lower() == "true"
     for cast in (int, float):
         try:

@@ -967,10 +967,7 @@ cdef int aspirate(Ctx* c, CState* s, uint64_t key, int depth, int guess, int del
 
 
 # --------------------------------------------------------------------------
-# Probes: fixed-depth heuristic searches for other searchers (cimported by
-# the MCTS through _alphabeta.pxd). One context (TT, per-ply buffers) is
-# made once by the caller and reused by every probe, so TT entries of one
-# probe order the moves of the next.
+# Search context: per-ply buffers and the TT of one Searcher
 
 cdef void ctx_alloc(Ctx* c, bint with_tt, int hash_mb) noexcept nogil:
     """Give a zeroed context its per-ply buffers and, ``with_tt``, a TT of
@@ -999,64 +996,6 @@ cdef void ctx_release(Ctx* c) noexcept nogil:
     free(c.pv)
     free(c.pv_len)
     free(c.tt)
-
-
-cdef void* probe_new(int hash_mb, int keep, int prune_depth) noexcept nogil:
-    """A search context for ``probe_value`` (NULL when out of memory);
-    ``keep`` / ``prune_depth`` as in ``Searcher`` (hash_mb <= 0: no TT)."""
-    cdef Ctx* c = <Ctx*>calloc(1, sizeof(Ctx))
-    if c == NULL:
-        return NULL
-    ctx_alloc(c, hash_mb > 0, hash_mb if hash_mb <= 4096 else 4096)
-    if not ctx_buffers_ok(c) or (hash_mb > 0 and c.tt == NULL):
-        probe_free(c)
-        return NULL
-    c.keep = keep if keep >= 0 else 0
-    c.prune_depth = prune_depth if prune_depth >= 1 else 1
-    c.use_pvs = 1
-    return c
-
-
-cdef void probe_free(void* ctx) noexcept nogil:
-    cdef Ctx* c = <Ctx*>ctx
-    if c == NULL:
-        return
-    ctx_release(c)
-    free(c)
-
-
-cdef int probe_value(void* ctx, const CState* s, int depth, uint64_t node_limit,
-                     double deadline=0.0, int* reached=NULL) noexcept nogil:
-    """Heuristic value of ``s`` (not over: the caller scores finished games)
-    for its player to move: iterative deepening to ``depth`` plies (clamped
-    to 1 .. 100), stopping early after ``node_limit`` nodes (0: none) or at
-    the monotonic time ``deadline`` (0: none) with the deepest finished
-    iteration's value (the static evaluation when none finished; that
-    depth, 0 for none, goes to ``reached``)."""
-    cdef Ctx* c = <Ctx*>ctx
-    cdef CState t = s[0]
-    cdef uint64_t key
-    cdef int d, v, best
-    best = evaluate(s, to_move(s))
-    if reached != NULL:
-        reached[0] = 0
-    if c == NULL or is_over(s):
-        return best
-    if depth > 100:
-        depth = 100
-    key = full_key(&t)
-    c.nodes = 0
-    c.stop = 0
-    c.node_limit = node_limit
-    c.deadline = deadline
-    for d in range(1, depth + 1):
-        v = negamax(c, &t, key, d, -INF, INF, 0, 0)
-        if c.stop:
-            break
-        best = v
-        if reached != NULL:
-            reached[0] = d
-    return best
 
 
 # --------------------------------------------------------------------------
