@@ -62,22 +62,9 @@ from patchsolve._core cimport (
     CState, Tables, u128, move_t, CoreState,
     get_tables, popcount128, to_move, is_over, gen_moves, apply_move, score, is_legal,
     move_mask, move_patch, rng_next, rng_below, random_move, fits, mix64,
+    ps_ctz128, ps_popcount64, ps_bit128,
     MAX_MOVES, LAST_SPACE, BOARD_SQUARES, BUY_SHIFT, MOVE_WALK, N_PATCHES,
 )
-
-cdef extern from *:
-    """
-    static inline int ab_ctz128(ps_u128 x) {
-        unsigned long long lo = (unsigned long long)x;
-        return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((unsigned long long)(x >> 64));
-    }
-    static inline int ab_popcount64(unsigned long long x) { return __builtin_popcountll(x); }
-    static inline ps_u128 ab_bit128(int i) { return ((ps_u128)1) << i; }
-    """
-    int ab_ctz128(u128 x) nogil
-    int ab_popcount64(uint64_t x) nogil
-    u128 ab_bit128(int i) nogil
-
 
 cdef enum:
     INF = 30000
@@ -105,9 +92,9 @@ def _init_geometry():
     cdef int sq
     for sq in range(BOARD_SQUARES):
         if sq % 9 != 0:
-            NOT_COL0 |= ab_bit128(sq)
+            NOT_COL0 |= ps_bit128(sq)
         if sq % 9 != 8:
-            NOT_COL8 |= ab_bit128(sq)
+            NOT_COL8 |= ps_bit128(sq)
 
 
 _init_geometry()
@@ -134,7 +121,7 @@ cdef inline int placement_badness(u128 quilt, u128 m) noexcept nogil:
 
 cdef inline int income_ahead(int t) noexcept nogil:
     """Income spaces strictly after space ``t``."""
-    return ab_popcount64(T.income_spaces >> (t + 1))
+    return ps_popcount64(T.income_spaces >> (t + 1))
 
 
 cdef inline int best7(u128 q) noexcept nogil:
@@ -287,11 +274,11 @@ cdef uint64_t full_key(const CState* s) noexcept nogil:
     for p in range(2):
         q = s.quilt[p]
         while q:
-            k ^= ZQ[p][ab_ctz128(q)]
+            k ^= ZQ[p][ps_ctz128(q)]
             q &= q - 1
         k ^= ZBTN[p][s.buttons[p] & 511] ^ ZINC[p][s.income[p] & 127] ^ ZTIME[p][s.time[p] & 63]
     while l:
-        i = ab_ctz128(l)
+        i = ps_ctz128(l)
         k ^= ZLEATHER[i]
         l &= l - 1
     k ^= ZFLAG[0][s.on_top + 1] ^ ZFLAG[1][s.pending + 1] ^ ZFLAG[2][s.bonus + 1] ^ ZFLAG[3][s.first_end + 1]
@@ -309,7 +296,7 @@ cdef inline uint64_t child_key(uint64_t k, const CState* a, const CState* b, mov
     for p in range(2):
         d = a.quilt[p] ^ b.quilt[p]
         while d:
-            k ^= ZQ[p][ab_ctz128(d)]
+            k ^= ZQ[p][ps_ctz128(d)]
             d &= d - 1
         if a.buttons[p] != b.buttons[p]:
             k ^= ZBTN[p][a.buttons[p] & 511] ^ ZBTN[p][b.buttons[p] & 511]
@@ -319,7 +306,7 @@ cdef inline uint64_t child_key(uint64_t k, const CState* a, const CState* b, mov
             k ^= ZTIME[p][a.time[p] & 63] ^ ZTIME[p][b.time[p] & 63]
     l = a.leather ^ b.leather
     while l:
-        k ^= ZLEATHER[ab_ctz128(l)]
+        k ^= ZLEATHER[ps_ctz128(l)]
         l &= l - 1
     if a.on_top != b.on_top:
         k ^= ZFLAG[0][a.on_top + 1] ^ ZFLAG[0][b.on_top + 1]
@@ -590,12 +577,12 @@ cdef inline move_t relaxed_code(const CState* s, int p, int group) noexcept nogi
     first empty square, or the patch's first orientation at square 0 (its
     squares are then moved onto the first empty squares by relaxed_apply)."""
     if group == LEATHER_GROUP:
-        return ab_ctz128(FULL & ~s.quilt[p]) + 1
+        return ps_ctz128(FULL & ~s.quilt[p]) + 1
     return ((T.patch_og_start[group] + 1) << BUY_SHIFT)
 
 
 cdef inline u128 low_squares(int n) noexcept nogil:
-    return (ab_bit128(n) - 1) if n > 0 else 0
+    return (ps_bit128(n) - 1) if n > 0 else 0
 
 
 cdef inline void relaxed_apply(Ctx* c, CState* s, int p, move_t m) noexcept nogil:
@@ -664,7 +651,7 @@ cdef bint region_alive(u128 region, uint64_t fits) noexcept nogil:
     cdef u128 outside = FULL & ~region
     cdef int size = popcount128(region), pid
     while fits:
-        pid = ab_ctz128(<u128>fits)
+        pid = ps_ctz128(<u128>fits)
         fits &= fits - 1
         if T.patch_size[pid] <= size and patch_fits(outside, pid):
             return True
@@ -718,7 +705,7 @@ cdef inline void relax_begin(Ctx* c, const CState* s, int p) noexcept nogil:
         if patch_fits(s.quilt[p], s.circle[k]):
             c.fits[p] |= (<uint64_t>1) << s.circle[k]
     dead = dead_regions(FULL & ~s.quilt[p], c.fits[p])
-    leather = ab_popcount64(s.leather) + (1 if s.pending == p else 0)
+    leather = ps_popcount64(s.leather) + (1 if s.pending == p else 0)
     c.unusable[p] = popcount128(dead) - leather
     if c.unusable[p] < 0:
         c.unusable[p] = 0

@@ -53,34 +53,9 @@ from patchsolve._core cimport (
     CState, Tables, CoreState, move_t, u128, get_tables, gen_moves, count_moves, apply_move,
     is_over, to_move, score, winner, state_key, move_mask, move_patch, popcount128,
     rng_next, rng_below, random_playout, is_legal, fits, buy_code,
+    ps_ctz128, ps_select128, ps_bit128, ps_popcount64,
     MAX_MOVES, MOVE_WALK, BUY_SHIFT, BOARD_SQUARES, LAST_SPACE, N_PATCHES,
 )
-
-cdef extern from *:
-    """
-    static inline int mc_ctz128(ps_u128 x) {
-        unsigned long long lo = (unsigned long long)x;
-        return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((unsigned long long)(x >> 64));
-    }
-    static inline int mc_select64(unsigned long long x, int r) {
-        while (r-- > 0) x &= x - 1;
-        return __builtin_ctzll(x);
-    }
-    /* index of the r-th (0-based) set bit of x */
-    static inline int mc_select128(ps_u128 x, int r) {
-        unsigned long long lo = (unsigned long long)x;
-        int c = __builtin_popcountll(lo);
-        if (r < c) return mc_select64(lo, r);
-        return 64 + mc_select64((unsigned long long)(x >> 64), r - c);
-    }
-    static inline ps_u128 mc_bit128(int i) { return ((ps_u128)1) << i; }
-    static inline int mc_popcount64(unsigned long long x) { return __builtin_popcountll(x); }
-    """
-    int mc_ctz128(u128 x) nogil
-    int mc_select128(u128 x, int r) nogil
-    u128 mc_bit128(int i) nogil
-    int mc_popcount64(uint64_t x) nogil
-
 
 cdef enum:
     TREE_TWOLEVEL = 0
@@ -136,10 +111,10 @@ def _geometry():
     global COL0, COL8, ROW0, ROW8, FULL
     cdef int i
     for i in range(9):
-        COL0 |= mc_bit128(i * 9)
-        COL8 |= mc_bit128(i * 9 + 8)
-        ROW0 |= mc_bit128(i)
-        ROW8 |= mc_bit128(72 + i)
+        COL0 |= ps_bit128(i * 9)
+        COL8 |= ps_bit128(i * 9 + 8)
+        ROW0 |= ps_bit128(i)
+        ROW8 |= ps_bit128(72 + i)
     FULL = T.full
 
 
@@ -202,7 +177,7 @@ cdef move_t best_below(const move_t* moves, int n, u128 quilt, int hole_penalty,
 
 cdef inline int income_ahead(const CState* s, int p) noexcept nogil:
     """Income spaces still ahead of player ``p``'s token."""
-    return mc_popcount64(T.income_spaces >> (s.time[p] + 1))
+    return ps_popcount64(T.income_spaces >> (s.time[p] + 1))
 
 
 cdef inline bint patch_usable(const CState* s, int p, int pid, u128 empty) noexcept nogil:
@@ -236,14 +211,14 @@ cdef int placements_of(const CState* s, int pid, move_t* out) noexcept nogil:
     if pid < 0:
         v = empty
         while v:
-            out[n] = mc_ctz128(v) + 1
+            out[n] = ps_ctz128(v) + 1
             v &= v - 1
             n += 1
         return n
     for og in range(T.patch_og_start[pid], T.patch_og_start[pid + 1]):
         v = fits(T, empty, og)
         while v:
-            out[n] = buy_code(og, mc_ctz128(v))
+            out[n] = buy_code(og, ps_ctz128(v))
             v &= v - 1
             n += 1
     return n
@@ -264,8 +239,8 @@ cdef move_t sample_placement(const CState* s, int pid, int samples, int hole_pen
         for j in range(samples):
             if total == 0:
                 break
-            m = mc_select128(empty, <int>rng_below(rng, total)) + 1
-            c = placement_score(mc_bit128(m - 1), s.quilt[p], hole_penalty)
+            m = ps_select128(empty, <int>rng_below(rng, total)) + 1
+            c = placement_score(ps_bit128(m - 1), s.quilt[p], hole_penalty)
             if c > best_c:
                 best_c, best = c, m
         return best
@@ -283,7 +258,7 @@ cdef move_t sample_placement(const CState* s, int pid, int samples, int hole_pen
         r = <int>rng_below(rng, total)
         for i in range(nv):
             if r < counts[i]:
-                m = buy_code(ogs[i], mc_select128(valid[i], r))
+                m = buy_code(ogs[i], ps_select128(valid[i], r))
                 break
             r -= counts[i]
         if samples == 1:
