@@ -16,7 +16,7 @@ import reference as ref
 import patchsolve
 from patchsolve import Position, bench
 from patchsolve.errors import PatchsolveError
-from patchsolve.search import _alphabeta as ab
+from patchsolve.search import _alphabeta as ab, _eval
 from patchsolve.search.alphabeta import InvalidLimitError, search_alphabeta, solve
 
 
@@ -67,7 +67,7 @@ def plain_minimax(pos, depth=-1):
     player to move changes; a finished game is worth the mover's margin."""
     p = pos.to_move
     if depth == 0:
-        return ab.evaluate_state(pos._c, p)
+        return _eval.evaluate_state(pos._c, p)
     best = -math.inf
     for move in pos.legal_moves():
         child = pos.play(move)
@@ -205,7 +205,7 @@ def test_search_near_the_end_returns_the_proven_value():
 def test_evaluate_estimates_the_margin_for_the_player_to_move():
     from patchsolve.search.alphabeta import evaluate
 
-    assert evaluate(MIDGAME) == ab.evaluate_state(MIDGAME._c, MIDGAME.to_move)
+    assert evaluate(MIDGAME) == _eval.evaluate_state(MIDGAME._c, MIDGAME.to_move)
     assert -200 < evaluate(MIDGAME) < 200
 
 

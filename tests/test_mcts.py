@@ -405,13 +405,13 @@ def test_reuse_compacts_a_full_tree_and_keeps_searching_legally():
 
 
 def test_the_playout_policy_and_the_greedy_player_only_play_legal_moves():
-    from patchsolve.search import _mcts
+    from patchsolve.search import _eval, _mcts
 
     params = [mcts_module.DEFAULTS[k] for k in ("epsilon", "samples", "time_weight", "hole_penalty")]
     for seed in range(4):
         pos = Position.start(seed=seed)
         while not pos.is_over:
-            greedy = Move.from_code(_mcts.greedy_move(pos._c))
+            greedy = Move.from_code(_eval.greedy_move(pos._c))
             policy = Move.from_code(_mcts.heuristic_policy_move(pos._c, seed * 1000 + len(str(pos)), *params))
             assert pos.is_legal(greedy) and pos.is_legal(policy)
             pos = pos.play(policy if seed % 2 else greedy)

@@ -72,6 +72,12 @@ cdef extern from *:
     static inline unsigned long long ps_mulhi64(unsigned long long a, unsigned long long b) {
         return (unsigned long long)(((ps_u128)a * b) >> 64);
     }
+    /* quilt geometry (bit row*9+col): the 81 squares, the first and last column and row */
+    #define PS_FULL (((ps_u128)0x1ffffULL << 64) | 0xffffffffffffffffULL)
+    #define PS_COL0 (((ps_u128)0x100ULL << 64) | 0x8040201008040201ULL)
+    #define PS_COL8 (((ps_u128)0x10080ULL << 64) | 0x4020100804020100ULL)
+    #define PS_ROW0 ((ps_u128)0x1ffULL)
+    #define PS_ROW8 ((ps_u128)0x1ff00ULL << 64)
     """
     # Cython only needs to know it is an unsigned integer; C sees 128 bits.
     ctypedef unsigned long long u128 "ps_u128"
@@ -85,6 +91,11 @@ cdef extern from *:
     u128 ps_bit128(int i) nogil
     int ps_popcount64(uint64_t x) nogil
     uint64_t ps_mulhi64(uint64_t a, uint64_t b) nogil
+    const u128 PS_FULL
+    const u128 PS_COL0
+    const u128 PS_COL8
+    const u128 PS_ROW0
+    const u128 PS_ROW8
 
 ctypedef int32_t move_t
 
@@ -150,6 +161,11 @@ cdef inline u128 fits(const Tables* t, u128 empty, int og) noexcept nogil:
     for i in range(t.og_ncells[og]):
         v &= empty >> t.og_cells[og][i]
     return v
+
+
+cdef inline int income_ahead(const Tables* t, int time) noexcept nogil:
+    """Income spaces strictly after time-board space ``time``."""
+    return ps_popcount64(t.income_spaces >> (time + 1))
 
 
 cdef inline move_t buy_code(int og, int anchor) noexcept nogil:

@@ -36,7 +36,7 @@ def noisy_greedy_game(seed: int, epsilon: float = 0.15, mixed_editions: bool = F
     """A game of the core's fast greedy player that plays a uniformly random
     move with probability ``epsilon`` (so endgames vary): every position from
     the start to the end. Used for solve sets and endgame tests."""
-    from patchsolve.search import _alphabeta as ab
+    from patchsolve.search import _eval
 
     rng = random.Random(seed)
     edition = rng.choice(["revised", "original"]) if mixed_editions else "revised"
@@ -44,7 +44,7 @@ def noisy_greedy_game(seed: int, epsilon: float = 0.15, mixed_editions: bool = F
     game = [pos]
     while not pos.is_over:
         c = pos._c
-        code = c.nth_move(rng.randrange(c.count_moves())) if rng.random() < epsilon else ab.greedy_move(c)
+        code = c.nth_move(rng.randrange(c.count_moves())) if rng.random() < epsilon else _eval.greedy_move(c)
         pos = Position(c.play(code))
         game.append(pos)
     return game

@@ -55,16 +55,16 @@ Exact reductions (the solver's answers stay exact; tests check them)
 from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, int16_t, int8_t, uint8_t, uint16_t
 from libc.stdlib cimport malloc, calloc, free, qsort
 from libc.string cimport memset, memcpy
-from libc.math cimport lround
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from patchsolve._core cimport (
     CState, Tables, u128, move_t, CoreState,
     get_tables, popcount128, to_move, is_over, gen_moves, apply_move, score, is_legal,
-    move_mask, move_patch, rng_next, rng_below, random_move, fits, mix64,
-    ps_ctz128, ps_popcount64, ps_bit128,
+    move_mask, move_patch, rng_next, fits, mix64,
+    ps_ctz128, ps_popcount64, ps_bit128, income_ahead,
     MAX_MOVES, LAST_SPACE, BOARD_SQUARES, BUY_SHIFT, MOVE_WALK, N_PATCHES,
 )
+from patchsolve.search._eval cimport evaluate, neighbours, placement_badness
 
 cdef enum:
     INF = 30000
@@ -77,147 +77,7 @@ cdef enum:
 
 
 cdef const Tables* T = get_tables()
-
-# --------------------------------------------------------------------------
-# Board geometry helpers
-# --------------------------------------------------------------------------
-
 cdef u128 FULL = T.full
-cdef u128 NOT_COL0 = 0     # squares not in column 0
-cdef u128 NOT_COL8 = 0     # squares not in column 8
-
-
-def _init_geometry():
-    global NOT_COL0, NOT_COL8
-    cdef int sq
-    for sq in range(BOARD_SQUARES):
-        if sq % 9 != 0:
-            NOT_COL0 |= ps_bit128(sq)
-        if sq % 9 != 8:
-            NOT_COL8 |= ps_bit128(sq)
-
-
-_init_geometry()
-
-
-cdef inline u128 neighbours(u128 m) noexcept nogil:
-    """Squares orthogonally next to ``m`` (may include ``m`` itself)."""
-    return (((m << 1) & NOT_COL0) | ((m >> 1) & NOT_COL8) | (m << 9) | (m >> 9)) & FULL
-
-
-cdef inline int isolated(u128 empty) noexcept nogil:
-    """Empty squares with no empty orthogonal neighbour: only a leather patch
-    can ever fill them."""
-    return popcount128(empty & ~neighbours(empty))
-
-
-cdef inline int placement_badness(u128 quilt, u128 m) noexcept nogil:
-    """Placement heuristic (lower is better): free edge squares of the patch
-    plus 4 per isolated empty square left on the quilt. Patches that hug the
-    border and other patches and leave no single holes score best."""
-    cdef u128 empty = FULL & ~(quilt | m)
-    return popcount128(neighbours(m) & empty) + 4 * isolated(empty)
-
-
-cdef inline int income_ahead(int t) noexcept nogil:
-    """Income spaces strictly after space ``t``."""
-    return ps_popcount64(T.income_spaces >> (t + 1))
-
-
-cdef inline int best7(u128 q) noexcept nogil:
-    """Most squares covered in any of the nine 7x7 squares."""
-    cdef int i, c, b = 0
-    if popcount128(q) < 36:
-        return 0
-    for i in range(9):
-        c = popcount128(q & T.square7[i])
-        if c > b:
-            b = c
-    return b
-
-
-cdef inline int best7_any(u128 q) noexcept nogil:
-    cdef int i, c, b = 0
-    for i in range(9):
-        c = popcount128(q & T.square7[i])
-        if c > b:
-            b = c
-    return b
-
-
-# --------------------------------------------------------------------------
-# Evaluation
-# --------------------------------------------------------------------------
-
-ctypedef struct Weights:
-    double income      # x income * income spaces still ahead (future buttons)
-    double time        # x spaces left to 53 (walking alone pays 1 button/space)
-    double fill        # x min(empty, fill_rate * spaces left): squares still fillable
-    double fill_rate   # squares a player can cover per time space (catalogue: 166/107)
-    double holes       # x isolated empty squares (fillable only by leather)
-    double bonus7      # x 7x7 progress max(0, best7 - 35) / 14 while the bonus is free
-    double tempo       # constant bonus for the player to move
-
-
-cdef Weights W
-# Tuned by least squares against noisy-greedy playout outcomes: 300 games,
-# 3839 positions, 8 playouts each, fill rate picked from a grid by held-out
-# R^2 (benchmarks/tune_eval.py; held-out R^2 0.757, RMSE 8.75 points, against
-# RMSE 17.73 for "the margin now" alone).
-W.income = 0.994
-W.time = 1.538
-W.fill = 0.923
-W.fill_rate = 3.0
-W.holes = -1.218
-W.bonus7 = 0.324
-W.tempo = 0.521
-
-
-cdef inline void side_features(const CState* s, int p, double* f) noexcept nogil:
-    """The tuned terms for player ``p`` (the score so far is not a term: it
-    enters with weight 1)."""
-    cdef int t = s.time[p]
-    cdef int left = LAST_SPACE - t
-    cdef u128 q = s.quilt[p]
-    cdef int empty = BOARD_SQUARES - popcount128(q)
-    cdef double fillable = W.fill_rate * left
-    f[0] = s.income[p] * income_ahead(t)
-    f[1] = left
-    f[2] = empty if empty < fillable else fillable
-    f[3] = 0.0
-    f[4] = 0.0
-    if left == 0:
-        # a player on 53 never places again: the score already says it all,
-        # and every final placement of a patch evaluates alike (see is_final_buy)
-        return
-    f[3] = isolated(FULL & ~q)
-    if s.bonus < 0:
-        t = best7(q) - 35
-        if t > 0:
-            f[4] = t / 14.0
-
-
-cdef inline double side_value(const CState* s, int p) noexcept nogil:
-    cdef double f[5]
-    side_features(s, p, f)
-    return (score(s, p) + (2 if s.pending == p else 0)
-            + W.income * f[0] + W.time * f[1] + W.fill * f[2] + W.holes * f[3] + W.bonus7 * f[4])
-
-
-cdef double evaluate_margin(const CState* s, int p) noexcept nogil:
-    """Estimated final score margin for player ``p``: the score margin now
-    plus, per player, future income, the worth of the time left, the
-    squares that time can still fill, a penalty for isolated holes and 7x7
-    progress (a pending leather patch counts +2 for its owner), plus the
-    tempo bonus when ``p`` is to move."""
-    cdef double v = side_value(s, p) - side_value(s, 1 - p)
-    return v + W.tempo if to_move(s) == p else v - W.tempo
-
-
-cdef int evaluate(const CState* s, int p) noexcept nogil:
-    """``evaluate_margin`` for the player to move, rounded (the alpha-beta
-    search works in whole points)."""
-    return <int>lround(side_value(s, p) - side_value(s, 1 - p) + W.tempo)
 
 
 # --------------------------------------------------------------------------
@@ -422,7 +282,7 @@ cdef inline int buy_gain(const CState* s, int p, int pid) noexcept nogil:
     """Cheap worth of buying ``pid`` now, in buttons, relative to walking:
     two points per square, minus cost and time, plus the income it earns."""
     return (2 * T.patch_size[pid] - T.patch_cost[pid] - T.patch_time[pid]
-            + T.patch_income[pid] * income_ahead(s.time[p]))
+            + T.patch_income[pid] * income_ahead(T, s.time[p]))
 
 
 cdef inline bint completes_bonus(const CState* s, u128 q) noexcept nogil:
@@ -1081,41 +941,6 @@ def child_key_of(CoreState s, uint64_t key, int move):
     return child_key(key, &s.s, &child, move)
 
 
-def evaluate_state(CoreState s, int player):
-    """The evaluation (an estimated final margin) for ``player``."""
-    return evaluate(&s.s, player)
-
-
-def features(CoreState s):
-    """Tuning features for the player to move: the score margin now, the
-    per-term differences (mover minus opponent) in ``side_features`` order,
-    and the pending-leather term."""
-    cdef int p = to_move(&s.s)
-    cdef double a[5]
-    cdef double b[5]
-    side_features(&s.s, p, a)
-    side_features(&s.s, 1 - p, b)
-    pend = (2 if s.s.pending == p else 0) - (2 if s.s.pending == 1 - p else 0)
-    return margin(&s.s, p) + pend, [a[i] - b[i] for i in range(5)]
-
-
-def get_weights():
-    return dict(W)
-
-
-def set_weights(**kw):
-    """Change evaluation weights (used by the tuner); returns the old ones."""
-    global W
-    old = dict(W)
-    d = dict(W)
-    for k, v in kw.items():
-        if k not in d:
-            raise KeyError(k)
-        d[k] = float(v)
-    W = d
-    return old
-
-
 cdef uint64_t _tree(const CState* s, uint64_t limit, uint64_t count) noexcept nogil:
     cdef move_t moves[MAX_MOVES]
     cdef CState child
@@ -1174,48 +999,3 @@ def minimax(CoreState s, int depth=-1):
     with nogil:
         v = _minimax(&s.s, depth, &nodes)
     return v, nodes
-
-
-cdef move_t _greedy(const CState* s) noexcept nogil:
-    """The greedy one-ply player: the move that maximises its own score
-    right after the move plus income times the income spaces still ahead;
-    ties go to the better placement (placement heuristic), then to walking."""
-    cdef move_t moves[MAX_MOVES]
-    cdef CState child
-    cdef int n, i, p = to_move(s)
-    cdef int64_t v, best = -(1 << 60)
-    cdef move_t bestm = MOVE_WALK
-    n = gen_moves(s, moves)
-    for i in range(n):
-        child = s[0]
-        apply_move(&child, moves[i])
-        v = (score(&child, p) + child.income[p] * income_ahead(child.time[p])) * 1024
-        if moves[i] != MOVE_WALK:
-            v -= placement_badness(s.quilt[p], move_mask(moves[i]))
-        if v > best:
-            best = v
-            bestm = moves[i]
-    return bestm
-
-
-def greedy_move(CoreState s):
-    """Move code of the greedy one-ply player (-1 when the game is over)."""
-    if is_over(&s.s):
-        return -1
-    return _greedy(&s.s)
-
-
-def policy_playout(CoreState s, uint64_t seed, double epsilon):
-    """Play to the end with the greedy player, taking a uniformly random
-    move with probability ``epsilon``; returns the final CoreState."""
-    cdef CoreState c = CoreState.__new__(CoreState)
-    cdef uint64_t rng = seed
-    cdef uint64_t thresh = <uint64_t>(epsilon * 1048576.0)
-    c.s = s.s
-    with nogil:
-        while not is_over(&c.s):
-            if rng_below(&rng, 1048576) < thresh:
-                apply_move(&c.s, random_move(&c.s, &rng))
-            else:
-                apply_move(&c.s, _greedy(&c.s))
-    return c

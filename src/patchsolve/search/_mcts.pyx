@@ -53,9 +53,10 @@ from patchsolve._core cimport (
     CState, Tables, CoreState, move_t, u128, get_tables, gen_moves, count_moves, apply_move,
     is_over, to_move, score, winner, state_key, move_mask, move_patch, popcount128,
     rng_next, rng_below, random_playout, is_legal, fits, buy_code,
-    ps_ctz128, ps_select128, ps_bit128, ps_popcount64,
+    ps_ctz128, ps_select128, ps_bit128, income_ahead,
     MAX_MOVES, MOVE_WALK, BUY_SHIFT, BOARD_SQUARES, LAST_SPACE, N_PATCHES,
 )
+from patchsolve.search._eval cimport placement_score
 
 cdef enum:
     TREE_TWOLEVEL = 0
@@ -103,53 +104,9 @@ ctypedef struct Config:
 
 cdef const Tables* T = get_tables()
 
-# Board geometry for the compactness key (built at import).
-cdef u128 COL0 = 0, COL8 = 0, ROW0 = 0, ROW8 = 0, FULL = 0
-
-
-def _geometry():
-    global COL0, COL8, ROW0, ROW8, FULL
-    cdef int i
-    for i in range(9):
-        COL0 |= ps_bit128(i * 9)
-        COL8 |= ps_bit128(i * 9 + 8)
-        ROW0 |= ps_bit128(i)
-        ROW8 |= ps_bit128(72 + i)
-    FULL = T.full
-
-
-_geometry()
-
-
 # --------------------------------------------------------------------------
 # Move helpers and heuristics
 # --------------------------------------------------------------------------
-
-cdef inline int contact(u128 m, u128 quilt) noexcept nogil:
-    """Edges of the squares ``m`` touching the quilt or the board's border:
-    high = compact, leaves few awkward holes."""
-    return (popcount128(((m & ~COL0) >> 1) & quilt) + popcount128(m & COL0)
-            + popcount128(((m & ~COL8) << 1) & quilt) + popcount128(m & COL8)
-            + popcount128((m >> 9) & quilt) + popcount128(m & ROW0)
-            + popcount128(((m << 9) & FULL) & quilt) + popcount128(m & ROW8))
-
-
-cdef inline int single_holes(u128 quilt) noexcept nogil:
-    """Empty squares whose four neighbours are all covered or off the board:
-    only a leather patch can ever fill them (each costs 2 points)."""
-    cdef u128 empty = FULL & ~quilt
-    return popcount128(empty
-                       & (ROW0 | (quilt << 9)) & (ROW8 | (quilt >> 9))
-                       & (COL0 | ((quilt << 1) & ~COL0)) & (COL8 | ((quilt >> 1) & ~COL8)))
-
-
-cdef inline int placement_score(u128 m, u128 quilt, int hole_penalty) noexcept nogil:
-    """Compactness of covering ``m``: edges touching the quilt or the border,
-    minus ``hole_penalty`` per single-square hole left (offset to stay positive)."""
-    if hole_penalty == 0:
-        return 256 + contact(m, quilt)
-    return 256 + contact(m, quilt) - hole_penalty * single_holes(quilt | m)
-
 
 cdef inline int64_t order_key(move_t m, u128 quilt, int hole_penalty) noexcept nogil:
     """Unique key ordering placements best first: compactness, then a hash
@@ -173,11 +130,6 @@ cdef move_t best_below(const move_t* moves, int n, u128 quilt, int hole_penalty,
     if key_out != NULL:
         key_out[0] = best_key
     return best
-
-
-cdef inline int income_ahead(const CState* s, int p) noexcept nogil:
-    """Income spaces still ahead of player ``p``'s token."""
-    return ps_popcount64(T.income_spaces >> (s.time[p] + 1))
 
 
 cdef inline bint patch_usable(const CState* s, int p, int pid, u128 empty) noexcept nogil:
@@ -298,10 +250,12 @@ cdef inline move_t option_move(const CState* s, const int* pids, int i, uint64_t
 cdef move_t heuristic_move(const CState* s, uint64_t* rng, const Config* cfg) noexcept nogil:
     """The fast playout policy: the option with the best gain, where a patch
     gains 2 x squares + income x paydays left - cost - time_weight x time
-    and walking gains (1 - time_weight) x spaces walked (time_weight = 0 is
-    the greedy one-ply player, 1 values patches against walking as long);
-    place it as compactly as ``samples`` random placements allow; with
-    probability ``epsilon`` pick walk or a patch at random."""
+    and walking gains (1 - time_weight) x spaces walked (time_weight = 1
+    prices time as the greedy player does, one button a space); place it as
+    compactly as ``samples`` random placements allow; with probability
+    ``epsilon`` pick walk or a patch at random. Unlike the greedy player
+    (``_eval.greedy``) it is randomised and samples placements instead of
+    scanning them all: it has to be fast."""
     cdef int pids[4]
     cdef int p = to_move(s), n, i, best, R, pid, walk
     cdef double gain, best_gain
@@ -311,7 +265,7 @@ cdef move_t heuristic_move(const CState* s, uint64_t* rng, const Config* cfg) no
     best = explored_option(rng, cfg, n)
     if best < 0:
         best = 0
-        R = income_ahead(s, p)
+        R = income_ahead(T, s.time[p])
         walk = (s.time[1 - p] + 1 if s.time[1 - p] < LAST_SPACE else LAST_SPACE) - s.time[p]
         best_gain = (1.0 - cfg.time_weight) * walk
         for i in range(1, n):
@@ -321,30 +275,6 @@ cdef move_t heuristic_move(const CState* s, uint64_t* rng, const Config* cfg) no
             if gain > best_gain:
                 best_gain, best = gain, i
     return option_move(s, pids, best, rng, cfg)
-
-
-cdef move_t greedy(const CState* s) noexcept nogil:
-    """The greedy one-ply player: the move that most raises its projected
-    final score (score + income x paydays left) right now, ignoring time;
-    placements by compactness."""
-    cdef move_t moves[MAX_MOVES]
-    cdef int n = gen_moves(s, moves), i, p = to_move(s), pid, R = income_ahead(s, p)
-    cdef int64_t k, best_k = -(1LL << 62)
-    cdef int gain
-    cdef move_t best = moves[0]
-    for i in range(n):
-        if moves[i] == MOVE_WALK:
-            gain = (s.time[1 - p] + 1 if s.time[1 - p] < LAST_SPACE else LAST_SPACE) - s.time[p]
-            k = (<int64_t>gain) * (1LL << 50)
-        elif moves[i] <= BOARD_SQUARES:
-            k = order_key(moves[i], s.quilt[p], 4)
-        else:
-            pid = move_patch(moves[i])
-            gain = 2 * T.patch_size[pid] - T.patch_cost[pid] + T.patch_income[pid] * R
-            k = (<int64_t>gain) * (1LL << 50) + order_key(moves[i], s.quilt[p], 4)
-        if k > best_k:
-            best_k, best = k, moves[i]
-    return best
 
 
 cdef void heuristic_playout(CState* s, uint64_t* rng, const Config* cfg) noexcept nogil:
@@ -864,13 +794,6 @@ cdef class Searcher:
         if c == NO_NODE:         # a finished game
             return 0
         return self.nodes[c].proven
-
-
-def greedy_move(CoreState cs):
-    """The greedy one-ply player's move (a benchmark opponent); -1 if over."""
-    if is_over(&cs.s):
-        return -1
-    return greedy(&cs.s)
 
 
 def heuristic_policy_move(CoreState cs, uint64_t seed, double epsilon, int samples,

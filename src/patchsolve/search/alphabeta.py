@@ -37,7 +37,7 @@ import time as _time
 from patchsolve.errors import PatchsolveError
 from patchsolve.patches import LAST_SPACE
 from patchsolve.position import Move, Position
-from patchsolve.search import _alphabeta
+from patchsolve.search import _alphabeta, _eval
 from patchsolve.search.result import SearchResult
 
 EXACT_DEPTH = 127          # the depth the core reports for the exact iteration
@@ -111,8 +111,8 @@ def _result(position, done, searcher, elapsed, seed, exact_wanted) -> SearchResu
     nodes = searcher.nodes
     nps = nodes / elapsed if elapsed > 0 else 0.0
     if not done:  # not even depth 1 finished: the greedy move, statically valued
-        code = _alphabeta.greedy_move(position._c)
-        score = _alphabeta.evaluate_state(position._c, position.to_move)
+        code = _eval.greedy_move(position._c)
+        score = _eval.evaluate_state(position._c, position.to_move)
         return SearchResult(Move.from_code(code), score, "estimate", [Move.from_code(code)], 0,
                             nodes, elapsed, nps, seed, engine="alphabeta")
     depth, value, pv, _, seldepth = done[-1]
@@ -177,11 +177,11 @@ def _try_solve(position, seconds, nodes, hash_mb, seed) -> SearchResult:
 
 def evaluate(position) -> int:
     """The static evaluation: estimated final score margin for the player
-    to move (terms documented in ``_alphabeta.pyx``, "Evaluation")."""
+    to move (terms documented in ``_eval.pyx``)."""
     position = _position(position)
     if position.is_over:
         return _finished(position, None).score
-    return _alphabeta.evaluate_state(position._c, position.to_move)
+    return _eval.evaluate_state(position._c, position.to_move)
 
 
 def solve(position, time=None, nodes=None, hash_mb=64, tt=True, seed=None, presearch=2,
