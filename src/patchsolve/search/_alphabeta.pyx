@@ -1,7 +1,9 @@
 # cython: language_level=3
 """Alpha-beta hot loop: negamax with principal variation search, iterative
-deepening, a transposition table, placement pruning, an evaluation, and the
-exact endgame solver. Python-facing validation lives in ``alphabeta.py``.
+deepening, a transposition table, placement pruning and the exact endgame
+solver. The static evaluation at the leaves and the placement score come
+from ``_eval.pxd`` (shared with the other searchers); Python-facing
+validation lives in ``alphabeta.py``.
 
 Sign convention (Patchwork's turns do not alternate)
 ----------------------------------------------------
@@ -15,7 +17,7 @@ ends the game is valued directly as the parent mover's margin, so the
 Depth
 -----
 Heuristic searches decrement the depth at every ply (leather placements
-included) and call :c:func:`evaluate` at depth 0. The exact solver searches
+included) and call ``_eval.evaluate`` at depth 0. The exact solver searches
 with ``depth = EXACT`` and never decrements it, so it always plays to the
 end and every TT entry it stores is an exact-to-the-end value; heuristic
 entries (depth < EXACT) never cut off an exact search.
@@ -39,7 +41,7 @@ Move ordering
 The TT move is searched before anything is generated (most cut-offs need
 nothing else). Then every move gets a key -- ``buy_gain`` (two points a
 square, minus cost and time, plus income to come; walking is 0), then the
-placement heuristic ``placement_badness`` -- and the first three are picked
+placement score ``_eval.placement_badness`` -- and the first three are picked
 by selection, the rest sorted only if the node goes on. Heuristic searches
 keep only the ``keep`` best placements per patch at nodes with at least
 ``prune_depth`` plies left; the exact solver never prunes.
