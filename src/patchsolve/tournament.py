@@ -58,10 +58,14 @@ def play_game(first_spec: str, second_spec: str, circle, edition: str = "revised
     players = (make_player(first_spec, seed=2 * seed), make_player(second_spec, seed=2 * seed + 1))
     pos = Position.start(circle=circle, edition=edition, first_player=0)
     moves = []
-    while not pos.is_over:
-        move = players[pos.to_move].choose(pos)
-        moves.append(str(move))
-        pos = pos.play(move)
+    try:
+        while not pos.is_over:
+            move = players[pos.to_move].choose(pos)
+            moves.append(str(move))
+            pos = pos.play(move)
+    finally:
+        for p in players:
+            p.close()
     return GameOutcome(pair, first_spec, second_spec, pos.scores(), pos.winner(), tuple(circle), edition, moves)
 
 
@@ -214,7 +218,7 @@ def run_tournament(specs, pairs: int = 10, seed: int = 0, workers: int = 1, edit
     Ctrl-C the games finished so far are returned (``interrupted`` is set on
     the results)."""
     for s in specs:
-        make_player(s)  # fail fast on a bad spec, before any process starts
+        make_player(s).close()  # fail fast on a bad spec, before any process starts
     if len(specs) < 2:
         raise ValueError("a tournament needs at least two players")
     pairings = pairings_of(specs, round_robin)
