@@ -497,7 +497,8 @@ def _fmt_cell(v) -> str:
 @cli.command("eval", context_settings=CONTEXT)
 @position_arguments
 @engine_options(DEFAULT_TIME)
-@click.option("--top", type=click.IntRange(min=1), default=5, show_default=True, help="Moves to list.")
+@click.option("--top", type=click.IntRange(1, 256), default=5, show_default=True,
+              help="Moves to list, each valued (alpha-beta: one search per move).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def eval_cmd(position, position_file, engine, time_limit, iterations, depth, nodes, seed, workers, engine_option,
              quiet, top,
