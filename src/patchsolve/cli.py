@@ -960,6 +960,38 @@ def tournament(players, pairs, seed, workers, edition, one_pairing, csv_file, md
     click.echo(tour.to_markdown(results), nl=False)
 
 
+# ---------------------------------------------------------------------------
+# serve (the web app; needs the [web] extra)
+# ---------------------------------------------------------------------------
+
+@cli.command(context_settings=CONTEXT)
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (anything but a loopback address is warned about).")
+@click.option("--port", type=click.IntRange(1, 65535), default=8765, show_default=True, help="Port to listen on.")
+@click.option("--no-browser", is_flag=True, help="Do not open the page in a browser.")
+def serve(host, port, no_browser):
+    """Serve the web app: see the board, play against the engine, enter
+    moves by clicking, ask for the best moves, review a game.
+
+    \b
+    Needs the web extra: pip install 'patchsolve[web]'.
+    Examples:
+      patchsolve serve
+      patchsolve serve --port 9000 --no-browser
+    """
+    try:
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError as e:
+        raise CliError(f"the web app needs the web extra (pip install 'patchsolve[web]'): {e}") from None
+    from patchsolve import web
+
+    try:
+        web.serve(host, port, open_browser=not no_browser)
+    except OSError as e:
+        raise CliError(f"cannot serve on {host}:{port}: {e.strerror or e}") from None
+
+
 def main(argv=None):
     """The console script: ``patchsolve ...``."""
     return cli.main(args=argv, prog_name="patchsolve")

@@ -1,0 +1,476 @@
+// patchsolve web app: the page holds the game (start text + moves + the ply
+// shown); the server replays it on every request and draws the board.
+"use strict";
+
+const SVGNS = "http://www.w3.org/2000/svg";
+const COLS = "abcdefghi";
+const state = {
+  game: { start: null, moves: [] },
+  ply: 0,
+  view: null,
+  patches: [],
+  selected: null,        // {patch, o} or {leather: true}
+  hover: null,           // square under the pointer
+  job: null,             // the running job id
+  jobPurpose: null,      // "engine-move", "hint" or "review"
+  review: null,
+};
+
+const $ = (id) => document.getElementById(id);
+
+function squareName(sq) { return COLS[sq % 9] + (Math.floor(sq / 9) + 1); }
+
+async function api(path, body) {
+  const opts = body === undefined ? {} :
+    { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+  const resp = await fetch(path, opts);
+  let data;
+  try { data = await resp.json(); } catch (e) { data = { error: `bad answer (${resp.status})` }; }
+  if (!resp.ok) { const err = new Error(data.error || `error ${resp.status}`); err.status = resp.status; throw err; }
+  return data;
+}
+
+function message(text, kind) {
+  const m = $("message");
+  m.textContent = text || "";
+  m.className = "message" + (kind ? " " + kind : "");
+}
+
+function setStatus(text) { $("status").textContent = text; }
+
+// -- the game ------------------------------------------------------------------
+
+function showView(view) {
+  state.view = view;
+  state.game = { start: view.start, moves: view.moves };
+  state.ply = view.ply;
+  state.selected = view.pending_leather !== null && view.ply === view.length ? { leather: true } : null;
+  drawBoard();
+  drawCircle();
+  drawMoveList();
+  drawSelection();
+  markReviewPly();
+  const v = view;
+  $("ply-info").textContent = `move ${v.ply} of ${v.length}`;
+  if (v.is_over) setStatus(`Game over: ${v.outcome}`);
+  else setStatus(`Player ${v.to_move} to move` + (v.pending_leather !== null ? " (place the leather patch)" : "")
+    + ` \u2014 scores now ${v.scores[0]} / ${v.scores[1]}`);
+  maybeEngineMove();
+}
+
+async function goTo(ply) {
+  try { showView(await api("/api/game", { game: state.game, ply })); }
+  catch (e) { message(e.message, "error"); }
+}
+
+async function playMove(move) {
+  try {
+    const view = await api("/api/play", { game: state.game, ply: state.ply, move });
+    message(`played ${move}`, "ok");
+    showView(view);
+    return true;
+  } catch (e) {
+    message(`refused: ${e.message}`, "error");
+    flashBoard();
+    return false;
+  }
+}
+
+function flashBoard() {
+  const b = $("board");
+  b.style.outline = "3px solid #b00020";
+  setTimeout(() => { b.style.outline = ""; }, 600);
+}
+
+// -- the board: the server's SVG plus click targets on the mover's quilt ----------
+
+function drawBoard() {
+  const v = state.view;
+  $("board").innerHTML = v.svg;
+  const svg = $("board").querySelector("svg");
+  if (v.is_over) return;
+  const p = v.to_move;
+  const [x0, y0] = v.quilt_origins[p];
+  const ghost = document.createElementNS(SVGNS, "g");
+  ghost.setAttribute("id", "ghost");
+  svg.appendChild(ghost);
+  const hits = document.createElementNS(SVGNS, "g");
+  for (let sq = 0; sq < 81; sq++) {
+    const r = document.createElementNS(SVGNS, "rect");
+    r.setAttribute("x", x0 + (sq % 9) * v.cell);
+    r.setAttribute("y", y0 + Math.floor(sq / 9) * v.cell);
+    r.setAttribute("width", v.cell);
+    r.setAttribute("height", v.cell);
+    r.setAttribute("fill", "transparent");
+    r.setAttribute("class", "sq");
+    r.dataset.square = sq;
+    r.dataset.player = p;
+    r.addEventListener("mouseenter", () => { state.hover = sq; drawGhost(); });
+    r.addEventListener("mouseleave", () => { if (state.hover === sq) { state.hover = null; drawGhost(); } });
+    r.addEventListener("click", () => clickSquare(sq));
+    hits.appendChild(r);
+  }
+  svg.appendChild(hits);
+  drawGhost();
+}
+
+function selectedCells() {
+  const s = state.selected;
+  if (!s) return null;
+  if (s.leather) return [[0, 0]];
+  return state.patches[s.patch].orientations[s.o];
+}
+
+function moveAt(sq) {
+  const s = state.selected;
+  if (!s) return null;
+  return s.leather ? `leather@${squareName(sq)}` : `${s.patch}:${s.o}@${squareName(sq)}`;
+}
+
+function drawGhost() {
+  const ghost = document.getElementById("ghost");
+  if (!ghost) return;
+  ghost.innerHTML = "";
+  const cells = selectedCells();
+  if (!cells || state.hover === null) return;
+  const v = state.view;
+  const [x0, y0] = v.quilt_origins[v.to_move];
+  const r0 = Math.floor(state.hover / 9), c0 = state.hover % 9;
+  const legal = v.legal.includes(moveAt(state.hover));
+  for (const [r, c] of cells) {
+    if (r0 + r > 8 || c0 + c > 8) continue;
+    const rect = document.createElementNS(SVGNS, "rect");
+    rect.setAttribute("x", x0 + (c0 + c) * v.cell + 1);
+    rect.setAttribute("y", y0 + (r0 + r) * v.cell + 1);
+    rect.setAttribute("width", v.cell - 2);
+    rect.setAttribute("height", v.cell - 2);
+    rect.setAttribute("fill", legal ? "rgba(40,160,60,0.55)" : "rgba(200,0,30,0.45)");
+    rect.setAttribute("pointer-events", "none");
+    ghost.appendChild(rect);
+  }
+}
+
+function clickSquare(sq) {
+  if (engineToMove()) { message("the engine is to move", "error"); return; }
+  const move = moveAt(sq);
+  if (!move) { message("choose a patch first (one of the three marked in the circle)", "error"); return; }
+  playMove(move);  // the server is the judge: an illegal placement is refused with its reason
+}
+
+// -- choosing and turning a patch -------------------------------------------------
+
+function drawCircle() {
+  const v = state.view;
+  const box = $("circle");
+  box.innerHTML = "";
+  const buttons = v.fields.buttons[v.to_move ?? 0];
+  v.fields.circle.forEach((id, i) => {
+    const p = state.patches[id];
+    const card = document.createElement("div");
+    card.className = "patch-card";
+    card.dataset.patch = id;
+    card.title = `${id} ${p.name}: cost ${p.buttons}, time ${p.time}, income ${p.income}`;
+    if (i < 3 && !v.is_over) {
+      card.classList.add("buyable");
+      if (p.buttons > buttons) card.classList.add("unaffordable");
+      card.addEventListener("click", () => selectPatch(id));
+    }
+    if (state.selected && state.selected.patch === id) card.classList.add("selected");
+    card.appendChild(shapeSvg(p.orientations[0], p.colour, 7));
+    const label = document.createElement("div");
+    label.textContent = `${id} \u00b7 ${p.buttons}/${p.time}/${p.income}`;
+    card.appendChild(label);
+    box.appendChild(card);
+  });
+}
+
+function shapeSvg(cells, colour, size) {
+  const h = Math.max(...cells.map((c) => c[0])) + 1, w = Math.max(...cells.map((c) => c[1])) + 1;
+  const svg = document.createElementNS(SVGNS, "svg");
+  svg.setAttribute("width", w * size);
+  svg.setAttribute("height", h * size);
+  for (const [r, c] of cells) {
+    const rect = document.createElementNS(SVGNS, "rect");
+    rect.setAttribute("x", c * size); rect.setAttribute("y", r * size);
+    rect.setAttribute("width", size); rect.setAttribute("height", size);
+    rect.setAttribute("fill", colour); rect.setAttribute("stroke", "#333"); rect.setAttribute("stroke-width", "0.5");
+    svg.appendChild(rect);
+  }
+  return svg;
+}
+
+function selectPatch(id) {
+  const v = state.view;
+  if (v.pending_leather !== null) { message("place the leather patch first", "error"); return; }
+  const p = state.patches[id];
+  if (p.buttons > v.fields.buttons[v.to_move]) {
+    message(`patch ${id} costs ${p.buttons} buttons; player ${v.to_move} has ${v.fields.buttons[v.to_move]}`, "error");
+    return;
+  }
+  state.selected = { patch: id, o: 0 };
+  message("");
+  drawCircle(); drawSelection(); drawGhost();
+}
+
+function cellKey(cells) {
+  const r0 = Math.min(...cells.map((c) => c[0])), c0 = Math.min(...cells.map((c) => c[1]));
+  return cells.map(([r, c]) => `${r - r0},${c - c0}`).sort().join(" ");
+}
+
+function turn(transform) {
+  const s = state.selected;
+  if (!s || s.leather) return;
+  const all = state.patches[s.patch].orientations;
+  const want = cellKey(all[s.o].map(transform));
+  const o = all.findIndex((cells) => cellKey(cells) === want);
+  if (o >= 0) s.o = o;
+  drawSelection(); drawGhost();
+}
+
+const rotate = () => turn(([r, c]) => [c, -r]);
+const flip = () => turn(([r, c]) => [r, -c]);
+
+function drawSelection() {
+  const s = state.selected, el = $("selection");
+  el.innerHTML = "";
+  if (!s) { el.textContent = "Choose one of the three marked patches below, or walk."; return; }
+  if (s.leather) { el.textContent = "Place the leather patch: click a free square."; return; }
+  const p = state.patches[s.patch];
+  el.appendChild(shapeSvg(p.orientations[s.o], p.colour, 10));
+  el.appendChild(document.createTextNode(
+    ` patch ${s.patch} (${p.name}), orientation ${s.o}: cost ${p.buttons}, time ${p.time}, income ${p.income} \u2014 click its top-left square`));
+}
+
+// -- moves list, undo, redo ---------------------------------------------------
+
+function drawMoveList() {
+  const list = $("move-list");
+  list.innerHTML = "";
+  state.game.moves.forEach((m, i) => {
+    const li = document.createElement("li");
+    li.textContent = m;
+    if (i + 1 === state.ply) li.className = "current";
+    else if (i + 1 > state.ply) li.className = "future";
+    li.addEventListener("click", () => goTo(i + 1));
+    list.appendChild(li);
+  });
+}
+
+async function undo() {
+  if (state.ply === 0) return;
+  stopJob();
+  let view = await api("/api/game", { game: state.game, ply: state.ply - 1 });
+  // against the engine, take back to the human's turn
+  while (view.ply > 0 && isEngineSide(view.to_move)) {
+    view = await api("/api/game", { game: state.game, ply: view.ply - 1 });
+  }
+  showView(view);
+}
+
+function redo() { if (state.ply < state.game.moves.length) goTo(state.ply + 1); }
+
+// -- the engine ---------------------------------------------------------------
+
+function isEngineSide(p) {
+  const side = $("engine-side").value;
+  return side === "both" || side === String(p);
+}
+
+function engineToMove() {
+  const v = state.view;
+  return v && !v.is_over && v.ply === v.length && isEngineSide(v.to_move);
+}
+
+function seconds(id, lo, hi) {
+  const x = parseFloat($(id).value);
+  return Math.min(hi, Math.max(lo, isNaN(x) ? lo : x));
+}
+
+function maybeEngineMove() {
+  if (engineToMove() && state.job === null) {
+    startSearch(seconds("move-time", 0.05, 30), "engine-move");
+  }
+}
+
+async function startSearch(time, purpose) {
+  const gameAtStart = JSON.stringify(state.game) + state.ply;
+  try {
+    const job = await api("/api/search", { game: state.game, ply: state.ply, engine: $("engine").value, time });
+    state.job = job.id; state.jobPurpose = purpose; state.jobGame = gameAtStart;
+    $("stop").disabled = false;
+    setStatus(purpose === "engine-move" ? "The engine is thinking..." : $("status").textContent);
+    pollJob(job);
+  } catch (e) { message(e.message, "error"); }
+}
+
+async function pollJob(job) {
+  showProgress(job);
+  if (job.status === "running") {
+    setTimeout(async () => {
+      try { pollJob(await api(`/api/jobs/${job.id}`)); }
+      catch (e) { state.job = null; message(e.message, "error"); }
+    }, 150);
+    return;
+  }
+  state.job = null;
+  $("stop").disabled = true;
+  if (job.status === "error") { message(`engine error: ${job.error}`, "error"); return; }
+  if (state.jobPurpose === "review") { showReview(job.result); return; }
+  showResult(job.result, job.status);
+  const stillHere = JSON.stringify(state.game) + state.ply === state.jobGame;
+  if (state.jobPurpose === "engine-move" && stillHere && job.result && job.result.best_move && engineToMove()) {
+    await playMove(job.result.best_move);
+  }
+}
+
+function showProgress(job) {
+  const frac = Math.min(1, job.elapsed / Math.max(job.budget, 0.01));
+  $("progress-bar").style.width = `${(job.status === "running" ? frac : 1) * 100}%`;
+  const p = job.progress;
+  let text = `${job.kind} ${job.status}, ${job.elapsed.toFixed(1)} s of ${job.budget.toFixed(1)} s`;
+  if (p && p.best_move) text += ` \u2014 depth ${p.depth}: ${p.best_move} ${fmt(p.score)}  pv ${p.pv.join(" ")}`;
+  if (p && p.positions) text += ` \u2014 position ${p.position} of ${p.positions}`;
+  $("progress-text").textContent = text;
+}
+
+function fmt(x) {
+  if (x === null || x === undefined) return "?";
+  const s = Number.isInteger(x) ? String(x) : x.toFixed(1);
+  return x > 0 ? "+" + s : s;
+}
+
+function showResult(r, status) {
+  const box = $("result");
+  if (!r) { box.textContent = "no result"; return; }
+  const mover = state.view.to_move;
+  let html = `<p><b>best move: <span id="best-move">${r.best_move}</span></b> &nbsp; value ${fmt(r.score)} (${r.bound})`
+    + ` for player ${mover}`;
+  if (r.win_probability !== null && r.win_probability !== undefined) html += `, win ${(100 * r.win_probability).toFixed(1)}%`;
+  html += `<br>pv: ${r.pv.join(" ")}<br><small>${r.engine}, depth ${r.depth}, nodes ${r.nodes}`
+    + `${r.iterations ? ", iterations " + r.iterations : ""}, ${r.time.toFixed(2)} s${status === "stopped" ? ", stopped" : ""}</small></p>`;
+  const top = (r.root_moves || []).slice(0, 8);
+  if (top.length) {
+    const keys = Object.keys(top[0]).filter((k) => k !== "move" && k !== "patch_visits" && k !== "proven");
+    html += `<table><tr><th>#</th><th>move</th>${keys.map((k) => `<th>${k}</th>`).join("")}</tr>`;
+    top.forEach((d, i) => {
+      html += `<tr class="playable" data-move="${d.move}"><td>${i + 1}</td><td>${d.move}</td>`
+        + keys.map((k) => `<td>${typeof d[k] === "number" && !Number.isInteger(d[k]) ? d[k].toFixed(3) : d[k]}</td>`).join("") + "</tr>";
+    });
+    html += "</table><small>click a move to play it</small>";
+  } else {
+    html += "<small>(this engine reports no ranked list of root moves)</small>";
+  }
+  box.innerHTML = html;
+  box.querySelectorAll("tr.playable").forEach((tr) => tr.addEventListener("click", () => playMove(tr.dataset.move)));
+}
+
+async function stopJob() {
+  if (state.job === null) return;
+  try { await api(`/api/jobs/${state.job}/stop`, {}); } catch (e) { /* already finished */ }
+}
+
+// -- review ---------------------------------------------------------------------
+
+async function startReview() {
+  try {
+    const job = await api("/api/analyze", {
+      game: state.game, engine: $("engine").value, time: seconds("review-time", 0.01, 2),
+      threshold: parseFloat($("threshold").value) || 0,
+    });
+    state.job = job.id; state.jobPurpose = "review";
+    $("stop").disabled = false;
+    pollJob(job);
+  } catch (e) { message(e.message, "error"); }
+}
+
+function showReview(review) {
+  if (!review) { message("the review was stopped before it finished", "error"); return; }
+  state.review = review;
+  $("review-graph").innerHTML = review.svg;
+  $("review-graph").querySelectorAll("[data-ply]").forEach((el) =>
+    el.addEventListener("click", () => goTo(parseInt(el.dataset.ply, 10))));
+  const lines = review.summary.map((s) =>
+    `player ${s.player}: ${s.moves} moves, average loss ${s.average_loss.toFixed(2)}, ${s.flagged} mistakes`
+    + (s.worst ? `, worst ${s.worst.number}. ${s.worst.move} (-${s.worst.loss.toFixed(1)})` : ""));
+  $("review-text").innerHTML = lines.join("<br>") + "<br><small>click the graph to go to a move</small>";
+  markReviewPly();
+}
+
+function markReviewPly() {
+  const g = $("review-graph");
+  g.querySelectorAll("rect.ply-hit").forEach((r) => {
+    r.classList.toggle("current-ply", parseInt(r.dataset.ply, 10) === state.ply);
+  });
+}
+
+// -- load / save -------------------------------------------------------------------
+
+async function load() {
+  stopJob();
+  try {
+    const view = await api("/api/load", { text: $("io").value });
+    message("loaded", "ok");
+    $("result").innerHTML = "";
+    showView(view);
+  } catch (e) { message(`cannot load: ${e.message}`, "error"); }
+}
+
+function download() {
+  const blob = new Blob([state.view.record], { type: "text/plain" });
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = "patchsolve-game.txt";
+  a.click();
+  URL.revokeObjectURL(a.href);
+}
+
+async function newGame() {
+  stopJob();
+  try {
+    showView(await api("/api/new", { seed: parseInt($("seed").value, 10) || 0 }));
+    $("result").innerHTML = "";
+    $("review-graph").innerHTML = ""; $("review-text").innerHTML = "";
+  } catch (e) { message(e.message, "error"); }
+}
+
+// -- wiring ----------------------------------------------------------------------------
+
+function wire() {
+  $("rotate").addEventListener("click", rotate);
+  $("flip").addEventListener("click", flip);
+  $("walk").addEventListener("click", () => { if (!engineToMove()) playMove("walk"); });
+  $("undo").addEventListener("click", undo);
+  $("redo").addEventListener("click", redo);
+  $("new-game").addEventListener("click", newGame);
+  $("best").addEventListener("click", () => {
+    if (state.view.is_over) { message("the game is over", "error"); return; }
+    if (state.job !== null) { message("the engine is busy; wait or stop it", "error"); return; }
+    startSearch(seconds("think-time", 0.05, 30), "hint");
+  });
+  $("stop").addEventListener("click", stopJob);
+  $("engine-side").addEventListener("change", maybeEngineMove);
+  $("load").addEventListener("click", load);
+  $("show-position").addEventListener("click", () => { $("io").value = state.view.position; });
+  $("show-record").addEventListener("click", () => { $("io").value = state.view.record; });
+  $("download").addEventListener("click", download);
+  $("review").addEventListener("click", startReview);
+  document.addEventListener("keydown", (e) => {
+    if (e.target.tagName === "INPUT" || e.target.tagName === "TEXTAREA" || e.target.tagName === "SELECT") return;
+    if (e.key === "r" || e.key === "R") rotate();
+    else if (e.key === "f" || e.key === "F") flip();
+    else if (e.key === "w" || e.key === "W") { if (!engineToMove()) playMove("walk"); }
+    else if (e.key === "ArrowLeft") undo();
+    else if (e.key === "ArrowRight") redo();
+    else if (e.key === "Escape") { state.selected = null; drawSelection(); drawCircle(); drawGhost(); }
+  });
+}
+
+async function init() {
+  wire();
+  try {
+    state.patches = (await api("/api/patches")).patches;
+    showView(await api("/api/game", { game: state.game }));
+  } catch (e) { setStatus(`cannot reach the server: ${e.message}`); }
+}
+
+init();
