@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("starlette")
-pytest.importorskip("uvicorn")
+from browser import need  # noqa: E402
+
+need("starlette")
+need("uvicorn")
 
 import patchsolve as ps  # noqa: E402
 from patchsolve import Game, _core  # noqa: E402

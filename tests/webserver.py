@@ -1,45 +1,19 @@
-"""A real uvicorn server with the web app on 127.0.0.1 and a free port, for
-the API and browser tests; and a small JSON client over urllib."""
+"""A real uvicorn server with the web app on 127.0.0.1 and a free port
+(``patchsolve.web.serving_in_thread``), for the API and browser tests; and a
+small JSON client over urllib."""
 
 from __future__ import annotations
 
 import json
-import socket
-import threading
 import time
 import urllib.error
 import urllib.request
-from contextlib import contextmanager
 
 
-@contextmanager
 def running_server():
-    from patchsolve.web import make_server
+    from patchsolve.web import serving_in_thread
 
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    server = make_server("127.0.0.1", port)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the web server did not start")
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}", server
-    finally:
-        server.should_exit = True
-        thread.join(10)
-        _jobs(server).kill()
-        sock.close()
-
-
-def _jobs(server):
-    app = server.config.app
-    return app.state.jobs
+    return serving_in_thread("127.0.0.1", 0)
 
 
 def call(base: str, path: str, body=None, raw: bytes | None = None, method: str | None = None,
