@@ -215,3 +215,35 @@ def test_loopback_addresses():
     assert is_loopback("127.0.0.1") and is_loopback("localhost") and is_loopback("::1")
     assert not is_loopback("0.0.0.0") and not is_loopback("192.0.2.1")
     assert re.match(r"^\d+$", "1")
+
+
+def table(**over):
+    pid = START.circle[0]
+    data = {"circle": list(START.circle[1:]), "quilts": [[{"patch": pid, "orientation": 0, "square": "a1"}], []],
+            "buttons": [5 - ps.position.PATCHES[pid].buttons, 5], "time": [ps.position.PATCHES[pid].time, 0]}
+    data.update(over)
+    return data
+
+
+def test_set_up_a_position_from_the_table(base):
+    status, v = call(base, "/api/setup", table())
+    assert status == 200, v
+    assert ps.Position.from_text(v["position"]) == START.play(f"{START.circle[0]}:0@a1")
+    assert v["fields"]["income"] == [ps.position.PATCHES[START.circle[0]].income, 0]
+
+
+@pytest.mark.parametrize("over,status,needle", [
+    ({"circle": list(START.circle)}, 422, "both in the circle and in the quilts"),
+    ({"circle": list(START.circle[2:])}, 422, "neither in the circle nor in a quilt"),
+    ({"quilts": [[{"patch": START.circle[0], "orientation": 0, "square": "i9"}], []]}, 422, "i9"),
+    ({"quilts": [[{"leather": True, "square": "a1"}, {"patch": START.circle[0], "orientation": 0,
+                                                      "square": "a1"}], []]}, 422, "overlaps"),
+    ({"time": [0, 0], "buttons": [5, 5], "quilts": [[], []], "circle": list(START.circle)}, 422, "on top"),
+    ({"buttons": [500, 5]}, 422, "buttons"),
+    ({"circle": "1,2"}, 400, "circle"),
+    ({"time": [60, 0]}, 400, "time"),
+    ({"quilts": [[{"patch": 99, "orientation": 0, "square": "a1"}], []]}, 400, "patch"),
+    ({"quilts": [[{"square": "z9"}], []]}, 422, "square"),
+])
+def test_a_table_that_cannot_be_is_refused(base, over, status, needle):
+    assert_error(*call(base, "/api/setup", table(**over)), status, needle)

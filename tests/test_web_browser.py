@@ -124,3 +124,33 @@ def test_undo_redo_and_review_graph_jumps_to_a_move(page):
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#review-graph rect.ply-hit"))
     driver.find_element(By.CSS_SELECTOR, "#review-graph rect.ply-hit[data-ply='2']").click()
     wait(driver, lambda d: f"move 2 of {len(short)}" in d.find_element(By.ID, "ply-info").text)
+
+
+def test_paint_a_position_from_the_table_and_ask_for_the_best_move(page):
+    driver, url = page
+    Select(driver.find_element(By.ID, "engine-side")).select_by_value("none")
+    driver.find_element(By.ID, "new-game").click()
+    wait(driver, lambda d: d.find_element(By.ID, "ply-info").text == "move 0 of 0")
+    start = ps.Position.start(seed=0)
+    pid = start.circle[0]
+    driver.find_element(By.ID, "setup-start").click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#board rect.setup-sq"))
+    driver.find_element(By.CSS_SELECTOR, f"#circle .patch-card[data-patch='{pid}']").click()
+    driver.find_element(By.CSS_SELECTOR, "#board rect.setup-sq[data-player='0'][data-square='0']").click()
+    assert str(pid) not in driver.find_element(By.ID, "setup-circle").get_attribute("value").split(",")
+    cost, spent = ps.position.PATCHES[pid].buttons, ps.position.PATCHES[pid].time
+    for element_id, value in (("setup-buttons0", 5 - cost), ("setup-time0", spent)):
+        box = driver.find_element(By.ID, element_id)
+        box.clear()
+        box.send_keys(str(value))
+    driver.find_element(By.ID, "setup-use").click()
+    wait(driver, lambda d: d.find_element(By.ID, "message").text == "position set up")
+    driver.find_element(By.ID, "show-position").click()
+    text = driver.find_element(By.ID, "io").get_attribute("value")
+    assert ps.Position.from_text(text) == start.play(f"{pid}:0@a1")
+    think = driver.find_element(By.ID, "think-time")
+    think.clear()
+    think.send_keys("0.2")
+    driver.find_element(By.ID, "best").click()
+    wait(driver, lambda d: d.find_elements(By.ID, "best-move")
+         and d.find_element(By.ID, "best-move").text in {str(m) for m in start.play(f"{pid}:0@a1").legal_moves()})

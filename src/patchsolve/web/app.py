@@ -116,6 +116,14 @@ async def api_new(request: Request):
     return JSONResponse(views.view(Game.new(seed=seed)))
 
 
+async def api_setup(request: Request):
+    from patchsolve.game import Game
+    from patchsolve.web.setup import position_from_table
+
+    data = await read_json(request)
+    return JSONResponse(views.view(Game(position_from_table(data))))
+
+
 async def api_search(request: Request):
     data = await read_json(request)
     game = views.game_of(data.get("game", {}))
@@ -193,6 +201,7 @@ def create_app() -> Starlette:
         Route("/api/play", api_play, methods=["POST"]),
         Route("/api/load", api_load, methods=["POST"]),
         Route("/api/new", api_new, methods=["POST"]),
+        Route("/api/setup", api_setup, methods=["POST"]),
         Route("/api/search", api_search, methods=["POST"]),
         Route("/api/analyze", api_analyze, methods=["POST"]),
         Route("/api/jobs/{job_id}", api_job),

@@ -14,6 +14,7 @@ const state = {
   job: null,             // the running job id
   jobPurpose: null,      // "engine-move", "hint" or "review"
   review: null,
+  setup: null,           // while setting up: {placed: [[pieces], [pieces]], pick, hover}
 };
 
 const $ = (id) => document.getElementById(id);
@@ -41,6 +42,7 @@ function setStatus(text) { $("status").textContent = text; }
 // -- the game ------------------------------------------------------------------
 
 function showView(view) {
+  if (state.setup) { state.setup = null; endSetupControls(); }
   state.view = view;
   state.game = { start: view.start, moves: view.moves };
   state.ply = view.ply;
@@ -227,8 +229,8 @@ function turn(transform) {
   drawSelection(); drawGhost();
 }
 
-const rotate = () => turn(([r, c]) => [c, -r]);
-const flip = () => turn(([r, c]) => [r, -c]);
+const rotate = () => state.setup ? turnSetupPick(([r, c]) => [c, -r]) : turn(([r, c]) => [c, -r]);
+const flip = () => state.setup ? turnSetupPick(([r, c]) => [r, -c]) : turn(([r, c]) => [r, -c]);
 
 function drawSelection() {
   const s = state.selected, el = $("selection");
@@ -433,6 +435,182 @@ async function newGame() {
   } catch (e) { message(e.message, "error"); }
 }
 
+// -- set-up from the table: paint patches into the quilts ------------------------
+
+function startSetup() {
+  stopJob();
+  const v = state.view;
+  state.setup = { placed: [[], []], pick: null, hover: null };
+  $("setup-circle").value = v.fields.circle.join(",");
+  $("setup-form").hidden = false;
+  for (const id of ["setup-use", "setup-cancel", "setup-leather"]) $(id).disabled = false;
+  $("setup-start").disabled = true;
+  setStatus("Setting up a position: paint the quilts, fill in the form, then Use this position");
+  drawSetup();
+}
+
+function endSetup() {
+  state.setup = null;
+  endSetupControls();
+  showView(state.view);
+}
+
+function pieceCells(piece) {
+  if (piece.leather) return [[0, 0]];
+  return state.patches[piece.patch].orientations[piece.orientation];
+}
+
+function coveredBy(player) {
+  const owner = {};
+  state.setup.placed[player].forEach((piece, i) => {
+    for (const [r, c] of pieceCells(piece)) owner[(piece.r + r) * 9 + piece.c + c] = i;
+  });
+  return owner;
+}
+
+function circleIds() {
+  return $("setup-circle").value.split(/[\s,]+/).filter((x) => x !== "").map(Number);
+}
+
+function drawSetup() {
+  const cell = 24, origins = state.view.quilt_origins;
+  const svg = document.createElementNS(SVGNS, "svg");
+  svg.setAttribute("width", 640); svg.setAttribute("height", 300);
+  for (const p of [0, 1]) {
+    const [x0, y0] = origins[p];
+    const title = document.createElementNS(SVGNS, "text");
+    title.setAttribute("x", x0); title.setAttribute("y", 30); title.setAttribute("font-weight", "bold");
+    title.textContent = `Player ${p}: ${state.setup.placed[p].length} pieces`;
+    svg.appendChild(title);
+    const owner = coveredBy(p);
+    for (let sq = 0; sq < 81; sq++) {
+      const rect = document.createElementNS(SVGNS, "rect");
+      rect.setAttribute("x", x0 + (sq % 9) * cell); rect.setAttribute("y", y0 + Math.floor(sq / 9) * cell);
+      rect.setAttribute("width", cell); rect.setAttribute("height", cell);
+      const piece = owner[sq] === undefined ? null : state.setup.placed[p][owner[sq]];
+      rect.setAttribute("fill", piece ? (piece.leather ? "#8c5a2b" : state.patches[piece.patch].colour) : "#f3ede2");
+      rect.setAttribute("stroke", "#999");
+      rect.setAttribute("class", "setup-sq");
+      rect.dataset.player = p; rect.dataset.square = sq;
+      rect.addEventListener("click", () => setupClick(p, sq));
+      rect.addEventListener("mouseenter", () => { state.setup.hover = [p, sq]; drawSetupGhost(svg); });
+      svg.appendChild(rect);
+    }
+  }
+  const ghost = document.createElementNS(SVGNS, "g");
+  ghost.setAttribute("id", "setup-ghost");
+  svg.appendChild(ghost);
+  $("board").innerHTML = "";
+  $("board").appendChild(svg);
+  drawSetupCatalogue();
+}
+
+function drawSetupGhost(svg) {
+  const g = svg.querySelector("#setup-ghost");
+  g.innerHTML = "";
+  const s = state.setup;
+  if (!s.pick || !s.hover) return;
+  const [p, sq] = s.hover, [x0, y0] = state.view.quilt_origins[p], cell = 24;
+  for (const [r, c] of pieceCells(s.pick)) {
+    const rr = Math.floor(sq / 9) + r, cc = sq % 9 + c;
+    if (rr > 8 || cc > 8) continue;
+    const rect = document.createElementNS(SVGNS, "rect");
+    rect.setAttribute("x", x0 + cc * cell + 2); rect.setAttribute("y", y0 + rr * cell + 2);
+    rect.setAttribute("width", cell - 4); rect.setAttribute("height", cell - 4);
+    rect.setAttribute("fill", "rgba(40,120,200,0.5)"); rect.setAttribute("pointer-events", "none");
+    g.appendChild(rect);
+  }
+}
+
+function setupClick(p, sq) {
+  const s = state.setup, owner = coveredBy(p);
+  if (owner[sq] !== undefined) {         // take a laid piece off; it goes back to the circle's end
+    const [piece] = s.placed[p].splice(owner[sq], 1);
+    if (!piece.leather) $("setup-circle").value = circleIds().concat([piece.patch]).join(",");
+    drawSetup();
+    return;
+  }
+  if (!s.pick) { $("setup-message").textContent = "pick a patch (below) or the leather patch first"; return; }
+  const r0 = Math.floor(sq / 9), c0 = sq % 9;
+  for (const [r, c] of pieceCells(s.pick)) {
+    if (r0 + r > 8 || c0 + c > 8 || owner[(r0 + r) * 9 + c0 + c] !== undefined) {
+      $("setup-message").textContent = "it does not fit there"; $("setup-message").className = "message error";
+      return;
+    }
+  }
+  s.placed[p].push({ ...s.pick, r: r0, c: c0 });
+  if (!s.pick.leather) {
+    $("setup-circle").value = circleIds().filter((x) => x !== s.pick.patch).join(",");
+    s.pick = null;
+  }
+  $("setup-message").textContent = ""; $("setup-message").className = "message";
+  drawSetup();
+}
+
+function drawSetupCatalogue() {
+  const box = $("circle");
+  box.innerHTML = "";
+  const laid = new Set(state.setup.placed.flat().filter((x) => !x.leather).map((x) => x.patch));
+  for (const p of state.patches) {
+    const card = document.createElement("div");
+    card.className = "patch-card buyable" + (laid.has(p.id) ? " unaffordable" : "");
+    card.dataset.patch = p.id;
+    if (state.setup.pick && state.setup.pick.patch === p.id) card.classList.add("selected");
+    card.appendChild(shapeSvg(p.orientations[0], p.colour, 7));
+    const label = document.createElement("div");
+    label.textContent = `${p.id} \u00b7 ${p.buttons}/${p.time}/${p.income}`;
+    card.appendChild(label);
+    if (!laid.has(p.id)) card.addEventListener("click", () => {
+      state.setup.pick = { patch: p.id, orientation: 0 };
+      drawSetupCatalogue();
+    });
+    box.appendChild(card);
+  }
+}
+
+function turnSetupPick(transform) {
+  const pick = state.setup.pick;
+  if (!pick || pick.leather) return;
+  const all = state.patches[pick.patch].orientations;
+  const want = cellKey(all[pick.orientation].map(transform));
+  const o = all.findIndex((cells) => cellKey(cells) === want);
+  if (o >= 0) pick.orientation = o;
+  drawSetupGhost($("board").querySelector("svg"));
+}
+
+async function useSetup() {
+  const num = (id) => parseInt($(id).value, 10);
+  const body = {
+    edition: $("setup-edition").value,
+    circle: circleIds(),
+    quilts: state.setup.placed.map((pieces) => pieces.map((x) => x.leather
+      ? { leather: true, square: squareName(x.r * 9 + x.c) }
+      : { patch: x.patch, orientation: x.orientation, square: squareName(x.r * 9 + x.c) })),
+    buttons: [num("setup-buttons0"), num("setup-buttons1")],
+    time: [num("setup-time0"), num("setup-time1")],
+    on_top: num("setup-on-top"),
+    bonus_owner: num("setup-bonus"),
+  };
+  try {
+    const view = await api("/api/setup", body);
+    state.setup = null;
+    endSetupControls();
+    message("position set up", "ok");
+    $("result").innerHTML = "";
+    showView(view);
+  } catch (e) {
+    $("setup-message").textContent = `refused: ${e.message}`;
+    $("setup-message").className = "message error";
+  }
+}
+
+function endSetupControls() {
+  $("setup-form").hidden = true;
+  for (const id of ["setup-use", "setup-cancel", "setup-leather"]) $(id).disabled = true;
+  $("setup-start").disabled = false;
+  $("setup-message").textContent = "";
+}
+
 // -- wiring ----------------------------------------------------------------------------
 
 function wire() {
@@ -454,9 +632,16 @@ function wire() {
   $("show-record").addEventListener("click", () => { $("io").value = state.view.record; });
   $("download").addEventListener("click", download);
   $("review").addEventListener("click", startReview);
+  $("setup-start").addEventListener("click", startSetup);
+  $("setup-cancel").addEventListener("click", endSetup);
+  $("setup-use").addEventListener("click", useSetup);
+  $("setup-leather").addEventListener("click", () => { state.setup.pick = { leather: true }; drawSetupCatalogue(); });
   document.addEventListener("keydown", (e) => {
     if (e.target.tagName === "INPUT" || e.target.tagName === "TEXTAREA" || e.target.tagName === "SELECT") return;
-    if (e.key === "r" || e.key === "R") rotate();
+    if (state.setup && (e.key === "r" || e.key === "R")) turnSetupPick(([r, c]) => [c, -r]);
+    else if (state.setup && (e.key === "f" || e.key === "F")) turnSetupPick(([r, c]) => [r, -c]);
+    else if (state.setup) return;
+    else if (e.key === "r" || e.key === "R") rotate();
     else if (e.key === "f" || e.key === "F") flip();
     else if (e.key === "w" || e.key === "W") { if (!engineToMove()) playMove("walk"); }
     else if (e.key === "ArrowLeft") undo();
