@@ -30,20 +30,52 @@ def worker_main(conn) -> None:
             conn.send(("error", str(e) if isinstance(e, PatchsolveError) else f"{type(e).__name__}: {e}"))
 
 
+MCTS_SLICES = 8          # an MCTS search reports this many times ...
+MCTS_MIN_SLICE = 0.1     # ... but at most every 0.1 s
+
+
 def _search_job(payload, report) -> dict:
-    """Alpha-beta: one search per depth, so the page sees each finished
-    depth (best move, value, PV) while the engine thinks; the MCTS has no
-    such steps and reports once."""
     from patchsolve.position import Position
-    from patchsolve.search import search
 
     pos = Position.from_text(payload["position"])
-    engine, budget = payload["engine"], payload["time"]
-    if engine != "alphabeta":
-        return search(pos, engine=engine, time=budget, seed=payload.get("seed", 0)).to_dict()
+    if payload["engine"] == "mcts":
+        return _mcts_in_slices(pos, payload["time"], payload.get("seed", 0), report)
+    return _alphabeta_by_depth(pos, payload["time"], payload.get("depth", 100), report)
+
+
+def _mcts_in_slices(pos, budget, seed, report) -> dict:
+    """The MCTS in time slices on one kept tree (MCTSPlayer reuses its tree
+    when asked about the same position again), reporting after each slice:
+    the page sees the visits, best move and PV grow while it thinks."""
+    from patchsolve.search.mcts import MCTSPlayer
+
+    start = time.perf_counter()
+    piece = max(MCTS_MIN_SLICE, budget / MCTS_SLICES)
+    player = MCTSPlayer(time=piece, seed=seed)
+    total = 0
+    while True:
+        left = budget - (time.perf_counter() - start)
+        if left < 0.01 and total:
+            break
+        player.time = max(0.01, min(piece, left))
+        r = player.search(pos)
+        total += r.iterations or 0
+        out = r.to_dict()
+        out.update({"iterations": total, "time": time.perf_counter() - start})
+        if r.bound == "exact" or r.iterations is None:   # proven by the endgame solver
+            return out
+        report(out)
+    return out
+
+
+def _alphabeta_by_depth(pos, budget, max_depth, report) -> dict:
+    """Alpha-beta one depth at a time, reporting each finished depth (best
+    move, value, PV) while the engine thinks."""
+    from patchsolve.search import search
+
     start = time.perf_counter()
     best = None
-    for depth in range(1, payload.get("depth", 100) + 1):
+    for depth in range(1, max_depth + 1):
         left = budget - (time.perf_counter() - start)
         if left <= 0.005 and best is not None:
             break

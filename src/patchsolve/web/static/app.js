@@ -330,7 +330,10 @@ function showProgress(job) {
   $("progress-bar").style.width = `${(job.status === "running" ? frac : 1) * 100}%`;
   const p = job.progress;
   let text = `${job.kind} ${job.status}, ${job.elapsed.toFixed(1)} s of ${job.budget.toFixed(1)} s`;
-  if (p && p.best_move) text += ` \u2014 depth ${p.depth}: ${p.best_move} ${fmt(p.score)}  pv ${p.pv.join(" ")}`;
+  if (p && p.best_move) {
+    const size = p.iterations ? `${p.iterations} iterations` : `depth ${p.depth}`;
+    text += ` \u2014 ${size}: ${p.best_move} ${fmt(p.score)}  pv ${p.pv.join(" ")}`;
+  }
   if (p && p.positions) text += ` \u2014 position ${p.position} of ${p.positions}`;
   $("progress-text").textContent = text;
 }
