@@ -34,10 +34,10 @@ def _text(x, y, s, size=11, anchor="start", fill="#333", weight="normal") -> str
             f'text-anchor="{anchor}" fill="{fill}" font-weight="{weight}">{escape(str(s))}</text>')
 
 
-def _grid(y0, ticks, xs) -> list[str]:
-    parts = [f'<rect x="{LEFT}" y="{y0}" width="{xs(None)}" height="{PANEL_H}" fill="#fbf9f4" stroke="#bbb"/>']
+def _grid(y0, ticks, inner) -> list[str]:
+    parts = [f'<rect x="{LEFT}" y="{y0}" width="{inner}" height="{PANEL_H}" fill="#fbf9f4" stroke="#bbb"/>']
     for y, label in ticks:
-        parts.append(f'<line x1="{LEFT}" y1="{y:.1f}" x2="{LEFT + xs(None)}" y2="{y:.1f}" stroke="#e3ddd0"/>')
+        parts.append(f'<line x1="{LEFT}" y1="{y:.1f}" x2="{LEFT + inner}" y2="{y:.1f}" stroke="#e3ddd0"/>')
         parts.append(_text(LEFT - 6, y + 4, label, size=10, anchor="end", fill="#666"))
     return parts
 
@@ -51,7 +51,7 @@ def review_svg(review) -> str:
     step = inner / max(1, n)
 
     def xs(k):
-        return inner if k is None else LEFT + k * step
+        return LEFT + k * step
 
     amax = _axis_max(margins)
     y_margin0 = TOP
@@ -71,10 +71,10 @@ def review_svg(review) -> str:
         x = WIDTH - RIGHT - 150 + 80 * p
         parts.append(f'<circle cx="{x}" cy="{TOP - 14}" r="5" fill="{_PLAYER_FILL[p]}" stroke="#222"/>')
         parts.append(_text(x + 8, TOP - 10, f"player {p}", size=10))
-    parts += _grid(y_margin0, [(ym(v), f"{v:+.0f}") for v in (amax, amax / 2, 0, -amax / 2, -amax)], xs)
+    parts += _grid(y_margin0, [(ym(v), f"{v:+.0f}") for v in (amax, amax / 2, 0, -amax / 2, -amax)], inner)
     parts.append(_polyline([(xs(k), ym(v)) for k, v in enumerate(margins)], "#333"))
     parts.append(_text(LEFT, y_win0 - 10, "Player 0's win probability", size=12, weight="bold"))
-    parts += _grid(y_win0, [(yw(p), f"{100 * p:.0f}%") for p in (1, 0.75, 0.5, 0.25, 0)], xs)
+    parts += _grid(y_win0, [(yw(p), f"{100 * p:.0f}%") for p in (1, 0.75, 0.5, 0.25, 0)], inner)
     parts.append(_polyline([(xs(k), yw(p)) for k, p in enumerate(wins)], _PLAYER_FILL[0]))
     label_every = max(1, math.ceil(n / 12))
     for k in range(0, n + 1, label_every):

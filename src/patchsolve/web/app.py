@@ -26,7 +26,8 @@ from patchsolve.web.jobs import Busy, JobRunner
 
 MAX_BODY = 256 * 1024          # bytes of a request body
 MAX_TIME = 30.0                # seconds a search may be given
-MAX_ANALYZE_TIME = 2.0         # seconds per position of a game review
+MAX_ANALYZE_TIME = 2.0         # seconds per position of a game review ...
+MAX_REVIEW_TIME = 120.0        # ... and for the whole review (long games get less a position)
 MAX_DEPTH = 30
 ENGINES = ("alphabeta", "mcts")
 STATIC = resources.files("patchsolve.web") / "static"
@@ -142,12 +143,11 @@ async def api_analyze(request: Request):
     game = views.game_of(data.get("game", {}))
     if len(game) == 0:
         raise ApiError(422, "the game has no moves to review")
-    per_move = number(data, "time", 0.2, 0.01, MAX_ANALYZE_TIME)
+    positions = len(game) + 1
+    per_move = min(number(data, "time", 0.2, 0.01, MAX_ANALYZE_TIME), MAX_REVIEW_TIME / positions)
     payload = {"record": game.to_text(), "engine": engine_of(data), "time": per_move,
                "threshold": number(data, "threshold", 5.0, 0, 200)}
-    # the whole review is capped too: at most MAX_TIME overall plus a share per position
-    budget = min(per_move * (len(game) + 1), MAX_TIME * 4)
-    job = request.app.state.jobs.submit("analyze", payload, budget)
+    job = request.app.state.jobs.submit("analyze", payload, per_move * positions)
     return JSONResponse(job.to_dict(), status_code=202)
 
 

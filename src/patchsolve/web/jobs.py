@@ -4,7 +4,8 @@ A job is a search or a game review, run by the single search process
 (:mod:`patchsolve.web.worker`). While one job runs, another is refused
 (:class:`Busy`), so a page cannot pile work onto the machine. A job that
 overruns its budget by more than ``GRACE`` seconds, or that the page stops,
-has its process killed; its last progress report then stands as its result.
+has its process killed; a search's last progress report (its deepest
+finished depth, its last time slice) then stands as its result.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import time
 
 from patchsolve.errors import PatchsolveError
 
-GRACE = 5.0        # seconds past a job's budget before its process is killed
+GRACE = 5.0        # seconds past a job's budget (plus a fifth of it) before its process is killed
 KEEP_JOBS = 32     # finished jobs kept for polling
 
 
@@ -82,13 +83,14 @@ class JobRunner:
         try:
             conn = self._ensure_process()
             conn.send((job.kind, payload))
-            deadline = job.started + job.budget + GRACE
+            deadline = job.started + 1.2 * job.budget + GRACE
             while job.status == "running":
                 if conn.poll(0.05):
                     self._receive(job, conn.recv())
                 elif job.stop_requested.is_set() or time.monotonic() > deadline:
                     self.kill()
-                    job.status, job.result = "stopped", job.progress
+                    # a search's last report is a usable answer; a review's is not
+                    job.status, job.result = "stopped", job.progress if job.kind == "search" else None
         except (EOFError, OSError) as e:
             job.status, job.error = "error", f"the search process ended: {e}"
             self.kill()
