@@ -2,7 +2,8 @@
 
 Loads the golden game's first 24 moves, reviews them, selects a patch with
 the pointer over the quilt, asks the engine for the best move, and saves a
-PNG. Needs the [web] extra, selenium, and Debian's chromium +
+PNG; then paints two patches in set-up mode and saves a second PNG
+(``..._setup.png``). Needs the [web] extra, selenium, and Debian's chromium +
 chromium-driver (the system chromedriver: nothing is downloaded).
 
     python benchmarks/web_screenshot.py [OUT.png]
@@ -32,7 +33,7 @@ def driver():
     os.environ.setdefault("SE_AVOID_STATS", "true")
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1500,1250"):
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1500,1450"):
         options.add_argument(arg)
     return webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"), options=options)
 
@@ -41,6 +42,22 @@ def set_value(d, element_id, value):
     el = d.find_element(By.ID, element_id)
     el.clear()
     el.send_keys(value)
+
+
+def setup_screenshot(d, wait):
+    d.find_element(By.ID, "new-game").click()
+    wait.until(lambda x: x.find_element(By.ID, "ply-info").text == "move 0 of 0")
+    d.find_element(By.ID, "setup-start").click()
+    for patch, player, square in ((4, 0, 0), (8, 0, 20), (30, 1, 40)):
+        d.find_element(By.CSS_SELECTOR, f"#circle .patch-card[data-patch='{patch}']").click()
+        d.find_element(By.CSS_SELECTOR, f"#board rect.setup-sq[data-player='{player}'][data-square='{square}']").click()
+    d.find_element(By.ID, "setup-leather").click()
+    d.find_element(By.CSS_SELECTOR, "#board rect.setup-sq[data-player='1'][data-square='80']").click()
+    d.find_element(By.CSS_SELECTOR, "#circle .patch-card[data-patch='21']").click()
+    d.find_element(By.TAG_NAME, "body").send_keys("r")
+    ActionChains(d).move_to_element(d.find_element(By.CSS_SELECTOR, "#board rect.setup-sq[data-player='1'][data-square='3']")).perform()
+    time.sleep(0.3)
+    d.save_screenshot(str(OUT.with_name(OUT.stem + "_setup.png")))
 
 
 def main():
@@ -70,6 +87,7 @@ def main():
             time.sleep(0.3)
             OUT.parent.mkdir(parents=True, exist_ok=True)
             d.save_screenshot(str(OUT))
+            setup_screenshot(d, wait)
         finally:
             d.quit()
     print(f"wrote {OUT}")

@@ -163,6 +163,7 @@ function clickSquare(sq) {
 
 function drawCircle() {
   const v = state.view;
+  $("circle-title").innerHTML = "Circle <small>(from the neutral token; the three marked can be bought)</small>";
   const box = $("circle");
   box.innerHTML = "";
   const buttons = v.fields.buttons[v.to_move ?? 0];
@@ -553,6 +554,11 @@ function setupClick(p, sq) {
 function drawSetupCatalogue() {
   const box = $("circle");
   box.innerHTML = "";
+  $("circle-title").innerHTML = "Catalogue <small>(pick a patch to lay it; greyed: in a quilt)</small>";
+  const pick = state.setup.pick;
+  $("selection").textContent = !pick ? "Set-up: pick a patch below or the leather patch."
+    : pick.leather ? "Set-up: the leather patch \u2014 click a square."
+    : `Set-up: patch ${pick.patch} (${state.patches[pick.patch].name}), orientation ${pick.orientation} \u2014 click its top-left square (R/F turn it).`;
   const laid = new Set(state.setup.placed.flat().filter((x) => !x.leather).map((x) => x.patch));
   for (const p of state.patches) {
     const card = document.createElement("div");
@@ -578,6 +584,7 @@ function turnSetupPick(transform) {
   const want = cellKey(all[pick.orientation].map(transform));
   const o = all.findIndex((cells) => cellKey(cells) === want);
   if (o >= 0) pick.orientation = o;
+  drawSetupCatalogue();
   drawSetupGhost($("board").querySelector("svg"));
 }
 
