@@ -247,3 +247,33 @@ def test_set_up_a_position_from_the_table(base):
 ])
 def test_a_table_that_cannot_be_is_refused(base, over, status, needle):
     assert_error(*call(base, "/api/setup", table(**over)), status, needle)
+
+
+def _json_values():
+    from hypothesis import strategies as st
+
+    leaves = st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False) | \
+        st.text(max_size=30) | st.sampled_from(["walk", "4:0@a1", "leather@e5", START.to_text(), "a1", "i9"])
+    return st.recursive(leaves, lambda inner: st.lists(inner, max_size=4) |
+                        st.dictionaries(st.sampled_from(["game", "start", "moves", "ply", "move", "text", "seed",
+                                                         "circle", "quilts", "buttons", "time", "patch",
+                                                         "orientation", "square", "leather", "on_top"]),
+                                        inner, max_size=5), max_leaves=12)
+
+
+def test_random_request_bodies_never_crash_the_server(base):
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+    @given(path=st.sampled_from(["/api/game", "/api/play", "/api/load", "/api/new", "/api/setup"]),
+           body=_json_values())
+    def check(path, body):
+        import json
+
+        status, data = call(base, path, raw=json.dumps(body).encode())
+        assert status in (200, 400, 422), (path, body, status, data)
+        if status != 200:
+            assert set(data) == {"error"} and "Traceback" not in data["error"]
+
+    check()
