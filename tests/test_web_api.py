@@ -145,6 +145,8 @@ def test_routes_methods_jobs_and_body_size(base):
     assert_error(*call(base, "/api/jobs/999999"), 404, "no such job")
     big = b'{"text": "' + b"x" * (MAX_BODY + 10) + b'"}'
     assert_error(*call(base, "/api/load", raw=big), 413)
+    # a form post (what another site's page can send without asking) is refused
+    assert_error(*call(base, "/api/search", raw=b'{"game": {}}', headers={"Content-Type": "text/plain"}), 415)
 
 
 def test_a_search_reports_progress_and_a_legal_best_move(base):

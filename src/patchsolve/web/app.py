@@ -2,8 +2,9 @@
 
 Every answer of ``/api/...`` is JSON; an error is ``{"error": "..."}`` with
 status 400 (malformed request), 404, 405, 409 (engine busy), 413 (body too
-large), 422 (a position, record or move that patchsolve refuses) or 500
-(a bug: logged on the server, never a traceback to the page).
+large), 415 (a body not declared JSON), 422 (a position, record or move that
+patchsolve refuses) or 500 (a bug: logged on the server, never a traceback to
+the page).
 """
 
 from __future__ import annotations
@@ -39,7 +40,13 @@ class ApiError(Exception):
 
 
 async def read_json(request: Request) -> dict:
-    """The request's JSON object, refusing more than MAX_BODY bytes."""
+    """The request's JSON object, refusing more than MAX_BODY bytes. The
+    body must be declared JSON: another site's page cannot send that to this
+    server without a CORS preflight, which the server never grants, so it
+    cannot start searches here behind the user's back."""
+    ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if ctype != "application/json":
+        raise ApiError(415, "send the request body as JSON (Content-Type: application/json)")
     declared = request.headers.get("content-length")
     if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
         raise ApiError(413, f"request body over {MAX_BODY} bytes")
@@ -166,6 +173,7 @@ async def api_job(request: Request):
 
 
 async def api_job_stop(request: Request):
+    await read_json(request)   # a JSON post like the others, so other sites cannot send it
     try:
         return JSONResponse(request.app.state.jobs.stop(_job_id(request)).to_dict())
     except KeyError:

@@ -417,6 +417,7 @@ async function load() {
     const view = await api("/api/load", { text: $("io").value });
     message("loaded", "ok");
     $("result").innerHTML = "";
+    $("review-graph").innerHTML = ""; $("review-text").innerHTML = "";
     showView(view);
   } catch (e) { message(`cannot load: ${e.message}`, "error"); }
 }
@@ -607,6 +608,7 @@ async function useSetup() {
     endSetupControls();
     message("position set up", "ok");
     $("result").innerHTML = "";
+    $("review-graph").innerHTML = ""; $("review-text").innerHTML = "";
     showView(view);
   } catch (e) {
     $("setup-message").textContent = `refused: ${e.message}`;
