@@ -145,6 +145,9 @@ def test_routes_methods_jobs_and_body_size(base):
     assert_error(*call(base, "/api/jobs/999999"), 404, "no such job")
     big = b'{"text": "' + b"x" * (MAX_BODY + 10) + b'"}'
     assert_error(*call(base, "/api/load", raw=big), 413)
+    # DNS rebinding: another site's name pointed at 127.0.0.1 is not served
+    assert_error(*call(base, "/api/patches", headers={"Host": "evil.example:8765"}), 400, "evil.example")
+    assert call(base, "/api/patches", headers={"Host": "localhost:1"})[0] == 200
     # a form post (what another site's page can send without asking) is refused
     assert_error(*call(base, "/api/search", raw=b'{"game": {}}', headers={"Content-Type": "text/plain"}), 415)
 

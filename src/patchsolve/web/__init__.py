@@ -47,9 +47,11 @@ def make_server(host: str = "127.0.0.1", port: int = 8765):
     """A uvicorn server for the app (``server.run()`` serves until stopped)."""
     import uvicorn
 
-    from patchsolve.web.app import create_app
+    from patchsolve.web.app import LOOPBACK_NAMES, create_app
 
-    config = uvicorn.Config(create_app(), host=host, port=port, log_level="warning", access_log=False)
+    # on loopback only this machine's names; elsewhere any (the user was warned)
+    allowed = LOOPBACK_NAMES + (host,) if is_loopback(host) else None
+    config = uvicorn.Config(create_app(allowed), host=host, port=port, log_level="warning", access_log=False)
     return uvicorn.Server(config)
 
 

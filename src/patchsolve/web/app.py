@@ -16,6 +16,7 @@ from importlib import resources
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route
@@ -201,7 +202,30 @@ async def on_crash(request, exc: Exception):
                         status_code=500)
 
 
-def create_app() -> Starlette:
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
+
+
+class HostCheck:
+    """Refuse requests whose Host is not one of ``allowed`` (None: any).
+    Served on loopback, that stops DNS rebinding: a page of another site
+    whose name is made to point at 127.0.0.1 still sends its own name."""
+
+    def __init__(self, app, allowed):
+        self.app, self.allowed = app, allowed
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http" and self.allowed is not None:
+            host = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
+            name = host[1:].split("]")[0] if host.startswith("[") else host.rsplit(":", 1)[0]
+            if name not in self.allowed:
+                response = JSONResponse({"error": f"host {host!r} is not served here"}, status_code=400)
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def create_app(allowed_hosts=LOOPBACK_NAMES) -> Starlette:
+    """The app; ``allowed_hosts`` are the Host names it answers (None: any)."""
     routes = [
         Route("/", index),
         Route("/api/patches", api_patches),
@@ -218,6 +242,7 @@ def create_app() -> Starlette:
     ]
     handlers = {ApiError: on_api_error, PatchsolveError: on_patchsolve_error, HTTPException: on_http_error,
                 Exception: on_crash}
-    app = Starlette(routes=routes, exception_handlers=handlers)
+    middleware = [Middleware(HostCheck, allowed=None if allowed_hosts is None else tuple(allowed_hosts))]
+    app = Starlette(routes=routes, exception_handlers=handlers, middleware=middleware)
     app.state.jobs = JobRunner()
     return app
