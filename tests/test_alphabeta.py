@@ -17,7 +17,8 @@ import patchsolve
 from patchsolve import Position, bench
 from patchsolve.errors import PatchsolveError
 from patchsolve.search import _alphabeta as ab
-from patchsolve.search.alphabeta import InvalidLimitError, search_alphabeta, solve
+from patchsolve.errors import LimitError as InvalidLimitError
+from patchsolve.search.alphabeta import search_alphabeta, solve
 
 
 # -- positions ----------------------------------------------------------------
@@ -211,6 +212,7 @@ def test_evaluate_estimates_the_margin_for_the_player_to_move():
 
 def test_deeper_pv_is_a_legal_sequence():
     result = search_alphabeta(MIDGAME, depth=3)
+    assert len(result.pv) >= 3
     pos = MIDGAME
     for move in result.pv:
         pos = pos.play(move)

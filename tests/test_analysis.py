@@ -1,6 +1,5 @@
 """patchsolve.analysis (the game review), its graph and ``analyze --svg``."""
 
-import math
 import xml.dom.minidom
 from pathlib import Path
 
@@ -9,10 +8,11 @@ from click.testing import CliRunner
 
 import patchsolve as ps
 from patchsolve import Game
-from patchsolve.analysis import analyze_game, win_probability_from_margin
+from patchsolve.analysis import analyze_game
 from patchsolve.cli import cli
 from patchsolve.review_svg import review_svg
 from patchsolve.search import SearchResult
+from patchsolve.search.result import win_probability_of
 
 GOLDEN = Path(__file__).parent / "data" / "golden_game.txt"
 
@@ -73,11 +73,28 @@ def test_the_engine_move_costs_nothing_and_win_probability_is_turned_to_player_z
             assert m.win0 == pytest.approx(0.8 if ply.after.to_move == 0 else 0.2)
 
 
-def test_win_probability_from_a_margin_is_monotone_and_centred():
-    assert win_probability_from_margin(0) == 0.5
-    assert win_probability_from_margin(5) == pytest.approx(1 / (1 + math.exp(-1)))
-    assert win_probability_from_margin(-1e9) < 1e-300 and win_probability_from_margin(1e9) == 1.0
-    assert win_probability_from_margin(-3) < win_probability_from_margin(2)
+def test_without_an_engine_win_probability_the_margin_is_converted():
+    game = short_game(45)
+    n = len(game)
+    review = analyze_game(game, evaluate=scripted([4.0] * (n + 1), ["(none)"] * (n + 1)))
+    for m, ply in zip(review.moves, game.replay()):
+        if not ply.after.is_over:
+            assert m.win0 == pytest.approx(win_probability_of(m.margin0))
+            assert (m.win0 > 0.5) == (m.margin0 > 0)
+
+
+def test_an_interrupted_search_ends_the_review_with_the_moves_so_far():
+    game = short_game(40)
+    calls = []
+
+    def evaluate(pos, k, n):
+        calls.append(k)
+        return SearchResult(best_move=str(pos.legal_moves()[0]), score=1.0, interrupted=k == 4)
+
+    review = analyze_game(game, evaluate=evaluate)
+    assert review.interrupted and calls == [0, 1, 2, 3, 4]
+    assert [m.number for m in review.moves] == [1, 2, 3]
+    assert review.to_dict()["interrupted"] is True
 
 
 def test_bad_threshold_is_a_patchsolve_error():

@@ -14,7 +14,7 @@ import patchsolve
 from patchsolve import _core
 from patchsolve.errors import PatchsolveError
 from patchsolve.position import Move, Position
-from patchsolve.search import mcts as mcts_module
+from patchsolve.search import dispatch, mcts as mcts_module
 from patchsolve.search.mcts import MCTSPlayer, search_mcts
 
 FULL = (1 << 81) - 1
@@ -26,7 +26,7 @@ def mcts_without_the_endgame_solver(monkeypatch, request):
     """These tests are about the tree search itself: keep the exact-solver
     shortcut near the end out of their way (its own tests opt back in)."""
     if "endgame_solver" not in request.keywords:
-        monkeypatch.setattr(mcts_module, "ENDGAME_SPACES", -1)
+        monkeypatch.setattr(dispatch, "ENDGAME_SPACES", -1)
 
 
 def endgame(quilts, buttons, time, circle, income=(0, 0), on_top=None, first_at_end=None,
@@ -164,13 +164,14 @@ def test_search_dispatch_returns_a_search_result_with_mcts_statistics():
     assert r.pv and r.pv[0] == r.best_move
     assert 0.0 <= r.win_probability <= 1.0 and r.bound == "estimate"
     assert r.root_moves[0]["move"] == r.best_move
-    assert {"move", "visits", "mean", "win_rate", "proven"} <= set(r.root_moves[0])
+    assert {"move", "visits", "score", "win_probability", "proven"} <= set(r.root_moves[0])
     assert r.to_dict()["best_move"] == str(r.best_move)
 
 
 def test_the_pv_is_a_legal_line():
     pos = Position.start(seed=8)
     r = search_mcts(pos, iterations=5000, seed=1)
+    assert len(r.pv) >= 2
     for move in r.pv:
         pos = pos.play(move)
 
@@ -202,7 +203,7 @@ def test_a_finished_game_has_no_best_move_and_its_exact_margin():
     r = search_mcts(pos, iterations=100)
     assert r.best_move is None and r.bound == "exact"
     a, b = pos.scores()
-    assert r.score == a - b
+    assert r.score == (a - b if pos.to_move == 0 else b - a)    # for the player to move, as alpha-beta says
 
 
 # -- determinism and budgets ----------------------------------------------------
@@ -516,8 +517,8 @@ def test_alpha_beta_priors_switched_off_change_nothing():
     b = search_mcts(pos, iterations=3000, seed=3, ab_prior_depth=0, ab_prior_visits=500, ab_prior_min=2,
                     ab_prior_nodes=10, ab_hash_mb=1, ab_leaf_depth=0, ab_leaf_weight=0.9,
                     ab_root_depth=0, ab_root_share=0.2, ab_root_visits=7)
-    assert [(d["move"], d["visits"], d["mean"]) for d in a.root_moves] == \
-        [(d["move"], d["visits"], d["mean"]) for d in b.root_moves]
+    assert [(d["move"], d["visits"], d["score"]) for d in a.root_moves] == \
+        [(d["move"], d["visits"], d["score"]) for d in b.root_moves]
 
 
 def alpha_beta_value_of_option(pos, searcher, option, depth):

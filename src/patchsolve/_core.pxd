@@ -132,6 +132,11 @@ cdef move_t random_move(const CState* s, uint64_t* rng) noexcept nogil
 cdef int random_playout(CState* s, uint64_t* rng) noexcept nogil
 cdef uint64_t perft(const CState* s, int depth) noexcept nogil
 
+# One stop flag for every search in the process: set by Ctrl-C (while a
+# search runs, SIGINT only sets it) or by request_stop(); searches poll it
+# with their time limit and return their best so far.
+cdef bint stop_requested() noexcept nogil
+
 cdef class CoreState:
     cdef CState s
     cdef CoreState _copy(self)

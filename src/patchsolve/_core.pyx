@@ -13,6 +13,22 @@ from libc.stdint cimport uint64_t, uint16_t, int16_t, int32_t, int8_t, uint8_t
 cdef extern from *:
     int __builtin_popcountll(unsigned long long) nogil
 
+cdef extern from *:
+    """
+    #include <signal.h>
+    static volatile sig_atomic_t ps_stop_flag = 0;
+    static void ps_on_sigint(int sig) { (void)sig; ps_stop_flag = 1; }
+    static int ps_install_sigint(void) {
+        struct sigaction sa;
+        sa.sa_handler = ps_on_sigint;
+        sigemptyset(&sa.sa_mask);
+        sa.sa_flags = SA_RESTART;
+        return sigaction(SIGINT, &sa, NULL) == 0;
+    }
+    """
+    int ps_stop_flag
+    int ps_install_sigint() nogil
+
 from patchsolve.patches import PATCHES, EDITIONS, EDITION_NAMES, BOARD
 
 cdef extern from *:
@@ -465,7 +481,35 @@ cdef int random_playout(CState* s, uint64_t* rng) noexcept nogil:
     return plies
 
 
+cdef bint stop_requested() noexcept nogil:
+    return ps_stop_flag != 0
+
+
+def request_stop():
+    """Ask every running search to stop and return its best so far."""
+    global ps_stop_flag
+    ps_stop_flag = 1
+
+
+def clear_stop():
+    global ps_stop_flag
+    ps_stop_flag = 0
+
+
+def is_stop_requested():
+    return ps_stop_flag != 0
+
+
+def install_sigint_stop():
+    """Let SIGINT set the stop flag (at the C level, so it is seen while a
+    search holds the GIL). The caller restores Python's handler with
+    ``signal.signal``. Returns False if the handler could not be installed."""
+    return bool(ps_install_sigint())
+
+
 cdef uint64_t perft(const CState* s, int depth) noexcept nogil:
+    """Leaf count; stops early (returning a partial count) once a stop is
+    requested, checked above the last two plies."""
     cdef move_t moves[MAX_MOVES]
     cdef CState child
     cdef int n, i
@@ -476,6 +520,8 @@ cdef uint64_t perft(const CState* s, int depth) noexcept nogil:
         return count_moves(s)
     n = gen_moves(s, moves)
     for i in range(n):
+        if depth > 2 and ps_stop_flag:
+            break
         child = s[0]
         apply_move(&child, moves[i])
         total += perft(&child, depth - 1)
@@ -660,8 +706,8 @@ cdef class CoreState:
         return winner(&self.s)
 
     def perft(self, int depth):
-        if depth < 0:
-            raise ValueError("depth must be >= 0")
+        if not 0 <= depth <= 64:
+            raise ValueError("depth must be in 0 .. 64")
         cdef uint64_t n
         with nogil:
             n = perft(&self.s, depth)

@@ -5,25 +5,18 @@ move). A position's value is the engine's final-margin estimate, turned to
 player 0's side; a finished position's value is its real margin. For the
 player who moved, the move's loss is the value before it minus the value
 after it, and 0 when the move is the engine's own choice (so search noise
-does not charge the engine's move). The CLI's ``analyze``, the review graph
+does not charge the engine's move). A search that reports ``interrupted``
+(Ctrl-C) ends the review with the moves reviewed so far. The CLI's ``analyze``, the review graph
 (:mod:`patchsolve.review_svg`) and the web app all use :func:`analyze_game`.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import asdict, dataclass
 from typing import Callable
 
 from patchsolve.errors import PatchsolveError
-
-# win chance of a margin m when the engine gives none: logistic(m / scale),
-# the MCTS's own conversion (its eval_scale default in search/mcts.py)
-WIN_SCALE = 5.0
-
-
-def win_probability_from_margin(margin: float) -> float:
-    return 1.0 / (1.0 + math.exp(-max(-700.0, min(700.0, margin / WIN_SCALE))))
+from patchsolve.search.result import win_probability_of
 
 
 @dataclass(frozen=True)
@@ -63,6 +56,7 @@ class GameReview:
     moves: list[MoveReview]
     threshold: float
     final_scores: tuple[int, int]
+    interrupted: bool = False     # stopped (Ctrl-C): ``moves`` are the first ones only
 
     def summary(self) -> list[dict]:
         out = []
@@ -82,7 +76,7 @@ class GameReview:
         return [m for m in self.moves if m.flag]
 
     def to_dict(self) -> dict:
-        return {"threshold": self.threshold, "start": asdict(self.start),
+        return {"threshold": self.threshold, "interrupted": self.interrupted, "start": asdict(self.start),
                 "moves": [m.to_dict() for m in self.moves], "summary": self.summary()}
 
 
@@ -97,8 +91,8 @@ def verdict_of(pos, result) -> Verdict:
     exact = result.bound == "exact"
     if exact and margin0 != 0:
         win0 = 1.0 if margin0 > 0 else 0.0   # proven: the winner is known
-    elif wp is None:
-        win0 = win_probability_from_margin(margin0)
+    elif wp is None:   # an engine that gives none: the contract's own conversion
+        win0 = win_probability_of(margin0)
     else:
         win0 = float(wp) if pos.to_move == 0 else 1.0 - float(wp)
     best = None if result.best_move is None else str(result.best_move)
@@ -124,10 +118,17 @@ def analyze_game(game, engine: str = "alphabeta", threshold: float = 5.0,
             return search(pos, engine=engine, **limits)
 
     positions = game.positions
-    verdicts = [verdict_of(pos, None if pos.is_over else evaluate(pos, k, len(positions)))
-                for k, pos in enumerate(positions)]
-    return GameReview(verdicts[0], [_review(p, verdicts, threshold) for p in game.replay()], float(threshold),
-                      tuple(game.end.scores()))
+    verdicts, interrupted = [], False
+    for k, pos in enumerate(positions):
+        result = None if pos.is_over else evaluate(pos, k, len(positions))
+        if getattr(result, "interrupted", False):   # keep the moves reviewed so far
+            interrupted = True
+            break
+        verdicts.append(verdict_of(pos, result))
+    if not verdicts:
+        raise PatchsolveError("interrupted before the first position was searched")
+    moves = [_review(p, verdicts, threshold) for p in game.replay() if p.number < len(verdicts)]
+    return GameReview(verdicts[0], moves, float(threshold), tuple(game.end.scores()), interrupted)
 
 
 def _review(ply, verdicts, threshold) -> MoveReview:
@@ -139,4 +140,4 @@ def _review(ply, verdicts, threshold) -> MoveReview:
                       best_value, played_value, loss, after.margin0, after.win0, flag_of(loss, threshold))
 
 
-__all__ = ["analyze_game", "GameReview", "MoveReview", "Verdict", "win_probability_from_margin"]
+__all__ = ["analyze_game", "GameReview", "MoveReview", "Verdict"]

@@ -9,6 +9,9 @@ Spec strings (used by ``patchsolve tournament`` and the benchmarks)::
     mcts:time=1,policy=heuristic MCTS; keys are passed to MCTSPlayer (tree kept between
                                  moves) or, with workers=N > 1, to patchsolve.search
     mcts:iterations=20000
+    ext[PYTHON]:SPEC             SPEC played by another installation of patchsolve (another
+                                 version, in the virtual environment whose interpreter is
+                                 PYTHON), in a subprocess; see ProcessPlayer
 
 Every player takes a ``seed`` so a game can be replayed exactly.
 """
@@ -31,6 +34,9 @@ class Player:
 
     def new_game(self) -> None:
         """Forget anything kept from the previous game (e.g. a search tree)."""
+
+    def close(self) -> None:
+        """Release what the player holds (a subprocess)."""
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.spec}>"
@@ -149,6 +155,82 @@ class MCTSTreePlayer(Player):
         self._player = MCTSPlayer(**self._limits)
 
 
+# Runs in the other interpreter: only what every patchsolve version has
+# (make_player, Position.from_text, Player.new_game) may be used.
+_WORKER = r"""
+import json, sys
+from patchsolve.players import make_player
+from patchsolve.position import Position
+player = make_player(sys.argv[1], seed=int(sys.argv[2]))
+for line in sys.stdin:
+    req = json.loads(line)
+    if req["cmd"] == "choose":
+        reply = {"move": str(player.choose(Position.from_text(req["position"])))}
+    elif req["cmd"] == "new_game":
+        player.new_game()
+        reply = {}
+    else:
+        break
+    sys.stdout.write(json.dumps(reply) + "\n")
+    sys.stdout.flush()
+"""
+
+
+class ProcessPlayer(Player):
+    """A player of another patchsolve installation (e.g. an older version
+    built into its own virtual environment), driven over a pipe: one JSON
+    request a line (``choose`` with the position's text, ``new_game``), one
+    JSON reply. Used to measure a change against the previous version."""
+
+    def __init__(self, python: str, spec: str, seed: int = 0):
+        import subprocess
+
+        self.spec = f"ext[{python}]:{spec}"
+        try:
+            self._proc = subprocess.Popen([python, "-c", _WORKER, spec, str(seed)], stdin=subprocess.PIPE,
+                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        except OSError as e:
+            raise PatchsolveError(f"cannot start {python}: {e.strerror}") from None
+
+    def _ask(self, request: dict) -> dict:
+        import json
+
+        try:
+            self._proc.stdin.write(json.dumps(request) + "\n")
+            self._proc.stdin.flush()
+            line = self._proc.stdout.readline()
+        except OSError:
+            line = ""
+        if not line:
+            err = self._proc.stderr.read().strip().splitlines()
+            raise PatchsolveError(f"player {self.spec} stopped: {err[-1] if err else 'no output'}")
+        return json.loads(line)
+
+    def choose(self, position):
+        return position.parse_move(self._ask({"cmd": "choose", "position": position.to_text()})["move"])
+
+    def new_game(self) -> None:
+        self._ask({"cmd": "new_game"})
+
+    def close(self) -> None:
+        if self._proc.poll() is None:
+            try:
+                self._proc.stdin.close()
+            except OSError:
+                pass
+            try:
+                self._proc.wait(timeout=5)
+            except Exception:
+                self._proc.kill()
+        for stream in (self._proc.stdout, self._proc.stderr):
+            stream.close()
+
+    def __del__(self):
+        proc = getattr(self, "_proc", None)
+        if proc is not None and proc.poll() is None:
+            proc.kill()
+
+
 def option_value(text: str):
     """An option value as written in a spec: true/false, an int, a float, else the text."""
     if text.lower() in ("true", "false"):        # solver=false, centre_margin=true
@@ -180,6 +262,11 @@ PLAYERS = ("random", "greedy", "alphabeta", "mcts")
 
 def make_player(spec: str, seed: int = 0) -> Player:
     """Build a player from its spec string (see the module docstring)."""
+    if isinstance(spec, str) and spec.strip().startswith("ext["):
+        python, sep, inner = spec.strip()[4:].partition("]:")
+        if not sep or not python or not inner:
+            raise PatchsolveError(f"bad player spec {spec!r} (expected ext[PYTHON]:SPEC)")
+        return ProcessPlayer(python, inner, seed)
     name, opts = parse_spec(spec)
     if name in ("random", "greedy"):
         if opts:

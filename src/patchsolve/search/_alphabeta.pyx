@@ -61,7 +61,7 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from patchsolve._core cimport (
     CState, Tables, u128, move_t, CoreState,
     get_tables, popcount128, to_move, is_over, gen_moves, apply_move, score, is_legal,
-    move_mask, move_patch, rng_next, rng_below, random_move, fits, mix64,
+    move_mask, move_patch, rng_next, rng_below, random_move, fits, mix64, stop_requested,
     MAX_MOVES, LAST_SPACE, BOARD_SQUARES, BUY_SHIFT, MOVE_WALK, N_PATCHES,
 )
 
@@ -412,6 +412,8 @@ cdef inline double now() noexcept nogil:
 
 cdef inline void check_limits(Ctx* c) noexcept nogil:
     if c.node_limit and c.nodes >= c.node_limit:
+        c.stop = 1
+    elif stop_requested():
         c.stop = 1
     elif c.deadline > 0 and now() >= c.deadline:
         c.stop = 1
@@ -1293,3 +1295,21 @@ def policy_playout(CoreState s, uint64_t seed, double epsilon):
             else:
                 apply_move(&c.s, _greedy(&c.s))
     return c
+
+
+def ordered_moves(CoreState s, int keep):
+    """The moves of ``s`` in the searcher's order (buy gain, then placement
+    badness), at most ``keep`` placements of each patch (0: all): the
+    candidates of a multi-PV root search."""
+    cdef Ctx c
+    cdef move_t moves[MAX_MOVES]
+    cdef int64_t keys[MAX_MOVES]
+    cdef int n, k, i
+    if is_over(&s.s):
+        return []
+    memset(&c, 0, sizeof(Ctx))
+    c.keep = keep if keep > 0 else 0
+    n = gen_moves(&s.s, moves)
+    k = order_moves(&c, &s.s, moves, n, keys, -1, keep > 0)
+    qsort(keys, k, sizeof(int64_t), cmp_desc)
+    return [key_move(keys[i]) for i in range(k)]

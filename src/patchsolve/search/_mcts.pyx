@@ -58,7 +58,7 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from patchsolve._core cimport (
     CState, Tables, CoreState, move_t, u128, get_tables, gen_moves, count_moves, apply_move,
     is_over, to_move, score, winner, state_key, move_mask, move_patch, popcount128,
-    rng_next, rng_below, random_playout, is_legal, fits, buy_code,
+    rng_next, rng_below, random_playout, is_legal, fits, buy_code, stop_requested,
     MAX_MOVES, MOVE_WALK, BUY_SHIFT, BOARD_SQUARES, LAST_SPACE, N_PATCHES,
 )
 from patchsolve.search._alphabeta cimport evaluate_margin, probe_new, probe_free, probe_value
@@ -1116,6 +1116,8 @@ cdef class Searcher:
                 if iterations > 0 and done >= iterations:
                     break
                 if seconds > 0 and (done & 15) == 0 and now() >= deadline:
+                    break
+                if (done & 15) == 0 and stop_requested():
                     break
                 self.iterate()
                 done += 1

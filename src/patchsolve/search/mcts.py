@@ -90,17 +90,14 @@ import os
 import time as _time
 from dataclasses import dataclass, field
 
-from patchsolve.errors import PatchsolveError
-from patchsolve.position import Move, Position
+from patchsolve.errors import LimitError
+from patchsolve.position import Move
 from patchsolve.search._mcts import Searcher
-from patchsolve.search.result import SearchResult
+from patchsolve.search.limits import Limits, allocation, split
+from patchsolve.search.result import SearchResult, root_move
 
 DEFAULT_ITERATIONS = 20_000
-ENDGAME_SPACES = 15        # near the end, try the exact solver first ...
-ENDGAME_SHARE = 0.25       # ... with this share of the time budget
-ENDGAME_NODES = 200_000    # ... or this many nodes under an iteration budget (deterministic)
-DEFAULT_MAX_NODES = 4_000_000
-MAX_NODES_LIMIT = 1 << 30   # the tree indexes nodes with C ints; doubling must not overflow
+DEFAULT_MAX_NODES = 4_000_000   # the tree indexes nodes with C ints: limits.py caps it at 2**30
 
 CHOICES = {
     "tree": ("twolevel", "plain"),
@@ -148,50 +145,36 @@ _FLOATS = {"blend": (0.0, 1.0), "margin_scale": (1e-9, None), "c": (0.0, None),
            "ab_root_share": (0.0, 0.95)}
 
 
-class LimitError(PatchsolveError):
-    """A search limit or MCTS option that is out of range or of the wrong type."""
-
-
 # --------------------------------------------------------------------------
 # Validation
 # --------------------------------------------------------------------------
 
-def _positive_int(name, value, allow_none=True):
-    if value is None and allow_none:
-        return None
+def _positive_int(name, value):
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise LimitError(f"{name} must be a positive integer, not {value!r}")
     return value
 
 
-def _check_limits(iterations, time, seed, workers):
-    iterations = _positive_int("iterations", iterations)
-    if time is not None:
-        if isinstance(time, bool) or not isinstance(time, (int, float)) or not time > 0 or time != time \
-                or time == float("inf"):
-            raise LimitError(f"time must be a positive number of seconds, not {time!r}")
-        time = float(time)
-    if iterations is None and time is None:
+def _budget(limits: Limits):
+    """(iterations, seconds, seed, workers) with the MCTS's defaults."""
+    iterations, seconds = limits.iterations, limits.time
+    if iterations is None and seconds is None:
         iterations = DEFAULT_ITERATIONS
-    if seed is None:
-        seed = 0
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
-        raise LimitError(f"seed must be an integer in 0 .. 2**64-1, not {seed!r}")
-    workers = _positive_int("workers", workers, allow_none=False)
-    if workers > 256:
-        raise LimitError(f"workers must be at most 256, not {workers}")
-    return iterations, time, seed, workers
+    return iterations, seconds, limits.seed or 0, limits.workers or 1
+
+
+def check_options(options: dict) -> dict:
+    return check_config(options)
 
 
 def check_config(options: dict) -> dict:
     """The full MCTS configuration: defaults overridden by ``options``,
     every value checked (LimitError names the bad one)."""
-    unknown = sorted(set(options) - set(DEFAULTS) - {"max_nodes"})
+    unknown = sorted(set(options) - set(DEFAULTS))
     if unknown:
-        raise LimitError(f"unknown MCTS option(s) {', '.join(unknown)} "
-                         f"(known: iterations, time, seed, workers, {', '.join(DEFAULTS)}, max_nodes)")
+        raise LimitError(f"unknown MCTS option(s) {', '.join(unknown)} (known: {', '.join(DEFAULTS)})")
     cfg = dict(DEFAULTS)
-    cfg.update({k: v for k, v in options.items() if k != "max_nodes"})
+    cfg.update(options)
     for name, allowed in CHOICES.items():
         if cfg[name] not in allowed:
             raise LimitError(f"{name} must be one of {', '.join(allowed)}, not {cfg[name]!r}")
@@ -213,24 +196,10 @@ def check_config(options: dict) -> dict:
         v = cfg[name]
         if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
             raise LimitError(f"{name} must be an integer in {lo} .. {hi}, not {v!r}")
-    cfg["samples"] = _positive_int("samples", cfg["samples"], allow_none=False)
+    cfg["samples"] = _positive_int("samples", cfg["samples"])
     if cfg["samples"] > 64:
         raise LimitError(f"samples must be at most 64, not {cfg['samples']}")
     return cfg
-
-
-def _check_position(position):
-    if not isinstance(position, Position):
-        raise PatchsolveError(f"search needs a patchsolve.Position, not {type(position).__name__}")
-    return position
-
-
-def _max_nodes(options):
-    n = options.get("max_nodes", DEFAULT_MAX_NODES)
-    _positive_int("max_nodes", n, allow_none=False)
-    if not 16 <= n <= MAX_NODES_LIMIT:
-        raise LimitError(f"max_nodes must be between 16 and {MAX_NODES_LIMIT}, not {n}")
-    return n
 
 
 # --------------------------------------------------------------------------
@@ -316,15 +285,12 @@ def _root_moves(options):
     out = []
     for _, code, st, parent in rows:
         n = st.visits
-        out.append({
-            "move": Move.from_code(code),
-            "visits": n,
-            "mean": st.margin / n if n else None,
-            "win_rate": st.wins / n if n else None,
-            "value": st.value / n if n else None,
-            "proven": _proven_name(st.proven),
-            "patch_visits": None if parent is None else parent.visits,
-        })
+        proven = _proven_name(st.proven)
+        out.append(root_move(
+            Move.from_code(code), st.margin / n if n else None, "estimate",
+            win_probability=float(proven == "win") if proven else (st.wins / n if n else None),
+            proven=proven, visits=n, value=st.value / n if n else None,
+            patch_visits=None if parent is None else parent.visits))
     return out
 
 
@@ -341,7 +307,8 @@ def _derive_seed(seed: int, index: int) -> int:
 
 
 def _new_searcher(cfg, max_nodes):
-    s = Searcher(max_nodes)
+    with allocation("MCTS tree", None):
+        s = Searcher(max_nodes)
     s.configure(**cfg)
     return s
 
@@ -369,12 +336,6 @@ def _run_worker(args):
 
 
 def _finish(position, searcher, children_lists, pvs, iterations, nodes, elapsed, seed, cfg):
-    if position.is_over:
-        # nobody is to move: the score is player 0's margin, as a finished
-        # game has no other point of view
-        a, b = position.scores()
-        return SearchResult(best_move=None, score=float(a - b), bound="exact", time=elapsed,
-                            seed=seed, engine="mcts", iterations=0)
     options = _merge(children_lists)
     code, st = _choose(options, searcher, position)
     best = Move.from_code(code)
@@ -399,62 +360,25 @@ def _finish(position, searcher, children_lists, pvs, iterations, nodes, elapsed,
         iterations=iterations,
         win_probability=win_probability,
         root_moves=_root_moves(options),
+        proven=proven,
     )
-    result.proven = proven       # "win" / "loss" once the chosen move is proven
     result.config = dict(cfg)
     return result
 
 
-def _near_end(position) -> bool:
-    return not position.is_over and 53 - min(position.time(0), position.time(1)) <= ENDGAME_SPACES
-
-
-def _endgame_solve(position, time, seed, t0):
-    """Close to the end, random playouts misjudge what the exact solver
-    proves in a fraction of the budget: try it first (a share of the time,
-    or a fixed node budget, so an iteration budget stays deterministic).
-    Returns a SearchResult when the value is proven, else None."""
-    from patchsolve.search.alphabeta import solve
-
-    budget = {"time": time * ENDGAME_SHARE} if time is not None else {"nodes": ENDGAME_NODES}
-    r = solve(position, presearch=0, **budget)
-    if r.bound != "exact":
-        return None
-    r.engine = "mcts"
-    r.seed = seed
-    r.iterations = 0
-    r.win_probability = 1.0 if r.score > 0 else 0.0 if r.score < 0 else 0.5
-    r.proven = "win" if r.score > 0 else "loss" if r.score < 0 else None
-    r.time = _time.monotonic() - t0
-    return r
-
-
-def search_mcts(position, iterations=None, time=None, seed=0, workers=1, **options) -> SearchResult:
-    """Search ``position`` by MCTS for ``iterations`` and/or ``time`` seconds
-    (whichever runs out first; neither: 20,000 iterations). The same seed and
-    iteration budget give the same answer (also with ``workers`` > 1, which
-    runs that many independent searches in processes, each with the full
-    budget and a seed derived from ``seed``, and sums their root statistics).
-    ``options``: see ``DEFAULTS`` (tree, policy, value, c, ...) and max_nodes;
-    ``endgame_solve`` (default True): within 15 spaces of the end, return the
-    exact solver's move when it proves the value within a quarter of the time
-    (or 200,000 nodes under an iteration budget)."""
-    position = _check_position(position)
-    iterations, time, seed, workers = _check_limits(iterations, time, seed, workers)
-    endgame = bool(options.pop("endgame_solve", True))
-    max_nodes = _max_nodes(options)
+def run(position, limits: Limits, options: dict) -> SearchResult:
+    """Search ``position`` (not finished) by MCTS for ``iterations`` and/or
+    ``time`` seconds (whichever runs out first; neither: 20,000 iterations).
+    The same seed and iteration budget give the same answer, also with
+    ``workers`` > 1, which runs that many independent searches in processes,
+    each with the full budget and a seed derived from ``seed``, and sums
+    their root statistics. ``options``: see ``DEFAULTS``."""
+    iterations, time, seed, workers = _budget(limits)
+    max_nodes = limits.max_nodes or DEFAULT_MAX_NODES
     cfg = check_config(options)
     t0 = _time.monotonic()
-    if endgame and _near_end(position):
-        solved = _endgame_solve(position, time, seed, t0)
-        if solved is not None:
-            return solved
-        if time is not None:
-            time = max(1e-3, time - (_time.monotonic() - t0))
     searcher = _new_searcher(cfg, max_nodes if workers == 1 else 16)
     searcher.set_root(position._c, False)
-    if position.is_over:
-        return _finish(position, searcher, [], [], 0, 0, 0.0, seed, cfg)
     if workers == 1:
         if time is not None:
             time = max(1e-3, time - _prime_root(searcher, cfg, time))
@@ -471,6 +395,13 @@ def search_mcts(position, iterations=None, time=None, seed=0, workers=1, **optio
                    sum(r[2] for r in reports), sum(r[3] for r in reports), _time.monotonic() - t0, seed, cfg)
 
 
+def search_mcts(position, **kwargs) -> SearchResult:
+    """``patchsolve.search(position, engine="mcts", **kwargs)``."""
+    from patchsolve.search.dispatch import search
+
+    return search(position, engine="mcts", **kwargs)
+
+
 class MCTSPlayer:
     """An MCTS player for self-play and matches that keeps its tree between
     moves: each search starts from the subtree of the position it is asked
@@ -481,10 +412,14 @@ class MCTSPlayer:
     >>> move = player.choose(position)
     """
 
-    def __init__(self, iterations=None, time=None, seed=0, reuse=True, **options):
-        self.iterations, self.time, self.seed, _ = _check_limits(iterations, time, seed, 1)
-        self.endgame = bool(options.pop("endgame_solve", True))
-        self.max_nodes = _max_nodes(options)
+    def __init__(self, reuse=True, endgame_solve=True, **kwargs):
+        limits, options = split(kwargs)
+        self.limits = limits.for_engine("mcts")
+        if (limits.workers or 1) != 1:
+            raise LimitError("MCTSPlayer runs one process: use patchsolve.search for workers > 1")
+        self.iterations, self.time, self.seed, _ = _budget(limits)
+        self.endgame = bool(endgame_solve)
+        self.max_nodes = limits.max_nodes or DEFAULT_MAX_NODES
         self.config = check_config(options)
         self.reuse = bool(reuse)
         self._searcher = _new_searcher(self.config, self.max_nodes)
@@ -492,18 +427,27 @@ class MCTSPlayer:
         self.reused_visits = 0      # visits kept from the previous search (last call)
 
     def search(self, position) -> SearchResult:
-        position = _check_position(position)
-        t0 = _time.monotonic()
+        from patchsolve.search import dispatch
+        from patchsolve.search.stop import interruptible, stop_requested
+
+        position = dispatch.check_position(position)
         seed = _derive_seed(self.seed, self._moves)
         self._moves += 1
+        with interruptible():
+            result = self._search(position, seed, dispatch)
+            result.interrupted = stop_requested()
+        return result
+
+    def _search(self, position, seed, dispatch) -> SearchResult:
+        t0 = _time.monotonic()
         budget = self.time
-        if self.endgame and _near_end(position):
-            solved = _endgame_solve(position, self.time, seed, t0)
+        if position.is_over:
+            return dispatch.finished_result(position, "mcts", seed)
+        if self.endgame and dispatch.near_end(position):
+            solved, _ = dispatch.endgame_shortcut(position, Limits(time=self.time, seed=seed), "mcts")
             if solved is not None:
                 return solved
         self.reused_visits = self._searcher.set_root(position._c, self.reuse)
-        if position.is_over:
-            return _finish(position, self._searcher, [], [], 0, 0, 0.0, seed, self.config)
         # the endgame try and finding the kept subtree count against the time budget
         left = None if budget is None else max(1e-3, budget - (_time.monotonic() - t0))
         _prime_root(self._searcher, self.config, left)
@@ -520,4 +464,4 @@ class MCTSPlayer:
         self._moves = 0
 
 
-__all__ = ["search_mcts", "MCTSPlayer", "LimitError", "DEFAULTS", "check_config"]
+__all__ = ["run", "search_mcts", "MCTSPlayer", "DEFAULTS", "check_config", "check_options"]
