@@ -130,6 +130,7 @@ def test_load_a_record_a_position_and_refuse_garbage(base):
     ("/api/search", b'{"game": {}, "time": "fast"}', 400, "time"),
     ("/api/search", b'{"game": {}, "engine": "oracle"}', 400, "engine"),
     ("/api/search", b'{"game": {}, "depth": 0}', 400, "depth"),
+    ("/api/search", b'{"game": {}, "top": 99}', 400, "top"),
     ("/api/analyze", b'{"game": {}}', 422, "no moves"),
     ("/api/analyze", b'{"game": {"moves": ["walk"]}, "time": 60}', 400, "time"),
     ("/api/analyze", b'{"game": {"moves": ["walk"]}, "threshold": -1}', 400, "threshold"),

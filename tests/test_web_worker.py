@@ -24,6 +24,16 @@ def test_alphabeta_reports_every_finished_depth():
     assert all(r["best_move"] in legal and r["pv"] for r in reports)
 
 
+def test_alphabeta_ranks_the_top_moves_when_asked():
+    pos = Game.read(GOLDEN).position(10)
+    result, reports = run("search", {"position": pos.to_text(), "engine": "alphabeta", "time": 5.0, "depth": 3,
+                                     "top": 4})
+    moves = [d["move"] for d in result["root_moves"]]
+    assert len(moves) == 4 and len(set(moves)) == 4 and moves[0] == result["best_move"]
+    assert set(moves) <= {str(m) for m in pos.legal_moves()}
+    assert all(len(r["root_moves"]) == 4 for r in reports)
+
+
 def test_mcts_reports_a_growing_tree():
     pos = ps.Position.start(seed=3)
     result, reports = run("search", {"position": pos.to_text(), "engine": "mcts", "time": 0.4})

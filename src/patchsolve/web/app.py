@@ -31,6 +31,7 @@ MAX_TIME = 30.0                # seconds a search may be given
 MAX_ANALYZE_TIME = 2.0         # seconds per position of a game review ...
 MAX_REVIEW_TIME = 120.0        # ... and for the whole review (long games get less a position)
 MAX_DEPTH = 30
+MAX_TOP = 16                   # root moves valued one by one (alpha-beta multipv)
 ENGINES = ("alphabeta", "mcts")
 STATIC = resources.files("patchsolve.web") / "static"
 
@@ -141,7 +142,8 @@ async def api_search(request: Request):
         raise ApiError(422, "the game is over: nothing to search")
     budget = number(data, "time", 1.0, 0.01, MAX_TIME)
     payload = {"position": pos.to_text(), "engine": engine_of(data), "time": budget,
-               "depth": number(data, "depth", MAX_DEPTH, 1, MAX_DEPTH, int)}
+               "depth": number(data, "depth", MAX_DEPTH, 1, MAX_DEPTH, int),
+               "top": number(data, "top", 1, 1, MAX_TOP, int)}
     job = request.app.state.jobs.submit("search", payload, budget)
     return JSONResponse(job.to_dict(), status_code=202)
 

@@ -40,7 +40,7 @@ def _search_job(payload, report) -> dict:
     pos = Position.from_text(payload["position"])
     if payload["engine"] == "mcts":
         return _mcts_in_slices(pos, payload["time"], payload.get("seed", 0), report)
-    return _alphabeta_by_depth(pos, payload["time"], payload.get("depth", 100), report)
+    return _alphabeta_by_depth(pos, payload["time"], payload.get("depth", 100), payload.get("top", 1), report)
 
 
 def _mcts_in_slices(pos, budget, seed, report) -> dict:
@@ -68,9 +68,10 @@ def _mcts_in_slices(pos, budget, seed, report) -> dict:
     return out
 
 
-def _alphabeta_by_depth(pos, budget, max_depth, report) -> dict:
+def _alphabeta_by_depth(pos, budget, max_depth, top, report) -> dict:
     """Alpha-beta one depth at a time, reporting each finished depth (best
-    move, value, PV) while the engine thinks."""
+    move, value, PV, and with ``top`` > 1 that many root moves valued one
+    by one) while the engine thinks."""
     from patchsolve.search import search
 
     start = time.perf_counter()
@@ -80,7 +81,8 @@ def _alphabeta_by_depth(pos, budget, max_depth, report) -> dict:
         if left <= 0.005 and best is not None:
             break
         # the endgame solve is tried once, with the first depth
-        r = search(pos, engine="alphabeta", depth=depth, time=max(left, 0.005), endgame_solve=best is None)
+        limits = {"multipv": top} if top > 1 else {}
+        r = search(pos, engine="alphabeta", depth=depth, time=max(left, 0.005), endgame_solve=best is None, **limits)
         if best is not None and r.depth < depth:
             break  # ran out of time inside this depth: the last full depth answers
         best = r.to_dict()

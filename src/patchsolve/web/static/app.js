@@ -298,7 +298,8 @@ function maybeEngineMove() {
 async function startSearch(time, purpose) {
   const gameAtStart = JSON.stringify(state.game) + state.ply;
   try {
-    const job = await api("/api/search", { game: state.game, ply: state.ply, engine: $("engine").value, time });
+    const top = purpose === "hint" ? 8 : 1;   // the engine's own move needs no ranked list
+    const job = await api("/api/search", { game: state.game, ply: state.ply, engine: $("engine").value, time, top });
     state.job = job.id; state.jobPurpose = purpose; state.jobGame = gameAtStart;
     $("stop").disabled = false;
     setStatus(purpose === "engine-move" ? "The engine is thinking..." : $("status").textContent);
@@ -356,7 +357,8 @@ function showResult(r, status) {
     + `${r.iterations ? ", iterations " + r.iterations : ""}, ${r.time.toFixed(2)} s${status === "stopped" ? ", stopped" : ""}</small></p>`;
   const top = (r.root_moves || []).slice(0, 8);
   if (top.length) {
-    const keys = Object.keys(top[0]).filter((k) => k !== "move" && k !== "patch_visits" && k !== "proven");
+    const keys = Object.keys(top[0]).filter((k) => k !== "move" && k !== "patch_visits"
+      && top.some((d) => d[k] !== null && d[k] !== undefined));   // e.g. no visits under alpha-beta
     html += `<table><tr><th>#</th><th>move</th>${keys.map((k) => `<th>${k}</th>`).join("")}</tr>`;
     top.forEach((d, i) => {
       html += `<tr class="playable" data-move="${d.move}"><td>${i + 1}</td><td>${d.move}</td>`
