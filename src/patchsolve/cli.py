@@ -596,9 +596,11 @@ def replay(record, ply, brief, color, as_json):
 @engine_options(0.5)
 @click.option("--threshold", type=click.FloatRange(min=0), default=5.0, show_default=True,
               help="Flag moves that lose more than this many points against the engine's choice.")
+@click.option("--svg", "svg_file", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Also draw player 0's margin and win probability move by move, mistakes marked, to FILE.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def analyze(record, engine, time_limit, iterations, depth, nodes, seed, workers, engine_option, quiet, threshold,
-            as_json):
+            svg_file, as_json):
     """Run the engine on every position of a game and flag the moves that
     lose more than THRESHOLD points against the engine's choice.
 
@@ -606,60 +608,39 @@ def analyze(record, engine, time_limit, iterations, depth, nodes, seed, workers,
     A move's loss = the engine's value before it minus the value after it, for
     the player who moved (0 when the move is the engine's choice). '?' marks a
     loss above the threshold, '??' above twice the threshold.
-    Example:
+    Examples:
       patchsolve analyze game.txt --iterations 5000 --threshold 4
+      patchsolve analyze game.txt --engine alphabeta --time 0.2 --svg review.svg
     """
+    from patchsolve.analysis import analyze_game
+
     game = Game.from_text(_read_file(record))
     limits = engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, 0.5, engine_option)
     require_engine(engine)
-    values, bests = [], []  # value for player 0 of each position; engine's move
-    n = len(game.positions)
-    interrupted = False
-    for k, pos in enumerate(game.positions):
-        if pos.is_over:
-            s = pos.scores()
-            values.append(float(s[0] - s[1]))
-            bests.append(None)
-            continue
-        r = run_search(pos, engine, limits, quiet, label=f"[{k + 1}/{n}] ")
-        if r.interrupted:           # keep the moves analysed so far
-            interrupted = True
-            break
-        v = float(r.score)
-        values.append(v if pos.to_move == 0 else -v)
-        bests.append(None if r.best_move is None else str(r.best_move))
-    rows = []
-    for p in game.replay():
-        if p.number >= len(values):
-            break
-        sign = 1 if p.player == 0 else -1
-        before, after = sign * values[p.number - 1], sign * values[p.number]
-        best_move = bests[p.number - 1]
-        loss = 0.0 if best_move == str(p.move) else max(0.0, before - after)
-        flag = "??" if loss > 2 * threshold else "?" if loss > threshold else ""
-        rows.append({"number": p.number, "player": p.player, "move": str(p.move), "best": best_move,
-                     "value_before": before, "value_after": after, "loss": loss, "flag": flag})
-    summary = []
-    for pl in (0, 1):
-        mine = [r for r in rows if r["player"] == pl]
-        worst = max(mine, key=lambda r: r["loss"], default=None)
-        summary.append({"player": pl, "moves": len(mine),
-                        "average_loss": sum(r["loss"] for r in mine) / len(mine) if mine else 0.0,
-                        "flagged": sum(1 for r in mine if r["flag"]),
-                        "blunders": sum(1 for r in mine if r["flag"] == "??"),
-                        "worst": None if worst is None or worst["loss"] == 0 else
-                        {"number": worst["number"], "move": worst["move"], "loss": worst["loss"]},
-                        "final_score": game.end.scores()[pl]})
+    if svg_file:
+        _check_writable(svg_file)
+
+    def evaluate(pos, k, n):
+        return run_search(pos, engine, limits, quiet, label=f"[{k + 1}/{n}] ")
+
+    review = analyze_game(game, engine=engine, threshold=threshold, evaluate=evaluate)
+    if svg_file:
+        from patchsolve.review_svg import review_svg
+
+        _write_text(svg_file, review_svg(review))
+    summary = review.summary()
+    interrupted = review.interrupted
     if as_json:
-        emit_json({"engine": engine, "limits": limits, "threshold": threshold, "moves": rows, "summary": summary,
+        emit_json({"engine": engine, "limits": limits, "threshold": threshold,
+                   "moves": [_analyze_row(m) for m in review.moves], "summary": summary,
                    "end": game.end.to_text(), "interrupted": interrupted})
         return INTERRUPTED if interrupted else 0
     if interrupted:
-        click.echo(f"interrupted: the first {len(rows)} of {len(game)} moves analysed")
-    click.echo(f"{'#':>3}  pl  {'move':<12} {'engine':<12} {'before':>7} {'after':>7} {'loss':>6}")
-    for r in rows:
-        click.echo(f"{r['number']:>3}  {r['player']:>2}  {r['move']:<12} {r['best'] or '-':<12} "
-                   f"{r['value_before']:>+7.1f} {r['value_after']:>+7.1f} {r['loss']:>6.1f} {r['flag']}")
+        click.echo(f"interrupted: the first {len(review.moves)} of {len(game)} moves analysed")
+    click.echo(f"{'#':>3}  pl  {'move':<12} {'engine':<12} {'before':>7} {'after':>7} {'loss':>6} {'win0':>5}")
+    for m in review.moves:
+        click.echo(f"{m.number:>3}  {m.player:>2}  {m.move:<12} {m.best_move or '-':<12} "
+                   f"{m.best_value:>+7.1f} {m.played_value:>+7.1f} {m.loss:>6.1f} {100 * m.win0:>4.0f}% {m.flag}")
     click.echo()
     click.echo("player  moves  avg loss  flagged  blunders  worst              final score")
     for s in summary:
@@ -667,6 +648,32 @@ def analyze(record, engine, time_limit, iterations, depth, nodes, seed, workers,
         click.echo(f"{s['player']:>6}  {s['moves']:>5}  {s['average_loss']:>8.2f}  {s['flagged']:>7}  "
                    f"{s['blunders']:>8}  {worst:<18} {s['final_score']:>11}")
     return INTERRUPTED if interrupted else 0
+
+
+def _analyze_row(m) -> dict:
+    """One move of ``analyze --json``: the review's fields, with the older
+    names (best, value_before, value_after) kept for existing readers."""
+    row = m.to_dict()
+    row.update({"best": m.best_move, "value_before": m.best_value, "value_after": m.played_value})
+    return row
+
+
+def _check_writable(path: str) -> None:
+    """Refuse an unwritable output file before a long computation."""
+    import os
+
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder) or not os.access(folder, os.W_OK) or (
+            os.path.exists(path) and (os.path.isdir(path) or not os.access(path, os.W_OK))):
+        raise CliError(f"cannot write {path}")
+
+
+def _write_text(path: str, text: str) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    except OSError as e:
+        raise CliError(f"cannot write {path}: {e.strerror}") from None
 
 
 # ---------------------------------------------------------------------------
@@ -984,6 +991,38 @@ def tournament(players, pairs, seed, workers, edition, one_pairing, csv_file, md
     else:
         click.echo(tour.to_markdown(results), nl=False)
     return INTERRUPTED if interrupted else 0
+
+
+# ---------------------------------------------------------------------------
+# serve (the web app; needs the [web] extra)
+# ---------------------------------------------------------------------------
+
+@cli.command(context_settings=CONTEXT)
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (anything but a loopback address is warned about).")
+@click.option("--port", type=click.IntRange(1, 65535), default=8765, show_default=True, help="Port to listen on.")
+@click.option("--no-browser", is_flag=True, help="Do not open the page in a browser.")
+def serve(host, port, no_browser):
+    """Serve the web app: see the board, play against the engine, enter
+    moves by clicking, ask for the best moves, review a game.
+
+    \b
+    Needs the web extra: pip install 'patchsolve[web]'.
+    Examples:
+      patchsolve serve
+      patchsolve serve --port 9000 --no-browser
+    """
+    try:
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError as e:
+        raise CliError(f"the web app needs the web extra (pip install 'patchsolve[web]'): {e}") from None
+    from patchsolve import web
+
+    try:
+        web.serve(host, port, open_browser=not no_browser)
+    except OSError as e:
+        raise CliError(f"cannot serve on {host}:{port}: {e.strerror or e}") from None
 
 
 def main(argv=None):
