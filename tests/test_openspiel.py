@@ -84,6 +84,16 @@ def test_serialize_round_trip():
     assert str(g2) == str(game)
 
 
+def test_serialize_with_a_circle_given_with_commas():
+    circle = random_circle(6)
+    game = pyspiel.load_game("patchwork", {"circle": ",".join(map(str, circle))})
+    state = game.new_initial_state().child(0)
+    g2, s2 = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert s2.position == state.position and g2.new_initial_state().position.circle == circle
+    assert pyspiel.load_game(str(game)).new_initial_state().position == game.new_initial_state().position
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
 def test_bot_and_core_evaluator_in_mcts():
     from open_spiel.python.algorithms import mcts
 

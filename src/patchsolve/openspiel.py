@@ -100,6 +100,9 @@ class PatchworkGame(pyspiel.Game):
     def __init__(self, params=None):
         params = {**DEFAULT_PARAMS, **(params or {})}
         self.start = start_position(params)  # validates before pyspiel sees them
+        if params["circle"]:
+            # ';' keeps str(game) loadable: OpenSpiel's game strings split parameters at ','
+            params["circle"] = ";".join(map(str, parse_circle(params["circle"])))
         super().__init__(GAME_TYPE, GAME_INFO, params)
 
     def new_initial_state(self):
