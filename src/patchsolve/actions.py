@@ -100,7 +100,8 @@ def action_to_move(action) -> Move:
 
 def legal_actions(position) -> list[int]:
     """The legal action numbers of ``position``, ascending."""
-    return sorted(int(_CODE_ACTION[c]) for c in position._c.legal_codes())
+    codes = position._c.legal_codes()
+    return np.sort(_CODE_ACTION[np.array(codes, dtype=np.int64)]).tolist() if codes else []
 
 
 def legal_action_mask(position) -> np.ndarray:

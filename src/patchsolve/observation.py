@@ -72,7 +72,6 @@ OBSERVATION_SIZE = sum(size for _, size in _SIZES)
 
 # per patch id: (present, id, buttons, time, income, squares)
 _PATCH_ROWS = np.array([(1, p.id, p.buttons, p.time, p.income, p.size) for p in PATCHES], dtype=np.float32)
-_BITS = np.arange(SQUARES, dtype=np.uint64)
 
 
 def _upper_bounds() -> np.ndarray:
@@ -93,10 +92,9 @@ OBSERVATION_LOW = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
 
 
 def _quilt_bits(mask: int) -> np.ndarray:
-    lo = np.uint64(mask & 0xFFFFFFFFFFFFFFFF)
-    hi = np.uint64(mask >> 64)
-    words = np.where(_BITS < 64, lo, hi)
-    return ((words >> (_BITS % 64)) & np.uint64(1)).astype(np.float32)
+    """Bit i of the 81-bit mask at index i."""
+    raw = np.frombuffer(mask.to_bytes(11, "little"), dtype=np.uint8)
+    return np.unpackbits(raw, bitorder="little")[:SQUARES]
 
 
 def _pair(value, player: int) -> tuple[float, float]:
