@@ -12,6 +12,7 @@ playouts run in the Cython core), or OpenSpiel's RandomRolloutEvaluator with
 """
 
 import argparse
+import time
 
 import numpy as np
 import pyspiel
@@ -20,11 +21,16 @@ from open_spiel.python.algorithms import mcts
 import patchsolve.openspiel as pso
 
 
-def play(game, bots):
-    """One game; returns the final state."""
+def play(game, bots, clock):
+    """One game; returns the final state. ``clock[p]`` gathers player p's
+    (seconds, moves)."""
     state = game.new_initial_state()
     while not state.is_terminal():
-        state.apply_action(bots[state.current_player()].step(state))
+        p = state.current_player()
+        t = time.perf_counter()
+        action = bots[p].step(state)
+        clock[p] = (clock[p][0] + time.perf_counter() - t, clock[p][1] + 1)
+        state.apply_action(action)
     return state
 
 
@@ -49,20 +55,28 @@ def main():
     ap.add_argument("--ab-time", type=float, default=None, help="alpha-beta seconds per move (instead of nodes)")
     args = ap.parse_args()
     limits = {"time": args.ab_time} if args.ab_time else {"nodes": args.ab_nodes}
-    mcts_wins = 0
+    mcts_wins, margin, clock = 0, 0, {"mcts": (0.0, 0), "ab": (0.0, 0)}
     for k in range(args.games):
         game = pyspiel.load_game("patchwork", {"seed": args.seed + k})
         for mcts_seat in (0, 1):
             bots = [None, None]
             bots[mcts_seat] = mcts_bot(game, args, args.seed + k)
             bots[1 - mcts_seat] = pso.PatchsolveBot("alphabeta", **limits)
-            end = play(game, bots)
+            seat_clock = [(0.0, 0), (0.0, 0)]
+            end = play(game, bots, seat_clock)
+            for name, seat in (("mcts", mcts_seat), ("ab", 1 - mcts_seat)):
+                clock[name] = tuple(a + b for a, b in zip(clock[name], seat_clock[seat]))
             scores = end.position.scores()
             won = end.returns()[mcts_seat] > 0
             mcts_wins += won
+            margin += scores[mcts_seat] - scores[1 - mcts_seat]
             print(f"seed {args.seed + k} MCTSBot as player {mcts_seat}: scores {scores[0]}:{scores[1]}, "
                   f"{'MCTSBot' if won else 'alpha-beta'} wins ({len(end.history())} plies)")
-    print(f"MCTSBot won {mcts_wins} of {2 * args.games} games against alpha-beta {limits}")
+    n = 2 * args.games
+    per_move = {k: t / max(m, 1) for k, (t, m) in clock.items()}
+    print(f"MCTSBot ({args.simulations} simulations, {args.rollouts} rollouts/leaf) won {mcts_wins} of {n} "
+          f"games against alpha-beta {limits}; mean margin {margin / n:+.1f}; "
+          f"s/move MCTSBot {per_move['mcts']:.3f}, alpha-beta {per_move['ab']:.3f}")
 
 
 if __name__ == "__main__":

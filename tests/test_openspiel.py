@@ -110,3 +110,16 @@ def test_bot_and_core_evaluator_in_mcts():
     assert picks[0] == picks[1] and picks[0] in state.legal_actions()
     with pytest.raises(ps.PatchsolveError):
         pso.CorePlayoutEvaluator(0)
+
+
+def test_example_mcts_against_alphabeta_runs():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parent.parent / "examples" / "openspiel_mcts.py"
+    out = subprocess.run([sys.executable, str(script), "--games", "1", "--simulations", "20", "--rollouts", "2",
+                          "--ab-nodes", "500"], capture_output=True, text=True, check=True).stdout
+    lines = out.splitlines()
+    assert len(lines) == 3 and "of 2 games" in lines[-1]
+    assert all("scores" in line for line in lines[:2])

@@ -98,7 +98,7 @@ class Episode:
         return (1.0 if w == 0 else -1.0, 1.0 if w == 1 else -1.0)
 
     def info(self) -> dict:
-        """Scores at the end; the legal moves' count meanwhile."""
+        """The core's scores and winner at the end; whose move it is meanwhile."""
         pos = self.position
         if pos.is_over:
             return {"scores": pos.scores(), "winner": pos.winner()}
