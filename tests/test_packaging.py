@@ -13,3 +13,27 @@ def test_ci_runs_the_readme_test_command():
 
 def test_the_readme_main_job_is_patchsolve_best():
     assert "pip install . && patchsolve best" in (ROOT / "README.md").read_text()
+
+
+def test_test_extra_installs_the_adapters_packages():
+    """CI installs [test]; it must bring the optional packages the adapters'
+    tests would otherwise skip without."""
+    import tomllib
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    assert any("openspiel" in req and "pettingzoo" in req for req in extras["test"])
+    assert any(req.startswith("open_spiel") for req in extras["openspiel"])
+    assert {"pettingzoo", "gymnasium", "cairosvg"} <= {req.split(">")[0] for req in extras["pettingzoo"]}
+
+
+def test_ci_has_the_adapters_packages():
+    """Under CI the adapters' tests must run, not skip."""
+    import importlib
+    import os
+
+    import pytest
+
+    if os.environ.get("CI") != "true":
+        pytest.skip("only checked under CI (CI=true)")
+    for name in ("pyspiel", "pettingzoo", "gymnasium", "cairosvg"):
+        importlib.import_module(name)
