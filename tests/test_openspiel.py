@@ -59,6 +59,7 @@ def test_random_games_match_the_core():
         while not state.is_terminal():
             assert state.current_player() == pos.to_move
             legal = state.legal_actions()
+            assert state.legal_actions(1 - pos.to_move) == []
             assert legal == sorted(A.move_to_action(m) for m in pos.legal_moves())
             assert np.array_equal(np.array(state.legal_actions_mask(), dtype=bool), A.legal_action_mask(pos))
             assert np.array_equal(state.observation_tensor(pos.to_move), observation(pos, pos.to_move))

@@ -78,11 +78,11 @@ class Episode:
         except PatchsolveError:
             return False
 
-    def observe(self, player: int, mask: bool = True) -> dict:
+    def observe(self, player: int) -> dict:
         """``{"observation": float32 vector, "action_mask": int8 vector}``;
-        the mask is all zeros unless ``player`` moves next (and ``mask``)."""
+        the mask is all zeros unless ``player`` moves next."""
         pos = self.position
-        legal = actions.legal_action_mask(pos) if mask and not pos.is_over and pos.to_move == player else None
+        legal = actions.legal_action_mask(pos) if not pos.is_over and pos.to_move == player else None
         return {
             "observation": observation(pos, player),
             "action_mask": (np.zeros(actions.NUM_ACTIONS, np.int8) if legal is None else legal.astype(np.int8)),

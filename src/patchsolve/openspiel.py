@@ -129,6 +129,8 @@ class PatchworkState(pyspiel.State):
         return self.position.to_move
 
     def _legal_actions(self, player):
+        if player != self.current_player():
+            return []
         return actions.legal_actions(self.position)
 
     def _apply_action(self, action):
