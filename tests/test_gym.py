@@ -112,9 +112,22 @@ def test_bad_options(kwargs):
         SingleAgentEnv(**kwargs)
 
 
-def test_player_object_as_opponent():
+def test_player_object_as_opponent_is_left_open():
     from patchsolve.players import GreedyPlayer
 
-    e = SingleAgentEnv(opponent=GreedyPlayer(), seat=1)
+    class Counting(GreedyPlayer):
+        closed = 0
+
+        def close(self):
+            self.closed += 1
+
+    mine = Counting()
+    e = SingleAgentEnv(opponent=mine, seat=1)
     obs, info = e.reset(seed=2)
     assert e.position.to_move == 1 and len(e.episode.game.moves) >= 1
+    e.close()
+    assert mine.closed == 0
+    built = SingleAgentEnv(opponent="greedy")
+    built.opponent = Counting()  # stands in for the player built from the spec
+    built.close()
+    assert built.opponent.closed == 1

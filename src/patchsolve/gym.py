@@ -72,6 +72,7 @@ class SingleAgentEnv(gymnasium.Env):
         if render_mode is not None:
             check_choice("render_mode", render_mode, RENDER_MODES)
         self.opponent = _opponent(opponent, opponent_seed)
+        self._own_opponent = self.opponent is not opponent  # built here from a spec: ours to close
         self.fixed_seat = seat
         self.seat = 0 if seat is None else seat
         self.illegal = illegal
@@ -125,6 +126,10 @@ class SingleAgentEnv(gymnasium.Env):
 
     def _info(self, obs: dict) -> dict:
         return {**self.episode.info(), "seat": self.seat, "action_mask": obs["action_mask"]}
+
+    def close(self):
+        if self._own_opponent:
+            self.opponent.close()
 
     def render(self):
         if self.render_mode is None:
