@@ -31,10 +31,13 @@ PettingZoo's wrappers, which end the game with -1 for the offender instead.
 
 from __future__ import annotations
 
-from gymnasium import spaces
-from gymnasium.utils import EzPickle
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+try:
+    from gymnasium import spaces
+    from gymnasium.utils import EzPickle
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as e:  # still an ImportError, with the way out
+    raise ImportError(f"patchsolve.env needs pettingzoo: pip install 'patchsolve[pettingzoo]' ({e})") from e
 
 from patchsolve import actions
 from patchsolve.episode import RENDER_MODES, Episode, check_choice

@@ -128,8 +128,12 @@ def _hsl_to_hex(m: re.Match) -> str:
 def svg_to_rgb(svg: str) -> np.ndarray:
     """An H x W x 3 uint8 picture of an SVG (cairosvg renders, Pillow decodes).
     cairosvg paints ``hsl(...)`` fills black, so they become hex first."""
-    import cairosvg
-    from PIL import Image
+    try:
+        import cairosvg
+        from PIL import Image
+    except (ImportError, OSError) as e:  # OSError: cairosvg without the libcairo2 system library
+        raise PatchsolveError(f"rgb_array rendering needs cairosvg, Pillow and libcairo2 "
+                              f"(pip install 'patchsolve[pettingzoo]'): {e}") from None
 
     png = cairosvg.svg2png(bytestring=_HSL.sub(_hsl_to_hex, svg).encode("utf-8"))
     return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))

@@ -28,9 +28,13 @@ raises IllegalMoveError when ``illegal="raise"``.
 
 from __future__ import annotations
 
-import gymnasium
 import numpy as np
-from gymnasium import spaces
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+except ImportError as e:  # still an ImportError, with the way out
+    raise ImportError(f"patchsolve.gym needs gymnasium: pip install 'patchsolve[pettingzoo]' ({e})") from e
 
 from patchsolve import actions
 from patchsolve.episode import RENDER_MODES, Episode, check_choice

@@ -33,7 +33,11 @@ default), so ``pyspiel.deserialize_game_and_state`` replays them.
 from __future__ import annotations
 
 import numpy as np
-import pyspiel
+
+try:
+    import pyspiel
+except ImportError as e:  # still an ImportError, with the way out
+    raise ImportError(f"patchsolve.openspiel needs open_spiel: pip install 'patchsolve[openspiel]' ({e})") from e
 
 from patchsolve import actions
 from patchsolve.errors import InvalidPositionError, PatchsolveError
