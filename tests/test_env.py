@@ -139,3 +139,19 @@ def test_render_rgb_draws_patch_colours():
 def test_pettingzoo_render_test():
     pytest.importorskip("cairosvg")
     render_test(lambda render_mode: raw_env(render_mode=render_mode, circle=ps.position.random_circle(0)))
+
+
+def test_readme_researchers_examples_run():
+    pytest.importorskip("pyspiel")
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    section = text[text.index("## For researchers"):]
+    section = section[:section.index("\n## ", 1)]
+    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+    assert len(blocks) == 2
+    scope = {}
+    for block in blocks:
+        exec(block, scope)
+    assert scope["e"].unwrapped.position.is_over and scope["obs"]["observation"].shape == (432,)
