@@ -23,6 +23,7 @@ if not have_chromium():
     pytest.skip("chromium and chromium-driver are not installed (apt-get install chromium chromium-driver)",
                 allow_module_level=True)
 
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
@@ -41,11 +42,15 @@ def page():
 
 
 def wait(driver, cond, timeout=30):
-    return WebDriverWait(driver, timeout, poll_frequency=0.1).until(lambda d: cond(d))
+    # the page re-renders its lists: an element found a moment ago may be gone
+    return WebDriverWait(driver, timeout, poll_frequency=0.1,
+                         ignored_exceptions=(StaleElementReferenceException,)).until(lambda d: cond(d))
 
 
 def moves_listed(driver):
-    return [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#move-list li")]
+    """The move list's texts, read in one step in the page (no stale elements)."""
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll('#move-list li'), li => li.innerText)")
 
 
 def test_play_a_patch_by_clicking_and_the_engine_answers(page):
