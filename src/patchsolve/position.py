@@ -192,9 +192,9 @@ class Position:
     @classmethod
     def from_fields(cls, fields: dict) -> "Position":
         """Build from plain values (see :func:`Position.fields`), validated."""
-        from patchsolve import notation
+        from patchsolve import validation
 
-        notation.validate_fields(fields)
+        validation.validate_fields(fields)
         return cls(_core.CoreState.from_fields(fields))
 
     @classmethod
