@@ -22,7 +22,7 @@ from patchsolve.search import SearchResult
 
 GOLDEN = Path(__file__).parent / "data" / "golden_game.txt"
 START_TEXT = ps.Position.start(seed=0).to_text()
-COMMANDS = ["new", "show", "moves", "best", "eval", "replay", "analyze", "play", "perft", "bench"]
+COMMANDS = ["new", "show", "moves", "patches", "best", "eval", "replay", "analyze", "play", "perft", "bench"]
 
 
 def run(*args, input=None):

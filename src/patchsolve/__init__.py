@@ -2,6 +2,7 @@
 
 from patchsolve import errors
 from patchsolve.errors import IllegalMoveError, InvalidPositionError, NotationError, PatchsolveError
+from patchsolve.patches import PATCHES, Patch
 from patchsolve.position import Move, Position
 from patchsolve.game import Game
 from patchsolve import search  # the package, callable: patchsolve.search(position, ...)
@@ -11,6 +12,8 @@ __all__ = [
     "Position",
     "Move",
     "Game",
+    "PATCHES",
+    "Patch",
     "search",
     "solve",
     "SearchResult",

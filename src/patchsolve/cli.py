@@ -410,6 +410,30 @@ def moves(position, position_file, patch, as_json):
 
 
 # ---------------------------------------------------------------------------
+# patches: the catalogue
+# ---------------------------------------------------------------------------
+
+@cli.command(context_settings=CONTEXT)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def patches(as_json):
+    """List the 33 patches: id, symbol (as drawn in board text), name, cost
+    in buttons, time, income and shape.
+
+    \b
+    Example:
+      patchsolve patches
+      patchsolve patches --json
+    """
+    if as_json:
+        emit_json([p.to_dict() for p in PATCHES])
+        return
+    click.echo("id (symbol) name / cost, time, income / shape; L is a leather patch in board text")
+    click.echo()
+    for line in render.catalogue_lines():
+        click.echo(line)
+
+
+# ---------------------------------------------------------------------------
 # best / eval
 # ---------------------------------------------------------------------------
 
