@@ -93,6 +93,7 @@ from __future__ import annotations
 import re
 
 from patchsolve.errors import InvalidPositionError, NotationError
+from patchsolve.tiling import NODE_BUDGET
 from patchsolve.patches import BOARD, DEFAULT_EDITION, EDITION_NAMES, EDITIONS, LAST_SPACE, LEATHER_SYMBOL, \
     PATCHES, SYMBOLS
 
@@ -100,7 +101,7 @@ LEATHER = "L"            # the label of a leather patch (as in Game.labels)
 UNKNOWN = "?"            # a covered square whose patch is not named
 EMPTY = "."
 KEYWORDS = ("edition", "circle", "player", "on_top", "bonus_owner", "pending_leather", "income")
-TILING_BUDGET = 3000     # nodes of the tiling search in to_board()
+TILING_BUDGET = NODE_BUDGET  # nodes of the tiling search in to_board()
 _SYMBOL_ID = {s: i for i, s in enumerate(SYMBOLS)}
 _NAME_ID = {p.name.lower(): p.id for p in PATCHES}
 _COLUMNS = "abcdefghi"

@@ -29,7 +29,7 @@ from patchsolve.patches import EDITIONS, PATCHES
 
 LEATHER = "L"
 _W = 2 * 81 + 1  # sizes 0..162 in the subset-sum table
-NODE_BUDGET = 2_000_000
+NODE_BUDGET = 3000  # what to_board() spends: about a second
 
 
 class TilingError(PatchsolveError):
@@ -228,9 +228,10 @@ def _labels_of(chosen) -> tuple[dict, dict]:
     return labels
 
 
-def tile_quilts(fields: dict, budget: int = NODE_BUDGET) -> tuple[dict, dict]:
+def tile_quilts(fields: dict, budget: int = NODE_BUDGET, stats: dict | None = None) -> tuple[dict, dict]:
     """Labels (square -> patch id or ``"L"``, per player) tiling both quilts of
-    a valid position's ``fields``; :class:`TilingError` if none is found."""
+    a valid position's ``fields``; :class:`TilingError` if none is found
+    within ``budget`` nodes. ``stats`` (a dict) receives ``nodes``."""
     ed = EDITIONS[fields["edition"]]
     out = [i for i in range(len(PATCHES)) if i not in fields["circle"]]
     q = tuple(fields["quilts"])
@@ -244,7 +245,12 @@ def tile_quilts(fields: dict, budget: int = NODE_BUDGET) -> tuple[dict, dict]:
     fits = {i: [(p, m) for p in (0, 1) if PATCHES[i].income <= inc[p]
                 for m in placement_list(i) if m & q[p] == m] for i in out}
     search = _Search(out, caps, budget)
-    if not search.run(q, fits, inc, leather_total, (0, 0)):
+    try:
+        ok = search.run(q, fits, inc, leather_total, (0, 0))
+    finally:
+        if stats is not None:
+            stats["nodes"] = search.nodes
+    if not ok:
         raise TilingError("no tiling of the quilts by the patches that left the circle gives each player "
                           "their income")
     return _labels_of(search.chosen)
