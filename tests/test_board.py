@@ -303,3 +303,19 @@ def test_a_start_circle_reads_ids_and_names_and_needs_the_1x2_last():
         board.start_circle(",".join(map(str, [2] + ids[1:])))
     with pytest.raises(NotationError, match="unknown patch"):
         board.start_circle("1,2,x")
+
+
+def _example(text, start):
+    lines = text[text.index(start):].splitlines()
+    return "\n".join(line.strip() for line in lines[:lines.index(next(l for l in lines if "player 1" in l)) + 10])
+
+
+def test_the_examples_in_the_docstring_and_the_readme_read():
+    from pathlib import Path
+
+    expected = ps.Position.start(seed=0).play("walk").play("8:0@a1")
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    for text in (board.__doc__, readme):
+        example = _example(text, "# patchsolve board text")
+        assert ps.Position(example) == expected
+        assert example + "\n" == expected.to_board()

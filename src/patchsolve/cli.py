@@ -5,8 +5,8 @@ progress and info lines go to stderr (``--quiet`` silences them). Bad input
 gives one line on stderr, ``patchsolve: error: ...``, and exit status 2.
 
 POSITION is the one-line notation of :mod:`patchsolve.notation` (quoted or
-not: the words are joined), a JSON position, ``-`` to read standard input,
-or ``-f FILE``; without one the built-in start position
+not: the words are joined), a JSON position, board text
+(:mod:`patchsolve.board`), ``-`` to read standard input, or ``-f FILE``; without one the built-in start position
 (``Position.start(seed=DEFAULT_SEED)``) is used.
 """
 
