@@ -104,12 +104,14 @@ def test_a_position_from_the_notation_is_tiled_or_drawn_with_question_marks(monk
 
 
 def test_a_tiling_covers_each_quilt_with_the_patches_that_left_the_circle_and_their_income():
+    checked = 0
     for pos in random_game(7)[:40:4] + engine_game(1)[:30:5]:
         f = pos.fields()
         try:
-            labels = tiling.tile_quilts(f, budget=2000)
+            labels = tiling.tile_quilts(f, budget=800)
         except tiling.TilingError:
             continue
+        checked += 1
         out = {i for i in range(33) if i not in f["circle"]}
         used = set()
         for p in (0, 1):
@@ -121,6 +123,7 @@ def test_a_tiling_covers_each_quilt_with_the_patches_that_left_the_circle_and_th
             for i in ids:
                 assert sum(1 << sq for sq, x in labels[p].items() if x == i) in tiling.placement_set(i)
         assert used == out
+    assert checked >= 8
 
 
 def test_a_tiling_that_cannot_exist_is_refused():
