@@ -8,15 +8,22 @@ patches, such that the placements exactly cover both quilts without overlap,
 each quilt's patches carry that player's income, and each player has no more
 leather patches than the leather spaces their token has passed.
 
-It is an exact-cover search over the core's placement tables: the next
-square to cover is the lowest uncovered square of one quilt (every piece that
-covers it has it as its own lowest square, so only those placements are
-tried), taking the quilt whose square has fewer candidates; a patch that no
-longer fits anywhere prunes the branch, and failed states are remembered.
-Every quilt reached in play has such a tiling (the patches really bought), so
-the search only fails when it runs out of its node budget; the limit is
-:data:`NODE_BUDGET`, far above what the positions of random and engine games
-need (``benchmarks/bench_tiling.py`` measures it).
+It is an exact-cover search over the core's placement tables, in the manner
+of Knuth's dancing links: for each patch still to place it keeps the
+placements that still fit, and each node branches on the most constrained
+choice (a square that one or two placements cover, else the lowest square
+of the smallest region; or the patch with the fewest placements left).
+Branches are pruned when a patch no longer fits, when squares no placement
+covers outnumber the leather patches left, when no share of the patches
+left gives quilt 0 its area and income (a packed subset-sum table), when a
+region's area is no sum of piece sizes, and by remembering failed states.
+
+Limits: every quilt reached in play has a tiling (the patches really
+bought), but finding one is a polyomino puzzle, and the quilts of the middle
+and end of a game are hard ones. The search stops after ``budget`` nodes
+(:data:`NODE_BUDGET` for ``to_board()``) with :class:`TilingError`; then the
+board text draws ``?`` squares. ``benchmarks/bench_tiling.py`` measures how
+often it succeeds (``benchmarks/results/tiling.md``).
 """
 
 from __future__ import annotations
@@ -29,7 +36,7 @@ from patchsolve.patches import EDITIONS, PATCHES
 
 LEATHER = "L"
 _W = 2 * 81 + 1  # sizes 0..162 in the subset-sum table
-NODE_BUDGET = 3000  # what to_board() spends: about a second
+NODE_BUDGET = 1000  # what to_board() spends: up to a few seconds
 
 
 class TilingError(PatchsolveError):
