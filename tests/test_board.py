@@ -322,3 +322,17 @@ def test_the_examples_in_the_docstring_and_the_readme_read():
         example = _example(text, "# patchsolve board text")
         assert ps.Position(example) == expected
         assert example + "\n" == expected.to_board()
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**6), st.text(alphabet="0123456789ABCXL.?# ,/:\nplayerbutonsimecd_-", max_size=6),
+       st.integers(0, 3))
+def test_mangled_board_text_raises_only_patchsolve_errors(where, insert, cut):
+    text = random_game(where % 7, plies=where % 60)[-1].to_board()
+    k = where % len(text)
+    mangled = text[:k] + insert + text[k + cut:]
+    try:
+        pos = ps.Position(mangled)
+    except ps.PatchsolveError:
+        return
+    assert ps.Position(pos.to_board()) == pos
