@@ -89,7 +89,7 @@ def test_the_labels_drawn_are_the_patches_played():
 
 
 def test_a_position_from_the_notation_is_tiled_or_drawn_with_question_marks(monkeypatch):
-    monkeypatch.setattr(board, "TILING_BUDGET", 300)
+    monkeypatch.setattr(board, "TILING_BUDGET", 100_000)
     tiled = unknown = 0
     for pos in random_game(5)[::3]:
         bare = ps.Position.from_text(pos.to_text())
@@ -108,7 +108,7 @@ def test_a_tiling_covers_each_quilt_with_the_patches_that_left_the_circle_and_th
     for pos in random_game(7)[:40:4] + engine_game(1)[:30:5]:
         f = pos.fields()
         try:
-            labels = tiling.tile_quilts(f, budget=800)
+            labels = tiling.tile_quilts(f, budget=300_000)
         except tiling.TilingError:
             continue
         checked += 1

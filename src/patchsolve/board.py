@@ -91,7 +91,7 @@ A position stores quilts as masks only. One read from board text, or reached
 by ``play`` from one that knows its labels (every ``Position.start()``),
 remembers which patch lies where. For one read from the notation,
 ``to_board()`` searches for a tiling of both quilts by the patches that left
-the circle (:mod:`patchsolve.tiling`) within a node budget; when none is found
+the circle (:mod:`patchsolve.tiling`) within a budget; when none is found
 in time the quilts are drawn with ``?`` and the incomes written out. Either
 way the text reads back to an equal position.
 """
@@ -101,7 +101,7 @@ from __future__ import annotations
 import re
 
 from patchsolve.errors import InvalidPositionError, NotationError
-from patchsolve.tiling import NODE_BUDGET
+from patchsolve.tiling import WORK_BUDGET
 from patchsolve.patches import BOARD, DEFAULT_EDITION, EDITION_NAMES, EDITIONS, LAST_SPACE, LEATHER_SYMBOL, \
     PATCHES, SYMBOLS
 
@@ -109,7 +109,7 @@ LEATHER = "L"            # the label of a leather patch (as in Game.labels)
 UNKNOWN = "?"            # a covered square whose patch is not named
 EMPTY = "."
 KEYWORDS = ("edition", "circle", "player", "on_top", "bonus_owner", "pending_leather", "income")
-TILING_BUDGET = NODE_BUDGET  # nodes of the tiling search in to_board()
+TILING_BUDGET = WORK_BUDGET  # placements the tiling search in to_board() may examine
 _SYMBOL_ID = {s: i for i, s in enumerate(SYMBOLS)}
 _NAME_ID = {p.name.lower(): p.id for p in PATCHES}
 _COLUMNS = "abcdefghi"

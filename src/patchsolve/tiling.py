@@ -20,8 +20,10 @@ region's area is no sum of piece sizes, and by remembering failed states.
 
 Limits: every quilt reached in play has a tiling (the patches really
 bought), but finding one is a polyomino puzzle, and the quilts of the middle
-and end of a game are hard ones. The search stops after ``budget`` nodes
-(:data:`NODE_BUDGET` for ``to_board()``) with :class:`TilingError`; then the
+and end of a game are hard ones. The search stops with :class:`TilingError`
+once it has examined ``budget`` placements in all (:data:`WORK_BUDGET` for
+``to_board()``; a node's cost is the placements it filters, so this bounds
+the time where a node count would not, and stays deterministic); then the
 board text draws ``?`` squares. ``benchmarks/bench_tiling.py`` measures how
 often it succeeds (``benchmarks/results/tiling.md``).
 """
@@ -36,11 +38,11 @@ from patchsolve.patches import EDITIONS, PATCHES
 
 LEATHER = "L"
 _W = 2 * 81 + 1  # sizes 0..162 in the subset-sum table
-NODE_BUDGET = 1000  # what to_board() spends: up to a few seconds
+WORK_BUDGET = 1_000_000  # placements examined by to_board(): about a second
 
 
 class TilingError(PatchsolveError):
-    """No tiling of the quilts was found (within the node budget)."""
+    """No tiling of the quilts was found (within the budget)."""
 
 
 @lru_cache(maxsize=None)
@@ -91,6 +93,7 @@ class _Search:
         self.leather_caps = leather_caps
         self.budget = budget
         self.nodes = 0
+        self.work = 0
         self.failed: set = set()
         self.sums: dict[int, int] = {}
         self.sizes: dict[int, int] = {}
@@ -151,8 +154,9 @@ class _Search:
 
     def run(self, rems, fits, inc_left, leather_left, leather_used) -> bool:
         self.nodes += 1
-        if self.nodes > self.budget:
-            raise TilingError(f"no tiling of the quilts found within {self.budget} nodes")
+        self.work += sum(len(f) for f in fits.values())
+        if self.work > self.budget:
+            raise TilingError(f"no tiling of the quilts found within {self.budget} placements examined")
         if not rems[0] and not rems[1]:
             return not fits and not leather_left and inc_left == (0, 0)
         unused = sum(1 << i for i in fits)
@@ -235,10 +239,11 @@ def _labels_of(chosen) -> tuple[dict, dict]:
     return labels
 
 
-def tile_quilts(fields: dict, budget: int = NODE_BUDGET, stats: dict | None = None) -> tuple[dict, dict]:
+def tile_quilts(fields: dict, budget: int = WORK_BUDGET, stats: dict | None = None) -> tuple[dict, dict]:
     """Labels (square -> patch id or ``"L"``, per player) tiling both quilts of
     a valid position's ``fields``; :class:`TilingError` if none is found
-    within ``budget`` nodes. ``stats`` (a dict) receives ``nodes``."""
+    after examining ``budget`` placements. ``stats`` (a dict) receives
+    ``nodes`` and ``work`` (placements examined)."""
     ed = EDITIONS[fields["edition"]]
     out = [i for i in range(len(PATCHES)) if i not in fields["circle"]]
     q = tuple(fields["quilts"])
@@ -256,11 +261,11 @@ def tile_quilts(fields: dict, budget: int = NODE_BUDGET, stats: dict | None = No
         ok = search.run(q, fits, inc, leather_total, (0, 0))
     finally:
         if stats is not None:
-            stats["nodes"] = search.nodes
+            stats["nodes"], stats["work"] = search.nodes, search.work
     if not ok:
         raise TilingError("no tiling of the quilts by the patches that left the circle gives each player "
                           "their income")
     return _labels_of(search.chosen)
 
 
-__all__ = ["tile_quilts", "TilingError", "placement_set", "NODE_BUDGET"]
+__all__ = ["tile_quilts", "TilingError", "placement_set", "WORK_BUDGET"]
