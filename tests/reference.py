@@ -1,6 +1,6 @@
 """Slow, obviously-correct reference implementation of the Patchwork rules.
 
-Written independently from /work/shared/patchwork/RULES.md, for differential
+Written independently from the repository's RULES.md, for differential
 tests against the fast engine. Section names in docstrings ("Whose turn",
 "Actions A/B", "Events", "7x7 bonus", "End and score") refer to RULES.md.
 

@@ -16,8 +16,9 @@ import reference as ref
 import patchsolve
 from patchsolve import Position, bench
 from patchsolve.errors import PatchsolveError
-from patchsolve.search import _alphabeta as ab
-from patchsolve.search.alphabeta import InvalidLimitError, search_alphabeta, solve
+from patchsolve.search import _alphabeta as ab, _eval
+from patchsolve.errors import LimitError as InvalidLimitError
+from patchsolve.search.alphabeta import search_alphabeta, solve
 
 
 # -- positions ----------------------------------------------------------------
@@ -67,7 +68,7 @@ def plain_minimax(pos, depth=-1):
     player to move changes; a finished game is worth the mover's margin."""
     p = pos.to_move
     if depth == 0:
-        return ab.evaluate_state(pos._c, p)
+        return _eval.evaluate_state(pos._c, p)
     best = -math.inf
     for move in pos.legal_moves():
         child = pos.play(move)
@@ -205,12 +206,13 @@ def test_search_near_the_end_returns_the_proven_value():
 def test_evaluate_estimates_the_margin_for_the_player_to_move():
     from patchsolve.search.alphabeta import evaluate
 
-    assert evaluate(MIDGAME) == ab.evaluate_state(MIDGAME._c, MIDGAME.to_move)
+    assert evaluate(MIDGAME) == _eval.evaluate_state(MIDGAME._c, MIDGAME.to_move)
     assert -200 < evaluate(MIDGAME) < 200
 
 
 def test_deeper_pv_is_a_legal_sequence():
     result = search_alphabeta(MIDGAME, depth=3)
+    assert len(result.pv) >= 3
     pos = MIDGAME
     for move in result.pv:
         pos = pos.play(move)

@@ -336,3 +336,21 @@ def test_mangled_board_text_raises_only_patchsolve_errors(where, insert, cut):
     except ps.PatchsolveError:
         return
     assert ps.Position(pos.to_board()) == pos
+
+
+def test_a_game_record_is_not_taken_for_board_text():
+    record = ps.Game(ps.Position.start(seed=0), ["walk"]).to_text()
+    assert record.splitlines()[1].startswith("edition")
+    assert not board.looks_like_board(record)
+    assert board.looks_like_board(ps.Position.start(seed=0).to_board())
+
+
+def test_the_web_app_loads_board_text_as_a_position_and_a_record_as_a_game():
+    from patchsolve.web import views
+
+    pos = random_game(6, plies=25)[-1]
+    assert views.read_position(pos.to_board()) == pos
+    loaded = views.load_text(pos.to_board())
+    assert loaded.start == pos and len(loaded) == 0
+    record = ps.Game(ps.Position.start(seed=0), ["walk"]).to_text()
+    assert len(views.load_text(record)) == 1

@@ -67,3 +67,16 @@ def test_there_are_nine_7x7_squares_on_a_quilt():
     squares = _core.bonus_squares()
     assert len(set(squares)) == 9
     assert all(bin(m).count("1") == 49 for m in squares)
+
+
+def test_the_rules_document_states_the_check_sums_of_the_data():
+    import re
+    from pathlib import Path
+
+    text = " ".join((Path(__file__).resolve().parents[1] / "RULES.md").read_text().split())
+    m = re.search(r"(\d+) squares, total income (\d+), total button cost (\d+), total time cost (\d+)", text)
+    assert m, "RULES.md lost its check sums"
+    assert tuple(map(int, m.groups())) == (sum(p.size for p in PATCHES), sum(p.income for p in PATCHES),
+                                           sum(p.buttons for p in PATCHES), sum(p.time for p in PATCHES))
+    placements = re.search(r"they have (\d+) placements in all", text)
+    assert int(placements.group(1)) == sum(len(_core.placements(p.id)) for p in PATCHES)

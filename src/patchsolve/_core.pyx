@@ -11,56 +11,22 @@ from libc.string cimport memset, memcpy
 from libc.stdint cimport uint64_t, uint16_t, int16_t, int32_t, int8_t, uint8_t
 
 cdef extern from *:
-    int __builtin_popcountll(unsigned long long) nogil
+    """
+    #include <signal.h>
+    static volatile sig_atomic_t ps_stop_flag = 0;
+    static void ps_on_sigint(int sig) { (void)sig; ps_stop_flag = 1; }
+    static int ps_install_sigint(void) {
+        struct sigaction sa;
+        sa.sa_handler = ps_on_sigint;
+        sigemptyset(&sa.sa_mask);
+        sa.sa_flags = SA_RESTART;
+        return sigaction(SIGINT, &sa, NULL) == 0;
+    }
+    """
+    int ps_stop_flag
+    int ps_install_sigint() nogil
 
 from patchsolve.patches import PATCHES, EDITIONS, EDITION_NAMES, BOARD
-
-cdef extern from *:
-    """
-    static inline int ps_popcount128(ps_u128 x) {
-        return __builtin_popcountll((unsigned long long)x)
-             + __builtin_popcountll((unsigned long long)(x >> 64));
-    }
-    static inline int ps_ctz128(ps_u128 x) {
-        unsigned long long lo = (unsigned long long)x;
-        return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((unsigned long long)(x >> 64));
-    }
-    /* index of the r-th (0-based) set bit of x; x has more than r set bits */
-    static inline int ps_select64(unsigned long long x, int r) {
-        int base = 0;
-        for (;;) {
-            int c = __builtin_popcountll(x & 0xFFFFull);
-            if (r < c) break;
-            r -= c; x >>= 16; base += 16;
-        }
-        while (r-- > 0) x &= x - 1;
-        return base + __builtin_ctzll(x);
-    }
-    static inline int ps_select128(ps_u128 x, int r) {
-        unsigned long long lo = (unsigned long long)x;
-        int c = __builtin_popcountll(lo);
-        if (r < c) return ps_select64(lo, r);
-        return 64 + ps_select64((unsigned long long)(x >> 64), r - c);
-    }
-    static inline ps_u128 ps_make128(unsigned long long lo, unsigned long long hi) {
-        return ((ps_u128)hi << 64) | (ps_u128)lo;
-    }
-    static inline unsigned long long ps_lo64(ps_u128 x) { return (unsigned long long)x; }
-    static inline unsigned long long ps_hi64(ps_u128 x) { return (unsigned long long)(x >> 64); }
-    static inline ps_u128 ps_bit128(int i) { return ((ps_u128)1) << i; }
-    static inline unsigned long long ps_mulhi64(unsigned long long a, unsigned long long b) {
-        return (unsigned long long)(((ps_u128)a * b) >> 64);
-    }
-    """
-    int ps_popcount128(u128 x) nogil
-    int ps_ctz128(u128 x) nogil
-    int ps_select128(u128 x, int r) nogil
-    u128 ps_make128(uint64_t lo, uint64_t hi) nogil
-    uint64_t ps_lo64(u128 x) nogil
-    uint64_t ps_hi64(u128 x) nogil
-    u128 ps_bit128(int i) nogil
-    uint64_t ps_mulhi64(uint64_t a, uint64_t b) nogil
-
 
 # --------------------------------------------------------------------------
 # Tables, built once at import from the patch catalogue
@@ -152,10 +118,6 @@ _build_tables()
 # --------------------------------------------------------------------------
 # Small helpers
 # --------------------------------------------------------------------------
-
-cdef int popcount128(u128 x) noexcept nogil:
-    return ps_popcount128(x)
-
 
 cdef u128 move_mask(move_t m) noexcept nogil:
     if m == MOVE_WALK:
@@ -355,7 +317,7 @@ cdef inline void move_token(CState* s, int p, int dest) noexcept nogil:
     if dest > old:
         # spaces old+1 .. dest
         crossed = ((<uint64_t>1) << (dest + 1)) - ((<uint64_t>1) << (old + 1))
-        s.buttons[p] += s.income[p] * __builtin_popcountll(crossed & T.income_spaces)
+        s.buttons[p] += s.income[p] * ps_popcount64(crossed & T.income_spaces)
         taken = crossed & s.leather
         if taken:
             taken &= -taken        # at most one per move (RULES); take the first
@@ -465,7 +427,35 @@ cdef int random_playout(CState* s, uint64_t* rng) noexcept nogil:
     return plies
 
 
+cdef bint stop_requested() noexcept nogil:
+    return ps_stop_flag != 0
+
+
+def request_stop():
+    """Ask every running search to stop and return its best so far."""
+    global ps_stop_flag
+    ps_stop_flag = 1
+
+
+def clear_stop():
+    global ps_stop_flag
+    ps_stop_flag = 0
+
+
+def is_stop_requested():
+    return ps_stop_flag != 0
+
+
+def install_sigint_stop():
+    """Let SIGINT set the stop flag (at the C level, so it is seen while a
+    search holds the GIL). The caller restores Python's handler with
+    ``signal.signal``. Returns False if the handler could not be installed."""
+    return bool(ps_install_sigint())
+
+
 cdef uint64_t perft(const CState* s, int depth) noexcept nogil:
+    """Leaf count; stops early (returning a partial count) once a stop is
+    requested, checked above the last two plies."""
     cdef move_t moves[MAX_MOVES]
     cdef CState child
     cdef int n, i
@@ -476,6 +466,8 @@ cdef uint64_t perft(const CState* s, int depth) noexcept nogil:
         return count_moves(s)
     n = gen_moves(s, moves)
     for i in range(n):
+        if depth > 2 and ps_stop_flag:
+            break
         child = s[0]
         apply_move(&child, moves[i])
         total += perft(&child, depth - 1)
@@ -660,8 +652,8 @@ cdef class CoreState:
         return winner(&self.s)
 
     def perft(self, int depth):
-        if depth < 0:
-            raise ValueError("depth must be >= 0")
+        if not 0 <= depth <= 64:
+            raise ValueError("depth must be in 0 .. 64")
         cdef uint64_t n
         with nogil:
             n = perft(&self.s, depth)

@@ -1,15 +1,16 @@
-"""Search benchmark on the fixed bench set (``data/bench_positions.txt``,
-also ``benchmarks/positions.txt`` in a source checkout).
+"""The bench: one fixed workload on the bench set (``data/bench_positions.txt``,
+also ``benchmarks/positions.txt`` in a source checkout), one signature.
 
-``run(quick)`` measures, per phase (opening / middle / endgame): alpha-beta
-at a fixed depth (nodes, deterministic; nodes per second), MCTS with a fixed
-seed and iteration budget (tree nodes, deterministic; iterations per second),
-exact solves of the endgame positions (not in quick mode); then a signature
-(the sum of the deterministic node counts: same code, same number), the
-speed-up over a plain minimax on the pure-Python reference rules run in this
-same process (only from a source checkout, where ``tests/reference.py``
-exists), and memory (peak resident memory; the transposition-table budgets).
-Used by ``benchmarks/bench_search.py`` and ``patchsolve bench``.
+``run()`` measures on the 12 positions (4 opening, 4 middle, 4 endgame):
+perft to depth 3 and 5,000 seeded uniform playouts per position (the rules
+core), alpha-beta to a fixed depth per phase, and MCTS with a fixed seed and
+5,000 iterations per position (the near-end solver shortcut off, so each
+engine is measured alone). Every count is deterministic; their sum is the
+**signature**, pinned in ``SIGNATURE``: the same code gives the same number
+on any machine, and a change that alters what any search does changes it
+(update ``SIGNATURE`` with the change, like a chess engine's "Bench:" line).
+The speeds (leaves/s, playouts/s, nodes/s, iterations/s) are printed, never
+asserted. ``patchsolve bench`` and ``benchmarks/bench_search.py`` run it.
 """
 
 from __future__ import annotations
@@ -27,7 +28,10 @@ from patchsolve.position import Position
 from patchsolve.search import search, solve
 
 AB_DEPTH = {"opening": 4, "middle": 4, "endgame": 6}
-MCTS_ITERATIONS = 20_000
+MCTS_ITERATIONS = 5_000
+PERFT_DEPTH = 3
+PLAYOUTS = 5_000
+SIGNATURE = 127_144_616   # what run() gives for this code; see the module docstring
 
 
 # -- the bench set ----------------------------------------------------------
@@ -36,7 +40,7 @@ def noisy_greedy_game(seed: int, epsilon: float = 0.15, mixed_editions: bool = F
     """A game of the core's fast greedy player that plays a uniformly random
     move with probability ``epsilon`` (so endgames vary): every position from
     the start to the end. Used for solve sets and endgame tests."""
-    from patchsolve.search import _alphabeta as ab
+    from patchsolve.search import _eval
 
     rng = random.Random(seed)
     edition = rng.choice(["revised", "original"]) if mixed_editions else "revised"
@@ -44,7 +48,7 @@ def noisy_greedy_game(seed: int, epsilon: float = 0.15, mixed_editions: bool = F
     game = [pos]
     while not pos.is_over:
         c = pos._c
-        code = c.nth_move(rng.randrange(c.count_moves())) if rng.random() < epsilon else ab.greedy_move(c)
+        code = c.nth_move(rng.randrange(c.count_moves())) if rng.random() < epsilon else _eval.greedy_move(c)
         pos = Position(c.play(code))
         game.append(pos)
     return game
@@ -87,6 +91,18 @@ def read_positions(text: str | None = None) -> list[tuple[str, Position]]:
 
 # -- measurements -------------------------------------------------------------
 
+def bench_core(positions):
+    """(perft leaves, playout plies, perft seconds, playout seconds) per position."""
+    rows = []
+    for i, (_phase, pos) in enumerate(positions):
+        t0 = time.perf_counter()
+        leaves = pos.perft(PERFT_DEPTH)
+        t1 = time.perf_counter()
+        plies, _wins0, _margin = pos._c.playouts(PLAYOUTS, i)
+        rows.append((leaves, plies, t1 - t0, time.perf_counter() - t1))
+    return rows
+
+
 def bench_alphabeta(positions):
     rows = []
     for phase, pos in positions:
@@ -95,7 +111,7 @@ def bench_alphabeta(positions):
     return rows
 
 
-def bench_mcts(positions, iterations: int, **options):
+def bench_mcts(positions, iterations: int = MCTS_ITERATIONS, **options):
     """The tree search itself (the exact-solver shortcut near the end off)."""
     rows = []
     for phase, pos in positions:
@@ -104,126 +120,52 @@ def bench_mcts(positions, iterations: int, **options):
     return rows
 
 
-def bench_solve(positions):
-    rows = []
-    for phase, pos in positions:
-        if phase != "endgame":
-            continue
-        r = solve(pos, time=10)
-        rows.append((r.bound, r.nodes, r.time, r.score))
-    return rows
-
-
-def python_minimax_speed(positions, depth: int = 2, budget: float = 5.0):
-    """Nodes per second of a plain minimax over the pure-Python reference
-    rules, and of the core's own minimax-equivalent (alpha-beta, no TT, no
-    pruning) on the same positions, as the ratio the issue asks for."""
-    ref = _reference()
-    if ref is None:
-        return None
-
-    def to_ref(pos):
-        f = pos.fields()
-        return ref.RefState(f["edition"], tuple(f["circle"]),
-                            tuple(frozenset(ref.to_cells(q)) for q in f["quilts"]),
-                            f["buttons"], f["income"], f["time"], frozenset(f["leather"]),
-                            bonus_owner=f["bonus_owner"], first_at_end=f["first_at_end"],
-                            pending_leather=f["pending_leather"],
-                            on_top=f["on_top"] if f["on_top"] is not None else 0)
-
-    nodes = 0
-
-    def minimax(s, d):
-        nonlocal nodes
-        nodes += 1
-        if d == 0 or ref.is_over(s):
-            a, b = ref.scores(s)
-            return a - b
-        vals = [minimax(ref.play(s, m), d - 1) for m in ref.legal_moves(s)]
-        return max(vals) if ref.to_move(s) == 0 else min(vals)
-
-    start = time.perf_counter()
-    for _phase, pos in positions:
-        if time.perf_counter() - start > budget:
-            break
-        minimax(to_ref(pos), depth)
-    py_rate = nodes / (time.perf_counter() - start)
-    return py_rate
-
-
 def peak_rss_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def run(quick: bool = False) -> dict:
-    """Run the benchmark; return the figures and the printable lines."""
+def _rate(n, t) -> float:
+    return n / t if t > 0 else 0.0
+
+
+def run() -> dict:
+    """Run the bench; return the figures, the signature and printable lines."""
     positions = read_positions()
     lines = []
-    iterations = 5_000 if quick else MCTS_ITERATIONS
     rss_before = peak_rss_mib()
 
+    core = bench_core(positions)
+    leaves, plies = sum(r[0] for r in core), sum(r[1] for r in core)
+    perft_t, playout_t = sum(r[2] for r in core), sum(r[3] for r in core)
+    lines.append(f"core      perft {PERFT_DEPTH}: {leaves:14,d} leaves  {_rate(leaves, perft_t):14,.0f} leaves/s")
+    lines.append(f"core      playouts:  {len(positions) * PLAYOUTS:10,d} games   "
+                 f"{_rate(len(positions) * PLAYOUTS, playout_t):14,.0f} games/s ({plies:,d} plies)")
+
     ab = bench_alphabeta(positions)
-    ab_nodes = sum(n for _p, n, _t in ab)
-    ab_time = sum(t for _p, _n, t in ab)
+    ab_nodes, ab_time = sum(r[1] for r in ab), sum(r[2] for r in ab)
     for phase in ("opening", "middle", "endgame"):
         n = sum(r[1] for r in ab if r[0] == phase)
         t = sum(r[2] for r in ab if r[0] == phase)
-        lines.append(f"alphabeta {phase:8s} depth {AB_DEPTH[phase]}: {n:10,d} nodes  {n / t:12,.0f} nodes/s")
+        lines.append(f"alphabeta {phase:8s} depth {AB_DEPTH[phase]}: {n:10,d} nodes  {_rate(n, t):12,.0f} nodes/s")
 
-    mc = bench_mcts(positions, iterations)
+    mc = bench_mcts(positions)
     mc_nodes = sum(r[1] for r in mc)
     for phase in ("opening", "middle", "endgame"):
         it = sum(r[2] for r in mc if r[0] == phase)
         t = sum(r[3] for r in mc if r[0] == phase)
-        lines.append(f"mcts      {phase:8s} {iterations} it/position: {it / t:12,.0f} iterations/s")
-    uniform = bench_mcts([p for p in positions if p[0] == "opening"], iterations, policy="uniform")
-    mc_nodes += sum(r[1] for r in uniform)
-    lines.append(f"mcts      opening  uniform playouts:   {sum(r[2] for r in uniform) / sum(r[3] for r in uniform):12,.0f} "
-                 "iterations/s")
+        lines.append(f"mcts      {phase:8s} {MCTS_ITERATIONS} it/position: {_rate(it, t):12,.0f} iterations/s")
 
-    solve_nodes = 0
-    if not quick:
-        sv = bench_solve(positions)
-        solved = [r for r in sv if r[0] == "exact"]
-        solve_nodes = sum(r[1] for r in sv)
-        lines.append(f"exact solve of {len(sv)} endgames (8 plies left): {len(solved)} solved, "
-                     f"mean {sum(r[1] for r in sv) / len(sv):,.0f} nodes, mean {sum(r[2] for r in sv) / len(sv):.3f} s")
-
-    signature = ab_nodes + mc_nodes + solve_nodes
-    lines.append(f"signature {signature}")
-
-    py_rate = python_minimax_speed([p for p in positions if p[0] == "endgame"], budget=2.0 if quick else 5.0)
-    core_rate = ab_nodes / ab_time
-    if py_rate:
-        lines.append(f"pure-Python reference minimax: {py_rate:,.0f} nodes/s; alpha-beta: {core_rate:,.0f} nodes/s "
-                     f"({core_rate / py_rate:,.0f}x)")
-    else:
-        lines.append(f"alpha-beta: {core_rate:,.0f} nodes/s (no reference rules here: run from a source checkout "
-                     "for the speed-up over pure Python)")
-
-    # memory: the TT is allocated per search; measure a search with the default budget
-    import inspect
-
+    signature = leaves + plies + ab_nodes + mc_nodes
     from patchsolve.search import alphabeta
 
-    def default(fn, name):
-        return inspect.signature(fn).parameters[name].default
-
     lines.append(f"peak RSS {peak_rss_mib():.0f} MiB (was {rss_before:.0f} MiB before the searches); "
-                 f"alpha-beta TT default {default(alphabeta.search_alphabeta, 'hash_mb')} MiB, "
-                 f"solve TT default {default(alphabeta.solve, 'hash_mb')} MiB")
-    return {"lines": lines, "signature": signature, "alphabeta_nps": core_rate,
-            "mcts_iterations_per_s": sum(r[2] for r in mc) / sum(r[3] for r in mc),
-            "python_minimax_nps": py_rate, "peak_rss_mib": peak_rss_mib()}
-
-
-def _reference():
-    """The pure-Python reference rules, when running from a source checkout."""
-    tests = Path(__file__).resolve().parents[2] / "tests"
-    if not (tests / "reference.py").exists():
-        return None
-    if str(tests) not in sys.path:
-        sys.path.insert(0, str(tests))
-    import reference
-
-    return reference
+                 f"alpha-beta TT default {alphabeta.DEFAULT_HASH_MB} MiB, "
+                 f"solve TT default {alphabeta.DEFAULT_SOLVE_HASH_MB} MiB")
+    lines.append(f"signature {signature}" + ("" if signature == SIGNATURE else
+                                             f"  (differs from the pinned {SIGNATURE})"))
+    return {"lines": lines, "signature": signature, "pinned_signature": SIGNATURE,
+            "perft_leaves_per_s": _rate(leaves, perft_t),
+            "playouts_per_s": _rate(len(positions) * PLAYOUTS, playout_t),
+            "alphabeta_nps": _rate(ab_nodes, ab_time),
+            "mcts_iterations_per_s": _rate(sum(r[2] for r in mc), sum(r[3] for r in mc)),
+            "peak_rss_mib": peak_rss_mib()}

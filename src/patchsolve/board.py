@@ -115,10 +115,14 @@ _NAME_ID = {p.name.lower(): p.id for p in PATCHES}
 _COLUMNS = "abcdefghi"
 
 
+_RECORD_ONLY = ("first", "moves", "position")  # game-record headers (patchsolve.game)
+
+
 def looks_like_board(text: str) -> bool:
-    """Is ``text`` board text (rather than notation or JSON)?"""
-    words = _strip(text).split(None, 1)
-    return bool(words) and words[0] in ("edition", "circle", "player")
+    """Is ``text`` board text (rather than notation, JSON or a game record,
+    which may also start with ``edition`` or ``circle``)?"""
+    firsts = [line.split()[0] for line in _strip(text).splitlines() if line.strip()]
+    return bool(firsts) and firsts[0] in ("edition", "circle", "player") and not set(firsts) & set(_RECORD_ONLY)
 
 
 def _strip(text: str) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import random
 import sys
 import threading
@@ -22,15 +23,18 @@ import time
 import click
 
 from patchsolve import __version__
-from patchsolve.errors import IllegalMoveError, NotationError, PatchsolveError
+from patchsolve.errors import IllegalMoveError, LimitError, NotationError, PatchsolveError
 from patchsolve.game import Game
 from patchsolve.patches import EDITION_NAMES, EDITIONS, PATCHES
-from patchsolve.position import DEFAULT_SEED, Position
+from patchsolve.position import DEFAULT_SEED, MAX_PERFT_DEPTH, Position
 from patchsolve import render
 from patchsolve.players import option_value
+from patchsolve.search.dispatch import DEFAULT_ENGINE, ENGINES
+from patchsolve.search.limits import split
 
-ENGINES = ("mcts", "alphabeta")
 DEFAULT_TIME = 2.0
+INTERRUPTED = 130          # exit status after Ctrl-C (128 + SIGINT), as shells use
+MAX_PAIRS = 100_000
 
 
 class CliError(PatchsolveError):
@@ -62,9 +66,9 @@ class PatchsolveGroup(click.Group):
         except click.ClickException as e:
             _error(e.format_message())
             code = e.exit_code
-        except click.Abort:
-            click.echo("patchsolve: aborted", err=True)
-            code = 1
+        except (click.Abort, KeyboardInterrupt):
+            click.echo("patchsolve: interrupted", err=True)
+            code = INTERRUPTED
         except PatchsolveError as e:
             _error(str(e))
             code = 2
@@ -171,42 +175,31 @@ def engine_options(default_time: float):
     def deco(f):
         f = click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")(f)
         f = click.option("--option", "-o", "engine_option", multiple=True, metavar="KEY=VALUE",
-                         help="An engine option, repeatable (e.g. -o ab_root_depth=30 for mcts, "
-                              "-o hash_mb=64 for alphabeta; see the engine's docs).")(f)
-        f = click.option("--workers", type=click.IntRange(min=1), default=None, help="MCTS worker threads.")(f)
-        f = click.option("--seed", type=int, default=None, help=f"MCTS random seed (default {DEFAULT_SEED}).")(f)
-        f = click.option("--nodes", type=click.IntRange(min=1), default=None, help="Alpha-beta node limit.")(f)
-        f = click.option("--depth", type=click.IntRange(min=1), default=None, help="Alpha-beta depth limit.")(f)
-        f = click.option("--iterations", type=click.IntRange(min=1), default=None, help="MCTS iteration limit.")(f)
-        f = click.option("--time", "time_limit", type=click.FloatRange(min=0, min_open=True), default=None,
-                         help=f"Time limit in seconds (default {default_time} when no other limit is given).")(f)
-        f = click.option("--engine", type=click.Choice(ENGINES), default="mcts", show_default=True,
-                         help="Search engine.")(f)
+                         help="An engine option or limit, repeatable (e.g. -o hash_mb=64, "
+                              "-o placements=6 for alphabeta, -o c=1.0 for mcts; see the engine's docs).")(f)
+        f = click.option("--workers", type=int, default=None, help="MCTS worker processes (1..256).")(f)
+        f = click.option("--seed", type=int, default=None, help=f"Random seed (default {DEFAULT_SEED}).")(f)
+        f = click.option("--nodes", type=int, default=None, help="Alpha-beta node limit (1..2**62).")(f)
+        f = click.option("--depth", type=int, default=None, help="Alpha-beta depth limit (1..100).")(f)
+        f = click.option("--iterations", type=int, default=None, help="MCTS iteration limit (1..2**62).")(f)
+        f = click.option("--time", "time_limit", type=float, default=None,
+                         help=f"Time limit in seconds, up to 86400 (default {default_time} when no other "
+                              "limit is given).")(f)
+        f = click.option("--engine", type=click.Choice(ENGINES), default=DEFAULT_ENGINE, show_default=True,
+                         help="Search engine (alphabeta measured stronger: benchmarks/results/default_engine.md).")(f)
         return f
     return deco
 
 
 def engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, default_time,
                   engine_option=()) -> dict:
+    """The keyword arguments of ``patchsolve.search``: the limits given (the
+    dispatcher validates them and refuses one the engine does not use) and
+    the ``-o`` options, typed as in tournament specs."""
+    limits = {k: v for k, v in (("iterations", iterations), ("depth", depth), ("nodes", nodes),
+                                ("seed", seed), ("workers", workers)) if v is not None}
     if engine == "mcts":
-        wrong = [name for name, v in (("--depth", depth), ("--nodes", nodes)) if v is not None]
-        if wrong:
-            raise CliError(f"{', '.join(wrong)} applies to --engine alphabeta, not mcts")
-        limits = {"seed": DEFAULT_SEED if seed is None else seed}
-        if iterations is not None:
-            limits["iterations"] = iterations
-        if workers is not None:
-            limits["workers"] = workers
-    else:
-        wrong = [name for name, v in (("--iterations", iterations), ("--seed", seed), ("--workers", workers))
-                 if v is not None]
-        if wrong:
-            raise CliError(f"{', '.join(wrong)} applies to --engine mcts, not alphabeta")
-        limits = {}
-        if depth is not None:
-            limits["depth"] = depth
-        if nodes is not None:
-            limits["nodes"] = nodes
+        limits.setdefault("seed", DEFAULT_SEED)
     if time_limit is not None:
         limits["time"] = time_limit
     elif not any(k in limits for k in ("iterations", "depth", "nodes")):
@@ -216,7 +209,7 @@ def engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, d
         key, value = key.strip(), value.strip()
         if not eq or not key or not value:
             raise CliError(f"bad engine option {item!r} (expected KEY=VALUE)")
-        if key in limits or key in ("time", "iterations", "depth", "nodes", "seed", "workers"):
+        if key in ("time", "iterations", "depth", "nodes", "seed", "workers"):
             raise CliError(f"engine option {key!r}: use --{key} instead")
         limits[key] = option_value(value)
     return limits
@@ -248,6 +241,8 @@ def fmt_score(score) -> str:
 
 def result_summary(r) -> str:
     parts = [f"score {fmt_score(r.score)} ({r.bound})"]
+    if r.interrupted:
+        parts.insert(0, "INTERRUPTED, best so far:")
     if r.win_probability is not None:
         parts.append(f"win {100 * r.win_probability:.1f}%")
     if r.iterations is not None:
@@ -269,6 +264,7 @@ def run_search(pos: Position, engine: str, limits: dict, quiet: bool, label: str
     from patchsolve.search import search
 
     require_engine(engine)
+    split(limits)[0].for_engine(engine)         # a bad limit is one error line, before any info
     info(quiet, f"{label}searching with {engine} ({_limits_text(limits)})")
     stop = threading.Event()
     start = time.perf_counter()
@@ -283,14 +279,14 @@ def run_search(pos: Position, engine: str, limits: dict, quiet: bool, label: str
         ticker.start()
     try:
         result = search(pos, engine=engine, **limits)
-    except TypeError as e:
-        if "unexpected keyword" in str(e) or "got an unexpected" in str(e):
-            raise CliError(f"engine {engine!r} does not accept these limits ({_limits_text(limits)}): {e}") from None
-        raise
     finally:
         stop.set()
     info(quiet, f"{label}done: {result_summary(result)}")
     return result
+
+
+def exit_code(result) -> int:
+    return INTERRUPTED if result.interrupted else 0
 
 
 def as_move(pos: Position, move):
@@ -491,12 +487,16 @@ def best(position, position_file, engine, time_limit, iterations, depth, nodes, 
         data.update({"position": pos.to_text(), "to_move": pos.to_move,
                      "after": after.to_text()})
         emit_json(data)
-        return
+        return exit_code(r)
     mover = pos.to_move
+    if r.interrupted:
+        click.echo("interrupted: the best move found so far")
     click.echo(f"best move: {move}  ({describe_move(pos, move)})")
     click.echo(f"score: {fmt_score(r.score)} ({r.bound}) for player {mover}, the player to move")
     if r.win_probability is not None:
         click.echo(f"win probability: {100 * r.win_probability:.1f}%")
+    if r.proven:
+        click.echo(f"proven: a {r.proven} for player {mover}")
     click.echo("pv: " + (" ".join(str(m) for m in r.pv) if r.pv else str(move)))
     stats = [f"engine {r.engine or engine}"]
     if r.iterations is not None:
@@ -514,19 +514,24 @@ def best(position, position_file, engine, time_limit, iterations, depth, nodes, 
     labels = {sq: new_label for sq in range(81) if move.mask >> sq & 1}
     for line in render.quilt_lines(after.quilt(mover), labels, col):
         click.echo("  " + line, color=col)
+    return exit_code(r)
 
 
 def _root_table(pos: Position, r, top: int) -> list[dict]:
+    """The top root moves, with every engine's columns (visits: MCTS only)."""
     rows = []
     for d in r.root_moves[:top]:
-        row = {k: (str(v) if k == "move" else v) for k, v in d.items()}
-        rows.append(row)
+        rows.append({"move": str(d["move"]), "score": d["score"], "win_probability": d["win_probability"],
+                     "bound": d["bound"], "proven": d["proven"], "visits": d.get("visits")})
     if not rows and r.best_move is not None:
-        rows.append({"move": str(r.best_move), "score": r.score})
+        rows.append({"move": str(r.best_move), "score": r.score, "win_probability": r.win_probability,
+                     "bound": r.bound, "proven": r.proven, "visits": None})
     return rows
 
 
 def _fmt_cell(v) -> str:
+    if v is None:
+        return "-"
     if isinstance(v, float):
         return f"{v:.3f}" if abs(v) < 10 else f"{v:.1f}"
     return str(v)
@@ -535,7 +540,8 @@ def _fmt_cell(v) -> str:
 @cli.command("eval", context_settings=CONTEXT)
 @position_arguments
 @engine_options(DEFAULT_TIME)
-@click.option("--top", type=click.IntRange(min=1), default=5, show_default=True, help="Moves to list.")
+@click.option("--top", type=click.IntRange(1, 256), default=5, show_default=True,
+              help="Moves to list, each valued (alpha-beta: one search per move).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def eval_cmd(position, position_file, engine, time_limit, iterations, depth, nodes, seed, workers, engine_option,
              quiet, top,
@@ -551,26 +557,30 @@ def eval_cmd(position, position_file, engine, time_limit, iterations, depth, nod
     _searchable(pos)
     limits = engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, DEFAULT_TIME,
                            engine_option)
+    limits.setdefault("multipv", top)
     r = run_search(pos, engine, limits, quiet)
     rows = _root_table(pos, r, top)
     if as_json:
         emit_json({"position": pos.to_text(), "to_move": pos.to_move, "engine": r.engine or engine,
-                   "score": r.score, "bound": r.bound, "win_probability": r.win_probability,
+                   "score": r.score, "bound": r.bound, "proven": r.proven, "win_probability": r.win_probability,
+                   "interrupted": r.interrupted,
                    "best_move": None if r.best_move is None else str(r.best_move), "top_moves": rows})
-        return
+        return exit_code(r)
+    if r.interrupted:
+        click.echo("interrupted: the evaluation so far")
     line = f"evaluation: {fmt_score(r.score)} ({r.bound}) for player {pos.to_move}, the player to move"
     if r.win_probability is not None:
         line += f"; win probability {100 * r.win_probability:.1f}%"
     click.echo(line)
-    keys = ["move"] + sorted({k for row in rows for k in row if k != "move"},
-                             key=lambda k: ("score", "mean", "visits").index(k) if k in ("score", "mean", "visits")
-                             else 3)
+    keys = ["move", "score", "win_probability", "bound"]
+    keys += [k for k in ("proven", "visits") if any(row[k] is not None for row in rows)]
     table = [[str(i + 1)] + [_fmt_cell(row.get(k, "")) for k in keys] for i, row in enumerate(rows)]
-    header = ["#"] + keys
+    header = ["#"] + [{"win_probability": "win"}.get(k, k) for k in keys]
     widths = [max(len(x) for x in col) for col in zip(header, *table)]
     click.echo("  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip())
     for t in table:
         click.echo("  ".join(c.ljust(w) for c, w in zip(t, widths)).rstrip())
+    return exit_code(r)
 
 
 # ---------------------------------------------------------------------------
@@ -629,9 +639,11 @@ def replay(record, ply, brief, color, as_json):
 @engine_options(0.5)
 @click.option("--threshold", type=click.FloatRange(min=0), default=5.0, show_default=True,
               help="Flag moves that lose more than this many points against the engine's choice.")
+@click.option("--svg", "svg_file", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Also draw player 0's margin and win probability move by move, mistakes marked, to FILE.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def analyze(record, engine, time_limit, iterations, depth, nodes, seed, workers, engine_option, quiet, threshold,
-            as_json):
+            svg_file, as_json):
     """Run the engine on every position of a game and flag the moves that
     lose more than THRESHOLD points against the engine's choice.
 
@@ -639,58 +651,72 @@ def analyze(record, engine, time_limit, iterations, depth, nodes, seed, workers,
     A move's loss = the engine's value before it minus the value after it, for
     the player who moved (0 when the move is the engine's choice). '?' marks a
     loss above the threshold, '??' above twice the threshold.
-    Example:
+    Examples:
       patchsolve analyze game.txt --iterations 5000 --threshold 4
+      patchsolve analyze game.txt --engine alphabeta --time 0.2 --svg review.svg
     """
+    from patchsolve.analysis import analyze_game
+
     game = Game.from_text(_read_file(record))
     limits = engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, 0.5, engine_option)
     require_engine(engine)
-    values, bests = [], []  # value for player 0 of each position; engine's move
-    n = len(game.positions)
-    for k, pos in enumerate(game.positions):
-        if pos.is_over:
-            s = pos.scores()
-            values.append(float(s[0] - s[1]))
-            bests.append(None)
-            continue
-        r = run_search(pos, engine, limits, quiet, label=f"[{k + 1}/{n}] ")
-        v = float(r.score)
-        values.append(v if pos.to_move == 0 else -v)
-        bests.append(None if r.best_move is None else str(r.best_move))
-    rows = []
-    for p in game.replay():
-        sign = 1 if p.player == 0 else -1
-        before, after = sign * values[p.number - 1], sign * values[p.number]
-        best_move = bests[p.number - 1]
-        loss = 0.0 if best_move == str(p.move) else max(0.0, before - after)
-        flag = "??" if loss > 2 * threshold else "?" if loss > threshold else ""
-        rows.append({"number": p.number, "player": p.player, "move": str(p.move), "best": best_move,
-                     "value_before": before, "value_after": after, "loss": loss, "flag": flag})
-    summary = []
-    for pl in (0, 1):
-        mine = [r for r in rows if r["player"] == pl]
-        worst = max(mine, key=lambda r: r["loss"], default=None)
-        summary.append({"player": pl, "moves": len(mine),
-                        "average_loss": sum(r["loss"] for r in mine) / len(mine) if mine else 0.0,
-                        "flagged": sum(1 for r in mine if r["flag"]),
-                        "blunders": sum(1 for r in mine if r["flag"] == "??"),
-                        "worst": None if worst is None or worst["loss"] == 0 else
-                        {"number": worst["number"], "move": worst["move"], "loss": worst["loss"]},
-                        "final_score": game.end.scores()[pl]})
+    if svg_file:
+        _check_writable(svg_file)
+
+    def evaluate(pos, k, n):
+        return run_search(pos, engine, limits, quiet, label=f"[{k + 1}/{n}] ")
+
+    review = analyze_game(game, engine=engine, threshold=threshold, evaluate=evaluate)
+    if svg_file:
+        from patchsolve.review_svg import review_svg
+
+        _write_text(svg_file, review_svg(review))
+    summary = review.summary()
+    interrupted = review.interrupted
     if as_json:
-        emit_json({"engine": engine, "limits": limits, "threshold": threshold, "moves": rows, "summary": summary,
-                   "end": game.end.to_text()})
-        return
-    click.echo(f"{'#':>3}  pl  {'move':<12} {'engine':<12} {'before':>7} {'after':>7} {'loss':>6}")
-    for r in rows:
-        click.echo(f"{r['number']:>3}  {r['player']:>2}  {r['move']:<12} {r['best'] or '-':<12} "
-                   f"{r['value_before']:>+7.1f} {r['value_after']:>+7.1f} {r['loss']:>6.1f} {r['flag']}")
+        emit_json({"engine": engine, "limits": limits, "threshold": threshold,
+                   "moves": [_analyze_row(m) for m in review.moves], "summary": summary,
+                   "end": game.end.to_text(), "interrupted": interrupted})
+        return INTERRUPTED if interrupted else 0
+    if interrupted:
+        click.echo(f"interrupted: the first {len(review.moves)} of {len(game)} moves analysed")
+    click.echo(f"{'#':>3}  pl  {'move':<12} {'engine':<12} {'before':>7} {'after':>7} {'loss':>6} {'win0':>5}")
+    for m in review.moves:
+        click.echo(f"{m.number:>3}  {m.player:>2}  {m.move:<12} {m.best_move or '-':<12} "
+                   f"{m.best_value:>+7.1f} {m.played_value:>+7.1f} {m.loss:>6.1f} {100 * m.win0:>4.0f}% {m.flag}")
     click.echo()
     click.echo("player  moves  avg loss  flagged  blunders  worst              final score")
     for s in summary:
         worst = "-" if s["worst"] is None else f"{s['worst']['number']}. {s['worst']['move']} ({s['worst']['loss']:.1f})"
         click.echo(f"{s['player']:>6}  {s['moves']:>5}  {s['average_loss']:>8.2f}  {s['flagged']:>7}  "
                    f"{s['blunders']:>8}  {worst:<18} {s['final_score']:>11}")
+    return INTERRUPTED if interrupted else 0
+
+
+def _analyze_row(m) -> dict:
+    """One move of ``analyze --json``: the review's fields, with the older
+    names (best, value_before, value_after) kept for existing readers."""
+    row = m.to_dict()
+    row.update({"best": m.best_move, "value_before": m.best_value, "value_after": m.played_value})
+    return row
+
+
+def _check_writable(path: str) -> None:
+    """Refuse an unwritable output file before a long computation."""
+    import os
+
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder) or not os.access(folder, os.W_OK) or (
+            os.path.exists(path) and (os.path.isdir(path) or not os.access(path, os.W_OK))):
+        raise CliError(f"cannot write {path}")
+
+
+def _write_text(path: str, text: str) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    except OSError as e:
+        raise CliError(f"cannot write {path}: {e.strerror}") from None
 
 
 # ---------------------------------------------------------------------------
@@ -705,9 +731,10 @@ def analyze(record, engine, time_limit, iterations, depth, nodes, seed, workers,
               help="Who plays player 1.")
 @engine_options(1.0)
 @click.option("--record", "record_file", type=click.Path(dir_okay=False, writable=True), default=None,
-              help="Write the game record to FILE at the end.")
+              help="Write the game record to FILE, rewritten after every move.")
 @color_option
-@click.option("--json", "as_json", is_flag=True, help="Print the finished game as JSON.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the finished game as JSON (the only thing on stdout; boards go to stderr).")
 def play(position, position_file, p0, p1, engine, time_limit, iterations, depth, nodes, seed, workers,
          engine_option, quiet,
          record_file, color, as_json):
@@ -730,40 +757,46 @@ def play(position, position_file, p0, p1, engine, time_limit, iterations, depth,
         require_engine(engine)
     game = Game(start)
     col = use_color(color)
-    click.echo(render.text_position(game.end, game.labels(), col), color=col)
+    out = sys.stderr if as_json else sys.stdout     # with --json, stdout carries the JSON only
+
+    def show(text):
+        click.echo(text, color=col, file=out)
+
+    def save():
+        if record_file:
+            _write_record(game, record_file)
+
+    save()                                          # an unwritable path fails before the first move
+    show(render.text_position(game.end, game.labels(), col))
+    code = 0
     while not game.end.is_over:
         pos = game.end
         p = pos.to_move
         if players[p] == "engine":
             r = run_search(pos, engine, limits, quiet, label=f"player {p}: ")
-            move = as_move(pos, r.best_move)
-            click.echo(f"{len(game) + 1}. player {p} (engine): {move}  ({describe_move(pos, move)})")
-        else:
-            text = click.prompt(f"{len(game) + 1}. player {p}", prompt_suffix="> ", err=True).strip()
-            if text in ("quit", "q", "exit"):
-                click.echo("game abandoned")
+            if r.interrupted:
+                click.echo(f"interrupted: the game is kept as it stands ({len(game)} moves)", err=True)
+                code = INTERRUPTED
                 break
-            word, _, arg = text.partition(" ")
-            if word in ("moves", "?", "help"):
-                legal = pos.legal_moves()
-                if arg.strip().isdigit():
-                    legal = [m for m in legal if m.patch == int(arg)]
-                click.echo(" ".join(str(m) for m in legal) or "no such move")
-                continue
-            if word == "orient":
-                if arg.strip().isdigit() and 0 <= int(arg) < len(PATCHES):
-                    click.echo(render.orientations_text(int(arg)))
-                else:
-                    click.echo(f"usage: orient <patch id 0..{len(PATCHES) - 1}>", err=True)
-                continue
-            if text == "undo":
-                if len(game) == 0:
-                    click.echo("nothing to undo")
-                else:
-                    game.pop()
-                    while len(game) and players[game.end.to_move] == "engine":
-                        game.pop()
-                    click.echo(render.text_position(game.end, game.labels(), col), color=col)
+            move = as_move(pos, r.best_move)
+            show(f"{len(game) + 1}. player {p} (engine): {move}  ({describe_move(pos, move)})")
+        else:
+            click.echo(f"{len(game) + 1}. player {p}> ", nl=False, err=True)
+            try:
+                line = sys.stdin.readline()
+            except KeyboardInterrupt:
+                click.echo("", err=True)
+                code = INTERRUPTED
+                break
+            if not line:
+                show("game abandoned (end of input)")
+                break
+            text = line.strip()
+            if text in ("quit", "q", "exit"):
+                show("game abandoned")
+                break
+            if _play_command(text, pos, game, players, show, col):
+                save()
                 continue
             try:
                 move = pos.parse_move(text)
@@ -771,14 +804,46 @@ def play(position, position_file, p0, p1, engine, time_limit, iterations, depth,
                 click.echo(f"{_one_line(str(e))}; type 'moves' for the list", err=True)
                 continue
         game.push(move)
-        click.echo(render.text_position(game.end, game.labels(), col), color=col)
-    if record_file:
-        try:
-            game.write(record_file)
-        except OSError as e:
-            raise CliError(f"cannot write {record_file}: {e.strerror}") from None
+        save()
+        show(render.text_position(game.end, game.labels(), col))
     if as_json:
         emit_json(game.to_dict())
+    return code
+
+
+def _write_record(game: Game, path: str) -> None:
+    """Rewrite the whole record (small) after every move, so nothing is lost."""
+    try:
+        game.write(path)
+    except OSError as e:
+        raise CliError(f"cannot write {path}: {e.strerror}") from None
+
+
+def _play_command(text, pos, game, players, show, col) -> bool:
+    """The prompt's commands other than a move; True when ``text`` was one."""
+    word, _, arg = text.partition(" ")
+    if word in ("moves", "?", "help"):
+        legal = pos.legal_moves()
+        if arg.strip().isdigit():
+            legal = [m for m in legal if m.patch == int(arg)]
+        show(" ".join(str(m) for m in legal) or "no such move")
+        return True
+    if word == "orient":
+        if arg.strip().isdigit() and 0 <= int(arg) < len(PATCHES):
+            show(render.orientations_text(int(arg)))
+        else:
+            click.echo(f"usage: orient <patch id 0..{len(PATCHES) - 1}>", err=True)
+        return True
+    if text == "undo":
+        if len(game) == 0:
+            show("nothing to undo")
+        else:
+            game.pop()
+            while len(game) and players[game.end.to_move] == "engine":
+                game.pop()
+            show(render.text_position(game.end, game.labels(), col))
+        return True
+    return False
 
 
 # ---------------------------------------------------------------------------
@@ -787,119 +852,94 @@ def play(position, position_file, p0, p1, engine, time_limit, iterations, depth,
 
 @cli.command(context_settings=CONTEXT)
 @click.argument("position", nargs=-1)
-@click.argument("depth", type=click.IntRange(min=0))
+@click.argument("depth", type=int)
 @click.option("-f", "--file", "position_file", type=click.Path(dir_okay=False, allow_dash=True),
               help="Read POSITION from FILE ('-' = standard input).")
 @click.option("--divide", is_flag=True, help="Also count per legal move.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def perft(position, depth, position_file, divide, as_json):
-    """Count the move sequences of length DEPTH from POSITION (a finished game
-    counts as one leaf). Without POSITION: the built-in start position.
+def perft(position, depth, position_file, divide, quiet, as_json):
+    """Count the move sequences of length DEPTH (0..64) from POSITION (a
+    finished game counts as one leaf). Without POSITION: the built-in start
+    position. Progress goes to stderr once a second; Ctrl-C prints the
+    partial count (marked as such) and exits with 130.
 
     \b
     Examples:
       patchsolve perft 3
       patchsolve perft -f position.txt 2 --divide
     """
+    from patchsolve.search.stop import interruptible, stop_requested
+
     pos = load_position(position, position_file)
-    t0 = time.perf_counter()
-    nodes = pos.perft(depth)
+    if not 0 <= depth <= MAX_PERFT_DEPTH:
+        raise LimitError(f"perft depth must be from 0 to {MAX_PERFT_DEPTH}, not {depth}")
+    moves = pos.legal_moves() if depth >= 1 and not pos.is_over else []
+    info(quiet, f"perft {depth}: {len(moves)} root moves (Ctrl-C stops with the partial count)")
+    per_move = {}
+    t0 = last = time.perf_counter()
+    with interruptible():
+        if not moves:
+            nodes = pos.perft(depth)
+        else:
+            for k, m in enumerate(moves):
+                per_move[str(m)] = pos.play(m).perft(depth - 1)
+                if stop_requested():
+                    per_move.popitem()          # that root move's count is partial
+                    break
+                now = time.perf_counter()
+                if now - last >= 1.0:
+                    last = now
+                    done = sum(per_move.values())
+                    info(quiet, f"perft {depth}: {k + 1}/{len(moves)} root moves, {done:,} leaves, "
+                                f"{done / (now - t0):,.0f} leaves/s")
+            nodes = sum(per_move.values())
+        interrupted = stop_requested()
     elapsed = time.perf_counter() - t0
-    per_move = None
-    if divide and depth >= 1:
-        per_move = {str(m): pos.play(m).perft(depth - 1) for m in pos.legal_moves()}
     if as_json:
         emit_json({"position": pos.to_text(), "depth": depth, "nodes": nodes, "time": elapsed,
-                   "nps": nodes / elapsed if elapsed > 0 else None, "divide": per_move})
-        return
-    if per_move is not None:
+                   "nps": nodes / elapsed if elapsed > 0 else None, "divide": per_move if divide else None,
+                   "interrupted": interrupted, "root_moves_counted": len(per_move)})
+        return INTERRUPTED if interrupted else 0
+    if divide:
         for m, n in per_move.items():
             click.echo(f"{m:<12} {n}")
     nps = f", {nodes / elapsed:.0f} leaves/s" if elapsed > 0 else ""
+    if interrupted:
+        click.echo(f"perft {depth}: interrupted after {len(per_move)} of {len(moves)} root moves: "
+                   f"{nodes} leaves so far  ({elapsed:.3f}s{nps})")
+        return INTERRUPTED
     click.echo(f"perft {depth}: {nodes}  ({elapsed:.3f}s{nps})")
-
-
-BENCH_PLIES = (0, 8, 16, 24, 32)
-BENCH_DEPTH = 3
-BENCH_PLAYOUTS = 20000
-
-
-def bench_positions() -> list[Position]:
-    """The fixed bench set: the built-in start position and the positions a
-    fixed seeded random game from it reaches after BENCH_PLIES moves."""
-    rng = random.Random(DEFAULT_SEED)
-    pos = Position.start(seed=DEFAULT_SEED)
-    out = []
-    for ply in range(max(BENCH_PLIES) + 1):
-        if ply in BENCH_PLIES:
-            out.append(pos)
-        if pos.is_over:
-            break
-        pos = pos.play(rng.choice(pos.legal_moves()))
-    return out
+    return 0
 
 
 @cli.command(context_settings=CONTEXT)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def bench(as_json):
-    """Run the fixed benchmark: perft node counts (a deterministic signature)
-    and move-generation / random-playout speed on a fixed set of positions,
-    then the searchers on the bench set (alpha-beta nodes/s, MCTS
-    iterations/s, their own signature, memory). Under 30 s.
+    """Run the fixed bench on the bench set (perft and playouts of the rules
+    core, alpha-beta to a fixed depth, MCTS to a fixed iteration count), print
+    the speeds and the signature: the sum of the deterministic counts, equal
+    to the pinned one unless the code's behaviour changed. About 5 s.
 
     \b
     Example:
       patchsolve bench
     """
-    rows = []
-    total_nodes = total_plies = 0
-    perft_time = playout_time = 0.0
-    for i, pos in enumerate(bench_positions()):
-        t0 = time.perf_counter()
-        nodes = pos.perft(BENCH_DEPTH)
-        t1 = time.perf_counter()
-        plies, wins0, margin = pos._c.playouts(BENCH_PLAYOUTS, DEFAULT_SEED + i)
-        t2 = time.perf_counter()
-        moves = len(pos.legal_moves())
-        rows.append({"position": pos.to_text(), "ply": BENCH_PLIES[i], "legal_moves": moves,
-                     "perft_depth": BENCH_DEPTH, "perft_nodes": nodes, "playouts": BENCH_PLAYOUTS,
-                     "playout_plies": plies, "wins0": wins0, "margin_sum": margin,
-                     "perft_time": t1 - t0, "playout_time": t2 - t1})
-        total_nodes += nodes
-        total_plies += plies
-        perft_time += t1 - t0
-        playout_time += t2 - t1
-    signature = total_nodes + total_plies
-    summary = {"signature": signature, "perft_nodes": total_nodes, "playout_plies": total_plies,
-               "perft_leaves_per_s": total_nodes / perft_time if perft_time > 0 else None,
-               "playouts_per_s": len(rows) * BENCH_PLAYOUTS / playout_time if playout_time > 0 else None,
-               "plies_per_s": total_plies / playout_time if playout_time > 0 else None}
-    from patchsolve import bench as search_bench
+    from patchsolve import bench as bench_module
 
-    searched = search_bench.run(quick=True)
+    result = bench_module.run()
     if as_json:
-        emit_json({"positions": rows, **summary,
-                   "search": {k: v for k, v in searched.items() if k != "lines"}})
+        emit_json({k: v for k, v in result.items() if k != "lines"})
         return
-    click.echo(f"{'ply':>4} {'moves':>6} {'perft ' + str(BENCH_DEPTH):>12} {'playout plies':>14} {'wins0':>6}")
-    for r in rows:
-        click.echo(f"{r['ply']:>4} {r['legal_moves']:>6} {r['perft_nodes']:>12} {r['playout_plies']:>14} "
-                   f"{r['wins0']:>6}")
-    click.echo(f"signature {signature}")
-    if perft_time > 0:
-        click.echo(f"perft: {total_nodes / perft_time:,.0f} leaves/s")
-    if playout_time > 0:
-        click.echo(f"playouts: {summary['playouts_per_s']:,.0f} games/s, {summary['plies_per_s']:,.0f} plies/s")
-    click.echo("search on the bench set (data/bench_positions.txt):")
-    for line in searched["lines"]:
-        click.echo("  " + line)
+    for line in result["lines"]:
+        click.echo(line)
 
 
 @cli.command(context_settings=CONTEXT)
 @position_arguments
-@click.option("--time", "time_limit", type=click.FloatRange(min=0, min_open=True), default=None,
-              help="Give up after this many seconds (default: the solver's own, 30 s).")
-@click.option("--nodes", type=click.IntRange(min=1), default=None, help="Give up after this many nodes.")
+@click.option("--time", "time_limit", type=float, default=None,
+              help="Give up after this many seconds, up to 86400 (default: the solver's own, 30 s).")
+@click.option("--nodes", type=int, default=None, help="Give up after this many nodes (1..2**62).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def solve(position, position_file, time_limit, nodes, quiet, as_json):
@@ -928,67 +968,104 @@ def solve(position, position_file, time_limit, nodes, quiet, as_json):
         emit_json(data)
     else:
         verdict = "exact" if proven else f"NOT solved within the budget ({r.bound})"
+        if r.interrupted:
+            click.echo("interrupted: the result so far")
         click.echo(f"value: {fmt_score(r.score)} for player {pos.to_move}, the player to move: {verdict}")
         click.echo(f"best move: {r.best_move}  ({describe_move(pos, r.best_move)})")
         click.echo("pv: " + " ".join(str(m) for m in r.pv))
         click.echo(f"stats: nodes {r.nodes}  time {r.time:.2f}s  nps {r.nps:.0f}")
+    if r.interrupted:
+        return INTERRUPTED
     return 0 if proven else 1
 
 
 @cli.command(context_settings=CONTEXT)
 @click.argument("players", nargs=-1, required=True)
-@click.option("--pairs", type=click.IntRange(min=1), default=10, show_default=True,
-              help="Circles per pairing; each is played twice with sides swapped.")
+@click.option("--pairs", type=click.IntRange(1, MAX_PAIRS), default=10, show_default=True,
+              help=f"Circles per pairing (at most {MAX_PAIRS}); each is played twice with sides swapped.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the circles and players.")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
-              help="Worker processes (default: the number of cores).")
+              help="Worker processes (default and most: the number of cores).")
 @click.option("--edition", type=click.Choice(EDITION_NAMES), default="revised", show_default=True)
 @click.option("--one-pairing", is_flag=True, help="Only the first two players against each other.")
 @click.option("--csv", "csv_file", type=click.Path(dir_okay=False, writable=True), default=None,
-              help="Write the results table as CSV.")
+              help="Write the results table as CSV (rewritten as each game ends).")
 @click.option("--markdown", "md_file", type=click.Path(dir_okay=False, writable=True), default=None,
-              help="Write the results table as Markdown.")
+              help="Write the results table as Markdown (rewritten as each game ends).")
+@click.option("--games", "games_file", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Append one CSV row per game to FILE as it ends.")
 @click.option("--records", "records_dir", type=click.Path(file_okay=False, writable=True), default=None,
-              help="Write every game record into this folder.")
+              help="Write every game record into this folder as the game ends.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar on stderr.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def tournament(players, pairs, seed, workers, edition, one_pairing, csv_file, md_file, records_dir, quiet,
-               as_json):
+def tournament(players, pairs, seed, workers, edition, one_pairing, csv_file, md_file, games_file, records_dir,
+               quiet, as_json):
     """Play paired games between PLAYERS (round robin) and print win rates
-    with 95% confidence intervals, Elo differences and mean margins.
+    with 95% confidence intervals, Elo differences and mean margins. Every
+    game is written as it ends; Ctrl-C prints the table of the finished
+    games and exits with 130.
 
     A player is a spec: random, greedy, alphabeta:depth=3, alphabeta:time=0.2,
     mcts:iterations=5000, mcts:time=1,policy=heuristic, ...
 
     \b
     Example:
-      patchsolve tournament greedy mcts:iterations=2000 --pairs 20
+      patchsolve tournament greedy mcts:iterations=2000 --pairs 20 --games games.csv
     """
-    import os
-    from pathlib import Path
-
     from patchsolve import tournament as tour
 
     if len(players) < 2:
         raise CliError("a tournament needs at least two players")
-    workers = workers or os.cpu_count() or 1
+    cores = os.cpu_count() or 1
+    if workers is not None and workers > cores:
+        info(quiet, f"--workers {workers} capped at the {cores} cores of this machine")
+    workers = min(workers or cores, cores)
+    sink = tour.GameSink(list(players), games_file=games_file, records_dir=records_dir,
+                         csv_file=csv_file, md_file=md_file, pairs=pairs, round_robin=not one_pairing)
     progress = None if quiet else tour.print_progress
     results = tour.run_tournament(list(players), pairs=pairs, seed=seed, workers=workers, edition=edition,
-                                  round_robin=not one_pairing, progress=progress)
-    if csv_file:
-        Path(csv_file).write_text(tour.to_csv(results))
-    if md_file:
-        Path(md_file).write_text(tour.to_markdown(results))
-    if records_dir:
-        folder = Path(records_dir)
-        folder.mkdir(parents=True, exist_ok=True)
-        for k, r in enumerate(results):
-            for i, g in enumerate(r.games):
-                (folder / f"pairing{k}_game{i:04d}.txt").write_text(g.record())
+                                  round_robin=not one_pairing, progress=progress, on_game=sink.add)
+    interrupted = any(r.interrupted for r in results)
+    if interrupted:
+        click.echo(f"\ninterrupted: {sum(r.n for r in results)} finished games", err=True)
+    sink.write_tables(results)
     if as_json:
         emit_json([r.row() for r in results])
-        return
-    click.echo(tour.to_markdown(results), nl=False)
+    else:
+        click.echo(tour.to_markdown(results), nl=False)
+    return INTERRUPTED if interrupted else 0
+
+
+# ---------------------------------------------------------------------------
+# serve (the web app; needs the [web] extra)
+# ---------------------------------------------------------------------------
+
+@cli.command(context_settings=CONTEXT)
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (anything but a loopback address is warned about).")
+@click.option("--port", type=click.IntRange(1, 65535), default=8765, show_default=True, help="Port to listen on.")
+@click.option("--no-browser", is_flag=True, help="Do not open the page in a browser.")
+def serve(host, port, no_browser):
+    """Serve the web app: see the board, play against the engine, enter
+    moves by clicking, ask for the best moves, review a game.
+
+    \b
+    Needs the web extra: pip install 'patchsolve[web]'.
+    Examples:
+      patchsolve serve
+      patchsolve serve --port 9000 --no-browser
+    """
+    try:
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError as e:
+        raise CliError(f"the web app needs the web extra (pip install 'patchsolve[web]'): {e}") from None
+    from patchsolve import web
+
+    try:
+        web.serve(host, port, open_browser=not no_browser)
+    except OSError as e:
+        raise CliError(f"cannot serve on {host}:{port}: {e.strerror or e}") from None
 
 
 def main(argv=None):

@@ -45,4 +45,9 @@ class InvalidPositionError(PatchsolveError):
         super().__init__("invalid position: " + "; ".join(self.problems))
 
 
-__all__ = ["PatchsolveError", "NotationError", "IllegalMoveError", "InvalidPositionError"]
+class LimitError(PatchsolveError):
+    """A search limit or engine option that is unknown, of the wrong type or
+    out of its documented range (``patchsolve.search.limits``)."""
+
+
+__all__ = ["PatchsolveError", "NotationError", "IllegalMoveError", "InvalidPositionError", "LimitError"]

@@ -33,6 +33,9 @@ _SQUARE = re.compile(r"^([a-i])([1-9])$")
 DEFAULT_SEED = 0  # the built-in start position is Position.start(seed=DEFAULT_SEED)
 
 
+MAX_PERFT_DEPTH = 64   # far beyond what finishes; what the core's recursion takes
+
+
 def square_name(square: int) -> str:
     """``0`` -> ``"a1"``; row 1 is the top row."""
     row, col = divmod(square, BOARD)
@@ -428,8 +431,10 @@ class Position:
 
     def perft(self, depth: int) -> int:
         """Move sequences of length ``depth`` (a finished game is one leaf)."""
-        if not isinstance(depth, int) or depth < 0:
-            raise ValueError(f"depth must be a non-negative int, not {depth!r}")
+        from patchsolve.errors import LimitError
+
+        if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_PERFT_DEPTH:
+            raise LimitError(f"perft depth must be an integer from 0 to {MAX_PERFT_DEPTH}, not {depth!r}")
         return self._c.perft(depth)
 
     def random_playout(self, seed: int = 0) -> "Position":

@@ -19,10 +19,14 @@ import csv
 import io
 import itertools
 import math
+import signal
 import sys
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 
+from pathlib import Path
+
+from patchsolve.errors import PatchsolveError
 from patchsolve.players import make_player
 from patchsolve.position import Position, random_circle
 
@@ -54,10 +58,14 @@ def play_game(first_spec: str, second_spec: str, circle, edition: str = "revised
     players = (make_player(first_spec, seed=2 * seed), make_player(second_spec, seed=2 * seed + 1))
     pos = Position.start(circle=circle, edition=edition, first_player=0)
     moves = []
-    while not pos.is_over:
-        move = players[pos.to_move].choose(pos)
-        moves.append(str(move))
-        pos = pos.play(move)
+    try:
+        while not pos.is_over:
+            move = players[pos.to_move].choose(pos)
+            moves.append(str(move))
+            pos = pos.play(move)
+    finally:
+        for p in players:
+            p.close()
     return GameOutcome(pair, first_spec, second_spec, pos.scores(), pos.winner(), tuple(circle), edition, moves)
 
 
@@ -88,6 +96,7 @@ class PairingResult:
     a: str
     b: str
     games: list[GameOutcome]
+    interrupted: bool = False   # stopped by Ctrl-C: only the finished games
 
     @property
     def n(self) -> int:
@@ -136,36 +145,128 @@ def pairing_jobs(a: str, b: str, pairs: int, seed: int, edition: str):
         yield (b, a, circle, edition, game_seed, i)
 
 
+def pairings_of(specs, round_robin: bool = True) -> list[tuple[str, str]]:
+    return list(itertools.combinations(specs, 2)) if round_robin else [(specs[0], specs[1])]
+
+
+class GameSink:
+    """Writes each finished game at once: a CSV row (``games_file``), its
+    record (``records_dir``), and the results tables so far (``csv_file``,
+    ``md_file``). Paths are opened on creation, so a bad one fails before
+    any game is played."""
+
+    def __init__(self, specs, games_file=None, records_dir=None, csv_file=None, md_file=None,
+                 pairs: int = 1, round_robin: bool = True):
+        self.pairings = pairings_of(specs, round_robin)
+        self.games = [[] for _ in self.pairings]
+        self.csv_file, self.md_file = csv_file, md_file
+        self.records = None
+        self._games_fh = None
+        try:
+            if records_dir:
+                self.records = Path(records_dir)
+                self.records.mkdir(parents=True, exist_ok=True)
+            if games_file:
+                self._games_fh = open(games_file, "w", newline="", encoding="utf-8")
+                self._writer = csv.DictWriter(self._games_fh, fieldnames=GAME_FIELDS)
+                self._writer.writeheader()
+                self._games_fh.flush()
+            for path in (csv_file, md_file):
+                if path:
+                    Path(path).write_text("")
+        except OSError as e:
+            raise PatchsolveError(f"cannot write {e.filename}: {e.strerror}") from None
+
+    def add(self, pairing: int, k: int, game: GameOutcome) -> None:
+        self.games[pairing].append(game)
+        if self._games_fh:
+            self._writer.writerow(game_row(pairing, k, game))
+            self._games_fh.flush()
+        if self.records:
+            (self.records / f"pairing{pairing}_game{k:04d}.txt").write_text(game.record())
+        self.write_tables(self.results())
+
+    def results(self) -> list["PairingResult"]:
+        return [PairingResult(a, b, list(g)) for (a, b), g in zip(self.pairings, self.games)]
+
+    def write_tables(self, results) -> None:
+        if self.csv_file:
+            Path(self.csv_file).write_text(to_csv(results))
+        if self.md_file:
+            Path(self.md_file).write_text(to_markdown(results))
+
+
+def _worker_init() -> None:
+    """Tournament workers leave Ctrl-C to the parent, which keeps the
+    finished games; a search in a worker is never cut short."""
+    from patchsolve.search.stop import sigint_stops_searches
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sigint_stops_searches(False)
+
+
+def _indexed_job(item):
+    k, job = item
+    return k, _play_job(job)
+
+
 def run_tournament(specs, pairs: int = 10, seed: int = 0, workers: int = 1, edition: str = "revised",
-                   round_robin: bool = True, progress=None) -> list[PairingResult]:
+                   round_robin: bool = True, progress=None, on_game=None) -> list[PairingResult]:
     """Play every pairing of ``specs`` (round robin), or just specs[0] vs
-    specs[1]; return one PairingResult per pairing."""
+    specs[1]; return one PairingResult per pairing. ``on_game(pairing, k,
+    outcome)`` is called as each game ends (in the order they end). On
+    Ctrl-C the games finished so far are returned (``interrupted`` is set on
+    the results)."""
     for s in specs:
-        make_player(s)  # fail fast on a bad spec, before any process starts
+        make_player(s).close()  # fail fast on a bad spec, before any process starts
     if len(specs) < 2:
         raise ValueError("a tournament needs at least two players")
-    pairings = list(itertools.combinations(specs, 2)) if round_robin else [(specs[0], specs[1])]
-    jobs = [(a, b, job) for a, b in pairings for job in pairing_jobs(a, b, pairs, seed, edition)]
-    a_first = [k % 2 == 0 for k in range(len(jobs))]  # pairing_jobs alternates A-first, B-first
-    outcomes = []
-    if workers <= 1:
-        for k, (_a, _b, job) in enumerate(jobs):
-            outcomes.append(_play_job(job))
-            if progress:
-                progress(k + 1, len(jobs))
-    else:
-        with get_context("spawn").Pool(workers) as pool:
-            for k, out in enumerate(pool.imap(_play_job, [j for _a, _b, j in jobs])):
-                outcomes.append(out)
-                if progress:
-                    progress(k + 1, len(jobs))
-    for out, first in zip(outcomes, a_first):
-        out.a_first = first
+    pairings = pairings_of(specs, round_robin)
+    per = 2 * pairs
+    jobs = [job for a, b in pairings for job in pairing_jobs(a, b, pairs, seed, edition)]
+    outcomes = {}
+    interrupted = False
+
+    def finished(k, out):
+        out.a_first = k % 2 == 0          # pairing_jobs alternates A-first, B-first
+        outcomes[k] = out
+        if on_game:
+            on_game(k // per, k, out)
+        if progress:
+            progress(len(outcomes), len(jobs))
+
+    try:
+        if workers <= 1:
+            from patchsolve.search.stop import sigint_stops_searches
+
+            sigint_stops_searches(False)
+            try:
+                for k, job in enumerate(jobs):
+                    finished(k, _play_job(job))
+            finally:
+                sigint_stops_searches(True)
+        else:
+            with get_context("spawn").Pool(workers, initializer=_worker_init) as pool:
+                for k, out in pool.imap_unordered(_indexed_job, list(enumerate(jobs))):
+                    finished(k, out)
+    except KeyboardInterrupt:
+        interrupted = True
     results = []
-    for k, (a, b) in enumerate(pairings):
-        per = 2 * pairs
-        results.append(PairingResult(a, b, outcomes[k * per:(k + 1) * per]))
+    for i, (a, b) in enumerate(pairings):
+        games = [outcomes[k] for k in range(i * per, (i + 1) * per) if k in outcomes]
+        results.append(PairingResult(a, b, games, interrupted=interrupted))
     return results
+
+
+GAME_FIELDS = ["pairing", "game", "first", "second", "score_first", "score_second", "winner",
+               "edition", "circle"]
+
+
+def game_row(pairing: int, k: int, g: GameOutcome) -> dict:
+    """One finished game as a CSV row (``--games``)."""
+    return {"pairing": pairing, "game": k, "first": g.first, "second": g.second,
+            "score_first": g.scores[0], "score_second": g.scores[1], "winner": g.winner,
+            "edition": g.edition, "circle": ",".join(map(str, g.circle))}
 
 
 def to_csv(results) -> str:

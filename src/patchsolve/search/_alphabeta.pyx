@@ -1,7 +1,9 @@
 # cython: language_level=3
 """Alpha-beta hot loop: negamax with principal variation search, iterative
-deepening, a transposition table, placement pruning, an evaluation, and the
-exact endgame solver. Python-facing validation lives in ``alphabeta.py``.
+deepening, a transposition table, placement pruning and the exact endgame
+solver. The static evaluation at the leaves and the placement score come
+from ``_eval.pxd`` (shared with the other searchers); Python-facing
+validation lives in ``alphabeta.py``.
 
 Sign convention (Patchwork's turns do not alternate)
 ----------------------------------------------------
@@ -15,7 +17,7 @@ ends the game is valued directly as the parent mover's margin, so the
 Depth
 -----
 Heuristic searches decrement the depth at every ply (leather placements
-included) and call :c:func:`evaluate` at depth 0. The exact solver searches
+included) and call ``_eval.evaluate`` at depth 0. The exact solver searches
 with ``depth = EXACT`` and never decrements it, so it always plays to the
 end and every TT entry it stores is an exact-to-the-end value; heuristic
 entries (depth < EXACT) never cut off an exact search.
@@ -39,7 +41,7 @@ Move ordering
 The TT move is searched before anything is generated (most cut-offs need
 nothing else). Then every move gets a key -- ``buy_gain`` (two points a
 square, minus cost and time, plus income to come; walking is 0), then the
-placement heuristic ``placement_badness`` -- and the first three are picked
+placement score ``_eval.placement_badness`` -- and the first three are picked
 by selection, the rest sorted only if the node goes on. Heuristic searches
 keep only the ``keep`` best placements per patch at nodes with at least
 ``prune_depth`` plies left; the exact solver never prunes.
@@ -55,29 +57,16 @@ Exact reductions (the solver's answers stay exact; tests check them)
 from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, int16_t, int8_t, uint8_t, uint16_t
 from libc.stdlib cimport malloc, calloc, free, qsort
 from libc.string cimport memset, memcpy
-from libc.math cimport lround
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from patchsolve._core cimport (
     CState, Tables, u128, move_t, CoreState,
     get_tables, popcount128, to_move, is_over, gen_moves, apply_move, score, is_legal,
-    move_mask, move_patch, rng_next, rng_below, random_move, fits, mix64,
+    move_mask, move_patch, rng_next, fits, mix64, stop_requested,
+    ps_ctz128, ps_popcount64, ps_bit128, income_ahead,
     MAX_MOVES, LAST_SPACE, BOARD_SQUARES, BUY_SHIFT, MOVE_WALK, N_PATCHES,
 )
-
-cdef extern from *:
-    """
-    static inline int ab_ctz128(ps_u128 x) {
-        unsigned long long lo = (unsigned long long)x;
-        return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((unsigned long long)(x >> 64));
-    }
-    static inline int ab_popcount64(unsigned long long x) { return __builtin_popcountll(x); }
-    static inline ps_u128 ab_bit128(int i) { return ((ps_u128)1) << i; }
-    """
-    int ab_ctz128(u128 x) nogil
-    int ab_popcount64(uint64_t x) nogil
-    u128 ab_bit128(int i) nogil
-
+from patchsolve.search._eval cimport evaluate, neighbours, placement_badness
 
 cdef enum:
     INF = 30000
@@ -90,147 +79,7 @@ cdef enum:
 
 
 cdef const Tables* T = get_tables()
-
-# --------------------------------------------------------------------------
-# Board geometry helpers
-# --------------------------------------------------------------------------
-
 cdef u128 FULL = T.full
-cdef u128 NOT_COL0 = 0     # squares not in column 0
-cdef u128 NOT_COL8 = 0     # squares not in column 8
-
-
-def _init_geometry():
-    global NOT_COL0, NOT_COL8
-    cdef int sq
-    for sq in range(BOARD_SQUARES):
-        if sq % 9 != 0:
-            NOT_COL0 |= ab_bit128(sq)
-        if sq % 9 != 8:
-            NOT_COL8 |= ab_bit128(sq)
-
-
-_init_geometry()
-
-
-cdef inline u128 neighbours(u128 m) noexcept nogil:
-    """Squares orthogonally next to ``m`` (may include ``m`` itself)."""
-    return (((m << 1) & NOT_COL0) | ((m >> 1) & NOT_COL8) | (m << 9) | (m >> 9)) & FULL
-
-
-cdef inline int isolated(u128 empty) noexcept nogil:
-    """Empty squares with no empty orthogonal neighbour: only a leather patch
-    can ever fill them."""
-    return popcount128(empty & ~neighbours(empty))
-
-
-cdef inline int placement_badness(u128 quilt, u128 m) noexcept nogil:
-    """Placement heuristic (lower is better): free edge squares of the patch
-    plus 4 per isolated empty square left on the quilt. Patches that hug the
-    border and other patches and leave no single holes score best."""
-    cdef u128 empty = FULL & ~(quilt | m)
-    return popcount128(neighbours(m) & empty) + 4 * isolated(empty)
-
-
-cdef inline int income_ahead(int t) noexcept nogil:
-    """Income spaces strictly after space ``t``."""
-    return ab_popcount64(T.income_spaces >> (t + 1))
-
-
-cdef inline int best7(u128 q) noexcept nogil:
-    """Most squares covered in any of the nine 7x7 squares."""
-    cdef int i, c, b = 0
-    if popcount128(q) < 36:
-        return 0
-    for i in range(9):
-        c = popcount128(q & T.square7[i])
-        if c > b:
-            b = c
-    return b
-
-
-cdef inline int best7_any(u128 q) noexcept nogil:
-    cdef int i, c, b = 0
-    for i in range(9):
-        c = popcount128(q & T.square7[i])
-        if c > b:
-            b = c
-    return b
-
-
-# --------------------------------------------------------------------------
-# Evaluation
-# --------------------------------------------------------------------------
-
-ctypedef struct Weights:
-    double income      # x income * income spaces still ahead (future buttons)
-    double time        # x spaces left to 53 (walking alone pays 1 button/space)
-    double fill        # x min(empty, fill_rate * spaces left): squares still fillable
-    double fill_rate   # squares a player can cover per time space (catalogue: 166/107)
-    double holes       # x isolated empty squares (fillable only by leather)
-    double bonus7      # x 7x7 progress max(0, best7 - 35) / 14 while the bonus is free
-    double tempo       # constant bonus for the player to move
-
-
-cdef Weights W
-# Tuned by least squares against noisy-greedy playout outcomes: 300 games,
-# 3839 positions, 8 playouts each, fill rate picked from a grid by held-out
-# R^2 (benchmarks/tune_eval.py; held-out R^2 0.757, RMSE 8.75 points, against
-# RMSE 17.73 for "the margin now" alone).
-W.income = 0.994
-W.time = 1.538
-W.fill = 0.923
-W.fill_rate = 3.0
-W.holes = -1.218
-W.bonus7 = 0.324
-W.tempo = 0.521
-
-
-cdef inline void side_features(const CState* s, int p, double* f) noexcept nogil:
-    """The tuned terms for player ``p`` (the score so far is not a term: it
-    enters with weight 1)."""
-    cdef int t = s.time[p]
-    cdef int left = LAST_SPACE - t
-    cdef u128 q = s.quilt[p]
-    cdef int empty = BOARD_SQUARES - popcount128(q)
-    cdef double fillable = W.fill_rate * left
-    f[0] = s.income[p] * income_ahead(t)
-    f[1] = left
-    f[2] = empty if empty < fillable else fillable
-    f[3] = 0.0
-    f[4] = 0.0
-    if left == 0:
-        # a player on 53 never places again: the score already says it all,
-        # and every final placement of a patch evaluates alike (see is_final_buy)
-        return
-    f[3] = isolated(FULL & ~q)
-    if s.bonus < 0:
-        t = best7(q) - 35
-        if t > 0:
-            f[4] = t / 14.0
-
-
-cdef inline double side_value(const CState* s, int p) noexcept nogil:
-    cdef double f[5]
-    side_features(s, p, f)
-    return (score(s, p) + (2 if s.pending == p else 0)
-            + W.income * f[0] + W.time * f[1] + W.fill * f[2] + W.holes * f[3] + W.bonus7 * f[4])
-
-
-cdef double evaluate_margin(const CState* s, int p) noexcept nogil:
-    """Estimated final score margin for player ``p``: the score margin now
-    plus, per player, future income, the worth of the time left, the
-    squares that time can still fill, a penalty for isolated holes and 7x7
-    progress (a pending leather patch counts +2 for its owner), plus the
-    tempo bonus when ``p`` is to move."""
-    cdef double v = side_value(s, p) - side_value(s, 1 - p)
-    return v + W.tempo if to_move(s) == p else v - W.tempo
-
-
-cdef int evaluate(const CState* s, int p) noexcept nogil:
-    """``evaluate_margin`` for the player to move, rounded (the alpha-beta
-    search works in whole points)."""
-    return <int>lround(side_value(s, p) - side_value(s, 1 - p) + W.tempo)
 
 
 # --------------------------------------------------------------------------
@@ -287,11 +136,11 @@ cdef uint64_t full_key(const CState* s) noexcept nogil:
     for p in range(2):
         q = s.quilt[p]
         while q:
-            k ^= ZQ[p][ab_ctz128(q)]
+            k ^= ZQ[p][ps_ctz128(q)]
             q &= q - 1
         k ^= ZBTN[p][s.buttons[p] & 511] ^ ZINC[p][s.income[p] & 127] ^ ZTIME[p][s.time[p] & 63]
     while l:
-        i = ab_ctz128(l)
+        i = ps_ctz128(l)
         k ^= ZLEATHER[i]
         l &= l - 1
     k ^= ZFLAG[0][s.on_top + 1] ^ ZFLAG[1][s.pending + 1] ^ ZFLAG[2][s.bonus + 1] ^ ZFLAG[3][s.first_end + 1]
@@ -309,7 +158,7 @@ cdef inline uint64_t child_key(uint64_t k, const CState* a, const CState* b, mov
     for p in range(2):
         d = a.quilt[p] ^ b.quilt[p]
         while d:
-            k ^= ZQ[p][ab_ctz128(d)]
+            k ^= ZQ[p][ps_ctz128(d)]
             d &= d - 1
         if a.buttons[p] != b.buttons[p]:
             k ^= ZBTN[p][a.buttons[p] & 511] ^ ZBTN[p][b.buttons[p] & 511]
@@ -319,7 +168,7 @@ cdef inline uint64_t child_key(uint64_t k, const CState* a, const CState* b, mov
             k ^= ZTIME[p][a.time[p] & 63] ^ ZTIME[p][b.time[p] & 63]
     l = a.leather ^ b.leather
     while l:
-        k ^= ZLEATHER[ab_ctz128(l)]
+        k ^= ZLEATHER[ps_ctz128(l)]
         l &= l - 1
     if a.on_top != b.on_top:
         k ^= ZFLAG[0][a.on_top + 1] ^ ZFLAG[0][b.on_top + 1]
@@ -413,6 +262,8 @@ cdef inline double now() noexcept nogil:
 cdef inline void check_limits(Ctx* c) noexcept nogil:
     if c.node_limit and c.nodes >= c.node_limit:
         c.stop = 1
+    elif stop_requested():
+        c.stop = 1
     elif c.deadline > 0 and now() >= c.deadline:
         c.stop = 1
 
@@ -435,7 +286,7 @@ cdef inline int buy_gain(const CState* s, int p, int pid) noexcept nogil:
     """Cheap worth of buying ``pid`` now, in buttons, relative to walking:
     two points per square, minus cost and time, plus the income it earns."""
     return (2 * T.patch_size[pid] - T.patch_cost[pid] - T.patch_time[pid]
-            + T.patch_income[pid] * income_ahead(s.time[p]))
+            + T.patch_income[pid] * income_ahead(T, s.time[p]))
 
 
 cdef inline bint completes_bonus(const CState* s, u128 q) noexcept nogil:
@@ -590,12 +441,12 @@ cdef inline move_t relaxed_code(const CState* s, int p, int group) noexcept nogi
     first empty square, or the patch's first orientation at square 0 (its
     squares are then moved onto the first empty squares by relaxed_apply)."""
     if group == LEATHER_GROUP:
-        return ab_ctz128(FULL & ~s.quilt[p]) + 1
+        return ps_ctz128(FULL & ~s.quilt[p]) + 1
     return ((T.patch_og_start[group] + 1) << BUY_SHIFT)
 
 
 cdef inline u128 low_squares(int n) noexcept nogil:
-    return (ab_bit128(n) - 1) if n > 0 else 0
+    return (ps_bit128(n) - 1) if n > 0 else 0
 
 
 cdef inline void relaxed_apply(Ctx* c, CState* s, int p, move_t m) noexcept nogil:
@@ -664,7 +515,7 @@ cdef bint region_alive(u128 region, uint64_t fits) noexcept nogil:
     cdef u128 outside = FULL & ~region
     cdef int size = popcount128(region), pid
     while fits:
-        pid = ab_ctz128(<u128>fits)
+        pid = ps_ctz128(<u128>fits)
         fits &= fits - 1
         if T.patch_size[pid] <= size and patch_fits(outside, pid):
             return True
@@ -718,7 +569,7 @@ cdef inline void relax_begin(Ctx* c, const CState* s, int p) noexcept nogil:
         if patch_fits(s.quilt[p], s.circle[k]):
             c.fits[p] |= (<uint64_t>1) << s.circle[k]
     dead = dead_regions(FULL & ~s.quilt[p], c.fits[p])
-    leather = ab_popcount64(s.leather) + (1 if s.pending == p else 0)
+    leather = ps_popcount64(s.leather) + (1 if s.pending == p else 0)
     c.unusable[p] = popcount128(dead) - leather
     if c.unusable[p] < 0:
         c.unusable[p] = 0
@@ -967,10 +818,7 @@ cdef int aspirate(Ctx* c, CState* s, uint64_t key, int depth, int guess, int del
 
 
 # --------------------------------------------------------------------------
-# Probes: fixed-depth heuristic searches for other searchers (cimported by
-# the MCTS through _alphabeta.pxd). One context (TT, per-ply buffers) is
-# made once by the caller and reused by every probe, so TT entries of one
-# probe order the moves of the next.
+# Search context: per-ply buffers and the TT of one Searcher
 
 cdef void ctx_alloc(Ctx* c, bint with_tt, int hash_mb) noexcept nogil:
     """Give a zeroed context its per-ply buffers and, ``with_tt``, a TT of
@@ -999,64 +847,6 @@ cdef void ctx_release(Ctx* c) noexcept nogil:
     free(c.pv)
     free(c.pv_len)
     free(c.tt)
-
-
-cdef void* probe_new(int hash_mb, int keep, int prune_depth) noexcept nogil:
-    """A search context for ``probe_value`` (NULL when out of memory);
-    ``keep`` / ``prune_depth`` as in ``Searcher`` (hash_mb <= 0: no TT)."""
-    cdef Ctx* c = <Ctx*>calloc(1, sizeof(Ctx))
-    if c == NULL:
-        return NULL
-    ctx_alloc(c, hash_mb > 0, hash_mb if hash_mb <= 4096 else 4096)
-    if not ctx_buffers_ok(c) or (hash_mb > 0 and c.tt == NULL):
-        probe_free(c)
-        return NULL
-    c.keep = keep if keep >= 0 else 0
-    c.prune_depth = prune_depth if prune_depth >= 1 else 1
-    c.use_pvs = 1
-    return c
-
-
-cdef void probe_free(void* ctx) noexcept nogil:
-    cdef Ctx* c = <Ctx*>ctx
-    if c == NULL:
-        return
-    ctx_release(c)
-    free(c)
-
-
-cdef int probe_value(void* ctx, const CState* s, int depth, uint64_t node_limit,
-                     double deadline=0.0, int* reached=NULL) noexcept nogil:
-    """Heuristic value of ``s`` (not over: the caller scores finished games)
-    for its player to move: iterative deepening to ``depth`` plies (clamped
-    to 1 .. 100), stopping early after ``node_limit`` nodes (0: none) or at
-    the monotonic time ``deadline`` (0: none) with the deepest finished
-    iteration's value (the static evaluation when none finished; that
-    depth, 0 for none, goes to ``reached``)."""
-    cdef Ctx* c = <Ctx*>ctx
-    cdef CState t = s[0]
-    cdef uint64_t key
-    cdef int d, v, best
-    best = evaluate(s, to_move(s))
-    if reached != NULL:
-        reached[0] = 0
-    if c == NULL or is_over(s):
-        return best
-    if depth > 100:
-        depth = 100
-    key = full_key(&t)
-    c.nodes = 0
-    c.stop = 0
-    c.node_limit = node_limit
-    c.deadline = deadline
-    for d in range(1, depth + 1):
-        v = negamax(c, &t, key, d, -INF, INF, 0, 0)
-        if c.stop:
-            break
-        best = v
-        if reached != NULL:
-            reached[0] = d
-    return best
 
 
 # --------------------------------------------------------------------------
@@ -1155,41 +945,6 @@ def child_key_of(CoreState s, uint64_t key, int move):
     return child_key(key, &s.s, &child, move)
 
 
-def evaluate_state(CoreState s, int player):
-    """The evaluation (an estimated final margin) for ``player``."""
-    return evaluate(&s.s, player)
-
-
-def features(CoreState s):
-    """Tuning features for the player to move: the score margin now, the
-    per-term differences (mover minus opponent) in ``side_features`` order,
-    and the pending-leather term."""
-    cdef int p = to_move(&s.s)
-    cdef double a[5]
-    cdef double b[5]
-    side_features(&s.s, p, a)
-    side_features(&s.s, 1 - p, b)
-    pend = (2 if s.s.pending == p else 0) - (2 if s.s.pending == 1 - p else 0)
-    return margin(&s.s, p) + pend, [a[i] - b[i] for i in range(5)]
-
-
-def get_weights():
-    return dict(W)
-
-
-def set_weights(**kw):
-    """Change evaluation weights (used by the tuner); returns the old ones."""
-    global W
-    old = dict(W)
-    d = dict(W)
-    for k, v in kw.items():
-        if k not in d:
-            raise KeyError(k)
-        d[k] = float(v)
-    W = d
-    return old
-
-
 cdef uint64_t _tree(const CState* s, uint64_t limit, uint64_t count) noexcept nogil:
     cdef move_t moves[MAX_MOVES]
     cdef CState child
@@ -1250,46 +1005,19 @@ def minimax(CoreState s, int depth=-1):
     return v, nodes
 
 
-cdef move_t _greedy(const CState* s) noexcept nogil:
-    """The greedy one-ply player: the move that maximises its own score
-    right after the move plus income times the income spaces still ahead;
-    ties go to the better placement (placement heuristic), then to walking."""
+def ordered_moves(CoreState s, int keep):
+    """The moves of ``s`` in the searcher's order (buy gain, then placement
+    badness), at most ``keep`` placements of each patch (0: all): the
+    candidates of a multi-PV root search."""
+    cdef Ctx c
     cdef move_t moves[MAX_MOVES]
-    cdef CState child
-    cdef int n, i, p = to_move(s)
-    cdef int64_t v, best = -(1 << 60)
-    cdef move_t bestm = MOVE_WALK
-    n = gen_moves(s, moves)
-    for i in range(n):
-        child = s[0]
-        apply_move(&child, moves[i])
-        v = (score(&child, p) + child.income[p] * income_ahead(child.time[p])) * 1024
-        if moves[i] != MOVE_WALK:
-            v -= placement_badness(s.quilt[p], move_mask(moves[i]))
-        if v > best:
-            best = v
-            bestm = moves[i]
-    return bestm
-
-
-def greedy_move(CoreState s):
-    """Move code of the greedy one-ply player (-1 when the game is over)."""
+    cdef int64_t keys[MAX_MOVES]
+    cdef int n, k, i
     if is_over(&s.s):
-        return -1
-    return _greedy(&s.s)
-
-
-def policy_playout(CoreState s, uint64_t seed, double epsilon):
-    """Play to the end with the greedy player, taking a uniformly random
-    move with probability ``epsilon``; returns the final CoreState."""
-    cdef CoreState c = CoreState.__new__(CoreState)
-    cdef uint64_t rng = seed
-    cdef uint64_t thresh = <uint64_t>(epsilon * 1048576.0)
-    c.s = s.s
-    with nogil:
-        while not is_over(&c.s):
-            if rng_below(&rng, 1048576) < thresh:
-                apply_move(&c.s, random_move(&c.s, &rng))
-            else:
-                apply_move(&c.s, _greedy(&c.s))
-    return c
+        return []
+    memset(&c, 0, sizeof(Ctx))
+    c.keep = keep if keep > 0 else 0
+    n = gen_moves(&s.s, moves)
+    k = order_moves(&c, &s.s, moves, n, keys, -1, keep > 0)
+    qsort(keys, k, sizeof(int64_t), cmp_desc)
+    return [key_move(keys[i]) for i in range(k)]

@@ -1,214 +1,223 @@
 """Alpha-beta search and the exact endgame solver (Python side).
 
-The hot loop is ``_alphabeta.pyx``; this module validates limits (bad
-limits raise :class:`InvalidLimitError`, a :class:`PatchsolveError`) and
-turns codes into :class:`~patchsolve.Move` objects in a
-:class:`~patchsolve.search.SearchResult`.
+The hot loop is ``_alphabeta.pyx``; this module turns validated
+:class:`~patchsolve.search.limits.Limits` and options into a run of the C
+searcher and its codes into a :class:`~patchsolve.search.SearchResult`.
+Limits, finished positions and the near-end exact shortcut are handled once
+for every engine by :func:`patchsolve.search` (``dispatch.py``).
 
-``search_alphabeta(position, depth=, time=, nodes=, ...)``
+``run`` (``patchsolve.search(pos, engine="alphabeta", ...)``)
     Iterative deepening PVS with a transposition table and an evaluation at
-    the leaves. ``score`` is the estimated final score margin for the player
-    to move (``bound="estimate"``). Where at least ``prune_depth`` plies are
-    left, only the ``placements`` best placements of each patch are searched
-    (by the placement heuristic: fewest free squares along the patch's edge,
-    4 more per isolated hole left on the quilt); nearer the leaves every
-    placement is searched. ``placements=0`` searches every placement.
+    the leaves. ``score`` is the estimated final margin for the player to
+    move. Where at least ``prune_depth`` plies are left, only the
+    ``placements`` best placements of each patch are searched (fewest free
+    squares along the patch's edge, 4 more per isolated hole left);
+    ``placements=0`` searches every placement. ``multipv=N`` values the N
+    best root moves one by one (half the budget goes to the main search).
 
-``solve(position, time=, nodes=, ...)``
-    The game-theoretic final score margin under perfect play (both players
+``solve_run`` (``patchsolve.solve``)
+    The game-theoretic final margin under perfect play (both players
     maximise their own margin), searching to the end with no heuristic
-    pruning. ``bound="exact"`` when proven; when the budget runs out first
-    the result has ``bound="estimate"`` (the deepest finished heuristic
-    iteration), which is how a position "beyond the budget" is reported.
-    Two exact reductions keep it fast (both in ``_alphabeta.pyx``): a buy
-    that takes its player to space 53 is searched once per patch (twice if
-    some placements take the 7x7 bonus), since that quilt never changes
-    again; and a relaxed game in which one player's quilt geometry is
-    ignored gives an upper bound for a whole group of placements, which
-    skips the group when it cannot raise alpha. The PV always runs to the
-    end of the game (no TT cut-offs at PV nodes).
+    pruning. ``bound="exact"`` when proven, else the deepest finished
+    heuristic iteration as an estimate. Two exact reductions keep it fast
+    (both in ``_alphabeta.pyx``): a buy that takes its player to space 53 is
+    searched once per patch (twice if some placements take the 7x7 bonus),
+    and a relaxed game that ignores one player's quilt geometry bounds a
+    whole group of placements from above.
 """
 
 from __future__ import annotations
 
-import math
 import time as _time
 
-from patchsolve.errors import PatchsolveError
-from patchsolve.patches import LAST_SPACE
-from patchsolve.position import Move, Position
-from patchsolve.search import _alphabeta
-from patchsolve.search.result import SearchResult
+from patchsolve.errors import LimitError
+from patchsolve.position import Move
+from patchsolve.search import _alphabeta, _eval
+from patchsolve.search.limits import allocation
+from patchsolve.search.result import SearchResult, proven_outcome, root_move, win_probability_of
 
 EXACT_DEPTH = 127          # the depth the core reports for the exact iteration
 MAX_DEPTH = 100
-DEFAULT_TIME = 1.0         # search with no limit given
-DEFAULT_SOLVE_TIME = 30.0  # solve with no limit given (solve cannot know how hard a position is)
-SEARCH_OPTIONS = ("depth", "time", "nodes", "hash_mb", "placements", "prune_depth", "tt", "seed",
-                  "endgame_solve")
-ENDGAME_SPACES = 15        # try an exact solve first when a token is this close to 53
-ENDGAME_SHARE = 0.25       # ... with this share of the budget
-ENDGAME_NODES = 200_000    # ... or this many nodes when only a depth is given
-SOLVE_OPTIONS = ("time", "nodes", "hash_mb", "tt", "seed", "presearch")
+DEFAULT_TIME = 1.0         # search with no budget given
+DEFAULT_SOLVE_TIME = 30.0  # solve with no budget given (it cannot know how hard a position is)
+DEFAULT_HASH_MB = 16
+DEFAULT_SOLVE_HASH_MB = 64
+MULTIPV_SHARE = 0.5        # with multipv > 1, the main search's share of the budget
+
+# option -> (default, check); limits (time, nodes, ...) are not options
+OPTIONS = {"placements": 4, "prune_depth": 2, "tt": True}
+SOLVE_OPTIONS = {"tt": True, "presearch": 2}
+_INT_RANGES = {"placements": (0, 2048), "prune_depth": (1, MAX_DEPTH), "presearch": (0, 10)}
 
 
-class InvalidLimitError(PatchsolveError):
-    """A search limit or option that is missing, of the wrong type or out of range."""
-
-
-# -- validation -------------------------------------------------------------
-
-def _check_options(given: dict, known: tuple, what: str) -> None:
-    unknown = sorted(set(given) - set(known))
+def _check(options: dict, known: dict, what: str) -> dict:
+    unknown = sorted(set(options) - set(known))
     if unknown:
-        raise InvalidLimitError(f"unknown {what} option(s) {', '.join(unknown)} (known: {', '.join(known)})")
+        raise LimitError(f"unknown {what} option(s) {', '.join(unknown)} (known: {', '.join(known)})")
+    out = {**known, **options}
+    for name, value in out.items():
+        if name in _INT_RANGES:
+            lo, hi = _INT_RANGES[name]
+            if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+                raise LimitError(f"{name} must be an integer between {lo} and {hi}, not {value!r}")
+        elif not isinstance(value, bool):
+            raise LimitError(f"{name} must be True or False, not {value!r}")
+    return out
 
 
-def _int(name: str, value, lo: int, hi: int):
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidLimitError(f"{name} must be an integer, not {value!r}")
-    if not lo <= value <= hi:
-        raise InvalidLimitError(f"{name} must be between {lo} and {hi}, not {value}")
-    return value
+def check_options(options: dict) -> dict:
+    return _check(options, OPTIONS, "alpha-beta")
 
 
-def _seconds(value):
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise InvalidLimitError(f"time must be a number of seconds, not {value!r}")
-    if not math.isfinite(value) or value <= 0 or value > 1e6:
-        raise InvalidLimitError(f"time must be a positive number of seconds (at most 1e6), not {value}")
-    return float(value)
+def check_solve_options(options: dict) -> dict:
+    return _check(options, SOLVE_OPTIONS, "solve")
 
 
-def _bool(name: str, value) -> bool:
-    if not isinstance(value, bool):
-        raise InvalidLimitError(f"{name} must be True or False, not {value!r}")
-    return value
+def _searcher(hash_mb, tt, placements, prune_depth):
+    with allocation("transposition table", hash_mb):
+        return _alphabeta.Searcher(hash_mb, tt, placements, prune_depth)
 
 
-def _position(position) -> Position:
-    if not isinstance(position, Position):
-        raise InvalidLimitError(f"expected a patchsolve.Position, not {type(position).__name__}")
-    return position
+def _mover_value(position, child, value):
+    """A child's value for the root's player to move (turns need not alternate)."""
+    return value if child.to_move == position.to_move else -value
 
 
 # -- results ----------------------------------------------------------------
 
-def _finished(position: Position, seed) -> SearchResult:
-    """A finished game: its margin for the core's player to move (the last
-    to arrive), proven."""
-    a, b = position.scores()
-    me = position.to_move
-    margin = (a - b) if me == 0 else (b - a)
-    return SearchResult(None, margin, "exact", [], 0, 0, 0.0, 0.0, seed, engine="alphabeta")
+def _static(position, nodes, elapsed, seed, engine) -> SearchResult:
+    """No iteration finished: the greedy move, statically valued."""
+    move = Move.from_code(_eval.greedy_move(position._c))
+    score = _eval.evaluate_state(position._c, position.to_move)
+    return SearchResult(move, score, "estimate", [move], 0, nodes, elapsed, nodes / elapsed if elapsed > 0 else 0.0,
+                        seed, engine=engine, win_probability=win_probability_of(score),
+                        root_moves=[root_move(move, score)])
 
 
-def _result(position, done, searcher, elapsed, seed, exact_wanted) -> SearchResult:
-    nodes = searcher.nodes
-    nps = nodes / elapsed if elapsed > 0 else 0.0
-    if not done:  # not even depth 1 finished: the greedy move, statically valued
-        code = _alphabeta.greedy_move(position._c)
-        score = _alphabeta.evaluate_state(position._c, position.to_move)
-        return SearchResult(Move.from_code(code), score, "estimate", [Move.from_code(code)], 0,
-                            nodes, elapsed, nps, seed, engine="alphabeta")
+def _result(position, done, nodes, elapsed, seed, engine) -> SearchResult:
+    if not done:
+        return _static(position, nodes, elapsed, seed, engine)
     depth, value, pv, _, seldepth = done[-1]
-    exact = depth == EXACT_DEPTH
     moves = [Move.from_code(c) for c in pv]
-    return SearchResult(moves[0], value, "exact" if exact else "estimate", moves,
-                        seldepth if exact else depth, nodes, elapsed, nps, seed, engine="alphabeta")
+    nps = nodes / elapsed if elapsed > 0 else 0.0
+    if depth == EXACT_DEPTH:
+        proven = proven_outcome(position, moves)
+        r = SearchResult(moves[0], value, "exact", moves, seldepth, nodes, elapsed, nps, seed, engine=engine,
+                         proven=proven, lower=value, upper=value,
+                         win_probability=None if proven is None else float(proven == "win"))
+        r.root_moves = [root_move(moves[0], value, "exact", r.win_probability, proven)]
+        return r
+    return SearchResult(moves[0], value, "estimate", moves, depth, nodes, elapsed, nps, seed, engine=engine,
+                        win_probability=win_probability_of(value), root_moves=[root_move(moves[0], value)])
 
 
-# -- API --------------------------------------------------------------------
+# -- search -----------------------------------------------------------------
 
-def search_alphabeta(position, depth=None, time=None, nodes=None, hash_mb=16, placements=4,
-                     prune_depth=2, tt=True, seed=None, endgame_solve=True, **other) -> SearchResult:
-    """Best move by iterative-deepening alpha-beta within the limits
-    (``depth`` plies, ``time`` seconds, ``nodes``; the first reached stops
-    it, and the deepest finished iteration answers). With no limit given it
-    searches for one second. ``hash_mb`` is the TT memory budget.
-    Near the end (a token within 15 spaces of 53) it first tries an exact
-    solve with a quarter of the budget and returns the proven value when
-    that succeeds (``endgame_solve=False`` turns this off).
-    Deterministic: ``seed`` is only recorded."""
-    _check_options(other, SEARCH_OPTIONS, "alpha-beta")
-    position = _position(position)
-    depth = _int("depth", depth, 1, MAX_DEPTH)
-    seconds = _seconds(time)
-    nodes = _int("nodes", nodes, 1, 2**62)
-    hash_mb = _int("hash_mb", hash_mb, 1, 4096)
-    placements = _int("placements", placements, 0, 2048)
-    prune_depth = _int("prune_depth", prune_depth, 1, MAX_DEPTH)
-    tt = _bool("tt", tt)
-    endgame_solve = _bool("endgame_solve", endgame_solve)
-    seed = _int("seed", seed, -2**63, 2**64)
-    if depth is None and seconds is None and nodes is None:
+def run(position, limits, options) -> SearchResult:
+    """Iterative deepening within ``limits`` (depth, time, nodes; the first
+    reached stops it; the deepest finished iteration answers; none given:
+    one second)."""
+    opts = check_options(options)
+    seconds, nodes, depth = limits.time, limits.nodes, limits.depth
+    if seconds is None and nodes is None and depth is None:
         seconds = DEFAULT_TIME
-    if position.is_over:
-        return _finished(position, seed)
+    multipv = limits.multipv or 1
+    share = MULTIPV_SHARE if multipv > 1 else 1.0
     start = _time.perf_counter()
-    if endgame_solve and LAST_SPACE - min(position.time(0), position.time(1)) <= ENDGAME_SPACES:
-        proven = _try_solve(position, seconds, nodes, hash_mb, seed)
-        if proven.bound == "exact":
-            proven.engine = "alphabeta"
-            return proven
-        if nodes is not None:
-            nodes = max(1, nodes - proven.nodes)
-    searcher = _alphabeta.Searcher(hash_mb, tt, placements, prune_depth)
-    left = None if seconds is None else max(1e-3, seconds - (_time.perf_counter() - start))
-    done = searcher.run(position._c, depth or MAX_DEPTH, False, nodes or 0, left or 0.0)
-    return _result(position, done, searcher, _time.perf_counter() - start, seed, False)
+    searcher = _searcher(limits.hash_mb or DEFAULT_HASH_MB, opts["tt"], opts["placements"], opts["prune_depth"])
+    done = searcher.run(position._c, depth or MAX_DEPTH, False,
+                        int(nodes * share) or 1 if nodes else 0, seconds * share if seconds else 0.0)
+    used = searcher.nodes
+    result = _result(position, done, used, _time.perf_counter() - start, limits.seed, "alphabeta")
+    if multipv > 1 and not _alphabeta_stopped():
+        left_nodes = None if nodes is None else max(1, nodes - used)
+        left_time = None if seconds is None else max(1e-3, seconds - (_time.perf_counter() - start))
+        reached = done[-1][0] if done else 1
+        result.root_moves = _multipv(position, searcher, result, multipv, opts, reached,
+                                     left_nodes, left_time)
+        result.nodes = used + sum(d.pop("_nodes", 0) for d in result.root_moves)
+        result.time = _time.perf_counter() - start
+        result.nps = result.nodes / result.time if result.time > 0 else 0.0
+    return result
 
 
-def _try_solve(position, seconds, nodes, hash_mb, seed) -> SearchResult:
-    """An exact solve within a share of the budget (check its bound)."""
-    budget = {}
-    if seconds is not None:
-        budget["time"] = seconds * ENDGAME_SHARE
-    if nodes is not None:
-        budget["nodes"] = max(1, int(nodes * ENDGAME_SHARE))
-    if not budget:
-        budget["nodes"] = ENDGAME_NODES
-    return solve(position, hash_mb=hash_mb, seed=seed, presearch=0, **budget)
+def _alphabeta_stopped() -> bool:
+    from patchsolve.search.stop import stop_requested
+
+    return stop_requested()
+
+
+def _multipv(position, searcher, result, count, opts, depth, nodes, seconds) -> list[dict]:
+    """The ``count`` best root moves, each valued by a search of its child
+    one ply shallower than the main search reached (the candidates are the
+    searcher's own: every patch's ``placements`` best placements and walk)."""
+    best = result.best_move
+    candidates = [Move.from_code(c) for c in _alphabeta.ordered_moves(position._c, opts["placements"])]
+    candidates = [m for m in candidates if m != best]
+    rows = [result.root_moves[0]]
+    if not candidates:
+        return rows
+    child_depth = max(1, min(depth, MAX_DEPTH) - 1)
+    per_nodes = None if nodes is None else max(1, nodes // len(candidates))
+    per_time = None if seconds is None else max(1e-3, seconds / len(candidates))
+    for move in candidates:
+        if _alphabeta_stopped():
+            break
+        child = position.play(move)
+        if child.is_over:
+            a, b = child.scores()
+            v = (a - b) if position.to_move == 0 else (b - a)
+            rows.append(root_move(move, v, "exact", proven="win" if child.winner() == position.to_move else "loss"))
+            continue
+        done = searcher.run(child._c, child_depth, False, per_nodes or 0, per_time or 0.0)
+        v = done[-1][1] if done else _eval.evaluate_state(child._c, child.to_move)
+        rows.append(root_move(move, _mover_value(position, child, v), _nodes=searcher.nodes))
+    head, rest = rows[0], sorted(rows[1:], key=lambda d: -d["score"])
+    return [head] + rest[:count - 1]
 
 
 def evaluate(position) -> int:
     """The static evaluation: estimated final score margin for the player
-    to move (terms documented in ``_alphabeta.pyx``, "Evaluation")."""
-    position = _position(position)
+    to move (terms documented in ``_eval.pyx``)."""
+    from patchsolve.search.dispatch import check_position
+    from patchsolve.search.result import finished_result
+
+    position = check_position(position)
     if position.is_over:
-        return _finished(position, None).score
-    return _alphabeta.evaluate_state(position._c, position.to_move)
+        return finished_result(position, "alphabeta").score
+    return _eval.evaluate_state(position._c, position.to_move)
 
 
-def solve(position, time=None, nodes=None, hash_mb=64, tt=True, seed=None, presearch=2,
-          **other) -> SearchResult:
-    """Exact final score margin for the player to move under perfect play,
-    and a best move, within ``time`` seconds / ``nodes`` (default: 30 s).
-    ``presearch`` shallow full-width iterations first seed the TT with good
-    moves. ``bound`` is "exact" when proven, else "estimate" (over budget)."""
-    _check_options(other, SOLVE_OPTIONS, "solve")
-    position = _position(position)
-    seconds = _seconds(time)
-    nodes = _int("nodes", nodes, 1, 2**62)
-    hash_mb = _int("hash_mb", hash_mb, 1, 4096)
-    tt = _bool("tt", tt)
-    seed = _int("seed", seed, -2**63, 2**64)
-    presearch = _int("presearch", presearch, 0, 10)
+# -- exact solve ------------------------------------------------------------
+
+def solve_run(position, limits, options) -> SearchResult:
+    """Exact final margin for the player to move under perfect play within
+    ``limits`` (time, nodes; none given: 30 s). ``presearch`` shallow
+    full-width iterations first seed the TT with good moves."""
+    opts = check_solve_options(options)
+    seconds, nodes = limits.time, limits.nodes
     if seconds is None and nodes is None:
         seconds = DEFAULT_SOLVE_TIME
-    if position.is_over:
-        return _finished(position, seed)
     start = _time.perf_counter()
-    searcher = _alphabeta.Searcher(hash_mb, tt, 0, MAX_DEPTH)
+    searcher = _searcher(limits.hash_mb or DEFAULT_SOLVE_HASH_MB, opts["tt"], 0, MAX_DEPTH)
+    presearch = opts["presearch"]
     done = searcher.run(position._c, presearch, True, nodes or 0, seconds or 0.0,
                         1 if presearch else EXACT_DEPTH)
-    result = _result(position, done, searcher, _time.perf_counter() - start, seed, True)
-    result.engine = "alphabeta-solve"
-    return result
+    return _result(position, done, searcher.nodes, _time.perf_counter() - start, limits.seed, "solve")
 
 
-__all__ = ["search_alphabeta", "solve", "evaluate", "InvalidLimitError"]
+def search_alphabeta(position, **kwargs) -> SearchResult:
+    """``patchsolve.search(position, engine="alphabeta", **kwargs)``."""
+    from patchsolve.search.dispatch import search
+
+    return search(position, engine="alphabeta", **kwargs)
+
+
+def solve(position, **kwargs) -> SearchResult:
+    """``patchsolve.solve(position, **kwargs)``."""
+    from patchsolve.search.dispatch import solve as _solve
+
+    return _solve(position, **kwargs)
+
+
+__all__ = ["run", "solve_run", "search_alphabeta", "solve", "evaluate", "check_options", "OPTIONS"]

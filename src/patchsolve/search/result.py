@@ -1,19 +1,47 @@
-"""What every searcher returns."""
+"""What every searcher returns, and the conventions all engines share.
+
+``score`` is the final score margin (own score minus the opponent's) for the
+player to move in the searched position, also on a finished position (where
+``Position.to_move`` names the player it is for). ``bound`` says what kind
+of number it is: "exact" (proven), "lower"/"upper" (a proven bound), or
+"estimate". ``proven`` is "win" or "loss" once the outcome for the player to
+move is proven (by the exact solver or the MCTS-solver), else None.
+``win_probability`` is the chance that the player to move wins: the MCTS's
+win rate, or for an alpha-beta estimate ``Phi(score / EVAL_RMSE)`` (the
+evaluation's error against final margins is about normal with that spread),
+so the two engines report on one scale. ``root_moves`` lists root moves best
+first, each a dict with ``move``, ``score``, ``bound``, ``win_probability``,
+``proven`` and ``visits`` (None for alpha-beta).
+"""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
+
+EVAL_RMSE = 8.75   # held-out RMSE (points) of the evaluation against outcomes
+
+
+def win_probability_of(score: float) -> float:
+    """P(win) of an estimated margin whose error is normal with EVAL_RMSE."""
+    return 0.5 * (1.0 + math.erf(score / (EVAL_RMSE * math.sqrt(2.0))))
+
+
+def proven_outcome(position, pv) -> str | None:
+    """"win"/"loss" for the player to move when ``pv`` (a proven line) ends
+    the game, with the tie-break applied; None when it does not."""
+    end = position
+    for m in pv:
+        end = end.play(m)
+    if not end.is_over:
+        return None
+    return "win" if end.winner() == position.to_move else "loss"
 
 
 @dataclass
 class SearchResult:
-    """The answer of a search, shared by all engines.
-
-    ``score`` is the (estimated or proven) final score margin for the player
-    to move in the searched position; ``bound`` says what kind of number it
-    is: "exact" (proven), "lower"/"upper" (a proven bound), or "estimate".
-    """
+    """The answer of a search, shared by all engines (see the module doc)."""
 
     best_move: Any                  # patchsolve.Move (None only for a finished game)
     score: float
@@ -26,8 +54,12 @@ class SearchResult:
     seed: int | None = None
     engine: str = ""
     iterations: int | None = None          # MCTS
-    win_probability: float | None = None   # MCTS: for the player to move
-    root_moves: list = field(default_factory=list)  # per-root-move stats (dicts), best first
+    win_probability: float | None = None   # for the player to move
+    root_moves: list = field(default_factory=list)  # per-root-move dicts, best first
+    proven: str | None = None              # "win" / "loss" for the player to move
+    interrupted: bool = False              # stopped by Ctrl-C / request_stop()
+    lower: float | None = None             # proven bounds on score, where known
+    upper: float | None = None
 
     def to_dict(self) -> dict:
         return {
@@ -35,6 +67,10 @@ class SearchResult:
             "best_move": None if self.best_move is None else str(self.best_move),
             "score": self.score,
             "bound": self.bound,
+            "proven": self.proven,
+            "lower": self.lower,
+            "upper": self.upper,
+            "win_probability": self.win_probability,
             "pv": [str(m) for m in self.pv],
             "depth": self.depth,
             "nodes": self.nodes,
@@ -42,8 +78,31 @@ class SearchResult:
             "nps": self.nps,
             "seed": self.seed,
             "iterations": self.iterations,
-            "win_probability": self.win_probability,
+            "interrupted": self.interrupted,
             "root_moves": [
                 {k: (str(v) if k == "move" else v) for k, v in d.items()} for d in self.root_moves
             ],
         }
+
+
+def root_move(move, score, bound="estimate", win_probability=None, proven=None, visits=None, **extra) -> dict:
+    """One entry of ``SearchResult.root_moves`` with every engine's keys."""
+    if win_probability is None and score is not None:
+        win_probability = win_probability_of(score) if proven is None else float(proven == "win")
+    return {"move": move, "score": score, "bound": bound, "win_probability": win_probability,
+            "proven": proven, "visits": visits, **extra}
+
+
+def finished_result(position, engine: str, seed=None) -> SearchResult:
+    """A finished game: its margin for ``position.to_move``, proven."""
+    a, b = position.scores()
+    me = position.to_move
+    margin = (a - b) if me == 0 else (b - a)
+    won = position.winner() == me
+    return SearchResult(None, margin, "exact", seed=seed, engine=engine,
+                        win_probability=1.0 if won else 0.0, proven="win" if won else "loss",
+                        lower=margin, upper=margin)
+
+
+__all__ = ["SearchResult", "EVAL_RMSE", "win_probability_of", "proven_outcome", "root_move",
+           "finished_result"]

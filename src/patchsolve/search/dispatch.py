@@ -1,0 +1,124 @@
+"""``search(position, engine=...)`` and ``solve(position)``: one entry for
+every engine, the API and the CLI.
+
+Here, once for all engines: the limits are validated (one ``LimitError``),
+a finished position gets its proven margin, Ctrl-C stops the search with its
+best so far (``interrupted=True``), and near the end of the game the exact
+solver is tried first with a share of the budget; when it proves the value,
+that is the answer, whatever the engine.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time as _time
+
+from patchsolve.errors import LimitError, PatchsolveError
+from patchsolve.patches import LAST_SPACE
+from patchsolve.position import Position
+from patchsolve.search.limits import Limits, split
+from patchsolve.search.result import SearchResult, finished_result
+from patchsolve.search.stop import interruptible, stop_requested
+
+ENGINES = ("alphabeta", "mcts")
+DEFAULT_ENGINE = "alphabeta"   # the stronger at the CLI's time (benchmarks/results/default_engine.md)
+
+ENDGAME_SPACES = 15        # try the exact solver first when a token is this close to 53 ...
+ENDGAME_SHARE = 0.25       # ... with this share of the time or node budget ...
+ENDGAME_NODES = 200_000    # ... or this many nodes under a depth / iteration budget (deterministic)
+
+
+def check_position(position) -> Position:
+    if not isinstance(position, Position):
+        raise PatchsolveError(f"expected a patchsolve.Position, not {type(position).__name__}")
+    return position
+
+
+def engine_module(engine: str):
+    if engine not in ENGINES:
+        raise PatchsolveError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
+    return importlib.import_module(f"patchsolve.search.{engine}")
+
+
+def near_end(position: Position) -> bool:
+    return not position.is_over and LAST_SPACE - min(position.time(0), position.time(1)) <= ENDGAME_SPACES
+
+
+def endgame_shortcut(position: Position, limits: Limits, engine: str):
+    """The proven answer when the solver finds it within its share of the
+    budget, else (None, the limits left for the engine)."""
+    budget = {}
+    if limits.time is not None:
+        budget["time"] = limits.time * ENDGAME_SHARE
+    if limits.nodes is not None:
+        budget["nodes"] = max(1, int(limits.nodes * ENDGAME_SHARE))
+    if not budget:
+        budget["nodes"] = ENDGAME_NODES
+    t0 = _time.perf_counter()
+    r = _solve_run(position, Limits(hash_mb=limits.hash_mb, seed=limits.seed, **budget), {"presearch": 0})
+    if r.bound == "exact":
+        r.engine = engine
+        r.seed = limits.seed
+        return r, limits
+    left = {}
+    if limits.time is not None:
+        left["time"] = max(1e-3, limits.time - (_time.perf_counter() - t0))
+    if limits.nodes is not None:
+        left["nodes"] = max(1, limits.nodes - r.nodes)
+    return None, limits.replace(**left)
+
+
+def _solve_run(position, limits, options):
+    from patchsolve.search.alphabeta import solve_run
+
+    return solve_run(position, limits, options)
+
+
+def search(position, engine: str = DEFAULT_ENGINE, *, endgame_solve: bool = True, **kwargs) -> SearchResult:
+    """Search ``position`` with ``engine`` ("alphabeta", the default, or
+    "mcts"). Keyword arguments are limits (``time``, ``nodes``, ``depth``,
+    ``iterations``, ``seed``, ``workers``, ``hash_mb``, ``max_nodes``,
+    ``multipv``; see ``patchsolve.search.limits``) and engine options (see
+    the engine's module). ``endgame_solve=False`` skips the exact solver
+    near the end."""
+    position = check_position(position)
+    module = engine_module(engine)
+    limits, options = split(kwargs)
+    limits.for_engine(engine)
+    if not isinstance(endgame_solve, bool):
+        raise LimitError(f"endgame_solve must be True or False, not {endgame_solve!r}")
+    module.check_options(dict(options))
+    with interruptible():
+        t0 = _time.perf_counter()
+        if position.is_over:
+            result = finished_result(position, engine, limits.seed)
+        else:
+            result = None
+            if endgame_solve and near_end(position):
+                result, limits = endgame_shortcut(position, limits, engine)
+            if result is None:
+                result = module.run(position, limits, options)
+        result.time = _time.perf_counter() - t0
+        result.interrupted = stop_requested()
+    return result
+
+
+def solve(position, **kwargs) -> SearchResult:
+    """The exact final margin for the player to move under perfect play
+    (``bound="exact"``) within ``time`` / ``nodes`` (default 30 s)."""
+    position = check_position(position)
+    limits, options = split(kwargs)
+    limits.for_engine("solve")
+    from patchsolve.search.alphabeta import check_solve_options
+
+    check_solve_options(dict(options))
+    with interruptible():
+        if position.is_over:
+            result = finished_result(position, "solve", limits.seed)
+        else:
+            result = _solve_run(position, limits, options)
+        result.interrupted = stop_requested()
+    return result
+
+
+__all__ = ["search", "solve", "ENGINES", "DEFAULT_ENGINE", "check_position", "near_end", "endgame_shortcut"]

@@ -1,0 +1,137 @@
+"""Search limits: one validated record for every engine, the API and the CLI.
+
+=============  =====================  ==========================================
+limit          range                  meaning
+=============  =====================  ==========================================
+``time``       0 < t <= 86400         seconds of wall time (one day at most)
+``nodes``      1 .. 2**62             alpha-beta / solver nodes
+``depth``      1 .. 100               alpha-beta plies (iterative deepening)
+``iterations`` 1 .. 2**62             MCTS iterations
+``seed``       0 .. 2**64-1           randomised engines' seed (recorded by all)
+``workers``    1 .. 256               MCTS root-parallel processes
+``hash_mb``    1 .. 65536             transposition table memory (megabytes)
+``max_nodes``  16 .. 2**30            MCTS tree nodes kept in memory
+``multipv``    1 .. 256               root moves valued one by one (alpha-beta)
+=============  =====================  ==========================================
+
+Out of range, of the wrong type, or a limit an engine does not use: a
+:class:`~patchsolve.errors.LimitError` naming the limit. A table that
+cannot be allocated is also a ``LimitError`` (see :func:`allocation`).
+"""
+
+from __future__ import annotations
+
+import math
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+
+from patchsolve.errors import LimitError
+
+MAX_TIME = 86400.0
+
+# name -> (lowest, highest); time is a float, the rest are integers
+RANGES = {
+    "time": (0.0, MAX_TIME),
+    "nodes": (1, 2**62),
+    "depth": (1, 100),
+    "iterations": (1, 2**62),
+    "seed": (0, 2**64 - 1),
+    "workers": (1, 256),
+    "hash_mb": (1, 65536),
+    "max_nodes": (16, 2**30),
+    "multipv": (1, 256),
+}
+
+# the limits each engine reads; any other given limit is refused for it
+ENGINE_LIMITS = {
+    "alphabeta": {"time", "nodes", "depth", "seed", "hash_mb", "multipv"},
+    "mcts": {"time", "iterations", "seed", "workers", "max_nodes", "multipv"},
+    "solve": {"time", "nodes", "seed", "hash_mb"},
+}
+
+
+def _check_time(value) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise LimitError(f"time must be a number of seconds, not {value!r}")
+    if not math.isfinite(value) or not 0 < value <= MAX_TIME:
+        raise LimitError(f"time must be more than 0 and at most {MAX_TIME:g} seconds, not {value}")
+    return float(value)
+
+
+def _check_int(name: str, value) -> int:
+    lo, hi = RANGES[name]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise LimitError(f"{name} must be an integer, not {value!r}")
+    if not lo <= value <= hi:
+        raise LimitError(f"{name} must be between {lo} and {hi}, not {value}")
+    return value
+
+
+def check(name: str, value):
+    """One limit, validated (None stays None)."""
+    if value is None:
+        return None
+    if name not in RANGES:
+        raise LimitError(f"unknown limit {name!r} (known: {', '.join(RANGES)})")
+    return _check_time(value) if name == "time" else _check_int(name, value)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """A search budget and the engine-independent settings. Every field is
+    optional; ``Limits(time=1.5, seed=3)`` checks each value on creation."""
+
+    time: float | None = None
+    nodes: int | None = None
+    depth: int | None = None
+    iterations: int | None = None
+    seed: int | None = None
+    workers: int | None = None
+    hash_mb: int | None = None
+    max_nodes: int | None = None
+    multipv: int | None = None
+
+    def __post_init__(self):
+        for name in RANGES:
+            object.__setattr__(self, name, check(name, getattr(self, name)))
+
+    def given(self) -> dict:
+        """The limits that were set, by name."""
+        return {k: v for k, v in asdict(self).items() if v is not None}
+
+    def for_engine(self, engine: str) -> "Limits":
+        """Refuse limits ``engine`` does not read (a depth for the MCTS, ...)."""
+        wrong = sorted(set(self.given()) - ENGINE_LIMITS[engine])
+        if wrong:
+            raise LimitError(f"{', '.join(wrong)} does not apply to the {engine} engine "
+                             f"(it takes {', '.join(sorted(ENGINE_LIMITS[engine]))})")
+        return self
+
+    def has_budget(self) -> bool:
+        return any(v is not None for v in (self.time, self.nodes, self.depth, self.iterations))
+
+    def replace(self, **changes) -> "Limits":
+        return Limits(**{**asdict(self), **changes})
+
+    def __repr__(self) -> str:
+        return "Limits(" + ", ".join(f"{k}={v!r}" for k, v in self.given().items()) + ")"
+
+
+def split(kwargs: dict) -> tuple[Limits, dict]:
+    """Separate the limits among ``kwargs`` from the engine options."""
+    limits = {k: kwargs[k] for k in RANGES if k in kwargs}
+    options = {k: v for k, v in kwargs.items() if k not in RANGES}
+    return Limits(**limits), options
+
+
+@contextmanager
+def allocation(what: str, megabytes):
+    """Turn a failed allocation of ``what`` into a LimitError."""
+    try:
+        yield
+    except MemoryError:
+        size = "" if megabytes is None else f" of {megabytes} MB"
+        raise LimitError(f"cannot allocate the {what}{size}: choose a smaller one") from None
+
+
+__all__ = ["Limits", "LimitError", "RANGES", "ENGINE_LIMITS", "MAX_TIME", "check", "split", "allocation"]

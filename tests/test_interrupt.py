@@ -1,0 +1,152 @@
+"""Nothing is lost: Ctrl-C (a real SIGINT to a real process) stops a long
+command quickly with its best result so far, marked as interrupted (exit
+130); games and tournament results are on disk as they are played."""
+
+import csv
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from patchsolve import Game, Position
+
+GOLDEN = Path(__file__).parent / "data" / "golden_game.txt"
+PATIENCE = 5.0        # seconds a stopped command may take to exit (it is asked within 0.5 s)
+
+
+def start(*args, stdin=subprocess.DEVNULL):
+    return subprocess.Popen([sys.executable, "-m", "patchsolve.cli", *map(str, args)], stdin=stdin,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+
+
+def wait_for_line(proc, needle, timeout=60.0):
+    """Read stderr until a line containing ``needle`` (the search has begun)."""
+    deadline = time.monotonic() + timeout
+    seen = []
+    while time.monotonic() < deadline:
+        line = proc.stderr.readline()
+        if not line:
+            break
+        seen.append(line)
+        if needle in line:
+            return seen
+    proc.kill()
+    raise AssertionError(f"never saw {needle!r}: {''.join(seen)}")
+
+
+def interrupt(proc, after=1.0):
+    """SIGINT after ``after`` seconds; (exit code, stdout, seconds to exit)."""
+    time.sleep(after)
+    t0 = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    try:
+        out, _ = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        raise AssertionError("the command ignored Ctrl-C")
+    return proc.returncode, out, time.monotonic() - t0
+
+
+@pytest.mark.parametrize("engine", ["alphabeta", "mcts"])
+def test_ctrl_c_during_best_prints_the_best_move_so_far(engine):
+    proc = start("best", "--engine", engine, "--time", 60)
+    wait_for_line(proc, "searching with")
+    code, out, took = interrupt(proc)
+    assert code == 130 and took < PATIENCE
+    assert "interrupted" in out
+    move = out.split("best move: ")[1].split()[0]
+    assert Position.start(seed=0).is_legal(Position.start(seed=0).parse_move(move))
+
+
+def test_ctrl_c_during_eval_json_keeps_the_json():
+    import json
+
+    proc = start("eval", "--time", 60, "--json")
+    wait_for_line(proc, "searching with")
+    code, out, took = interrupt(proc)
+    data = json.loads(out)
+    assert code == 130 and took < PATIENCE and data["interrupted"] is True and data["top_moves"]
+
+
+def test_ctrl_c_during_solve_says_it_was_not_solved():
+    mid = Game.read(GOLDEN).position(10)
+    proc = start("solve", mid.to_text(), "--time", 60)
+    wait_for_line(proc, "solving")
+    code, out, took = interrupt(proc)
+    assert code == 130 and took < PATIENCE
+    assert "interrupted" in out and "NOT solved" in out
+
+
+def test_ctrl_c_during_perft_prints_the_partial_count():
+    proc = start("perft", 7)
+    wait_for_line(proc, "root moves")
+    code, out, took = interrupt(proc)
+    assert code == 130 and took < PATIENCE
+    assert "interrupted after" in out
+
+
+def test_ctrl_c_during_analyze_keeps_the_moves_analysed(tmp_path):
+    proc = start("analyze", GOLDEN, "--time", 0.3, "--json")
+    wait_for_line(proc, "[4/")
+    code, out, took = interrupt(proc, after=0.1)
+    import json
+
+    data = json.loads(out)
+    assert code == 130 and took < PATIENCE and data["interrupted"] is True
+    assert 2 <= len(data["moves"]) < len(Game.read(GOLDEN))   # positions 1-3 valued: moves 1-2
+
+
+def test_play_writes_the_record_after_every_move_and_keeps_it_on_ctrl_c(tmp_path):
+    record = tmp_path / "game.txt"
+    proc = start("play", "--p0", "engine", "--p1", "engine", "--time", 0.2, "--record", record)
+    wait_for_line(proc, "player 1: searching")       # one move played
+    wait_for_line(proc, "player ")
+    code, out, took = interrupt(proc, after=0.5)
+    assert code == 130 and took < PATIENCE
+    game = Game.read(record)
+    assert len(game) >= 1 and not game.end.is_over
+
+
+def test_play_keeps_the_record_at_end_of_input(tmp_path):
+    record = tmp_path / "game.txt"
+    r = subprocess.run([sys.executable, "-m", "patchsolve.cli", "play", "--p0", "human", "--p1", "human",
+                        "--record", str(record)], input="walk\nwalk\n", capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == 0 and "end of input" in r.stdout
+    assert [str(m) for m in Game.read(record).moves] == ["walk", "walk"]
+
+
+def test_play_refuses_an_unwritable_record_before_the_game_starts(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "patchsolve.cli", "play", "--p0", "human", "--p1", "human",
+                        "--record", str(tmp_path / "no" / "such" / "dir" / "g.txt")], input="walk\n",
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.startswith("patchsolve: error: cannot write") and len(r.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_tournament_keeps_every_finished_game_and_prints_their_table_on_ctrl_c(tmp_path, workers):
+    games, records = tmp_path / "games.csv", tmp_path / "records"
+    proc = start("tournament", "alphabeta:time=0.02", "greedy", "--pairs", 200, "--workers", workers,
+                 "--games", games, "--records", records, "--markdown", tmp_path / "table.md", "-q")
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if games.exists() and len(games.read_text().splitlines()) >= 4:
+            break
+        time.sleep(0.2)
+    code, out, took = interrupt(proc, after=0.0)
+    assert code == 130 and took < PATIENCE
+    with open(games) as fh:
+        rows = list(csv.DictReader(fh))
+    assert len(rows) >= 3
+    assert len(list(records.iterdir())) == len(rows)       # a record for every finished game
+    assert f"| {len(rows)} |" in out                     # the table counts the finished games
+    assert f"| {len(rows)} |" in (tmp_path / "table.md").read_text()
+    for row in rows:
+        g = Game.read(records / f"pairing{row['pairing']}_game{int(row['game']):04d}.txt")
+        assert list(g.end.scores()) == [int(row["score_first"]), int(row["score_second"])]
