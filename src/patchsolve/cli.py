@@ -5,8 +5,8 @@ progress and info lines go to stderr (``--quiet`` silences them). Bad input
 gives one line on stderr, ``patchsolve: error: ...``, and exit status 2.
 
 POSITION is the one-line notation of :mod:`patchsolve.notation` (quoted or
-not: the words are joined), a JSON position, ``-`` to read standard input,
-or ``-f FILE``; without one the built-in start position
+not: the words are joined), a JSON position, board text
+(:mod:`patchsolve.board`), ``-`` to read standard input, or ``-f FILE``; without one the built-in start position
 (``Position.start(seed=DEFAULT_SEED)``) is used.
 """
 
@@ -117,14 +117,9 @@ def _read_file(path: str) -> str:
 
 
 def parse_position_text(text: str) -> Position:
-    """Position text or JSON; '#' comment lines are skipped."""
-    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
-    body = " ".join(lines).strip()
-    if not body:
-        raise NotationError("no position given (empty input)", field="position", token="")
-    if body.startswith("{"):
-        return Position.from_json(body)
-    return Position.from_text(body)
+    """Notation, JSON or board text (told apart by Position.parse); '#'
+    comment lines are skipped."""
+    return Position.parse(text)
 
 
 def load_position(words, position_file) -> Position:
@@ -136,7 +131,8 @@ def load_position(words, position_file) -> Position:
         return parse_position_text(_read_file("-"))
     if not words:
         return Position.start(seed=DEFAULT_SEED)
-    return parse_position_text(" ".join(words))
+    # board text given as arguments keeps its lines when quoted as one word
+    return parse_position_text(words[0] if len(words) == 1 else " ".join(words))
 
 
 def emit_json(data) -> None:
@@ -312,14 +308,29 @@ def as_move(pos: Position, move):
               help="Time-board printing.")
 @click.option("--first", "first_player", type=click.IntRange(0, 1), default=0, show_default=True,
               help="The start player.")
+@click.option("--circle", "circle_text", default=None, metavar="P,P,...",
+              help="The circle read off the table: the 33 patch ids or names from the neutral token on "
+                   "(the 1x2, id 0, last), comma-separated.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def new(seed, edition, first_player, as_json):
+def new(seed, edition, first_player, circle_text, as_json):
     """Print a start position.
 
     \b
-    Example:
+    Examples:
       patchsolve new --seed 7 --edition original
+      patchsolve new --circle 4,8,30,21,20,6,1,11,15,27,18,22,28,24,3,23,5,26,7,19,12,31,10,13,16,17,9,2,14,29,32,25,0
     """
+    if circle_text is not None:
+        if seed is not None:
+            raise CliError("give either --seed or --circle, not both")
+        from patchsolve.board import start_circle
+
+        pos = Position.start(circle=start_circle(circle_text), edition=edition, first_player=first_player)
+        if as_json:
+            emit_json({"seed": None, "position": pos.to_text(), "fields": json.loads(pos.to_json())})
+        else:
+            click.echo(pos.to_text())
+        return
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     pos = Position.start(seed=seed, edition=edition, first_player=first_player)
@@ -347,17 +358,25 @@ def position_info(pos: Position) -> dict:
 @position_arguments
 @click.option("--svg", "svg_file", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Also write an SVG picture to FILE.")
+@click.option("--board", "as_board", is_flag=True,
+              help="Print board text (quilts drawn with patch symbols; readable as POSITION).")
 @color_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def show(position, position_file, svg_file, color, as_json):
+def show(position, position_file, svg_file, as_board, color, as_json):
     """Draw a position: both quilts, the time track, the next three patches.
 
     \b
     Examples:
       patchsolve show
       patchsolve new --seed 3 | patchsolve show - --svg start.svg
+      patchsolve show --board > table.txt && patchsolve best -f table.txt
     """
     pos = load_position(position, position_file)
+    if as_board:
+        if as_json:
+            raise CliError("give either --board or --json, not both")
+        click.echo(pos.to_board(), nl=False)
+        return
     if svg_file:
         try:
             with open(svg_file, "w", encoding="utf-8") as fh:
@@ -367,7 +386,7 @@ def show(position, position_file, svg_file, color, as_json):
     if as_json:
         emit_json(position_info(pos))
     else:
-        click.echo(render.text_position(pos, color=use_color(color)), color=use_color(color))
+        click.echo(render.text_position(pos, pos.labels, color=use_color(color)), color=use_color(color))
 
 
 @cli.command(context_settings=CONTEXT)
@@ -403,6 +422,30 @@ def moves(position, position_file, patch, as_json):
         click.echo(f"{len(legal)} legal moves for player {pos.to_move}")
     for m in legal:
         click.echo(f"{str(m):<12} {describe_move(pos, m)}")
+
+
+# ---------------------------------------------------------------------------
+# patches: the catalogue
+# ---------------------------------------------------------------------------
+
+@cli.command(context_settings=CONTEXT)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def patches(as_json):
+    """List the 33 patches: id, symbol (as drawn in board text), name, cost
+    in buttons, time, income and shape.
+
+    \b
+    Example:
+      patchsolve patches
+      patchsolve patches --json
+    """
+    if as_json:
+        emit_json([p.to_dict() for p in PATCHES])
+        return
+    click.echo("id (symbol) name / cost, time, income / shape; L is a leather patch in board text")
+    click.echo()
+    for line in render.catalogue_lines():
+        click.echo(line)
 
 
 # ---------------------------------------------------------------------------

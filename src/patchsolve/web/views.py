@@ -11,6 +11,7 @@ import json
 
 from patchsolve import _core, render
 from patchsolve.errors import IllegalMoveError, NotationError, PatchsolveError
+from patchsolve.board import looks_like_board
 from patchsolve.game import Game
 from patchsolve.patches import BOARD, PATCHES
 from patchsolve.position import Position
@@ -27,16 +28,9 @@ class BadRequest(PatchsolveError):
 
 
 def read_position(text: str) -> Position:
-    """A position from its text (notation or JSON; '#' lines skipped). The
-    one place the web app reads a position: when ``Position(text)`` reads
-    every format (the board text too), this becomes that call."""
-    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
-    body = " ".join(lines).strip()
-    if not body:
-        raise NotationError("no position given (empty text)", field="position", token="")
-    if body.startswith("{"):
-        return Position.from_json(body)
-    return Position.from_text(body)
+    """A position from its text (notation, JSON or board text; '#' lines
+    skipped): the one place the web app reads a position."""
+    return Position.parse(text)
 
 
 def looks_like_record(text: str) -> bool:
@@ -49,7 +43,7 @@ def looks_like_record(text: str) -> bool:
 
 def load_text(text: str) -> Game:
     """A game record or a position text (then a game with no moves)."""
-    if looks_like_record(text):
+    if looks_like_record(text) and not looks_like_board(text):
         return Game.from_text(text)
     return Game(read_position(text))
 
