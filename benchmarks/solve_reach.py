@@ -72,10 +72,9 @@ def generate(per_bucket: int, nodes: int, noise: float, seed: int) -> list[dict]
 
 def solve_one(pos: Position, solver: str, budget: float, wdl: bool, hash_mb: int):
     if solver == "old":
-        from patchsolve.search.alphabeta import solve_run
-        from patchsolve.search.limits import Limits
+        from patchsolve.search.alphabeta import solve as old_solve
 
-        r = solve_run(pos, Limits(time=budget, hash_mb=hash_mb), {})
+        r = old_solve(pos, time=budget, hash_mb=hash_mb)
     else:
         r = patchsolve.solve(pos, time=budget, hash_mb=hash_mb, wdl=wdl)
     return r
@@ -90,14 +89,14 @@ def run(entries, solver: str, budget: float, wdl: bool, hash_mb: int, buckets) -
         t0 = time.perf_counter()
         r = solve_one(pos, solver, budget, wdl, hash_mb)
         elapsed = time.perf_counter() - t0
-        proven = r.bound == "exact" if not wdl else r.proven is not None
+        proven = r.bound == "exact" if not wdl else getattr(r, "proven", None) is not None
         rows.append({"bucket": e["bucket"], "spaces_left": e["spaces_left"], "proven": proven,
                      "time": elapsed, "nodes": r.nodes, "score": r.score, "bound": r.bound,
                      "lower": getattr(r, "lower", None), "upper": getattr(r, "upper", None),
-                     "winner": r.proven})
+                     "winner": getattr(r, "proven", None)})
         print(f"  bucket {e['bucket']} ({e['spaces_left']} left): {'proven' if proven else 'open'} "
               f"{elapsed:.2f}s {r.nodes} nodes score {r.score} [{rows[-1]['lower']}, {rows[-1]['upper']}]"
-              f" {r.proven or ''}", file=sys.stderr, flush=True)
+              f" {rows[-1]['winner'] or ''}", file=sys.stderr, flush=True)
     return rows
 
 
