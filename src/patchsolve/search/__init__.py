@@ -31,8 +31,10 @@ def search(position, engine: str = "mcts", **limits) -> SearchResult:
 
 
 def solve(position, **limits) -> SearchResult:
-    """Exact final score margin under perfect play (alpha-beta, no pruning)."""
-    from patchsolve.search.alphabeta import solve as _solve
+    """Exact final score margin under perfect play, or proven bounds on it
+    (``search/solver.py``: ``wdl=True`` proves only who wins,
+    ``all_moves=True`` values every root move)."""
+    from patchsolve.search.solver import solve as _solve
 
     return _solve(position, **limits)
 

@@ -172,7 +172,9 @@ def _try_solve(position, seconds, nodes, hash_mb, seed) -> SearchResult:
         budget["nodes"] = max(1, int(nodes * ENDGAME_SHARE))
     if not budget:
         budget["nodes"] = ENDGAME_NODES
-    return solve(position, hash_mb=hash_mb, seed=seed, presearch=0, **budget)
+    from patchsolve.search.solver import solve as exact_solve
+
+    return exact_solve(position, hash_mb=hash_mb, seed=seed, **budget)
 
 
 def evaluate(position) -> int:

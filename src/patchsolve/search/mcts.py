@@ -414,17 +414,17 @@ def _endgame_solve(position, time, seed, t0):
     proves in a fraction of the budget: try it first (a share of the time,
     or a fixed node budget, so an iteration budget stays deterministic).
     Returns a SearchResult when the value is proven, else None."""
-    from patchsolve.search.alphabeta import solve
+    from patchsolve.search.solver import solve
 
     budget = {"time": time * ENDGAME_SHARE} if time is not None else {"nodes": ENDGAME_NODES}
-    r = solve(position, presearch=0, **budget)
+    r = solve(position, **budget)
     if r.bound != "exact":
         return None
     r.engine = "mcts"
     r.seed = seed
     r.iterations = 0
-    r.win_probability = 1.0 if r.score > 0 else 0.0 if r.score < 0 else 0.5
-    r.proven = "win" if r.score > 0 else "loss" if r.score < 0 else None
+    # the solver names the winner of a proven line (tie rule included)
+    r.win_probability = {"win": 1.0, "loss": 0.0}.get(r.proven, 0.5)
     r.time = _time.monotonic() - t0
     return r
 

@@ -28,6 +28,9 @@ class SearchResult:
     iterations: int | None = None          # MCTS
     win_probability: float | None = None   # MCTS: for the player to move
     root_moves: list = field(default_factory=list)  # per-root-move stats (dicts), best first
+    lower: int | None = None                # proven bounds on score, where known (solver)
+    upper: int | None = None
+    proven: str | None = None               # "win"/"loss" for the player to move, once proven
 
     def to_dict(self) -> dict:
         return {
@@ -43,6 +46,9 @@ class SearchResult:
             "seed": self.seed,
             "iterations": self.iterations,
             "win_probability": self.win_probability,
+            "lower": self.lower,
+            "upper": self.upper,
+            "proven": self.proven,
             "root_moves": [
                 {k: (str(v) if k == "move" else v) for k, v in d.items()} for d in self.root_moves
             ],
