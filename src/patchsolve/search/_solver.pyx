@@ -19,8 +19,10 @@ Driver (MTD(f) with proven bounds)
 The root keeps a proven interval ``[lo, hi]`` (from the static bounds
 below to begin with). Each step is one null-window search at a test value
 ``gamma`` in the interval: failing high raises ``lo``, failing low lowers
-``hi`` (fail-soft: by as much as the search proved). The first test is the
-evaluation of the root; later ones step from the last result, doubling the
+``hi`` (fail-soft: by as much as the search proved). First, bracketing:
+tests at the evaluation -+ 8, 4, 2 (cheap far from the value, and they
+leave a narrow proven interval early, which is what a run out of budget
+reports); then MTD(f) from the evaluation: later tests step from the last result, doubling the
 step while it keeps failing the same way (so far-off guesses converge in a
 few steps), and bisect once the interval is small. When the budget runs out
 the interval is still proven: that is the answer's ``lower``/``upper``.
@@ -978,14 +980,14 @@ cdef class Solver:
             v = search(&self.c, &t, key, alpha, beta, 0, 0)
         return None if self.c.stop else v
 
-    def solve(self, CoreState s, int lo, int hi, int guess):
+    def solve(self, CoreState s, int lo, int hi, int guess, int spread=8):
         """Narrow the proven interval [lo, hi] of ``s`` (for its player to
         move) by null-window searches until it closes or the budget runs out
         (see "Driver"). Returns (lo, hi)."""
         cdef CState t = s.s
         cdef uint64_t key = full_key(&t)
         with nogil:
-            mtd(&self.c, &t, key, &self.lo, &self.hi, &self.gamma, &self.steps, lo, hi, guess)
+            mtd(&self.c, &t, key, &self.lo, &self.hi, &self.gamma, &self.steps, lo, hi, guess, spread)
         return self.lo, self.hi
 
     def tt_bounds(self, CoreState s):
@@ -1002,13 +1004,34 @@ cdef class Solver:
 
 
 cdef void mtd(Ctx* c, CState* s, uint64_t key, int* lo, int* hi, int* gamma, int* steps,
-              int lo0, int hi0, int guess) noexcept nogil:
+              int lo0, int hi0, int guess, int spread) noexcept nogil:
     """The driver (module doc): ``lo``/``hi`` are updated in place after
     every step so another thread can report them."""
-    cdef int g, v, step = 1, last = 0, dirn, run = 0
+    cdef int g, v, step = 1, last = 0, dirn, run = 0, d = spread, side, t
     lo[0] = lo0
     hi[0] = hi0
     g = guess
+    # bracketing: tests at guess -+ d for d = spread, spread/2, ..., 2; the
+    # far ones are cheap and leave a narrow proven interval early
+    while d >= 2 and lo[0] < hi[0] and not c.stop and not c.wdl:
+        for side in range(2):
+            t = g - d if side == 0 else g + d + 1
+            if not (lo[0] < t <= hi[0]):
+                continue
+            gamma[0] = t
+            v = search(c, s, key, t - 1, t, 0, 0)
+            if c.stop:
+                return
+            steps[0] += 1
+            if v >= t:
+                lo[0] = v
+                if side == 1:
+                    g = v          # above the guess's bracket: follow it
+            else:
+                hi[0] = v
+                if side == 0:
+                    g = v
+        d //= 2
     while lo[0] < hi[0] and not c.stop:
         if c.wdl and (lo[0] > 0 or hi[0] < 0):
             break              # the sign is all a win/loss solve wants

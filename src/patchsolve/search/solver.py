@@ -42,6 +42,7 @@ from patchsolve.search.result import SearchResult
 DEFAULT_SOLVE_TIME = 30.0    # no budget given: a solver cannot know how hard a position is
 DEFAULT_HASH_MB = 64
 PROGRESS_EVERY = 1.0         # seconds between progress reports
+BRACKET = 8                  # first bracketing tests at the evaluation -+ this (_solver.pyx "Driver")
 OPTIONS = ("time", "nodes", "hash_mb", "seed", "wdl", "all_moves", "progress", "static", "relax", "etc")
 
 
@@ -98,9 +99,13 @@ class _Run:
             shi = min(shi, hi)
         if slo >= shi:
             return slo, shi
+        given = guess
         if guess is None:
             guess = 1 if self.solver.wdl else self.solver.guess(pos._c)
-        lo, hi = self.call(self.solver.solve, pos._c, slo, shi, guess)
+        # a given first test (all-moves: "better than the best so far?") is
+        # searched straight away, without bracketing
+        spread = BRACKET if given is None else 0
+        lo, hi = self.call(self.solver.solve, pos._c, slo, shi, guess, spread)
         return lo, hi
 
     def at_least(self, pos: Position, v: int):
