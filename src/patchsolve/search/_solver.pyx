@@ -55,8 +55,12 @@ Pruning (every one keeps the value exact; the tests check them)
   searching a node's moves, the TT is probed for the children of the first
   few moves; one already proven good enough cuts off the node.
 
-Move ordering: the TT move first, then by ``buy_gain`` (squares, cost, time
-and income of a buy), then by how well a placement hugs the quilt.
+Move ordering: the TT move first, then the ply's killer (the last move that
+cut off at that ply), then by ``buy_gain`` (squares, cost, time and income of
+a buy), by how well a placement hugs the quilt, and by the history of
+cut-offs (log2 of a move code's cut-offs so far). Killer and history saved
+a fifth of the nodes to exact values on the reach set's first buckets
+(benchmarks/results/solve_reach.md).
 """
 
 from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, int16_t, int8_t, uint8_t, uint16_t
@@ -307,6 +311,9 @@ ctypedef struct Ctx:
     int use_static
     int use_relax
     int use_etc
+    int use_hist           # killer moves and the history of cut-offs in the ordering
+    uint32_t* hist         # cut-offs per move code (codes < 2**16)
+    move_t killer[MAX_PLY]
     int relax_min
     int thr[2]             # relaxed player: covered squares that earn the 7x7 bonus
     uint64_t fits[2]       # relaxed player: patches that fitted when relaxation began
@@ -470,8 +477,9 @@ cdef enum:
     LAZY = 3
 
 
-cdef inline int64_t order_key(int gain, int bad, move_t m) noexcept nogil:
-    return ((<int64_t>(gain * 256 - bad + (1 << 24))) << 32) | <uint32_t>m
+cdef inline int64_t order_key(int gain, int bad, int hist, move_t m) noexcept nogil:
+    """Gain first, then badness, then history (0..15)."""
+    return ((<int64_t>(gain * 4096 - bad * 16 + hist + (1 << 28))) << 32) | <uint32_t>m
 
 
 cdef inline move_t key_move(int64_t k) noexcept nogil:
@@ -497,10 +505,21 @@ cdef inline move_t next_move(int64_t* keys, int i, int n) noexcept nogil:
     return key_move(keys[i])
 
 
-cdef int order_moves(const CState* s, const move_t* moves, int n, int64_t* keys,
-                     move_t ttmove) noexcept nogil:
-    """Ordering keys of ``moves`` (TT move first, then buy gain, then
-    placement badness), equivalent final buys merged. Returns the count."""
+cdef inline int hist_rank(const Ctx* c, move_t m) noexcept nogil:
+    """0..15: log2 of the cut-offs ``m`` made so far."""
+    cdef int w
+    if not c.use_hist:
+        return 0
+    w = log2_work(c.hist[m & 0xFFFF])
+    return w if w < 15 else 15
+
+
+cdef int order_moves(Ctx* c, const CState* s, const move_t* moves, int n, int64_t* keys,
+                     move_t ttmove, move_t killer) noexcept nogil:
+    """Ordering keys of ``moves`` (TT move first, then the ply's killer --
+    the last move that cut off at this ply --, then buy gain, placement
+    badness and the history of cut-offs), equivalent final buys merged.
+    Returns the count."""
     cdef int p = to_move(s)
     cdef int i, k = 0, pid, gain, bad, slot
     cdef move_t m
@@ -511,7 +530,10 @@ cdef int order_moves(const CState* s, const move_t* moves, int n, int64_t* keys,
         m = moves[i]
         pid = move_patch(m)
         if m == ttmove:
-            gain = 1000000
+            gain = 100000
+            bad = 0
+        elif m == killer and c.use_hist:
+            gain = 99999
             bad = 0
         elif m == MOVE_WALK:
             gain = 0
@@ -528,7 +550,7 @@ cdef int order_moves(const CState* s, const move_t* moves, int n, int64_t* keys,
             else:
                 gain = 7 if completes_bonus(s, s.quilt[p] | mask) else 0
             bad = placement_badness(s.quilt[p], mask)
-        keys[k] = order_key(gain, bad, m)
+        keys[k] = order_key(gain, bad, hist_rank(c, m), m)
         k += 1
     return k
 
@@ -834,7 +856,7 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
         else:
             n = gen_moves(s, moves)
         keys = c.keys + ply * MAX_MOVES
-        n = order_moves(s, moves, n, keys, ttmove)
+        n = order_moves(c, s, moves, n, keys, ttmove, c.killer[ply])
         if c.use_etc and n > 1:
             v = etc_probe(c, s, key, keys, n, p, relaxed, beta, &etcmove)
             if v >= beta:
@@ -892,6 +914,9 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
             if v > alpha:
                 alpha = v
                 if v >= beta:
+                    if c.use_hist:
+                        c.killer[ply] = m
+                        c.hist[m & 0xFFFF] += 1
                     break
 
     if best >= beta0:
@@ -919,8 +944,9 @@ cdef class Solver:
     cdef public int steps
 
     def __cinit__(self, int hash_mb=64, bint wdl=False, bint use_static=True, bint use_relax=True,
-                  bint use_etc=False, int relax_min=3):
+                  bint use_etc=False, int relax_min=3, bint use_hist=True):
         cdef uint64_t buckets = 1
+        cdef int i
         memset(&self.c, 0, sizeof(Ctx))
         while buckets * 2 * 2 * sizeof(Entry) <= (<uint64_t>hash_mb) << 20:
             buckets *= 2
@@ -928,18 +954,23 @@ cdef class Solver:
         self.c.tt_mask = buckets - 1
         self.c.moves = <move_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(move_t))
         self.c.keys = <int64_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(int64_t))
-        if self.c.tt == NULL or self.c.moves == NULL or self.c.keys == NULL:
+        self.c.hist = <uint32_t*>calloc(1 << 16, sizeof(uint32_t))
+        for i in range(MAX_PLY):
+            self.c.killer[i] = -1
+        if self.c.tt == NULL or self.c.moves == NULL or self.c.keys == NULL or self.c.hist == NULL:
             raise MemoryError("solver table")
         self.c.wdl = wdl
         self.c.use_static = use_static
         self.c.use_relax = use_relax
         self.c.use_etc = use_etc
+        self.c.use_hist = use_hist
         self.c.relax_min = relax_min
 
     def __dealloc__(self):
         free(self.c.tt)
         free(self.c.moves)
         free(self.c.keys)
+        free(self.c.hist)
 
     @property
     def wdl(self):
