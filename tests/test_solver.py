@@ -240,3 +240,18 @@ def test_cli_prints_the_interval_when_not_solved():
     assert res.exit_code == 1
     r = solve(mid, nodes=2000)
     assert f"[{r.lower:+d}, {r.upper:+d}]" in res.output
+
+
+def test_all_moves_in_wdl_mode_names_each_moves_outcome():
+    for pos in SMALL[:4] + LEATHER[:1] + BONUS[:1]:
+        r = solve(pos, wdl=True, all_moves=True)
+        for d in r.root_moves:
+            child = pos.play(d["move"])
+            if child.is_over:
+                win = child.winner() == pos.to_move
+            else:
+                win = plain_wdl(child) == (child.to_move == pos.to_move)
+            assert d["proven"] == ("win" if win else "loss")
+        assert r.proven == ("win" if plain_wdl(pos) else "loss")
+    res = CliRunner().invoke(cli, ["solve", SMALL[0].to_text(), "--all-moves", "--wdl", "-q"])
+    assert res.exit_code == 0 and "wins" in res.output.splitlines()[3]

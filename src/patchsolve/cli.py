@@ -870,12 +870,26 @@ def _interval(r) -> str:
     return f"[{r.lower:+d}, {r.upper:+d}]" if r.lower is not None else "?"
 
 
-def _move_rows(pos: Position, rows: list) -> None:
+def _wdl_move_rows(groups: dict) -> None:
+    """--all-moves --wdl: per patch, how many placements are proven wins."""
+    click.echo(f"{'patch':>8} {'result':>7} {'wins':>6} {'losses':>7} {'moves':>6}  example")
+    for group, ds in sorted(groups.items(), key=lambda kv: -sum(d["proven"] == "win" for d in kv[1])):
+        wins = [d for d in ds if d["proven"] == "win"]
+        losses = sum(d["proven"] == "loss" for d in ds)
+        result = "win" if wins else "loss" if losses == len(ds) else "?"
+        name = f"patch {group}" if isinstance(group, int) else group
+        click.echo(f"{name:>8} {result:>7} {len(wins):>6} {losses:>7} {len(ds):>6}  {(wins or ds)[0]['move']}")
+
+
+def _move_rows(pos: Position, rows: list, wdl: bool = False) -> None:
     """--all-moves: per patch (and walk, leather), the best placement's value,
     how many placements reach it, and the others' proven bounds."""
     groups = {}
     for d in rows:
         groups.setdefault(d["group"], []).append(d)
+    if wdl:
+        _wdl_move_rows(groups)
+        return
     click.echo(f"{'patch':>8} {'best':>6} {'bound':>6} {'at best':>8} {'moves':>6}  example   others")
     for group, ds in sorted(groups.items(), key=lambda kv: -max(d["lower"] for d in kv[1])):
         top = max(ds, key=lambda d: (d["lower"], d["upper"]))
@@ -939,7 +953,7 @@ def solve(position, position_file, time_limit, nodes, hash_mb, wdl, all_moves, q
                + ("" if proven else "  (not proven best)"))
     click.echo("pv: " + " ".join(str(m) for m in r.pv))
     if all_moves:
-        _move_rows(pos, r.root_moves)
+        _move_rows(pos, r.root_moves, wdl)
     click.echo(f"stats: nodes {r.nodes}  time {r.time:.2f}s  nps {r.nps:.0f}")
     return 0 if proven else 1
 

@@ -15,6 +15,9 @@ turns codes into :class:`~patchsolve.Move` objects in a
     placement is searched. ``placements=0`` searches every placement.
 
 ``solve(position, time=, nodes=, ...)``
+    The old exact mode (``patchsolve.solve`` and the endgame shortcut now use
+    ``search/solver.py``; this one stays as a second, independent exact
+    search for tests and the before/after benchmark).
     The game-theoretic final score margin under perfect play (both players
     maximise their own margin), searching to the end with no heuristic
     pruning. ``bound="exact"`` when proven; when the budget runs out first
