@@ -935,45 +935,111 @@ def bench(as_json):
         click.echo(line)
 
 
+# -- solve ---------------------------------------------------------------------
+
+def _solve_progress(quiet: bool):
+    """The solver's progress callback: one stderr line a report."""
+    if quiet:
+        return None
+
+    def report(d):
+        what = f"move {d['move']}  " if d.get("move") else ""
+        info(False, f"  {what}{d['time']:.0f}s  test {d['gamma']:+d}  bounds [{d['lower']:+d}, {d['upper']:+d}]"
+                    f"{' (win/loss units)' if d['wdl'] else ''}  nodes {d['nodes']:,}  nps {d['nps']:,.0f}")
+    return report
+
+
+def _interval(r) -> str:
+    return f"[{r.lower:+d}, {r.upper:+d}]" if r.lower is not None else "?"
+
+
+def _wdl_move_rows(groups: dict) -> None:
+    """--all-moves --wdl: per patch, how many placements are proven wins."""
+    click.echo(f"{'patch':>8} {'result':>7} {'wins':>6} {'losses':>7} {'moves':>6}  example")
+    for group, ds in sorted(groups.items(), key=lambda kv: -sum(d["proven"] == "win" for d in kv[1])):
+        wins = [d for d in ds if d["proven"] == "win"]
+        losses = sum(d["proven"] == "loss" for d in ds)
+        result = "win" if wins else "loss" if losses == len(ds) else "?"
+        name = f"patch {group}" if isinstance(group, int) else group
+        click.echo(f"{name:>8} {result:>7} {len(wins):>6} {losses:>7} {len(ds):>6}  {(wins or ds)[0]['move']}")
+
+
+def _move_rows(pos: Position, rows: list, wdl: bool = False) -> None:
+    """--all-moves: per patch (and walk, leather), the best placement's value,
+    how many placements reach it, and the others' proven bounds."""
+    groups = {}
+    for d in rows:
+        groups.setdefault(d["group"], []).append(d)
+    if wdl:
+        _wdl_move_rows(groups)
+        return
+    click.echo(f"{'patch':>8} {'best':>6} {'bound':>6} {'at best':>8} {'moves':>6}  example   others")
+    for group, ds in sorted(groups.items(), key=lambda kv: -max(d["lower"] for d in kv[1])):
+        top = max(ds, key=lambda d: (d["lower"], d["upper"]))
+        at_best = sum(d["bound"] == "exact" and d["score"] == top["score"] for d in ds)
+        rest = [d for d in ds if d is not top and not (d["bound"] == "exact" and d["score"] == top["score"])]
+        others = f"<= {max(d['upper'] for d in rest):+d}" if rest else "-"
+        name = f"patch {group}" if isinstance(group, int) else group
+        click.echo(f"{name:>8} {top['score']:>+6d} {top['bound']:>6} {at_best:>8} {len(ds):>6}  "
+                   f"{str(top['move']):<9} {others}")
+
+
 @cli.command(context_settings=CONTEXT)
 @position_arguments
 @click.option("--time", "time_limit", type=float, default=None,
               help="Give up after this many seconds, up to 86400 (default: the solver's own, 30 s).")
 @click.option("--nodes", type=int, default=None, help="Give up after this many nodes (1..2**62).")
+@click.option("--hash-mb", type=int, default=None, help="Transposition table memory (MB, 1..65536; default 64).")
+@click.option("--wdl", is_flag=True, help="Prove only who wins (far cheaper than the exact margin).")
+@click.option("--all-moves", is_flag=True, help="The proven value of every legal move, by patch.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def solve(position, position_file, time_limit, nodes, quiet, as_json):
+def solve(position, position_file, time_limit, nodes, hash_mb, wdl, all_moves, quiet, as_json):
     """Solve POSITION exactly: the final score margin under perfect play
     (both players maximising their own margin) and a best move. When the
-    budget runs out first, says so (bound "estimate") and exits with 1.
+    budget runs out first, prints the proven interval the value lies in and
+    exits with 1. --wdl proves only who wins (equal scores: the first to
+    reach 53); --all-moves values every move. Progress (test value, bounds,
+    nodes) goes to stderr about once a second.
 
     \b
     Examples:
       patchsolve solve -f endgame.txt
       patchsolve solve -f endgame.txt --time 5 --json
+      patchsolve solve -f endgame.txt --wdl
+      patchsolve solve -f endgame.txt --all-moves --time 30
     """
     from patchsolve.search import solve as exact
 
     pos = load_position(position, position_file)
     _searchable(pos)
-    require_engine("alphabeta")
-    limits = {k: v for k, v in (("time", time_limit), ("nodes", nodes)) if v is not None}
-    info(quiet, f"solving ({_limits_text(limits) or 'default budget'})")
-    r = exact(pos, **limits)
+    limits = {k: v for k, v in (("time", time_limit), ("nodes", nodes), ("hash_mb", hash_mb)) if v is not None}
+    info(quiet, f"solving{' who wins' if wdl else ''} ({_limits_text(limits) or 'default budget'})")
+    r = exact(pos, wdl=wdl, all_moves=all_moves, progress=_solve_progress(quiet), **limits)
     info(quiet, f"done: {result_summary(r)}")
-    proven = r.bound == "exact"
+    proven = r.bound == "exact" or (wdl and r.proven is not None)
     if as_json:
         data = r.to_dict()
         data.update({"position": pos.to_text(), "to_move": pos.to_move, "solved": proven})
         emit_json(data)
+        return INTERRUPTED if r.interrupted else 0 if proven else 1
+    who = f"player {pos.to_move}, the player to move"
+    if r.interrupted:
+        click.echo("interrupted: the result so far")
+    if wdl and proven:
+        verb = "wins" if r.proven == "win" else "loses"
+        click.echo(f"result: {who}, {verb} (proven; margin in {_interval(r)})")
+    elif proven:
+        click.echo(f"value: {fmt_score(r.score)} for {who}: exact")
     else:
-        verdict = "exact" if proven else f"NOT solved within the budget ({r.bound})"
-        if r.interrupted:
-            click.echo("interrupted: the result so far")
-        click.echo(f"value: {fmt_score(r.score)} for player {pos.to_move}, the player to move: {verdict}")
-        click.echo(f"best move: {r.best_move}  ({describe_move(pos, r.best_move)})")
-        click.echo("pv: " + " ".join(str(m) for m in r.pv))
-        click.echo(f"stats: nodes {r.nodes}  time {r.time:.2f}s  nps {r.nps:.0f}")
+        click.echo(f"value: in {_interval(r)} for {who}: NOT solved within the budget "
+                   f"(proven bounds; {r.bound} bound {fmt_score(r.score)})")
+    click.echo(f"best move: {r.best_move}  ({describe_move(pos, r.best_move)})"
+               + ("" if proven else "  (not proven best)"))
+    click.echo("pv: " + " ".join(str(m) for m in r.pv))
+    if all_moves:
+        _move_rows(pos, r.root_moves, wdl)
+    click.echo(f"stats: nodes {r.nodes}  time {r.time:.2f}s  nps {r.nps:.0f}")
     if r.interrupted:
         return INTERRUPTED
     return 0 if proven else 1

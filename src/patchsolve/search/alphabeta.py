@@ -15,7 +15,9 @@ for every engine by :func:`patchsolve.search` (``dispatch.py``).
     ``placements=0`` searches every placement. ``multipv=N`` values the N
     best root moves one by one (half the budget goes to the main search).
 
-``solve_run`` (``patchsolve.solve``)
+``solve_run`` (the alpha-beta's own exact mode; ``patchsolve.solve`` uses
+the dedicated solver in ``solver.py``, which proves more; this one remains
+for ``benchmarks/solve_reach.py --solver old`` and the differential tests)
     The game-theoretic final margin under perfect play (both players
     maximise their own margin), searching to the end with no heuristic
     pruning. ``bound="exact"`` when proven, else the deepest finished
