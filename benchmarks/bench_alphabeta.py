@@ -42,7 +42,8 @@ from patchsolve.bench import noisy_greedy_game  # noqa: E402
 from patchsolve.players import GreedyPlayer  # noqa: E402
 from patchsolve._core import CoreState  # noqa: E402
 from patchsolve.search import _alphabeta as ab  # noqa: E402
-from patchsolve.search.alphabeta import search_alphabeta, solve  # noqa: E402
+from patchsolve.search.alphabeta import search_alphabeta  # noqa: E402
+from patchsolve.search.dispatch import solve  # noqa: E402
 
 SOLVE_SET = HERE / "solve_set.json"
 GREEDY = GreedyPlayer()

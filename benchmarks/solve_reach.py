@@ -9,7 +9,7 @@ below 20, 25, 30, 35, 40 or 50 spaces (each bucket from its own games).
     python benchmarks/solve_reach.py generate            # writes solve_reach.json
     python benchmarks/solve_reach.py run --budget 10     # new solver, exact values
     python benchmarks/solve_reach.py run --wdl           # new solver, win/loss only
-    python benchmarks/solve_reach.py run --solver old    # the alpha-beta solver (before)
+    python benchmarks/solve_reach.py run --solver old    # the alpha-beta solver (before; at commit 14b201e)
 
 A run solves each position once with ``--budget`` seconds; "within 1 s"
 counts the proofs that took at most 1 s of that run (the solvers do not
@@ -72,13 +72,10 @@ def generate(per_bucket: int, nodes: int, noise: float, seed: int) -> list[dict]
 
 def solve_one(pos: Position, solver: str, budget: float, wdl: bool, hash_mb: int):
     if solver == "old":
-        from patchsolve.search.alphabeta import solve_run   # the alpha-beta's own exact mode
-        from patchsolve.search.limits import Limits
-
-        r = solve_run(pos, Limits(time=budget, hash_mb=hash_mb), {})
-    else:
-        r = patchsolve.solve(pos, time=budget, hash_mb=hash_mb, wdl=wdl)
-    return r
+        # the alpha-beta's exact mode was removed once the solver replaced it;
+        # its rows were measured at commit 14b201e (results/solve_reach.md)
+        raise SystemExit("--solver old: check out commit 14b201e to measure the old solver")
+    return patchsolve.solve(pos, time=budget, hash_mb=hash_mb, wdl=wdl)
 
 
 def run(entries, solver: str, budget: float, wdl: bool, hash_mb: int, buckets) -> list[dict]:

@@ -156,11 +156,11 @@ def run() -> dict:
         lines.append(f"mcts      {phase:8s} {MCTS_ITERATIONS} it/position: {_rate(it, t):12,.0f} iterations/s")
 
     signature = leaves + plies + ab_nodes + mc_nodes
-    from patchsolve.search import alphabeta
+    from patchsolve.search import alphabeta, solver
 
     lines.append(f"peak RSS {peak_rss_mib():.0f} MiB (was {rss_before:.0f} MiB before the searches); "
                  f"alpha-beta TT default {alphabeta.DEFAULT_HASH_MB} MiB, "
-                 f"solve TT default {alphabeta.DEFAULT_SOLVE_HASH_MB} MiB")
+                 f"solve TT default {solver.DEFAULT_HASH_MB} MiB")
     lines.append(f"signature {signature}" + ("" if signature == SIGNATURE else
                                              f"  (differs from the pinned {SIGNATURE})"))
     return {"lines": lines, "signature": signature, "pinned_signature": SIGNATURE,

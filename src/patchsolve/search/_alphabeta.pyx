@@ -1,7 +1,7 @@
 # cython: language_level=3
 """Alpha-beta hot loop: negamax with principal variation search, iterative
-deepening, a transposition table, placement pruning and the exact endgame
-solver. The static evaluation at the leaves and the placement score come
+deepening, a transposition table and placement pruning. (Exact solving is
+the dedicated solver's, ``_solver.pyx``.) The static evaluation at the leaves and the placement score come
 from ``_eval.pxd`` (shared with the other searchers); Python-facing
 validation lives in ``alphabeta.py``.
 
@@ -16,11 +16,8 @@ ends the game is valued directly as the parent mover's margin, so the
 
 Depth
 -----
-Heuristic searches decrement the depth at every ply (leather placements
-included) and call ``_eval.evaluate`` at depth 0. The exact solver searches
-with ``depth = EXACT`` and never decrements it, so it always plays to the
-end and every TT entry it stores is an exact-to-the-end value; heuristic
-entries (depth < EXACT) never cut off an exact search.
+The depth is decremented at every ply (leather placements included) and
+``_eval.evaluate`` is called at depth 0.
 
 Transposition keys (Zobrist, incremental)
 -----------------------------------------
@@ -44,14 +41,10 @@ square, minus cost and time, plus income to come; walking is 0), then the
 placement score ``_eval.placement_badness`` -- and the first three are picked
 by selection, the rest sorted only if the node goes on. Heuristic searches
 keep only the ``keep`` best placements per patch at nodes with at least
-``prune_depth`` plies left; the exact solver never prunes.
-
-Exact reductions (the solver's answers stay exact; tests check them)
---------------------------------------------------------------------
-- Final buys: a buy that leaves its player on 53 with no leather patch to
-  place is searched once per patch (twice if some placements take the 7x7
-  bonus): that quilt never changes again and nothing else depends on it.
-- Relaxed-quilt group bounds (section "Relaxed quilts" below).
+``prune_depth`` plies left. A buy that leaves its player on 53 with no
+leather patch to place is searched once per patch (twice if some placements
+take the 7x7 bonus): that quilt never changes again, nothing else depends on
+it, so the merge loses nothing.
 """
 
 from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, int16_t, int8_t, uint8_t, uint16_t
@@ -70,7 +63,6 @@ from patchsolve.search._eval cimport evaluate, neighbours, placement_badness
 
 cdef enum:
     INF = 30000
-    EXACT = 127          # depth value of the exact solver (never decremented)
     MAX_PLY = 160        # > the longest remaining game (every non-leather move advances time)
     FLAG_LOWER = 1
     FLAG_UPPER = 2
@@ -229,16 +221,7 @@ ctypedef struct Ctx:
     int keep               # placements kept per patch where pruning applies (0 = all)
     int prune_depth        # prune only at nodes with at least this depth left
     int use_pvs
-    int use_relax          # exact solver: relaxed-quilt group bounds
-    int relax_min          # ... for groups of at least this many moves
     int aspiration         # root window half-width after the first iteration (0 = full window)
-    int relax_early        # ... already before a group's first member (once a move failed low)
-    int thr[2]             # relaxed player: covered squares that earn the 7x7 bonus
-    uint64_t fits[2]       # relaxed player: patches that fitted when relaxation began
-    int unusable[2]        # relaxed player: empty squares no patch can use
-    uint64_t relax_calls   # statistics: group bounds computed / that pruned / relaxed nodes
-    uint64_t relax_cuts
-    uint64_t relaxed_nodes
     uint64_t cut_first     # beta cut-offs by the first move / by a later one
     uint64_t cut_later
     uint64_t cut_later_i   # sum of the move index of later cut-offs
@@ -400,215 +383,20 @@ cdef int order_moves(Ctx* c, const CState* s, const move_t* moves, int n, int64_
 
 
 # --------------------------------------------------------------------------
-# Relaxed quilts: an exact upper bound for a whole group of placements
-# --------------------------------------------------------------------------
-#
-# In the exact solver, the placements of one patch (or the squares of one
-# leather patch) by player p lead to children that differ only in p's
-# quilt. Ignoring the geometry of p's quilt from there on -- any patch fits
-# while it has no more squares than p's quilt has empty ones, a leather
-# patch goes anywhere, and p takes the free 7x7 bonus as soon as p covers
-# 49 squares -- only gives p more options and an earlier bonus, and takes
-# nothing from the opponent, so the "relaxed" value R of the group is an
-# upper bound for every placement in it. Hence: when R <= alpha the rest of
-# the group is skipped (fail-soft value R), and once a placement reaches R
-# the rest cannot beat it. The relaxed game is searched by the same
-# negamax with bit p set in ``rmask`` (its TT keys are salted); inside it
-# p has at most one move per patch. Never used with an evaluation (the
-# bound holds for exact values only).
-
-cdef uint64_t ZRELAX[4]
-ZRELAX[0] = 0
-ZRELAX[1] = 0x9D39247E33776D41ULL
-ZRELAX[2] = 0x2AF7398005AAA5C7ULL
-ZRELAX[3] = 0x44DB015024623547ULL
-
-cdef enum:
-    LEATHER_GROUP = N_PATCHES     # group id of the squares of a leather patch
-    N_GROUPS = N_PATCHES + 1
-
-
-cdef inline int group_of(move_t m) noexcept nogil:
-    if m == MOVE_WALK:
-        return -1
-    if m <= BOARD_SQUARES:
-        return LEATHER_GROUP
-    return move_patch(m)
-
-
-cdef inline move_t relaxed_code(const CState* s, int p, int group) noexcept nogil:
-    """The one move standing for the whole group: a leather patch on the
-    first empty square, or the patch's first orientation at square 0 (its
-    squares are then moved onto the first empty squares by relaxed_apply)."""
-    if group == LEATHER_GROUP:
-        return ps_ctz128(FULL & ~s.quilt[p]) + 1
-    return ((T.patch_og_start[group] + 1) << BUY_SHIFT)
-
-
-cdef inline u128 low_squares(int n) noexcept nogil:
-    return (ps_bit128(n) - 1) if n > 0 else 0
-
-
-cdef inline void relaxed_apply(Ctx* c, CState* s, int p, move_t m) noexcept nogil:
-    """Play ``m`` for the relaxed player ``p``. Only the number of p's
-    covered squares matters now, so p's quilt is kept canonical -- its
-    first squares covered -- which lets relaxed positions reached from
-    different quilts share TT entries. The free 7x7 bonus goes to p at
-    ``c.thr[p]`` covered squares (or earlier, if the canonical quilt happens
-    to cover a 7x7 square: still an upper bound)."""
-    cdef u128 q = s.quilt[p]
-    if m > BOARD_SQUARES:
-        s.quilt[p] = 0            # the patch fits at square 0 of an empty quilt
-        apply_move(s, m)
-        s.quilt[p] = low_squares(popcount128(q) + T.patch_size[move_patch(m)])
-        if s.pending == p and s.quilt[p] == FULL:
-            s.pending = -1        # a full quilt discards the leather patch
-    else:
-        apply_move(s, m)
-        s.quilt[p] = low_squares(popcount128(s.quilt[p]))
-    if s.bonus < 0 and popcount128(s.quilt[p]) >= c.thr[p]:
-        s.bonus = p
-
-
-cdef inline bint patch_fits(u128 quilt, int pid) noexcept nogil:
-    cdef u128 empty = FULL & ~quilt
-    cdef int og
-    for og in range(T.patch_og_start[pid], T.patch_og_start[pid + 1]):
-        if fits(T, empty, og):
-            return True
-    return False
-
-
-cdef int gen_relaxed(Ctx* c, const CState* s, int p, move_t* out) noexcept nogil:
-    """Moves of the relaxed player ``p``: walk and one buy per affordable
-    patch no larger than the empty squares, or one leather placement."""
-    cdef int n = 1, k, pid
-    cdef int empty = BOARD_SQUARES - popcount128(s.quilt[p]) - c.unusable[p]
-    if s.pending >= 0:
-        out[0] = relaxed_code(s, p, LEATHER_GROUP)
-        return 1
-    out[0] = MOVE_WALK
-    for k in range(3 if s.n_circle > 3 else s.n_circle):
-        pid = s.circle[k]
-        if T.patch_cost[pid] <= s.buttons[p] and T.patch_size[pid] <= empty \
-                and (c.fits[p] >> pid) & 1:
-            out[n] = relaxed_code(s, p, pid)
-            n += 1
-    return n
-
-
-# --------------------------------------------------------------------------
 # Negamax
 # --------------------------------------------------------------------------
 
 cdef int child_value(Ctx* c, CState* child, uint64_t key, int depth, int alpha, int beta,
-                     int ply, bint same, int rmask) noexcept nogil:
+                     int ply, bint same) noexcept nogil:
     """A child's value for the parent's mover: negated only when the player
     to move changes."""
     if same:
-        return negamax(c, child, key, depth, alpha, beta, ply, rmask)
-    return -negamax(c, child, key, depth, -beta, -alpha, ply, rmask)
+        return negamax(c, child, key, depth, alpha, beta, ply)
+    return -negamax(c, child, key, depth, -beta, -alpha, ply)
 
 
-cdef bint region_alive(u128 region, uint64_t fits) noexcept nogil:
-    """Some patch of ``fits`` has a placement inside ``region``."""
-    cdef u128 outside = FULL & ~region
-    cdef int size = popcount128(region), pid
-    while fits:
-        pid = ps_ctz128(<u128>fits)
-        fits &= fits - 1
-        if T.patch_size[pid] <= size and patch_fits(outside, pid):
-            return True
-    return False
-
-
-cdef u128 dead_regions(u128 empty, uint64_t fits) noexcept nogil:
-    """Empty squares in connected empty regions that hold no placement of
-    any patch of ``fits``: as a quilt only fills up, no patch will ever
-    cover them; only leather can."""
-    cdef u128 dead = 0, comp, grown
-    while empty:
-        comp = empty & (~empty + 1)            # lowest empty square
-        while True:
-            grown = (comp | neighbours(comp)) & empty
-            if grown == comp:
-                break
-            comp = grown
-        if not region_alive(comp, fits):
-            dead |= comp
-        empty &= ~comp
-    return dead
-
-
-cdef int bonus_threshold(const CState* s, int p, u128 dead, int leather) noexcept nogil:
-    """Covered squares at which a relaxed ``p`` takes the free 7x7 bonus:
-    the quilt now plus the fewest empty squares of a 7x7 square that can
-    still be completed -- one with no more squares in dead regions than
-    leather patches left. Beyond 81 when none can (or the bonus is gone)."""
-    cdef u128 empty = FULL & ~s.quilt[p]
-    cdef int i, m, best = 99
-    if s.bonus >= 0:
-        return BOARD_SQUARES + 1
-    for i in range(9):
-        m = popcount128(T.square7[i] & empty)
-        if m < best and popcount128(T.square7[i] & dead) <= leather:
-            best = m
-    if best == 99:
-        return BOARD_SQUARES + 1
-    return popcount128(s.quilt[p]) + best
-
-
-cdef inline void relax_begin(Ctx* c, const CState* s, int p) noexcept nogil:
-    """Fix what the relaxed ``p`` may still do, from p's quilt now: the
-    patches that fit (``fits``), the empty squares no patch can use beyond
-    what the leather left can fill (``unusable``), and the 7x7 threshold."""
-    cdef int k, leather
-    cdef u128 dead
-    c.fits[p] = 0
-    for k in range(s.n_circle):
-        if patch_fits(s.quilt[p], s.circle[k]):
-            c.fits[p] |= (<uint64_t>1) << s.circle[k]
-    dead = dead_regions(FULL & ~s.quilt[p], c.fits[p])
-    leather = ps_popcount64(s.leather) + (1 if s.pending == p else 0)
-    c.unusable[p] = popcount128(dead) - leather
-    if c.unusable[p] < 0:
-        c.unusable[p] = 0
-    c.thr[p] = bonus_threshold(s, p, dead, leather)
-
-
-cdef inline uint64_t relax_salt(Ctx* c, int p, int rmask, int r2) noexcept nogil:
-    """The relaxed subtree depends on thr and fits: they salt its keys."""
-    return (ZRELAX[rmask] ^ ZRELAX[r2]
-            ^ mix64(c.fits[p] ^ (<uint64_t>c.thr[p] << 40) ^ (<uint64_t>c.unusable[p] << 48)
-                  ^ (<uint64_t>(p + 1) << 56)))
-
-
-cdef int group_bound(Ctx* c, const CState* s, uint64_t key, int p, int group, int alpha,
-                     int beta, int ply, int rmask) noexcept nogil:
-    """Fail-soft value of the relaxed game after ``group`` (see above)."""
-    cdef CState child = s[0]
-    cdef int r2 = rmask | (1 << p), v
-    cdef int old_thr = c.thr[p]
-    cdef uint64_t old_fits = c.fits[p]
-    cdef int old_unusable = c.unusable[p]
-    cdef move_t m = relaxed_code(s, p, group)
-    cdef uint64_t ck
-    relax_begin(c, s, p)
-    relaxed_apply(c, &child, p, m)
-    c.nodes += 1
-    if is_over(&child):
-        v = margin(&child, p)
-    else:
-        ck = child_key(key, s, &child, m) ^ relax_salt(c, p, rmask, r2)
-        v = child_value(c, &child, ck, EXACT, alpha, beta, ply + 1, to_move(&child) == p, r2)
-    c.thr[p] = old_thr
-    c.fits[p] = old_fits
-    c.unusable[p] = old_unusable
-    return v
-
-
-cdef int search_move(Ctx* c, const CState* s, uint64_t key, move_t m, int p, bint relaxed,
-                     int child_depth, int alpha, int beta, int ply, int rmask, bint full,
+cdef int search_move(Ctx* c, const CState* s, uint64_t key, move_t m, int p,
+                     int child_depth, int alpha, int beta, int ply, bint full,
                      bint pv_node) noexcept nogil:
     """Value of move ``m`` for ``p``: full window, or a PVS null window
     re-searched at PV nodes when it lands inside (alpha, beta)."""
@@ -616,10 +404,7 @@ cdef int search_move(Ctx* c, const CState* s, uint64_t key, move_t m, int p, bin
     cdef uint64_t ck
     cdef bint same
     cdef int v
-    if relaxed:
-        relaxed_apply(c, &child, p, m)
-    else:
-        apply_move(&child, m)
+    apply_move(&child, m)
     if is_over(&child):
         c.nodes += 1
         c.pv_len[ply + 1] = ply + 1
@@ -627,29 +412,24 @@ cdef int search_move(Ctx* c, const CState* s, uint64_t key, move_t m, int p, bin
     ck = child_key(key, s, &child, m)
     same = to_move(&child) == p
     if full:
-        return child_value(c, &child, ck, child_depth, alpha, beta, ply + 1, same, rmask)
-    v = child_value(c, &child, ck, child_depth, alpha, alpha + 1, ply + 1, same, rmask)
+        return child_value(c, &child, ck, child_depth, alpha, beta, ply + 1, same)
+    v = child_value(c, &child, ck, child_depth, alpha, alpha + 1, ply + 1, same)
     if alpha < v < beta and pv_node and not c.stop:
-        v = child_value(c, &child, ck, child_depth, alpha, beta, ply + 1, same, rmask)
+        v = child_value(c, &child, ck, child_depth, alpha, beta, ply + 1, same)
     return v
 
 
 cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta,
-                 int ply, int rmask) noexcept nogil:
+                 int ply) noexcept nogil:
     """Value of ``s`` (not over) for its player to move, fail-soft.
-    ``rmask``: players whose quilts are relaxed (exact solver only).
     The TT move is tried before any move is generated: when it cuts off,
     the node never pays for generating and ordering up to 1345 moves."""
-    cdef int p, n = 0, i, v, best = -INF, alpha0 = alpha, child_depth, flag, g, searched = 0
-    cdef bint pv_node = beta - alpha > 1, relaxed, bounds = False, cut = False, tt_first = False
+    cdef int p, n = 0, i, v, best = -INF, alpha0 = alpha, child_depth, flag, searched = 0
+    cdef bint pv_node = beta - alpha > 1, cut = False, tt_first = False
     cdef move_t m, ttmove = -1, bestmove = -1
     cdef move_t* moves
     cdef int64_t* keys = NULL
     cdef TTEntry* e
-    cdef int left[N_GROUPS]     # members of each group not yet taken from the list
-    cdef int ub[N_GROUPS]       # proven upper bound of the rest of each group
-    cdef bint tried[N_GROUPS]   # relaxed bound already computed
-    cdef bint started[N_GROUPS] # a member already taken
 
     c.nodes += 1
     c.pv_len[ply] = ply
@@ -659,8 +439,6 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
         return 0
     if ply > c.seldepth:
         c.seldepth = ply
-    if rmask:
-        c.relaxed_nodes += 1
     p = to_move(s)
     if depth <= 0 or ply >= MAX_PLY - 1:
         return evaluate(s, p)
@@ -678,14 +456,12 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
                 if e.flag == FLAG_UPPER and e.value <= alpha:
                     return e.value
 
-    relaxed = (rmask >> p) & 1
-    child_depth = depth if depth >= EXACT else depth - 1
+    child_depth = depth - 1
 
     # stage 1: the TT move (validated: a key collision must not play an illegal move)
-    if ttmove >= 0 and not relaxed and is_legal(s, ttmove):
+    if ttmove >= 0 and is_legal(s, ttmove):
         tt_first = True
-        v = search_move(c, s, key, ttmove, p, relaxed, child_depth, alpha, beta, ply, rmask,
-                        True, pv_node)
+        v = search_move(c, s, key, ttmove, p, child_depth, alpha, beta, ply, True, pv_node)
         if c.stop:
             return 0
         searched = 1
@@ -701,59 +477,17 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
     # stage 2: every move, ordered (the TT move is skipped)
     if not cut:
         moves = c.moves + ply * MAX_MOVES
-        if relaxed:
-            n = gen_relaxed(c, s, p, moves)
-        else:
-            n = gen_moves(s, moves)
+        n = gen_moves(s, moves)
         keys = c.keys + ply * MAX_MOVES
-        n = order_moves(c, s, moves, n, keys, ttmove, depth < EXACT and depth >= c.prune_depth)
+        n = order_moves(c, s, moves, n, keys, ttmove, depth >= c.prune_depth)
         if bestmove < 0:
             select_best(keys, 0, n)
             bestmove = key_move(keys[0])
-        bounds = depth >= EXACT and not relaxed and c.use_relax and n > 2
-        if bounds:
-            for g in range(N_GROUPS):
-                left[g] = 0
-                ub[g] = INF
-                tried[g] = False
-                started[g] = False
-            for i in range(n):
-                m = key_move(keys[i])
-                g = group_of(m)
-                if g >= 0 and not (tt_first and m == ttmove):
-                    left[g] += 1
-            if tt_first:
-                g = group_of(ttmove)
-                if g >= 0:
-                    started[g] = True
-
     for i in range(n):
         m = next_move(keys, i, n)
         if tt_first and m == ttmove:
             continue
-        if bounds:
-            g = group_of(m)
-            if g >= 0:
-                left[g] -= 1
-                # from a group's second member on (or once any move failed
-                # low), when enough are left, bound the rest of the group
-                if ((started[g] or (searched > 0 and c.relax_early)) and not tried[g]
-                        and left[g] + 1 >= c.relax_min):
-                    tried[g] = True
-                    # a null-window test: only "the rest cannot raise alpha" is used
-                    v = group_bound(c, s, key, p, g, alpha, alpha + 1, ply, rmask)
-                    if c.stop:
-                        return 0
-                    if v <= alpha:
-                        ub[g] = v
-                        c.relax_cuts += 1
-                    c.relax_calls += 1
-                started[g] = True
-                if ub[g] <= alpha:
-                    if ub[g] > best:
-                        best = ub[g]
-                    continue
-        v = search_move(c, s, key, m, p, relaxed, child_depth, alpha, beta, ply, rmask,
+        v = search_move(c, s, key, m, p, child_depth, alpha, beta, ply,
                         searched == 0 or not c.use_pvs, pv_node)
         if c.stop:
             return 0
@@ -805,7 +539,7 @@ cdef int aspirate(Ctx* c, CState* s, uint64_t key, int depth, int guess, int del
             lo = -INF
         if hi > INF:
             hi = INF
-        v = negamax(c, s, key, depth, lo, hi, 0, 0)
+        v = negamax(c, s, key, depth, lo, hi, 0)
         if c.stop or (lo < v < hi) or (lo == -INF and hi == INF):
             return v
         delta *= 4
@@ -858,7 +592,7 @@ cdef class Searcher:
     cdef Ctx c
 
     def __cinit__(self, int hash_mb=16, bint use_tt=True, int keep=0, int prune_depth=2,
-                  bint use_pvs=True, bint use_relax=True, int relax_min=3, bint relax_early=True, int aspiration=0):
+                  bint use_pvs=True, int aspiration=0):
         memset(&self.c, 0, sizeof(Ctx))
         ctx_alloc(&self.c, use_tt, hash_mb)
         if use_tt and self.c.tt == NULL:
@@ -868,9 +602,6 @@ cdef class Searcher:
         self.c.keep = keep
         self.c.prune_depth = prune_depth
         self.c.use_pvs = use_pvs
-        self.c.use_relax = use_relax
-        self.c.relax_min = relax_min
-        self.c.relax_early = relax_early
         self.c.aspiration = aspiration
 
     def __dealloc__(self):
@@ -880,13 +611,11 @@ cdef class Searcher:
     def tt_entries(self):
         return (self.c.tt_mask + 1) * 2 if self.c.tt != NULL else 0
 
-    def run(self, CoreState root, int depth, bint exact, uint64_t node_limit, double seconds,
-            int first_depth=1):
-        """Iterative deepening from ``first_depth`` to ``depth`` (and then one
-        exact iteration when ``exact``). Returns a list of completed
-        iterations: (depth, value, pv codes, nodes, seldepth), depth ``EXACT``
-        for the exact one; the last entry is the answer. An empty list means
-        not even the first iteration finished within the limits."""
+    def run(self, CoreState root, int depth, uint64_t node_limit, double seconds, int first_depth=1):
+        """Iterative deepening from ``first_depth`` to ``depth``. Returns a
+        list of completed iterations: (depth, value, pv codes, nodes,
+        seldepth); the last entry is the answer. An empty list means not
+        even the first iteration finished within the limits."""
         cdef CState s = root.s
         cdef uint64_t key = full_key(&s)
         cdef int d, v, last, last_value = 0
@@ -897,24 +626,18 @@ cdef class Searcher:
         self.c.deadline = now() + seconds if seconds > 0 else 0.0
         last = depth
         d = first_depth
-        while True:
-            if d > last:
-                if not exact or d > EXACT:
-                    break
-                d = EXACT
+        while d <= last:
             self.c.seldepth = 0
             with nogil:
                 if done and self.c.aspiration > 0:
                     v = aspirate(&self.c, &s, key, d, last_value, self.c.aspiration)
                 else:
-                    v = negamax(&self.c, &s, key, d, -INF, INF, 0, 0)
+                    v = negamax(&self.c, &s, key, d, -INF, INF, 0)
                 last_value = v
             if self.c.stop:
                 break
             done.append((d, v, [self.c.pv[i] for i in range(self.c.pv_len[0])],
                          self.c.nodes, self.c.seldepth))
-            if d == EXACT:
-                break
             d += 1
         return done
 
@@ -924,8 +647,7 @@ cdef class Searcher:
 
     @property
     def stats(self):
-        return {"relax_calls": self.c.relax_calls, "relax_cuts": self.c.relax_cuts,
-                "relaxed_nodes": self.c.relaxed_nodes, "cut_first": self.c.cut_first,
+        return {"cut_first": self.c.cut_first,
                 "cut_later": self.c.cut_later, "cut_later_i": self.c.cut_later_i}
 
 
