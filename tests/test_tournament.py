@@ -4,6 +4,7 @@ import pytest
 
 from patchsolve import PatchsolveError, Position
 from patchsolve.players import GreedyPlayer, make_player, parse_spec
+from patchsolve.position import random_circle
 from patchsolve.tournament import elo, play_game, run_tournament, to_csv, to_markdown, wilson
 
 
@@ -11,7 +12,7 @@ def test_a_spec_names_the_player_and_its_options():
     assert parse_spec("mcts:time=1,policy=heuristic") == ("mcts", {"time": 1, "policy": "heuristic"})
     assert parse_spec("alphabeta:depth=4") == ("alphabeta", {"depth": 4})
     assert parse_spec("greedy") == ("greedy", {})
-    assert parse_spec("mcts:solver=false,centre_margin=True") == ("mcts", {"solver": False, "centre_margin": True})
+    assert parse_spec("mcts:solver=false,endgame_solve=True") == ("mcts", {"solver": False, "endgame_solve": True})
 
 
 @pytest.mark.parametrize("spec, words", [
@@ -134,3 +135,23 @@ def test_the_search_package_is_callable_and_its_engines_importable():
     result = patchsolve.search(Position.start(seed=1), engine="mcts", iterations=200, seed=1)
     assert Position.start(seed=1).is_legal(result.best_move)
     assert hasattr(mcts_module, "MCTSPlayer")
+
+
+def test_a_player_of_another_installation_plays_the_same_moves_over_the_pipe():
+    """ext[PYTHON]:SPEC runs SPEC in a subprocess of PYTHON (here this same
+    installation): a deterministic player must play the very same game."""
+    import sys
+
+    from patchsolve.tournament import play_game
+
+    circle = random_circle(5)
+    direct = play_game("alphabeta:depth=1", "greedy", circle, seed=3)
+    piped = play_game(f"ext[{sys.executable}]:alphabeta:depth=1", "greedy", circle, seed=3)
+    assert piped.moves == direct.moves and piped.scores == direct.scores
+
+
+def test_a_bad_external_player_is_a_clear_error():
+    with pytest.raises(PatchsolveError):
+        make_player("ext[/no/such/python]:greedy")
+    with pytest.raises(PatchsolveError):
+        make_player("ext[]:greedy")

@@ -9,6 +9,9 @@ Spec strings (used by ``patchsolve tournament`` and the benchmarks)::
     mcts:time=1,policy=heuristic MCTS; keys are passed to MCTSPlayer (tree kept between
                                  moves) or, with workers=N > 1, to patchsolve.search
     mcts:iterations=20000
+    ext[PYTHON]:SPEC             SPEC played by another installation of patchsolve (another
+                                 version, in the virtual environment whose interpreter is
+                                 PYTHON), in a subprocess; see ProcessPlayer
 
 Every player takes a ``seed`` so a game can be replayed exactly.
 """
@@ -18,7 +21,8 @@ from __future__ import annotations
 import random
 
 from patchsolve.errors import PatchsolveError
-from patchsolve.patches import EDITIONS, PATCHES
+from patchsolve.position import Move
+from patchsolve.search import _eval
 
 
 class Player:
@@ -31,6 +35,9 @@ class Player:
 
     def new_game(self) -> None:
         """Forget anything kept from the previous game (e.g. a search tree)."""
+
+    def close(self) -> None:
+        """Release what the player holds (a subprocess)."""
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.spec}>"
@@ -48,30 +55,10 @@ class RandomPlayer(Player):
         return moves[self.rng.randrange(len(moves))]
 
 
-def _income_spaces_after(time: int, edition: str) -> int:
-    return sum(1 for s in EDITIONS[edition].income_spaces if s > time)
-
-
-def _contact(mask: int, quilt: int) -> int:
-    """Sides of the placed squares that touch the quilt's edge or a covered
-    square: more contact leaves fewer awkward holes."""
-    n = 0
-    m = mask
-    while m:
-        low = m & -m
-        sq = low.bit_length() - 1
-        m ^= low
-        r, c = divmod(sq, 9)
-        for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-            if not (0 <= rr < 9 and 0 <= cc < 9) or quilt >> (rr * 9 + cc) & 1:
-                n += 1
-    return n
-
-
 class GreedyPlayer(Player):
     """One-ply greedy: the move that most improves
 
-        value = buttons + 7 x bonus - 2 x empty squares
+        value = buttons - 2 x empty squares
                 + income x (income spaces still ahead of the token)
                 - spaces moved on the time board
 
@@ -82,33 +69,15 @@ class GreedyPlayer(Player):
     Placing a leather patch is worth 2. Ties between placements go to the
     one with most contact (edges of the quilt or covered squares), then to
     the first in move order; ties between a buy and walking go to the buy.
-    Deterministic: the seed is accepted for a uniform interface only.
+    Runs in C (``search/_eval.pyx``: ``greedy``). Deterministic: the seed is
+    accepted for a uniform interface only.
     """
 
     def __init__(self, seed: int = 0):
         self.spec = "greedy"
 
     def choose(self, position):
-        moves = position.legal_moves()
-        p = position.to_move
-        quilt = position.quilt(p)
-        t = position.time(p)
-        edition = position.edition
-        best, best_key = None, None
-        for m in moves:
-            if m.kind == "walk":
-                key = (0, -1)
-            elif m.kind == "leather":
-                key = (2, _contact(m.mask, quilt))
-            else:
-                patch = PATCHES[m.patch]
-                after = min(53, t + patch.time)
-                value = (2 * patch.size - patch.buttons
-                         + patch.income * _income_spaces_after(after, edition) - (after - t))
-                key = (value, _contact(m.mask, quilt))
-            if best_key is None or key > best_key:
-                best, best_key = m, key
-        return best
+        return Move.from_code(_eval.greedy_move(position._c))
 
 
 class SearchPlayer(Player):
@@ -149,9 +118,85 @@ class MCTSTreePlayer(Player):
         self._player = MCTSPlayer(**self._limits)
 
 
+# Runs in the other interpreter: only what every patchsolve version has
+# (make_player, Position.from_text, Player.new_game) may be used.
+_WORKER = r"""
+import json, sys
+from patchsolve.players import make_player
+from patchsolve.position import Position
+player = make_player(sys.argv[1], seed=int(sys.argv[2]))
+for line in sys.stdin:
+    req = json.loads(line)
+    if req["cmd"] == "choose":
+        reply = {"move": str(player.choose(Position.from_text(req["position"])))}
+    elif req["cmd"] == "new_game":
+        player.new_game()
+        reply = {}
+    else:
+        break
+    sys.stdout.write(json.dumps(reply) + "\n")
+    sys.stdout.flush()
+"""
+
+
+class ProcessPlayer(Player):
+    """A player of another patchsolve installation (e.g. an older version
+    built into its own virtual environment), driven over a pipe: one JSON
+    request a line (``choose`` with the position's text, ``new_game``), one
+    JSON reply. Used to measure a change against the previous version."""
+
+    def __init__(self, python: str, spec: str, seed: int = 0):
+        import subprocess
+
+        self.spec = f"ext[{python}]:{spec}"
+        try:
+            self._proc = subprocess.Popen([python, "-c", _WORKER, spec, str(seed)], stdin=subprocess.PIPE,
+                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        except OSError as e:
+            raise PatchsolveError(f"cannot start {python}: {e.strerror}") from None
+
+    def _ask(self, request: dict) -> dict:
+        import json
+
+        try:
+            self._proc.stdin.write(json.dumps(request) + "\n")
+            self._proc.stdin.flush()
+            line = self._proc.stdout.readline()
+        except OSError:
+            line = ""
+        if not line:
+            err = self._proc.stderr.read().strip().splitlines()
+            raise PatchsolveError(f"player {self.spec} stopped: {err[-1] if err else 'no output'}")
+        return json.loads(line)
+
+    def choose(self, position):
+        return position.parse_move(self._ask({"cmd": "choose", "position": position.to_text()})["move"])
+
+    def new_game(self) -> None:
+        self._ask({"cmd": "new_game"})
+
+    def close(self) -> None:
+        if self._proc.poll() is None:
+            try:
+                self._proc.stdin.close()
+            except OSError:
+                pass
+            try:
+                self._proc.wait(timeout=5)
+            except Exception:
+                self._proc.kill()
+        for stream in (self._proc.stdout, self._proc.stderr):
+            stream.close()
+
+    def __del__(self):
+        proc = getattr(self, "_proc", None)
+        if proc is not None and proc.poll() is None:
+            proc.kill()
+
+
 def option_value(text: str):
     """An option value as written in a spec: true/false, an int, a float, else the text."""
-    if text.lower() in ("true", "false"):        # solver=false, centre_margin=true
+    if text.lower() in ("true", "false"):        # solver=false, endgame_solve=true
         return text.lower() == "true"
     for cast in (int, float):
         try:
@@ -180,6 +225,11 @@ PLAYERS = ("random", "greedy", "alphabeta", "mcts")
 
 def make_player(spec: str, seed: int = 0) -> Player:
     """Build a player from its spec string (see the module docstring)."""
+    if isinstance(spec, str) and spec.strip().startswith("ext["):
+        python, sep, inner = spec.strip()[4:].partition("]:")
+        if not sep or not python or not inner:
+            raise PatchsolveError(f"bad player spec {spec!r} (expected ext[PYTHON]:SPEC)")
+        return ProcessPlayer(python, inner, seed)
     name, opts = parse_spec(spec)
     if name in ("random", "greedy"):
         if opts:

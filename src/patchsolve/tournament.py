@@ -20,6 +20,7 @@ import csv
 import io
 import itertools
 import math
+import signal
 import sys
 from contextlib import closing
 from dataclasses import dataclass, field
@@ -57,10 +58,14 @@ def play_game(first_spec: str, second_spec: str, circle, edition: str = "revised
     players = (make_player(first_spec, seed=2 * seed), make_player(second_spec, seed=2 * seed + 1))
     pos = Position.start(circle=circle, edition=edition, first_player=0)
     moves = []
-    while not pos.is_over:
-        move = players[pos.to_move].choose(pos)
-        moves.append(str(move))
-        pos = pos.play(move)
+    try:
+        while not pos.is_over:
+            move = players[pos.to_move].choose(pos)
+            moves.append(str(move))
+            pos = pos.play(move)
+    finally:
+        for p in players:
+            p.close()
     return GameOutcome(pair, first_spec, second_spec, pos.scores(), pos.winner(), tuple(circle), edition, moves)
 
 
@@ -203,7 +208,7 @@ def run_tournament(specs, pairs: int = 10, seed: int = 0, workers: int = 1, edit
     from patchsolve.backends import make_backend
 
     for s in specs:
-        make_player(s)  # fail fast on a bad spec, before any process starts
+        make_player(s).close()  # fail fast on a bad spec, before any process starts
     if len(specs) < 2:
         raise ValueError("a tournament needs at least two players")
     if isinstance(backend, str):
@@ -213,15 +218,24 @@ def run_tournament(specs, pairs: int = 10, seed: int = 0, workers: int = 1, edit
     jobs = [job for a, b in pairings for job in pairing_jobs(a, b, pairs, seed, edition)]
     outcomes = {}
     interrupted = False
+
+    def finished(k, out):
+        out.a_first = k % 2 == 0          # pairing_jobs alternates A-first, B-first
+        # Ctrl-C waits until the game is wholly kept (its row, record and table)
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            outcomes[k] = out
+            if on_game:
+                on_game(k // per, k, out)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        if progress:
+            progress(len(outcomes), len(jobs))
+
     try:
-        with closing(backend.run(_play_job, jobs)) as finished:
-            for k, out in finished:
-                out.a_first = k % 2 == 0          # pairing_jobs alternates A-first, B-first
-                outcomes[k] = out
-                if on_game:
-                    on_game(k // per, k, out)
-                if progress:
-                    progress(len(outcomes), len(jobs))
+        with closing(backend.run(_play_job, jobs)) as stream:
+            for k, out in stream:
+                finished(k, out)
     except KeyboardInterrupt:
         interrupted = True
     results = []
