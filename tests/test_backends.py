@@ -51,3 +51,14 @@ def test_the_cli_refuses_an_address_without_the_ray_backend():
                         "--address", "127.0.0.1:6379"], capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr == "patchsolve: error: --address is for --backend ray\n"
+
+
+def test_ci_installs_ray_so_the_ray_tests_run():
+    import os
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    install = next(ln for ln in (root / ".ci" / "run").read_text().splitlines() if "pip install" in ln)
+    assert "ray" in install.split("'")[1].strip(".[]").split(",")
+    if os.environ.get("CI") == "true":                # there, the Ray tests must run, not skip
+        import_ray()
