@@ -62,3 +62,28 @@ def test_ci_installs_ray_so_the_ray_tests_run():
     assert "ray" in install.split("'")[1].strip(".[]").split(",")
     if os.environ.get("CI") == "true":                # there, the Ray tests must run, not skip
         import_ray()
+
+
+def test_ctrl_c_while_a_game_is_being_kept_waits_until_it_is_kept():
+    """SIGINT in the middle of on_game, with another thread running (as
+    Ray's and the process pool's do, which take the signal when the main
+    thread masks it): the game is wholly kept, then the run stops."""
+    import os
+    import signal
+    import threading
+    import time
+
+    from patchsolve.tournament import run_tournament
+
+    threading.Thread(target=time.sleep, args=(3,), daemon=True).start()
+    kept = []
+
+    def on_game(pairing, k, out):
+        os.kill(os.getpid(), signal.SIGINT)
+        deadline = time.monotonic() + 0.3             # the signal arrives meanwhile
+        while time.monotonic() < deadline:
+            pass
+        kept.append(k)
+
+    [result] = run_tournament(["greedy", "random"], pairs=3, seed=1, on_game=on_game)
+    assert kept == [0] and result.n == 1 and result.interrupted

@@ -22,7 +22,8 @@ import itertools
 import math
 import signal
 import sys
-from contextlib import closing
+import threading
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -196,6 +197,25 @@ class GameSink:
             Path(self.md_file).write_text(to_markdown(results))
 
 
+@contextmanager
+def ctrl_c_deferred():
+    """Ctrl-C inside waits for the end of the block, then raises. (A
+    blocked signal mask is not enough: with other threads running, Ray's or
+    the pool's, the kernel hands SIGINT to one of them and Python still
+    raises in the main thread.) Outside the main thread: nothing to defer."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught = []
+    old = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+    if caught:
+        raise KeyboardInterrupt
+
+
 def run_tournament(specs, pairs: int = 10, seed: int = 0, workers: int = 1, edition: str = "revised",
                    round_robin: bool = True, progress=None, on_game=None, backend="local",
                    address=None) -> list[PairingResult]:
@@ -221,14 +241,10 @@ def run_tournament(specs, pairs: int = 10, seed: int = 0, workers: int = 1, edit
 
     def finished(k, out):
         out.a_first = k % 2 == 0          # pairing_jobs alternates A-first, B-first
-        # Ctrl-C waits until the game is wholly kept (its row, record and table)
-        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        try:
+        with ctrl_c_deferred():           # the game is wholly kept (its row, record and table)
             outcomes[k] = out
             if on_game:
                 on_game(k // per, k, out)
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         if progress:
             progress(len(outcomes), len(jobs))
 
