@@ -26,6 +26,9 @@ DEFAULT_ENGINE = "alphabeta"   # the stronger at the CLI's time (benchmarks/resu
 ENDGAME_SPACES = 15        # try the exact solver first when a token is this close to 53 ...
 ENDGAME_SHARE = 0.25       # ... with this share of the time or node budget ...
 ENDGAME_NODES = 200_000    # ... or this many nodes under a depth / iteration budget (deterministic)
+SHORTCUT_HASH_MB = (4, 16)   # the solver's table in the shortcut: small budgets, larger ones
+SHORTCUT_SMALL_TIME = 0.5    # seconds of shortcut budget counted as small ...
+SHORTCUT_SMALL_NODES = 1_000_000   # ... and nodes
 
 
 def check_position(position) -> Position:
@@ -55,7 +58,7 @@ def endgame_shortcut(position: Position, limits: Limits, engine: str):
     if not budget:
         budget["nodes"] = ENDGAME_NODES
     t0 = _time.perf_counter()
-    r = _solve_run(position, Limits(hash_mb=limits.hash_mb, seed=limits.seed, **budget), {})
+    r = _solve_run(position, Limits(hash_mb=_shortcut_hash_mb(limits, budget), seed=limits.seed, **budget), {})
     if r.bound == "exact":
         r.engine = engine
         r.seed = limits.seed
@@ -66,6 +69,16 @@ def endgame_shortcut(position: Position, limits: Limits, engine: str):
     if limits.nodes is not None:
         left["nodes"] = max(1, limits.nodes - r.nodes)
     return None, limits.replace(**left)
+
+
+def _shortcut_hash_mb(limits: Limits, budget: dict) -> int:
+    """A table sized to the shortcut's small budget: a fresh 64 MB table
+    costs more in first-touch page faults than a 0.1 s solve takes (at 0.25 s
+    a move, 11-13 of 21 near-end positions proven with 64 MB, 15-17 with 4 MB;
+    benchmarks/results/shortcut_table.md)."""
+    small = budget.get("time", 0) <= SHORTCUT_SMALL_TIME and budget.get("nodes", 0) <= SHORTCUT_SMALL_NODES
+    mb = SHORTCUT_HASH_MB[0] if small else SHORTCUT_HASH_MB[1]
+    return min(mb, limits.hash_mb) if limits.hash_mb else mb
 
 
 def _solve_run(position, limits, options):
