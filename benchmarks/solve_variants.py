@@ -43,6 +43,7 @@ VARIANTS = {
 DRIVER_VARIANTS = {
     "default": {},
     "no win/loss pass first": {"sign_first": False},
+    "exact test at 0 first": {"sign_first": False, "sign_test": True},
 }
 
 

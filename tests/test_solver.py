@@ -158,6 +158,23 @@ def test_static_bounds_contain_the_value():
         assert lo <= plain_minimax(pos) <= hi
 
 
+def test_static_bounds_contain_the_value_two_moves_in():
+    # many more positions, each with a brute-force value (the time-knapsack
+    # part of the ceiling applies to a player 4 spaces or more from 53)
+    s = solver._solver.Solver(1, False)
+    seen = 0
+    for pos in ALL[:8]:
+        for m in pos.legal_moves():
+            child = pos.play(m)
+            for grand in [child] if child.is_over else [child.play(g) for g in child.legal_moves()]:
+                if grand.is_over:
+                    continue
+                lo, hi = s.bounds(grand._c)
+                assert lo <= plain_minimax(grand) <= hi
+                seen += max(53 - grand.time(0), 53 - grand.time(1)) >= 4
+    assert seen > 0
+
+
 # -- win / loss ----------------------------------------------------------------------
 
 def test_wdl_agrees_with_brute_force_and_with_the_sign_of_the_exact_value():

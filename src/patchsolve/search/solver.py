@@ -47,7 +47,7 @@ BRACKET = 8                  # first bracketing tests at the evaluation -+ this 
 # options (the limits time, nodes, hash_mb, seed come through Limits); static,
 # relax and etc switch prunings for measurements: the value never depends on them
 OPTIONS = {"wdl": False, "all_moves": False, "progress": None, "static": True, "relax": True, "etc": False,
-           "sym": False, "sign_first": True}
+           "sym": False, "sign_first": True, "sign_test": False}
 SIGN_SHARE = 0.5             # of the budget, at most, for the win/loss pass before an exact solve
 SIGN_HASH_DIV = 4            # its table: this fraction of hash_mb (it is thrown away after)
 
@@ -138,6 +138,14 @@ class _Run:
         spread = BRACKET if given is None else 0
         lo, hi = self.call(self.solver.solve, pos._c, slo, shi, guess, spread)
         return lo, hi
+
+    def sign_test(self, pos: Position):
+        """One exact null-window test at 0 (is the margin >= 1?), sharing the
+        table with the searches after it: margin bounds (lo, hi)."""
+        v = self.call(self.solver.probe, pos._c, 0, 1)
+        if v is None:
+            return None, None
+        return (v, None) if v >= 1 else (None, v)
 
     def at_least(self, pos: Position, v: int):
         """True/False: the value of ``pos`` (for its mover) is >= v; None when
@@ -402,6 +410,8 @@ def run(position: Position, limits, options: dict) -> SearchResult:
     lo = hi = None
     if opts["sign_first"] and not opts["wdl"]:
         lo, hi = run_.sign_bounds(position)
+    elif opts["sign_test"] and not opts["wdl"]:
+        lo, hi = run_.sign_test(position)
     lo, hi = run_.narrow(position, lo, hi)
     return _result(run_, position, lo, hi, limits.seed)
 
