@@ -35,7 +35,6 @@ VARIANTS = {
     "no bracketing (MTD(f) only)": ({}, 0),
     "bracketing 32": ({}, 32),
     "hash 256 MB": ({"hash_mb": 256}, 8),
-    "symmetric TT keys": ({"use_sym": True}, 8),
 }
 
 
@@ -43,7 +42,6 @@ VARIANTS = {
 DRIVER_VARIANTS = {
     "default": {},
     "no win/loss pass first": {"sign_first": False},
-    "exact test at 0 first": {"sign_first": False, "sign_test": True},
 }
 
 

@@ -88,56 +88,12 @@ def test_exact_values_agree_with_the_reference_rules_brute_force():
         assert solve(pos).score == reference_minimax(to_ref(pos))
 
 
-@pytest.mark.parametrize("flags", [{"static": False}, {"relax": False}, {"etc": True}, {"sym": True},
-                                   {"sign_first": False}, {"sym": True, "hash_mb": 1},
+@pytest.mark.parametrize("flags", [{"static": False}, {"relax": False}, {"etc": True},
+                                   {"sign_first": False},
                                    {"static": False, "relax": False}, {"hash_mb": 1}])
 def test_every_pruning_and_a_tiny_table_keep_the_value(flags):
     for pos in ALL[::2]:
         assert solve(pos, **flags).score == plain_minimax(pos)
-
-
-def quilt_image(q, k):
-    """Quilt bits ``q`` under symmetry ``k`` of the 9x9 board (0..7)."""
-    out = 0
-    for sq in range(81):
-        if q >> sq & 1:
-            r, c = divmod(sq, 9)
-            if k & 4:
-                c = 8 - c
-            for _ in range(k & 3):
-                r, c = c, 8 - r
-            out |= 1 << (r * 9 + c)
-    return out
-
-
-def turned(pos, k0, k1):
-    f = pos.fields()
-    f["quilts"] = [quilt_image(f["quilts"][0], k0), quilt_image(f["quilts"][1], k1)]
-    return type(pos).from_fields(f)
-
-
-def test_a_quilt_is_worth_the_same_under_its_eight_images():
-    # the premise of the symmetric TT keys, checked by brute force
-    for pos in ALL[::3]:
-        v = plain_minimax(pos)
-        for k0, k1 in ((1, 0), (0, 6), (5, 3)):
-            assert plain_minimax(turned(pos, k0, k1)) == v
-
-
-def test_symmetric_keys_share_table_entries():
-    for pos in ALL[:4]:
-        s = solver._solver.Solver(8, False, use_sym=True)
-        s.set_limits(0, 0.0)
-        v = s.solve(pos._c, *s.bounds(pos._c), 0, 0)
-        assert v[0] == v[1] == plain_minimax(pos)
-        for k in range(8):
-            t = turned(pos, k, 7 - k)
-            assert s.tt_bounds(t._c)[:2] == s.tt_bounds(pos._c)[:2]
-        raw = solver._solver.Solver(8, False)
-        raw.set_limits(0, 0.0)
-        raw.solve(pos._c, *raw.bounds(pos._c), 0, 0)
-        if turned(pos, 1, 0).fields()["quilts"] != pos.fields()["quilts"]:
-            assert raw.tt_bounds(turned(pos, 1, 0)._c) is None
 
 
 def test_the_pv_is_legal_ends_the_game_and_names_the_winner():

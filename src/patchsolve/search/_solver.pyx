@@ -125,73 +125,6 @@ cdef inline int income_ahead(int t) noexcept nogil:
 
 
 # --------------------------------------------------------------------------
-# Canonical keys under the 8 symmetries of the quilt (``use_sym``)
-# --------------------------------------------------------------------------
-#
-# A quilt's future does not depend on its orientation: the placements table
-# holds every rotation and reflection of every patch and the 7x7 squares map
-# onto each other, so each player's quilt may be replaced by any of its 8
-# images without changing the value. The TT key then uses, per quilt, the
-# least of the 8 images' Zobrist hashes. Computed from the empty squares
-# (fewer than the covered ones late in the game): the hash of a quilt is
-# that of the full board XOR that of its empty squares, and the full board's
-# is the same under every symmetry. Only TT keys are canonical; children's
-# keys are still derived from the raw key.
-
-cdef uint64_t ZSYM[2][8][81]
-cdef uint64_t ZFULL_Q[2]
-
-
-cdef inline int sym_image(int k, int sq) noexcept nogil:
-    cdef int r = sq // 9, col = sq % 9, a, b
-    if k & 4:                          # reflect first
-        col = 8 - col
-    k &= 3
-    a, b = r, col
-    while k:                           # rotate a quarter turn k times
-        a, b = b, 8 - a
-        k -= 1
-    return a * 9 + b
-
-
-def _init_symmetry():
-    cdef int p, k, sq
-    for p in range(2):
-        ZFULL_Q[p] = 0
-        for sq in range(BOARD_SQUARES):
-            ZFULL_Q[p] ^= Z.q[p][sq]
-            for k in range(8):
-                ZSYM[p][k][sq] = Z.q[p][sym_image(k, sq)]
-
-
-_init_symmetry()
-
-
-cdef inline uint64_t sym_key(uint64_t key, const CState* s) noexcept nogil:
-    """``key`` (a raw Zobrist key of ``s``, maybe salted) with each quilt's
-    hash replaced by the least of its 8 images' hashes."""
-    cdef int p, k, sq
-    cdef u128 e
-    cdef uint64_t h[8]
-    cdef uint64_t m
-    for p in range(2):
-        for k in range(8):
-            h[k] = ZFULL_Q[p]
-        e = FULL & ~s.quilt[p]
-        while e:
-            sq = ps_ctz128(e)
-            for k in range(8):
-                h[k] ^= ZSYM[p][k][sq]
-            e &= e - 1
-        m = h[0]
-        for k in range(1, 8):
-            if h[k] < m:
-                m = h[k]
-        key ^= h[0] ^ m
-    return key
-
-
-# --------------------------------------------------------------------------
 # Transposition table: proven [lo, hi] per position
 # --------------------------------------------------------------------------
 
@@ -265,7 +198,6 @@ ctypedef struct Ctx:
     int use_relax
     int use_etc
     int use_hist           # killer moves and the history of cut-offs in the ordering
-    int use_sym            # TT keys canonical under the quilt symmetries
     uint32_t* hist         # cut-offs per move code (codes < 2**16)
     move_t killer[MAX_PLY]
     int relax_min
@@ -715,10 +647,6 @@ cdef int search_move(Ctx* c, const CState* s, uint64_t key, move_t m, int p, bin
                        to_move(&child) == p, rmask)
 
 
-cdef inline uint64_t tt_key(const Ctx* c, uint64_t key, const CState* s) noexcept nogil:
-    return sym_key(key, s) if c.use_sym else key
-
-
 cdef int etc_probe(Ctx* c, const CState* s, uint64_t key, int64_t* keys, int n, int p,
                    bint relaxed, int beta, move_t* cutmove) noexcept nogil:
     """Enhanced transposition cut-off: the best value (for ``p``) that the
@@ -732,7 +660,7 @@ cdef int etc_probe(Ctx* c, const CState* s, uint64_t key, int64_t* keys, int n, 
         make_child(c, s, &child, p, m, relaxed)
         if is_over(&child):
             continue
-        e = tt_probe(c.tt, c.tt_mask, tt_key(c, child_key(Z, key, s, &child, m), &child))
+        e = tt_probe(c.tt, c.tt_mask, child_key(Z, key, s, &child, m))
         if e == NULL:
             continue
         v = e.lo if to_move(&child) == p else -e.hi
@@ -753,7 +681,7 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
     cdef move_t* moves
     cdef int64_t* keys = NULL
     cdef Entry* e
-    cdef uint64_t nodes0 = c.nodes, tkey
+    cdef uint64_t nodes0 = c.nodes
     cdef int left[N_GROUPS]
     cdef int ub[N_GROUPS]
     cdef bint tried[N_GROUPS]
@@ -778,8 +706,7 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
             c.static_cuts += 1
             return slo
 
-    tkey = tt_key(c, key, s)
-    e = tt_probe(c.tt, c.tt_mask, tkey)
+    e = tt_probe(c.tt, c.tt_mask, key)
     if e != NULL:
         if e.lo >= beta:
             return e.lo
@@ -822,7 +749,7 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
             v = etc_probe(c, s, key, keys, n, p, relaxed, beta, &etcmove)
             if v >= beta:
                 c.etc_cuts += 1
-                tt_store(c.tt, c.tt_mask, tkey, v, INF, etcmove, c.nodes - nodes0)
+                tt_store(c.tt, c.tt_mask, key, v, INF, etcmove, c.nodes - nodes0)
                 return v
         if bestmove < 0:
             select_best(keys, 0, n)
@@ -881,11 +808,11 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
                     break
 
     if best >= beta0:
-        tt_store(c.tt, c.tt_mask, tkey, best, INF, bestmove, c.nodes - nodes0)
+        tt_store(c.tt, c.tt_mask, key, best, INF, bestmove, c.nodes - nodes0)
     elif best <= alpha0:
-        tt_store(c.tt, c.tt_mask, tkey, -INF, best, bestmove, c.nodes - nodes0)
+        tt_store(c.tt, c.tt_mask, key, -INF, best, bestmove, c.nodes - nodes0)
     else:
-        tt_store(c.tt, c.tt_mask, tkey, best, best, bestmove, c.nodes - nodes0)
+        tt_store(c.tt, c.tt_mask, key, best, best, bestmove, c.nodes - nodes0)
     return best
 
 
@@ -905,7 +832,7 @@ cdef class Solver:
     cdef public int steps
 
     def __cinit__(self, int hash_mb=64, bint wdl=False, bint use_static=True, bint use_relax=True,
-                  bint use_etc=False, int relax_min=3, bint use_hist=True, bint use_sym=False):
+                  bint use_etc=False, int relax_min=3, bint use_hist=True):
         cdef uint64_t buckets = 1
         cdef int i
         memset(&self.c, 0, sizeof(Ctx))
@@ -925,7 +852,6 @@ cdef class Solver:
         self.c.use_relax = use_relax
         self.c.use_etc = use_etc
         self.c.use_hist = use_hist
-        self.c.use_sym = use_sym
         self.c.relax_min = relax_min
 
     def __dealloc__(self):
@@ -985,7 +911,7 @@ cdef class Solver:
 
     def tt_bounds(self, CoreState s):
         """(lo, hi, move) the TT holds for ``s``, or None."""
-        cdef Entry* e = tt_probe(self.c.tt, self.c.tt_mask, tt_key(&self.c, full_key(Z, &s.s), &s.s))
+        cdef Entry* e = tt_probe(self.c.tt, self.c.tt_mask, full_key(Z, &s.s))
         if e == NULL:
             return None
         return e.lo, e.hi, e.move

@@ -47,7 +47,7 @@ BRACKET = 8                  # first bracketing tests at the evaluation -+ this 
 # options (the limits time, nodes, hash_mb, seed come through Limits); static,
 # relax and etc switch prunings for measurements: the value never depends on them
 OPTIONS = {"wdl": False, "all_moves": False, "progress": None, "static": True, "relax": True, "etc": False,
-           "sym": False, "sign_first": True, "sign_test": False}
+           "sign_first": True}
 SIGN_SHARE = 0.5             # of the budget, at most, for the win/loss pass before an exact solve
 SIGN_HASH_DIV = 4            # its table: this fraction of hash_mb (it is thrown away after)
 
@@ -56,7 +56,7 @@ class _Run:
     """One solve: the C solver, the budget, the clock and progress."""
 
     def __init__(self, hash_mb, wdl, flags, nodes, seconds, progress):
-        self.solver = _solver.Solver(hash_mb, wdl, *flags[:3], use_sym=flags[3])
+        self.solver = _solver.Solver(hash_mb, wdl, *flags)
         self.active = self.solver      # the one searching (the sign pass's, then this)
         self.hash_mb, self.flags = hash_mb, flags
         self.budget = (nodes or 0, seconds or 0.0)
@@ -88,7 +88,7 @@ class _Run:
         than the exact value; benchmarks/results/solve_reach.md) within
         SIGN_SHARE of the budget; the exact solver then gets the rest."""
         nodes, seconds = self.budget
-        w = _solver.Solver(max(1, self.hash_mb // SIGN_HASH_DIV), True, *self.flags[:3], use_sym=self.flags[3])
+        w = _solver.Solver(max(1, self.hash_mb // SIGN_HASH_DIV), True, *self.flags)
         w.set_limits(int(nodes * SIGN_SHARE), seconds * SIGN_SHARE)
         self.active = w
         lo, hi = self.call(w.solve, pos._c, *w.bounds(pos._c), 1, 0)
@@ -138,14 +138,6 @@ class _Run:
         spread = BRACKET if given is None else 0
         lo, hi = self.call(self.solver.solve, pos._c, slo, shi, guess, spread)
         return lo, hi
-
-    def sign_test(self, pos: Position):
-        """One exact null-window test at 0 (is the margin >= 1?), sharing the
-        table with the searches after it: margin bounds (lo, hi)."""
-        v = self.call(self.solver.probe, pos._c, 0, 1)
-        if v is None:
-            return None, None
-        return (v, None) if v >= 1 else (None, v)
 
     def at_least(self, pos: Position, v: int):
         """True/False: the value of ``pos`` (for its mover) is >= v; None when
@@ -402,7 +394,7 @@ def run(position: Position, limits, options: dict) -> SearchResult:
     if seconds is None and nodes is None:
         seconds = DEFAULT_SOLVE_TIME
     hash_mb = limits.hash_mb or DEFAULT_HASH_MB
-    flags = (opts["static"], opts["relax"], opts["etc"], opts["sym"])
+    flags = (opts["static"], opts["relax"], opts["etc"])
     with allocation("solver table", hash_mb):
         run_ = _Run(hash_mb, opts["wdl"], flags, nodes, seconds, opts["progress"])
     if opts["all_moves"]:
@@ -410,8 +402,6 @@ def run(position: Position, limits, options: dict) -> SearchResult:
     lo = hi = None
     if opts["sign_first"] and not opts["wdl"]:
         lo, hi = run_.sign_bounds(position)
-    elif opts["sign_test"] and not opts["wdl"]:
-        lo, hi = run_.sign_test(position)
     lo, hi = run_.narrow(position, lo, hi)
     return _result(run_, position, lo, hi, limits.seed)
 
