@@ -16,6 +16,14 @@
     "win"/"loss" for the player to move; ``lower``/``upper`` bound the margin
     (a win proves a margin of at least 0, a loss at most 0).
 
+``sign_first=True`` (the default; exact solves only)
+    First proves who wins with a win/loss search (its own table, at most
+    SIGN_SHARE of the budget): a win proves a margin of at least 0, a loss
+    at most 0, and the exact search starts from that interval. Its nodes
+    count in ``nodes``. Measured in benchmarks/results/solve_reach.md: about
+    neutral in nodes to an exact value, a proven side of 0 more often when
+    the budget runs out.
+
 ``all_moves=True``
     Also values every legal root move (``root_moves``: dicts with ``move``,
     ``score``, ``bound``, ``lower``, ``upper``, best first). Within a patch,
