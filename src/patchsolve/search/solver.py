@@ -22,7 +22,8 @@
     at most 0, and the exact search starts from that interval. Its nodes
     count in ``nodes``. Measured in benchmarks/results/solve_reach.md: about
     neutral in nodes to an exact value, a proven side of 0 more often when
-    the budget runs out.
+    the budget runs out; ``proven`` then still names the winner when the
+    pass proved it.
 
 ``all_moves=True``
     Also values every legal root move (``root_moves``: dicts with ``move``,
@@ -74,6 +75,7 @@ class _Run:
         self.move = None
         self.stopped = False
         self.sign_nodes = 0            # nodes of the win/loss pass (counted in ``nodes``)
+        self.sign = None               # "win"/"loss" when that pass proved it
 
     @property
     def nodes(self) -> int:
@@ -102,6 +104,7 @@ class _Run:
         lo, hi = self.call(w.solve, pos._c, *w.bounds(pos._c), 1, 0)
         self.active = self.solver
         self.sign_nodes = w.nodes
+        self.sign = "win" if lo > 0 else "loss" if hi < 0 else None
         spent = self.elapsed()
         self.solver.set_limits(max(nodes - w.nodes, 1) if nodes else 0,
                                max(seconds - spent, 1e-6) if seconds else 0.0)
@@ -278,7 +281,7 @@ def _result(run: _Run, position: Position, lo: int, hi: int, seed) -> SearchResu
     r = SearchResult(best, score, bound, pv or [best], 0, nodes, elapsed, nodes / elapsed if elapsed > 0 else 0.0,
                      seed, engine="solve-wdl" if wdl else "solve")
     r.lower, r.upper = mlo, mhi
-    r.proven = _outcome(position, lo, hi, pv, wdl)
+    r.proven = _outcome(position, lo, hi, pv, wdl) or run.sign
     r.depth = len(pv)
     return r
 
