@@ -9,6 +9,7 @@ below 20, 25, 30, 35, 40 or 50 spaces (each bucket from its own games).
     python benchmarks/solve_reach.py generate            # writes solve_reach.json
     python benchmarks/solve_reach.py run --budget 10     # new solver, exact values
     python benchmarks/solve_reach.py run --wdl           # new solver, win/loss only
+    python benchmarks/solve_reach.py run --no-sign-first # new solver without the win/loss pass first
     python benchmarks/solve_reach.py run --solver old    # the alpha-beta solver (before; at commit 14b201e)
 
 A run solves each position once with ``--budget`` seconds; "within 1 s"
@@ -70,12 +71,15 @@ def generate(per_bucket: int, nodes: int, noise: float, seed: int) -> list[dict]
     return out
 
 
+SOLVE_OPTIONS: dict = {}     # extra patchsolve.solve options (--no-sign-first)
+
+
 def solve_one(pos: Position, solver: str, budget: float, wdl: bool, hash_mb: int):
     if solver == "old":
         # the alpha-beta's exact mode was removed once the solver replaced it;
         # its rows were measured at commit 14b201e (results/solve_reach.md)
         raise SystemExit("--solver old: check out commit 14b201e to measure the old solver")
-    return patchsolve.solve(pos, time=budget, hash_mb=hash_mb, wdl=wdl)
+    return patchsolve.solve(pos, time=budget, hash_mb=hash_mb, wdl=wdl, **SOLVE_OPTIONS)
 
 
 def run(entries, solver: str, budget: float, wdl: bool, hash_mb: int, buckets) -> list[dict]:
@@ -127,6 +131,7 @@ def main(argv=None) -> int:
     r.add_argument("--solver", choices=["new", "old"], default="new")
     r.add_argument("--budget", type=float, default=10.0)
     r.add_argument("--wdl", action="store_true")
+    r.add_argument("--no-sign-first", action="store_true", help="exact solve without the win/loss pass first")
     r.add_argument("--hash-mb", type=int, default=64)
     r.add_argument("--buckets", type=int, nargs="*", default=None)
     r.add_argument("--out", type=Path, default=None, help="also write the rows as JSON")
@@ -137,6 +142,8 @@ def main(argv=None) -> int:
         print(f"wrote {len(entries)} positions to {SET}")
         return 0
     entries = json.loads(SET.read_text())
+    if args.no_sign_first:
+        SOLVE_OPTIONS["sign_first"] = False
     rows = run(entries, args.solver, args.budget, args.wdl, args.hash_mb, args.buckets)
     if args.out:
         args.out.write_text(json.dumps(rows, indent=1) + "\n")

@@ -3,10 +3,13 @@ machine's load): nodes to an exact value per variant on the reach set's
 positions of the given buckets, under a node cap (X = not solved within it).
 
     python benchmarks/solve_variants.py --buckets 20 25 --cap 6000000
+    python benchmarks/solve_variants.py --driver --buckets 20 25 30 --cap 3000000
 
 Variants switch one thing off (or on) against the default: static bounds,
 relaxed-quilt group bounds, enhanced transposition cut-offs, killer and
-history ordering, the bracketing spread, the TT size.
+history ordering, the bracketing spread, the TT size. ``--driver`` instead compares options of
+the whole ``patchsolve.solve`` run (the win/loss pass first, ...): nodes of
+the run, principal variation included.
 """
 
 from __future__ import annotations
@@ -17,7 +20,8 @@ import sys
 from pathlib import Path
 
 from patchsolve import Position
-from patchsolve.search import _solver
+from patchsolve.search import _solver, solver
+from patchsolve.search.limits import Limits
 
 SET = Path(__file__).resolve().parent / "solve_reach.json"
 
@@ -34,6 +38,18 @@ VARIANTS = {
 }
 
 
+# name -> solver.run options
+DRIVER_VARIANTS = {
+    "default": {},
+    "no win/loss pass first": {"sign_first": False},
+}
+
+
+def run_nodes(pos: Position, options: dict, spread_unused, cap: int):
+    r = solver.run(pos, Limits(nodes=cap, hash_mb=64), options)
+    return r.nodes if r.bound == "exact" else None
+
+
 def nodes_to_exact(pos: Position, kwargs: dict, spread: int, cap: int):
     kw = {"hash_mb": 64, **kwargs}
     s = _solver.Solver(**kw)
@@ -47,16 +63,28 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--buckets", type=int, nargs="+", default=[20, 25])
     ap.add_argument("--cap", type=int, default=6_000_000)
+    ap.add_argument("--driver", action="store_true", help="compare options of the whole solve run")
+    ap.add_argument("--only", nargs="+", help="these variants only (and the default)")
     args = ap.parse_args(argv)
+    if args.driver:
+        variants, measure = {k: (v, None) for k, v in DRIVER_VARIANTS.items()}, run_nodes
+    else:
+        variants, measure = VARIANTS, nodes_to_exact
+    if args.only:
+        variants = {k: v for k, v in variants.items() if k == "default" or k in args.only}
     entries = [e for e in json.loads(SET.read_text()) if e["bucket"] in args.buckets]
     print(f"nodes to an exact value, cap {args.cap:,} (buckets {args.buckets}, {len(entries)} positions)")
     print("| variant | solved | total nodes (solved by all) | vs default |")
     print("|---|---:|---:|---:|")
-    runs = {name: [nodes_to_exact(Position.from_text(e["text"]), kw, sp, args.cap) for e in entries]
-            for name, (kw, sp) in VARIANTS.items()}
+    runs = {}
+    for name, (kw, sp) in variants.items():
+        runs[name] = [measure(Position.from_text(e["text"]), kw, sp, args.cap) for e in entries]
+        print(f"  {name}: {runs[name]}", file=sys.stderr, flush=True)
     common = [i for i in range(len(entries)) if all(r[i] is not None for r in runs.values())]
     base = sum(runs["default"][i] for i in common)
     for name, r in runs.items():
+        if not common:
+            break
         total = sum(r[i] for i in common)
         solved = sum(x is not None for x in r)
         print(f"| {name} | {solved}/{len(r)} | {total:,} | {total / base:.2f} |", flush=True)

@@ -89,6 +89,7 @@ def test_exact_values_agree_with_the_reference_rules_brute_force():
 
 
 @pytest.mark.parametrize("flags", [{"static": False}, {"relax": False}, {"etc": True},
+                                   {"sign_first": False},
                                    {"static": False, "relax": False}, {"hash_mb": 1}])
 def test_every_pruning_and_a_tiny_table_keep_the_value(flags):
     for pos in ALL[::2]:
@@ -111,6 +112,23 @@ def test_static_bounds_contain_the_value():
     for pos in ALL:
         lo, hi = s.bounds(pos._c)
         assert lo <= plain_minimax(pos) <= hi
+
+
+def test_static_bounds_contain_the_value_two_moves_in():
+    # many more positions, each with a brute-force value (the time-knapsack
+    # part of the ceiling applies to a player 4 spaces or more from 53)
+    s = solver._solver.Solver(1, False)
+    seen = 0
+    for pos in ALL[:8]:
+        for m in pos.legal_moves():
+            child = pos.play(m)
+            for grand in [child] if child.is_over else [child.play(g) for g in child.legal_moves()]:
+                if grand.is_over:
+                    continue
+                lo, hi = s.bounds(grand._c)
+                assert lo <= plain_minimax(grand) <= hi
+                seen += max(53 - grand.time(0), 53 - grand.time(1)) >= 4
+    assert seen > 0
 
 
 # -- win / loss ----------------------------------------------------------------------
@@ -178,8 +196,26 @@ def test_bounds_under_a_node_limit_contain_the_exact_value(nodes):
         assert r.bound in ("exact", "lower", "upper")
         assert r.score == (r.lower if r.bound == "lower" else r.upper)
         assert pos.is_legal(r.best_move)
+        assert r.proven in (None, "win" if plain_wdl(pos) else "loss")
         w = solve(pos, nodes=nodes, wdl=True)
         assert w.lower <= v <= w.upper
+
+
+# later positions (from benchmarks/solve_reach.json, both losses for the
+# player to move): the exact value is far beyond 20000 nodes, the sign is not
+FAR = ["revised 4,29,22,27,32,18,8,17,25,9,19,3 1f9fcfffe5f8ee713c100/11f8fe7f3fdce07f3fdfc "
+       "1/15 10/11 37/40 - 44,50 - - -",
+       "original 26,18,10,8,13,19,2,29,1,27,3,16,32,4,17 10894fe3e1eff4fb7fbf/19fffbfdceef4f2290000 "
+       "1/11 5/11 34/39 - 44,50 - - -"]
+
+
+def test_the_win_loss_pass_names_the_winner_when_the_exact_value_is_open():
+    for text in FAR:
+        pos = patchsolve.Position.from_text(text)
+        r = solve(pos, nodes=20000)
+        assert r.bound != "exact" and r.proven == solve(pos, wdl=True).proven
+        assert r.upper <= 0 if r.proven == "loss" else r.lower >= 0
+        assert solve(pos, nodes=20000, sign_first=False).proven is None
 
 
 def test_a_position_beyond_the_budget_gets_a_proven_interval():

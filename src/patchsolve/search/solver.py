@@ -16,6 +16,15 @@
     "win"/"loss" for the player to move; ``lower``/``upper`` bound the margin
     (a win proves a margin of at least 0, a loss at most 0).
 
+``sign_first=True`` (the default; exact solves only)
+    First proves who wins with a win/loss search (its own table, at most
+    SIGN_SHARE of the budget): a win proves a margin of at least 0, a loss
+    at most 0, and the exact search starts from that interval. Its nodes
+    count in ``nodes``. Measured in benchmarks/results/solve_reach.md: about
+    neutral in nodes to an exact value, a proven side of 0 more often when
+    the budget runs out; ``proven`` then still names the winner when the
+    pass proved it.
+
 ``all_moves=True``
     Also values every legal root move (``root_moves``: dicts with ``move``,
     ``score``, ``bound``, ``lower``, ``upper``, best first). Within a patch,
@@ -46,7 +55,10 @@ PROGRESS_EVERY = 1.0         # seconds between progress reports
 BRACKET = 8                  # first bracketing tests at the evaluation -+ this (_solver.pyx "Driver")
 # options (the limits time, nodes, hash_mb, seed come through Limits); static,
 # relax and etc switch prunings for measurements: the value never depends on them
-OPTIONS = {"wdl": False, "all_moves": False, "progress": None, "static": True, "relax": True, "etc": False}
+OPTIONS = {"wdl": False, "all_moves": False, "progress": None, "static": True, "relax": True, "etc": False,
+           "sign_first": True}
+SIGN_SHARE = 0.5             # of the budget, at most, for the win/loss pass before an exact solve
+SIGN_HASH_DIV = 4            # its table: this fraction of hash_mb (it is thrown away after)
 
 
 class _Run:
@@ -54,22 +66,49 @@ class _Run:
 
     def __init__(self, hash_mb, wdl, flags, nodes, seconds, progress):
         self.solver = _solver.Solver(hash_mb, wdl, *flags)
+        self.active = self.solver      # the one searching (the sign pass's, then this)
+        self.hash_mb, self.flags = hash_mb, flags
+        self.budget = (nodes or 0, seconds or 0.0)
         self.start = _time.perf_counter()
-        self.solver.set_limits(nodes or 0, seconds or 0.0)
+        self.solver.set_limits(*self.budget)
         self.progress = progress
         self.move = None
         self.stopped = False
+        self.sign_nodes = 0            # nodes of the win/loss pass (counted in ``nodes``)
+        self.sign = None               # "win"/"loss" when that pass proved it
+
+    @property
+    def nodes(self) -> int:
+        return self.sign_nodes + self.solver.nodes
 
     def elapsed(self) -> float:
         return _time.perf_counter() - self.start
 
     def report(self):
         t = self.elapsed()
-        s = self.solver
-        info = {"nodes": s.nodes, "time": t, "nps": s.nodes / t if t > 0 else 0.0,
+        s = self.active
+        n = self.nodes if s is self.solver else s.nodes
+        info = {"nodes": n, "time": t, "nps": n / t if t > 0 else 0.0,
                 "lower": s.lo, "upper": s.hi, "gamma": s.gamma, "steps": s.steps, "wdl": s.wdl,
                 "move": None if self.move is None else str(self.move)}
         self.progress(info)
+
+    def sign_bounds(self, pos: Position):
+        """Proven margin bounds of ``pos`` from a win/loss search (far cheaper
+        than the exact value; benchmarks/results/solve_reach.md) within
+        SIGN_SHARE of the budget; the exact solver then gets the rest."""
+        nodes, seconds = self.budget
+        w = _solver.Solver(max(1, self.hash_mb // SIGN_HASH_DIV), True, *self.flags)
+        w.set_limits(int(nodes * SIGN_SHARE), seconds * SIGN_SHARE)
+        self.active = w
+        lo, hi = self.call(w.solve, pos._c, *w.bounds(pos._c), 1, 0)
+        self.active = self.solver
+        self.sign_nodes = w.nodes
+        self.sign = "win" if lo > 0 else "loss" if hi < 0 else None
+        spent = self.elapsed()
+        self.solver.set_limits(max(nodes - w.nodes, 1) if nodes else 0,
+                               max(seconds - spent, 1e-6) if seconds else 0.0)
+        return _margin_bounds(lo, hi, True)
 
     def call(self, fn, *args):
         """``fn(*args)`` (a C call that releases the GIL), with progress
@@ -238,11 +277,11 @@ def _result(run: _Run, position: Position, lo: int, hi: int, seed) -> SearchResu
         guess = run.solver.guess(position._c) // (2 if wdl else 1)
         score, bound = (mlo, "lower") if abs(guess - mlo) <= abs(mhi - guess) else (mhi, "upper")
     elapsed = run.elapsed()
-    nodes = run.solver.nodes
+    nodes = run.nodes
     r = SearchResult(best, score, bound, pv or [best], 0, nodes, elapsed, nodes / elapsed if elapsed > 0 else 0.0,
                      seed, engine="solve-wdl" if wdl else "solve")
     r.lower, r.upper = mlo, mhi
-    r.proven = _outcome(position, lo, hi, pv, wdl)
+    r.proven = _outcome(position, lo, hi, pv, wdl) or run.sign
     r.depth = len(pv)
     return r
 
@@ -371,7 +410,10 @@ def run(position: Position, limits, options: dict) -> SearchResult:
         run_ = _Run(hash_mb, opts["wdl"], flags, nodes, seconds, opts["progress"])
     if opts["all_moves"]:
         return _solve_all(run_, position, limits.seed)
-    lo, hi = run_.narrow(position)
+    lo = hi = None
+    if opts["sign_first"] and not opts["wdl"]:
+        lo, hi = run_.sign_bounds(position)
+    lo, hi = run_.narrow(position, lo, hi)
     return _result(run_, position, lo, hi, limits.seed)
 
 
