@@ -64,6 +64,9 @@ from patchsolve._core cimport (
     move_mask, move_patch, rng_next, rng_below, random_move, fits, mix64, stop_requested,
     MAX_MOVES, LAST_SPACE, BOARD_SQUARES, BUY_SHIFT, MOVE_WALK, N_PATCHES,
 )
+from patchsolve.search._knowledge cimport (
+    move_lookahead_bad, lookahead_on, lookahead_candidates, learned_on, learned_margin,
+)
 
 cdef extern from *:
     """
@@ -222,14 +225,20 @@ cdef double evaluate_margin(const CState* s, int p) noexcept nogil:
     plus, per player, future income, the worth of the time left, the
     squares that time can still fill, a penalty for isolated holes and 7x7
     progress (a pending leather patch counts +2 for its owner), plus the
-    tempo bonus when ``p`` is to move."""
-    cdef double v = side_value(s, p) - side_value(s, 1 - p)
+    tempo bonus when ``p`` is to move. The learned evaluation replaces it
+    when loaded (``search/learned.py``)."""
+    cdef double v
+    if learned_on():
+        return learned_margin(s, p)
+    v = side_value(s, p) - side_value(s, 1 - p)
     return v + W.tempo if to_move(s) == p else v - W.tempo
 
 
 cdef int evaluate(const CState* s, int p) noexcept nogil:
     """``evaluate_margin`` for the player to move, rounded (the alpha-beta
     search works in whole points)."""
+    if learned_on():
+        return <int>lround(learned_margin(s, p))
     return <int>lround(side_value(s, p) - side_value(s, 1 - p) + W.tempo)
 
 
@@ -498,6 +507,23 @@ cdef inline move_t next_move(int64_t* keys, int i, int n) noexcept nogil:
     return key_move(keys[i])
 
 
+cdef int rescore_run(const CState* s, int64_t* keys, int lo, int hi, int cand) noexcept nogil:
+    """Placement look-ahead on one patch's run keys[lo:hi]: the ``cand``
+    best by the cheap key are re-keyed with the look-ahead badness (the
+    rest dropped). Returns the new end of the run. The look-ahead costs
+    about ten times the cheap key, hence the two stages."""
+    cdef int j
+    cdef move_t m
+    if hi - lo > cand:
+        for j in range(cand):
+            select_best(keys, lo + j, hi)
+        hi = lo + cand
+    for j in range(lo, hi):
+        m = key_move(keys[j])
+        keys[j] -= (<int64_t>move_lookahead_bad(s, m)) << 32
+    return hi
+
+
 cdef int order_moves(Ctx* c, const CState* s, const move_t* moves, int n, int64_t* keys,
                      move_t ttmove, bint prune) noexcept nogil:
     """Ordering keys of ``moves`` (TT move, then buy_gain, then placement
@@ -520,6 +546,8 @@ cdef int order_moves(Ctx* c, const CState* s, const move_t* moves, int n, int64_
         if prune and pid != run_pid:
             # keep the best c.keep of the run of run_pid's placements just ended
             if run_pid >= 0 and k - run_start > c.keep:
+                if lookahead_on():
+                    k = rescore_run(s, keys, run_start, k, lookahead_candidates(c.keep))
                 for j in range(c.keep):
                     select_best(keys, run_start + j, k)
                 k = run_start + c.keep
