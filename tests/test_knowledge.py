@@ -74,3 +74,16 @@ def test_knowledge_switches_are_restored_after_a_search():
     before = (kn.lookahead_state(), kn.learned_weights())
     search(Position.start(seed=3), engine="alphabeta", nodes=2000, lookahead=0, learned=False)
     assert (kn.lookahead_state(), kn.learned_weights()) == before
+def test_weights_file_loads_and_matches_its_manifest():
+    data = learned.read()
+    assert data["features"] == list(kn.FEATURES)
+    assert len(data["weights"]) == len(kn.FEATURES)
+    man = data["manifest"]
+    assert man["train_positions"] + man["held_out_positions"] == man["positions"]
+    assert man["games"] > 0 and man["held_out"]["learned"]["rmse"] > 0
+    assert learned.load()
+    pos = make(buttons=(12, 7), time=(3, 0), on_top=None)
+    expect = kn.margin_of(pos._c, 1) + sum(w * f for w, f in zip(data["weights"], kn.features(pos._c, 1)))
+    assert kn.learned_value(pos._c, 1) == pytest.approx(expect)
+
+

@@ -156,14 +156,12 @@ def _run(position, limits, opts) -> SearchResult:
 def knowledge(lookahead: int, learned: bool):
     """The placement look-ahead and the learned evaluation switched as asked
     for one search (they are process-wide switches in C), restored after."""
-    from patchsolve.search import _knowledge, learned as weights
+    from patchsolve.search import _knowledge
 
     la, saved = _knowledge.lookahead_state(), _knowledge.learned_weights()
     _knowledge.set_lookahead(lookahead, *la[1:])
     if not learned:
         _knowledge.set_learned(None)
-    elif saved is None:
-        weights.load()
     try:
         yield
     finally:
