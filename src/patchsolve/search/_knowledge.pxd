@@ -9,8 +9,8 @@ cdef int patch_placements(u128 empty, int pid) noexcept nogil
 
 # Look-ahead badness of a quilt (lower is better): how badly the ``k``
 # patches of the circle from index ``start`` (wrapping, skipping ``skip``)
-# fit in it.
-cdef int lookahead_bad(const CState* s, u128 quilt, int start, int skip, int k) noexcept nogil
+# fit in it (``mode`` as in ``count_penalty``).
+cdef int lookahead_bad(const CState* s, u128 quilt, int start, int skip, int k, int mode) noexcept nogil
 
 # Look-ahead badness of placing move ``m`` (a buy or a leather square) for
 # the player to move of ``s``.

@@ -23,10 +23,10 @@ here; until then (or when switched off) the searchers use their own
 evaluation.
 """
 
-from libc.stdint cimport uint64_t, uint8_t
+from libc.stdint cimport uint64_t, uint8_t, int8_t, int16_t
 
 from patchsolve._core cimport (
-    CState, Tables, u128, CoreState, get_tables, to_move, score, fits, move_mask, move_patch,
+    CState, Tables, u128, CoreState, get_tables, to_move, score, fits, move_mask, move_patch, mix64,
     LAST_SPACE, BOARD_SQUARES, N_PATCHES, BUY_SHIFT, MOVE_WALK,
 )
 
@@ -110,7 +110,7 @@ cdef inline int count_penalty(int c, int mode) noexcept nogil:
     return PEN[c] if c < PEN_N else 0
 
 
-cdef int lookahead_bad(const CState* s, u128 quilt, int start, int skip, int k) noexcept nogil:
+cdef int lookahead_bad(const CState* s, u128 quilt, int start, int skip, int k, int mode) noexcept nogil:
     cdef u128 empty = FULL & ~quilt
     cdef int n = s.n_circle, j = 0, seen = 0, i, c, bad = 0
     if n == 0:
@@ -119,7 +119,7 @@ cdef int lookahead_bad(const CState* s, u128 quilt, int start, int skip, int k) 
     while seen < k and j < n:
         if i != skip:
             c = patch_placements(empty, s.circle[i])
-            bad += count_penalty(c, LOOKAHEAD_MODE if LOOKAHEAD_MODE else 1)
+            bad += count_penalty(c, mode)
             seen += 1
         i += 1
         if i == n:
@@ -134,11 +134,11 @@ cdef int move_lookahead_bad(const CState* s, int m) noexcept nogil:
     if m == MOVE_WALK:
         return 0
     if m <= BOARD_SQUARES:
-        return lookahead_bad(s, q, 0, -1, LOOKAHEAD_K)
+        return lookahead_bad(s, q, 0, -1, LOOKAHEAD_K, LOOKAHEAD_MODE if LOOKAHEAD_MODE else 1)
     pid = move_patch(m)
     for i in range(s.n_circle):
         if s.circle[i] == pid:
-            return lookahead_bad(s, q, i + 1, i, LOOKAHEAD_K)
+            return lookahead_bad(s, q, i + 1, i, LOOKAHEAD_K, LOOKAHEAD_MODE if LOOKAHEAD_MODE else 1)
     return 0
 
 
@@ -187,10 +187,69 @@ cdef inline int best7_any(u128 q) noexcept nogil:
     return b
 
 
+# The quilt terms depend only on the quilt and the circle, and most leaves
+# of a search share one player's quilt with many others: they are memoised
+# in a direct-mapped table (exact: an entry holds its whole key).
+ctypedef struct Geometry:
+    u128 quilt
+    uint64_t circle_set    # bit pid = pid still in the circle
+    uint8_t head[3]        # circle[0..2] (33 = none)
+    uint8_t used
+    uint8_t fits3          # bit k = circle[k] fits the quilt
+    int8_t holes
+    int8_t best7
+    int8_t dead
+    int16_t look
+
+cdef enum:
+    GEO_BITS = 14
+cdef Geometry GEO[1 << GEO_BITS]
+
+
+cdef void geometry_compute(const CState* s, u128 q, Geometry* g) noexcept nogil:
+    cdef u128 empty = FULL & ~q
+    cdef int k, n3 = 3 if s.n_circle > 3 else s.n_circle
+    g.holes = isolated(empty)
+    g.best7 = best7_any(q)
+    g.fits3 = 0
+    g.dead = 0
+    for k in range(s.n_circle):
+        if not patch_fits_any(empty, s.circle[k]):
+            g.dead += 1
+        elif k < n3:
+            g.fits3 |= 1 << k
+    g.look = lookahead_bad(s, q, 0, -1, 3, 1)
+
+
+cdef void geometry(const CState* s, u128 q, Geometry* out) noexcept nogil:
+    """The quilt terms of ``q`` under ``s``'s circle, from the table when there."""
+    cdef uint64_t set_ = 0, h
+    cdef int k
+    cdef uint8_t h0 = s.circle[0] if s.n_circle > 0 else 33
+    cdef uint8_t h1 = s.circle[1] if s.n_circle > 1 else 33
+    cdef uint8_t h2 = s.circle[2] if s.n_circle > 2 else 33
+    cdef Geometry* e
+    for k in range(s.n_circle):
+        set_ |= (<uint64_t>1) << s.circle[k]
+    h = mix64(<uint64_t>q ^ mix64(<uint64_t>(q >> 64) ^ set_) ^ (<uint64_t>h0 << 56))
+    e = &GEO[h & ((1 << GEO_BITS) - 1)]
+    if not (e.used and e.quilt == q and e.circle_set == set_ and e.head[0] == h0
+            and e.head[1] == h1 and e.head[2] == h2):
+        geometry_compute(s, q, e)
+        e.quilt = q
+        e.circle_set = set_
+        e.head[0] = h0
+        e.head[1] = h1
+        e.head[2] = h2
+        e.used = 1
+    out[0] = e[0]
+
+
 cdef void side_features(const CState* s, int x, double* f) noexcept nogil:
     """The per-side terms of player ``x`` (SIDE_FEATURES order)."""
-    cdef int t = s.time[x], o = 1 - x, left = LAST_SPACE - t, k, pid, g, best = 0, nfit = 0
-    cdef int dead = 0, b7
+    cdef int t = s.time[x], o = 1 - x, left = LAST_SPACE - t, k, pid, gain, best = 0, nfit = 0
+    cdef int b7
+    cdef Geometry g
     cdef u128 q = s.quilt[x]
     cdef u128 empty = FULL & ~q
     cdef int ne = kn_popcount128(empty)
@@ -209,27 +268,25 @@ cdef void side_features(const CState* s, int x, double* f) noexcept nogil:
         f[8] = 0
         f[9] = 0
         return
-    f[3] = isolated(empty)
+    geometry(s, q, &g)
+    f[3] = g.holes
     f[4] = 0
     if s.bonus < 0:
-        b7 = best7_any(q) - 35
+        b7 = g.best7 - 35
         if b7 > 0:
             f[4] = b7 / 14.0
     for k in range(n3):
         pid = s.circle[k]
-        if T.patch_cost[pid] <= s.buttons[x] and patch_fits_any(empty, pid):
+        if T.patch_cost[pid] <= s.buttons[x] and (g.fits3 >> k) & 1:
             nfit += 1
-            g = (2 * T.patch_size[pid] - T.patch_cost[pid] - T.patch_time[pid]
-                 + T.patch_income[pid] * income_ahead(t))
-            if g > best:
-                best = g
+            gain = (2 * T.patch_size[pid] - T.patch_cost[pid] - T.patch_time[pid]
+                    + T.patch_income[pid] * income_ahead(t))
+            if gain > best:
+                best = gain
     f[6] = nfit
     f[7] = best
-    for k in range(s.n_circle):
-        if not patch_fits_any(empty, s.circle[k]):
-            dead += 1
-    f[8] = dead
-    f[9] = lookahead_bad(s, q, 0, -1, 3)
+    f[8] = g.dead
+    f[9] = g.look
 
 
 cdef void all_features(const CState* s, int p, double* f) noexcept nogil:
@@ -333,7 +390,7 @@ def quilt_lookahead(CoreState s, int player, int k=3):
     """Look-ahead badness of ``player``'s quilt for the next ``k`` patches."""
     if player not in (0, 1) or not 1 <= k <= 33:
         raise ValueError("bad player or k")
-    return lookahead_bad(&s.s, s.s.quilt[player], 0, -1, k)
+    return lookahead_bad(&s.s, s.s.quilt[player], 0, -1, k, 1)
 
 
 def move_lookahead(CoreState s, int move):
