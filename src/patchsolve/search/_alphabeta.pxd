@@ -8,6 +8,7 @@ from patchsolve._core cimport CState
 
 cdef int evaluate(const CState* s, int p) noexcept nogil
 cdef double evaluate_margin(const CState* s, int p) noexcept nogil
+cdef double hand_margin(const CState* s, int p) noexcept nogil   # without the learned model
 
 # A fixed-depth heuristic search for other searchers (the MCTS's priors):
 # an opaque context (TT and per-ply buffers) made once and reused.

@@ -220,6 +220,14 @@ cdef inline double side_value(const CState* s, int p) noexcept nogil:
             + W.income * f[0] + W.time * f[1] + W.fill * f[2] + W.holes * f[3] + W.bonus7 * f[4])
 
 
+cdef double hand_margin(const CState* s, int p) noexcept nogil:
+    """The hand-tuned evaluation (``evaluate_margin`` without the learned
+    model): what the MCTS's evaluated options use until they are measured
+    with the learned one."""
+    cdef double v = side_value(s, p) - side_value(s, 1 - p)
+    return v + W.tempo if to_move(s) == p else v - W.tempo
+
+
 cdef double evaluate_margin(const CState* s, int p) noexcept nogil:
     """Estimated final score margin for player ``p``: the score margin now
     plus, per player, future income, the worth of the time left, the

@@ -61,7 +61,8 @@ from patchsolve._core cimport (
     rng_next, rng_below, random_playout, is_legal, fits, buy_code, stop_requested,
     MAX_MOVES, MOVE_WALK, BUY_SHIFT, BOARD_SQUARES, LAST_SPACE, N_PATCHES,
 )
-from patchsolve.search._alphabeta cimport evaluate_margin, probe_new, probe_free, probe_value
+# the hand-tuned evaluation: the learned one is not yet measured in the MCTS
+from patchsolve.search._alphabeta cimport hand_margin as evaluate_margin, probe_new, probe_free, probe_value
 
 cdef extern from *:
     """
