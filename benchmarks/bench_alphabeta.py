@@ -13,10 +13,11 @@ the text notation was not available yet when the set was made.
 
 The strength test plays against the lead's greedy one-ply player
 (``patchsolve.players.GreedyPlayer``). Positions for the speed test, the
-solve set and the tuner come from games of the C greedy player in
-``_alphabeta.greedy_move`` (own score right after the move plus income x
-income spaces still ahead; ties to the better placement), with a random
-move 15% of the time.
+solve set and the tuner come from games of the greedy player
+(``_eval.greedy_move``, the same player in C) with a random move 15% of the
+time; until commit d5cdd84 those games used another greedy rule (own score
+right after the move plus income x income spaces still ahead, time not
+priced), so regenerating the solve set now gives other positions.
 
 Each solve-set entry holds ``fields`` (``Position.fields()``, quilts as
 ints), ``text`` (the position in patchsolve notation), the exact ``value``
@@ -41,7 +42,8 @@ from patchsolve.bench import noisy_greedy_game  # noqa: E402
 from patchsolve.players import GreedyPlayer  # noqa: E402
 from patchsolve._core import CoreState  # noqa: E402
 from patchsolve.search import _alphabeta as ab  # noqa: E402
-from patchsolve.search.alphabeta import search_alphabeta, solve  # noqa: E402
+from patchsolve.search.alphabeta import search_alphabeta  # noqa: E402
+from patchsolve.search.dispatch import solve  # noqa: E402
 
 SOLVE_SET = HERE / "solve_set.json"
 GREEDY = GreedyPlayer()

@@ -13,10 +13,6 @@ with a 95% Wilson interval. Opponents (``--vs``):
 
 - ``greedy``: the greedy one-ply player of ``patchsolve.players``
   (``GreedyPlayer``: time priced at one button a space).
-- ``greedy-core``: this module's own greedy one-ply player in C
-  (``_mcts.greedy_move``: the move that most raises its projected final
-  score, ignoring time; compact placements), written before
-  ``patchsolve.players`` existed.
 - ``plain``: full-width plain UCT with uniform playouts, same time per move.
 - ``uniform``: the default tree with uniform playouts (an ablation).
 - ``alphabeta``: ``patchsolve.search.alphabeta`` at the same time per move
@@ -32,19 +28,11 @@ import math
 import sys
 import time
 
-from patchsolve.position import Move, Position
-from patchsolve.search import _mcts
+from patchsolve.position import Position
 from patchsolve.search.mcts import MCTSPlayer, search_mcts
 
 
 # -- players ------------------------------------------------------------------
-
-class Greedy:
-    name = "greedy one-ply (core)"
-
-    def choose(self, pos):
-        return Move.from_code(_mcts.greedy_move(pos._c))
-
 
 class Mcts:
     def __init__(self, name, seconds, seed, **options):
@@ -79,8 +67,6 @@ def make_opponent(kind, seconds, seed):
         player = GreedyPlayer(seed)
         player.name = "greedy one-ply (patchsolve.players)"
         return player
-    if kind == "greedy-core":
-        return Greedy()
     if kind == "plain":
         return Mcts("plain UCT, uniform playouts", seconds, seed, tree="plain", policy="uniform")
     if kind == "uniform":
@@ -178,7 +164,7 @@ def main(argv=None):
     sp.add_argument("--positions", type=int, default=5)
     sp.add_argument("--seed", type=int, default=1)
     mp = sub.add_parser("match")
-    mp.add_argument("--vs", default="greedy", choices=["greedy", "greedy-core", "plain", "uniform", "alphabeta"])
+    mp.add_argument("--vs", default="greedy", choices=["greedy", "plain", "uniform", "alphabeta"])
     mp.add_argument("--time", type=float, default=1.0, help="seconds per move")
     mp.add_argument("--opp-time", type=float, default=None, help="opponent's seconds per move (default: same)")
     mp.add_argument("--pairs", type=int, default=10, help="circles; two games each")

@@ -7,7 +7,7 @@ C), and fit by least squares
 
     mean final margin - margin now  ~  w . (term differences) + tempo
 
-for the terms of ``_alphabeta.side_features`` (income x income spaces ahead,
+for the terms of ``_eval.side_features`` (income x income spaces ahead,
 spaces left, fillable squares, isolated holes, 7x7 progress), each as
 "player to move minus opponent". The fill rate (squares a player can cover
 per time space) is chosen from a small grid by R^2 on held-out games.
@@ -16,13 +16,8 @@ Run (about a minute on one core)::
 
     PYTHONPATH=src python benchmarks/tune_eval.py [--games 300 --playouts 8]
 
-Recorded run (the weights now in _alphabeta.pyx), 2026-11-30,
-``--games 300 --playouts 8 --rates 1.55,2.2,2.6,3.0,4.0,6.0``: 3839
-positions; baseline RMSE 17.73 (margin now only); best fill_rate 3.0 with
-held-out R^2 0.757, RMSE 8.75; weights income=0.994, time=1.538,
-fill=0.923, holes=-1.218, bonus7=0.324, tempo=0.521. (R^2 is flat from
-fill rate 2.6 up; at 1.55 the 7x7 term came out negative, a sign of
-collinearity with the fill term, not of a real effect.)
+The recorded run that gave the weights now in ``_eval.pyx``:
+``benchmarks/results/eval_weights.md``.
 """
 
 from __future__ import annotations
@@ -38,7 +33,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_alphabeta import noisy_greedy_game  # noqa: E402
 
-from patchsolve.search import _alphabeta as ab  # noqa: E402
+from patchsolve.search import _eval as ab  # noqa: E402
 
 TERMS = ["income", "time", "fill", "holes", "bonus7"]
 

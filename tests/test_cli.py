@@ -344,7 +344,7 @@ def test_engine_options_are_passed_through_typed(fake_engines):
 
 
 def test_a_malformed_engine_option_or_a_limit_given_as_one_is_bad_input(fake_engines):
-    assert_bad_input(run("best", "-o", "ab_root_depth"), "ab_root_depth")
+    assert_bad_input(run("best", "-o", "samples"), "samples")
     assert_bad_input(run("best", "-o", "=3"), "=3")
     assert_bad_input(run("best", "-o", "time=3"), "--time")
     assert fake_engines == []

@@ -182,11 +182,10 @@ def test_the_pv_is_a_legal_line():
     {"seed": -1}, {"seed": 2**64}, {"seed": "x"}, {"workers": 0}, {"workers": 2.0},
     {"policy": "smart"}, {"tree": "wide"}, {"value": "points"}, {"c": -1.0}, {"pw_alpha": 2.0},
     {"epsilon": 1.5}, {"samples": 0}, {"solver": "yes"}, {"max_nodes": 3}, {"max_nodes": 10**13}, {"depth": 4},
-    {"playout_plies": -1}, {"eval_scale": 0}, {"hole_penalty": 1.5},
-    {"ab_prior_depth": -1}, {"ab_prior_depth": 21}, {"ab_prior_depth": 2.0}, {"ab_prior_visits": True},
-    {"ab_prior_min": -1}, {"ab_prior_nodes": "many"}, {"ab_hash_mb": 0},
-    {"ab_leaf_depth": -1}, {"ab_leaf_weight": 1.5}, {"ab_root_depth": 101}, {"ab_root_share": 1.0},
-    {"ab_root_visits": -5}, {"ab_root_placements": 0}, {"ab_root_placements": 9},
+    {"hole_penalty": 1.5}, {"hole_penalty": 17}, {"samples": 65}, {"blend": 1.5}, {"margin_scale": 0},
+    # retired options (benchmarks/results/retired_options.md) are unknown now
+    {"policy": "eval"}, {"minimax": 0.1}, {"centre_margin": True}, {"playout_plies": 4},
+    {"ab_root_depth": 30}, {"ab_prior_depth": 2}, {"ab_leaf_depth": 1},
 ])
 def test_bad_limits_raise_patchsolve_errors(limits):
     with pytest.raises(PatchsolveError):
@@ -209,8 +208,7 @@ def test_a_finished_game_has_no_best_move_and_its_exact_margin():
 # -- determinism and budgets ----------------------------------------------------
 
 @pytest.mark.parametrize("options", [{}, {"policy": "uniform"}, {"tree": "plain", "policy": "uniform"},
-                                     {"ab_prior_depth": 2, "ab_prior_min": 8},
-                                     {"ab_root_depth": 3, "ab_leaf_depth": 1}])
+                                     {"value": "margin", "solver": False}])
 def test_same_seed_and_iterations_give_the_same_answer(options):
     pos = random_midgame(11, 20)
     a = search_mcts(pos, iterations=3000, seed=7, **options)
@@ -237,8 +235,9 @@ def test_different_seeds_explore_differently():
 @pytest.mark.parametrize("workers", [1, 2])
 def test_time_budgets_are_honoured(workers):
     r = search_mcts(Position.start(seed=3), time=0.3, workers=workers)
-    assert 0.25 <= r.time <= 0.3 + 0.25
-    assert r.iterations > 100
+    # stops near its budget: generous above, for a loaded machine and process start-up
+    assert 0.25 <= r.time <= 0.3 + 2.0
+    assert r.iterations > 10
 
 
 def test_iterations_and_time_stop_at_whichever_comes_first():
@@ -250,9 +249,7 @@ def test_iterations_and_time_stop_at_whichever_comes_first():
 
 @pytest.mark.parametrize("options", [
     {}, {"policy": "uniform"}, {"tree": "plain"}, {"tree": "plain", "policy": "uniform"},
-    {"value": "margin"}, {"value": "blend", "solver": False}, {"max_nodes": 64}, {"playout_plies": 6},
-    {"ab_prior_depth": 2}, {"ab_prior_depth": 1, "max_nodes": 64}, {"ab_prior_depth": 3, "ab_prior_nodes": 500},
-    {"ab_leaf_depth": 1}, {"ab_root_depth": 3}, {"ab_root_depth": 2, "max_nodes": 16},
+    {"value": "margin"}, {"value": "blend", "solver": False}, {"max_nodes": 64}, {"max_nodes": 16},
 ])
 def test_never_returns_an_illegal_move(options):
     rng = random.Random(repr(options))
@@ -410,13 +407,14 @@ def test_reuse_compacts_a_full_tree_and_keeps_searching_legally():
 
 
 def test_the_playout_policy_and_the_greedy_player_only_play_legal_moves():
-    from patchsolve.search import _mcts
+    from patchsolve.search import _eval, _mcts
 
+    params = [mcts_module.DEFAULTS[k] for k in ("epsilon", "samples", "time_weight", "hole_penalty")]
     for seed in range(4):
         pos = Position.start(seed=seed)
         while not pos.is_over:
-            greedy = Move.from_code(_mcts.greedy_move(pos._c))
-            policy = Move.from_code(_mcts.heuristic_policy_move(pos._c, seed * 1000 + len(str(pos))))
+            greedy = Move.from_code(_eval.greedy_move(pos._c))
+            policy = Move.from_code(_mcts.heuristic_policy_move(pos._c, seed * 1000 + len(str(pos)), *params))
             assert pos.is_legal(greedy) and pos.is_legal(policy)
             pos = pos.play(policy if seed % 2 else greedy)
 
@@ -462,184 +460,3 @@ def test_far_from_the_end_mcts_searches_as_usual():
 def test_the_endgame_solver_can_be_switched_off():
     r = search_mcts(bonus_endgame(), iterations=2000, seed=1, endgame_solve=False)
     assert r.bound == "estimate" and r.iterations > 0  # the tree search ran (its solver may stop it early)
-
-
-# -- implicit minimax backups ---------------------------------------------------
-
-@pytest.mark.parametrize("seed", range(8))
-def test_the_implicit_minimax_value_of_a_fully_grown_tree_is_the_exact_margin(seed):
-    """Every node keeps the evaluation backed up by minimax over its
-    children, each child's value for its own mover (turns do not
-    alternate); once every line reaches the end of the game, the root's
-    value is the exact margin for the player to move."""
-    pos = random_small_endgame(random.Random(seed))
-    margin, _ = exact_value(pos)
-    searcher = mcts_module._new_searcher(mcts_module.check_config({"minimax": 0.5, "solver": False}), 1 << 20)
-    searcher.set_root(pos._c, False)
-    searcher.run(60000, 0.0, seed)
-    assert searcher.root_minimax == margin
-
-
-def test_a_root_child_s_minimax_value_is_its_mover_s_and_the_root_takes_the_best():
-    pos = random_midgame(3, 12)
-    searcher = mcts_module._new_searcher(mcts_module.check_config({"minimax": 0.3}), 1 << 20)
-    searcher.set_root(pos._c, False)
-    searcher.run(5000, 0.0, 1)
-    children = searcher.root_children()
-    assert len(children) > 1
-    assert searcher.root_minimax == max(c["h"] for c in children)
-
-
-
-# -- the margin reward ------------------------------------------------------------
-
-def test_the_margin_reward_is_centred_on_the_root_s_evaluation_so_a_decided_game_does_not_saturate_it():
-    """Player 1 leads by about 200 points. Centred on 0, every margin reward
-    is ~1 and tells no move from another (visits spread evenly); centred on the
-    evaluated margin, the rewards stay in the middle of the logistic, where
-    they still differ, and the search finds the move with the best margin."""
-    pos = endgame((0, FULL & ~bits(0, 1, 2, 9, 10, 11, 40, 41)), (5, 40), (53, 45), [0, 1, 2, 3],
-                  first_at_end=0)
-    values = exact_move_values(pos)
-    best = max(m for m, _ in values.values())
-    plain = search_mcts(pos, iterations=3000, seed=1, value="margin", solver=False, centre_margin=False)
-    centred = search_mcts(pos, iterations=3000, seed=1, value="margin", solver=False, centre_margin=True)
-    assert all(m["value"] > 0.999 for m in plain.root_moves)
-    assert all(0.1 < m["value"] < 0.9 for m in centred.root_moves if m["visits"] >= 50)
-    assert values[centred.best_move.code][0] == best
-
-
-# -- alpha-beta priors ----------------------------------------------------------
-
-def test_alpha_beta_priors_switched_off_change_nothing():
-    pos = random_midgame(4, 15)
-    a = search_mcts(pos, iterations=3000, seed=3)
-    b = search_mcts(pos, iterations=3000, seed=3, ab_prior_depth=0, ab_prior_visits=500, ab_prior_min=2,
-                    ab_prior_nodes=10, ab_hash_mb=1, ab_leaf_depth=0, ab_leaf_weight=0.9,
-                    ab_root_depth=0, ab_root_share=0.2, ab_root_visits=7)
-    assert [(d["move"], d["visits"], d["score"]) for d in a.root_moves] == \
-        [(d["move"], d["visits"], d["score"]) for d in b.root_moves]
-
-
-def alpha_beta_value_of_option(pos, searcher, option, depth):
-    """A root option (walk, or a patch at its first placement) valued by a
-    separate depth-``depth`` alpha-beta search of the position after it, for
-    the player to move at the root; None when the option ends the game."""
-    from patchsolve.search import _alphabeta
-    code = option["move"] if option["patch"] < 0 else searcher.best_placement(pos._c, option["patch"])
-    child = pos.play(Move.from_code(code))
-    if child.is_over:
-        return None
-    done = _alphabeta.Searcher(8, True, 4, 2).run(child._c, depth, False, 0, 0.0)
-    return done[-1][1] * (1 if child.to_move == pos.to_move else -1)
-
-
-@pytest.mark.parametrize("depth", [1, 2, 3])
-def test_alpha_beta_priors_carry_the_search_value_for_each_option_s_mover(depth):
-    """Once the root is fully expanded its options are primed: walk, or each
-    patch at its first placement, valued by a depth-d alpha-beta search of
-    the position after it, for the player to move at the root (the search
-    answers for the player to move after the option, who may be either)."""
-    n0 = 10**6
-    checked = 0
-    for seed in range(6):
-        pos = random_midgame(seed, 6 + 5 * seed)
-        if pos.is_over or pos.pending_leather:
-            continue
-        cfg = mcts_module.check_config({"ab_prior_depth": depth, "ab_prior_visits": n0})
-        searcher = mcts_module._new_searcher(cfg, 1 << 16)
-        searcher.set_root(pos._c, False)
-        searcher.run(len(pos.legal_moves()) + 8, 0.0, seed)
-        for d in searcher.root_children():
-            want = alpha_beta_value_of_option(pos, searcher, d, depth)
-            if want is None:
-                continue
-            assert d["visits"] >= n0
-            assert abs(d["margin"] / d["visits"] - want) < 0.01, (seed, d, want)
-            checked += 1
-    assert checked >= 6
-
-
-@pytest.mark.parametrize("seed", range(6))
-def test_with_alpha_beta_priors_it_still_agrees_with_the_exact_solver_on_small_endgames(seed):
-    pos = random_small_endgame(random.Random(seed))
-    values = exact_move_values(pos)
-    _, winnable = exact_value(pos)
-    r = search_mcts(pos, iterations=20000, seed=seed, ab_prior_depth=2, ab_prior_visits=20)
-    assert values[r.best_move.code][1] == winnable, (seed, r.best_move, values)
-    if r.proven is not None:
-        assert (r.proven == "win") == winnable
-
-
-@pytest.mark.parametrize("depth", [1, 3])
-def test_deep_root_priors_carry_the_search_value_of_each_root_option(depth):
-    n0 = 10**6
-    checked = 0
-    for seed in range(5):
-        pos = random_midgame(seed + 20, 4 + 6 * seed)
-        if pos.is_over or pos.pending_leather:
-            continue
-        cfg = mcts_module.check_config({"ab_root_depth": depth, "ab_root_visits": n0})
-        searcher = mcts_module._new_searcher(cfg, 1 << 16)
-        searcher.set_root(pos._c, False)
-        assert searcher.prime_root(0.0) == depth
-        children = searcher.root_children()
-        assert len(children) == len({(d["patch"], d["move"]) for d in children}) >= 1
-        for d in children:
-            want = alpha_beta_value_of_option(pos, searcher, d, depth)
-            if want is None:
-                continue
-            assert d["visits"] == n0
-            assert abs(d["margin"] / d["visits"] - want) < 0.01, (seed, d, want)
-            checked += 1
-    assert checked >= 5
-
-
-def test_deep_root_priors_leave_a_pending_leather_root_alone():
-    pos = endgame((0, 0), (5, 5), (19, 30), [0, 1, 2], leather=(26, 32, 44, 50), pending_leather=0)
-    assert pos.pending_leather
-    searcher = mcts_module._new_searcher(mcts_module.check_config({"ab_root_depth": 3}), 1 << 16)
-    searcher.set_root(pos._c, False)
-    assert searcher.prime_root(0.0) == 0 and searcher.root_children() == []
-
-
-@pytest.mark.parametrize("seed", range(4))
-def test_with_leaf_and_root_alpha_beta_values_it_still_agrees_with_the_exact_solver(seed):
-    pos = random_small_endgame(random.Random(seed))
-    values = exact_move_values(pos)
-    _, winnable = exact_value(pos)
-    r = search_mcts(pos, iterations=20000, seed=seed, ab_root_depth=4, ab_leaf_depth=1)
-    assert values[r.best_move.code][1] == winnable, (seed, r.best_move, values)
-
-
-def test_deep_root_priors_share_the_time_budget():
-    r = search_mcts(Position.start(seed=3), time=0.3, ab_root_depth=60, ab_root_share=0.5)
-    assert 0.25 <= r.time <= 0.3 + 0.25
-    assert r.iterations > 50
-    player = MCTSPlayer(time=0.2, seed=1, ab_root_depth=60, ab_root_share=0.3)
-    pos = Position.start(seed=4)
-    for _ in range(3):
-        r = player.search(pos)
-        assert r.time <= 0.2 + 0.2 and pos.is_legal(r.best_move)
-        pos = pos.play(r.best_move)
-
-
-def test_deep_root_priors_value_a_patch_by_its_best_first_placements():
-    """With ab_root_placements=k a patch option is worth the best probe of
-    its first k placements: never less than the first alone, and walk is
-    unchanged."""
-    pos = random_midgame(1, 13)
-    assert not pos.pending_leather
-    means = {}
-    for k in (1, 3):
-        cfg = mcts_module.check_config({"ab_root_depth": 3, "ab_root_visits": 1000, "ab_root_placements": k})
-        searcher = mcts_module._new_searcher(cfg, 1 << 16)
-        searcher.set_root(pos._c, False)
-        assert searcher.prime_root(0.0) == 3
-        means[k] = {(d["patch"], d["move"]): d["margin"] / d["visits"] for d in searcher.root_children()}
-    assert means[1].keys() == means[3].keys() and len(means[1]) >= 2
-    for key, v in means[1].items():
-        if key[0] < 0:
-            assert means[3][key] == v
-        else:
-            assert means[3][key] >= v

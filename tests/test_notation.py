@@ -1,4 +1,4 @@
-"""Position notation (text and JSON) and validation: patchsolve.notation."""
+"""Position notation (text and JSON, patchsolve.notation) and its validation (patchsolve.validation)."""
 
 import json
 import random

@@ -12,7 +12,7 @@ def test_a_spec_names_the_player_and_its_options():
     assert parse_spec("mcts:time=1,policy=heuristic") == ("mcts", {"time": 1, "policy": "heuristic"})
     assert parse_spec("alphabeta:depth=4") == ("alphabeta", {"depth": 4})
     assert parse_spec("greedy") == ("greedy", {})
-    assert parse_spec("mcts:solver=false,centre_margin=True") == ("mcts", {"solver": False, "centre_margin": True})
+    assert parse_spec("mcts:solver=false,endgame_solve=True") == ("mcts", {"solver": False, "endgame_solve": True})
 
 
 @pytest.mark.parametrize("spec, words", [

@@ -3,6 +3,7 @@
 from patchsolve import errors
 from patchsolve.errors import (IllegalMoveError, InvalidPositionError, LimitError, NotationError,
                                PatchsolveError)
+from patchsolve.patches import PATCHES, Patch
 from patchsolve.position import Move, Position
 from patchsolve.game import Game
 from patchsolve.search import Limits, SearchResult, request_stop, solve
@@ -17,6 +18,8 @@ __all__ = [
     "Position",
     "Move",
     "Game",
+    "PATCHES",
+    "Patch",
     "search",
     "solve",
     "request_stop",

@@ -32,12 +32,70 @@ A ``CState`` is a plain value: copy it to keep a position (copy-make).
 
 from libc.stdint cimport uint64_t, int16_t, int32_t, int8_t, uint8_t
 
+# The 128-bit helpers, one copy for every module that cimports the core
+# (static inline C: compiled into each, no call across modules).
 cdef extern from *:
     """
     typedef unsigned __int128 ps_u128;
+    static inline int ps_popcount128(ps_u128 x) {
+        return __builtin_popcountll((unsigned long long)x)
+             + __builtin_popcountll((unsigned long long)(x >> 64));
+    }
+    static inline int ps_ctz128(ps_u128 x) {
+        unsigned long long lo = (unsigned long long)x;
+        return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((unsigned long long)(x >> 64));
+    }
+    /* index of the r-th (0-based) set bit of x; x has more than r set bits */
+    static inline int ps_select64(unsigned long long x, int r) {
+        int base = 0;
+        for (;;) {
+            int c = __builtin_popcountll(x & 0xFFFFull);
+            if (r < c) break;
+            r -= c; x >>= 16; base += 16;
+        }
+        while (r-- > 0) x &= x - 1;
+        return base + __builtin_ctzll(x);
+    }
+    static inline int ps_select128(ps_u128 x, int r) {
+        unsigned long long lo = (unsigned long long)x;
+        int c = __builtin_popcountll(lo);
+        if (r < c) return ps_select64(lo, r);
+        return 64 + ps_select64((unsigned long long)(x >> 64), r - c);
+    }
+    static inline ps_u128 ps_make128(unsigned long long lo, unsigned long long hi) {
+        return ((ps_u128)hi << 64) | (ps_u128)lo;
+    }
+    static inline unsigned long long ps_lo64(ps_u128 x) { return (unsigned long long)x; }
+    static inline unsigned long long ps_hi64(ps_u128 x) { return (unsigned long long)(x >> 64); }
+    static inline int ps_popcount64(unsigned long long x) { return __builtin_popcountll(x); }
+    static inline ps_u128 ps_bit128(int i) { return ((ps_u128)1) << i; }
+    static inline unsigned long long ps_mulhi64(unsigned long long a, unsigned long long b) {
+        return (unsigned long long)(((ps_u128)a * b) >> 64);
+    }
+    /* quilt geometry (bit row*9+col): the 81 squares, the first and last column and row */
+    #define PS_FULL (((ps_u128)0x1ffffULL << 64) | 0xffffffffffffffffULL)
+    #define PS_COL0 (((ps_u128)0x100ULL << 64) | 0x8040201008040201ULL)
+    #define PS_COL8 (((ps_u128)0x10080ULL << 64) | 0x4020100804020100ULL)
+    #define PS_ROW0 ((ps_u128)0x1ffULL)
+    #define PS_ROW8 ((ps_u128)0x1ff00ULL << 64)
     """
     # Cython only needs to know it is an unsigned integer; C sees 128 bits.
     ctypedef unsigned long long u128 "ps_u128"
+
+    int ps_popcount128(u128 x) nogil
+    int ps_ctz128(u128 x) nogil
+    int ps_select128(u128 x, int r) nogil
+    u128 ps_make128(uint64_t lo, uint64_t hi) nogil
+    uint64_t ps_lo64(u128 x) nogil
+    uint64_t ps_hi64(u128 x) nogil
+    u128 ps_bit128(int i) nogil
+    int ps_popcount64(uint64_t x) nogil
+    uint64_t ps_mulhi64(uint64_t a, uint64_t b) nogil
+    const u128 PS_FULL
+    const u128 PS_COL0
+    const u128 PS_COL8
+    const u128 PS_ROW0
+    const u128 PS_ROW8
 
 ctypedef int32_t move_t
 
@@ -90,6 +148,10 @@ cdef const Tables* get_tables() noexcept nogil
 
 # Small helpers every module shares (inline: defined here, compiled into each).
 
+cdef inline int popcount128(u128 x) noexcept nogil:
+    return ps_popcount128(x)
+
+
 cdef inline u128 fits(const Tables* t, u128 empty, int og) noexcept nogil:
     """Anchors where orientation ``og`` lies on empty squares only: an anchor
     ``a`` is good when every cell offset ``d`` has square ``a + d`` empty, i.e.
@@ -99,6 +161,11 @@ cdef inline u128 fits(const Tables* t, u128 empty, int og) noexcept nogil:
     for i in range(t.og_ncells[og]):
         v &= empty >> t.og_cells[og][i]
     return v
+
+
+cdef inline int income_ahead(const Tables* t, int time) noexcept nogil:
+    """Income spaces strictly after time-board space ``time``."""
+    return ps_popcount64(t.income_spaces >> (time + 1))
 
 
 cdef inline move_t buy_code(int og, int anchor) noexcept nogil:
@@ -114,7 +181,6 @@ cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
     x ^= x >> 31
     return x
 
-cdef int popcount128(u128 x) noexcept nogil
 cdef int to_move(const CState* s) noexcept nogil
 cdef bint is_over(const CState* s) noexcept nogil
 cdef int gen_moves(const CState* s, move_t* out) noexcept nogil

@@ -11,9 +11,6 @@ from libc.string cimport memset, memcpy
 from libc.stdint cimport uint64_t, uint16_t, int16_t, int32_t, int8_t, uint8_t
 
 cdef extern from *:
-    int __builtin_popcountll(unsigned long long) nogil
-
-cdef extern from *:
     """
     #include <signal.h>
     static volatile sig_atomic_t ps_stop_flag = 0;
@@ -30,53 +27,6 @@ cdef extern from *:
     int ps_install_sigint() nogil
 
 from patchsolve.patches import PATCHES, EDITIONS, EDITION_NAMES, BOARD
-
-cdef extern from *:
-    """
-    static inline int ps_popcount128(ps_u128 x) {
-        return __builtin_popcountll((unsigned long long)x)
-             + __builtin_popcountll((unsigned long long)(x >> 64));
-    }
-    static inline int ps_ctz128(ps_u128 x) {
-        unsigned long long lo = (unsigned long long)x;
-        return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((unsigned long long)(x >> 64));
-    }
-    /* index of the r-th (0-based) set bit of x; x has more than r set bits */
-    static inline int ps_select64(unsigned long long x, int r) {
-        int base = 0;
-        for (;;) {
-            int c = __builtin_popcountll(x & 0xFFFFull);
-            if (r < c) break;
-            r -= c; x >>= 16; base += 16;
-        }
-        while (r-- > 0) x &= x - 1;
-        return base + __builtin_ctzll(x);
-    }
-    static inline int ps_select128(ps_u128 x, int r) {
-        unsigned long long lo = (unsigned long long)x;
-        int c = __builtin_popcountll(lo);
-        if (r < c) return ps_select64(lo, r);
-        return 64 + ps_select64((unsigned long long)(x >> 64), r - c);
-    }
-    static inline ps_u128 ps_make128(unsigned long long lo, unsigned long long hi) {
-        return ((ps_u128)hi << 64) | (ps_u128)lo;
-    }
-    static inline unsigned long long ps_lo64(ps_u128 x) { return (unsigned long long)x; }
-    static inline unsigned long long ps_hi64(ps_u128 x) { return (unsigned long long)(x >> 64); }
-    static inline ps_u128 ps_bit128(int i) { return ((ps_u128)1) << i; }
-    static inline unsigned long long ps_mulhi64(unsigned long long a, unsigned long long b) {
-        return (unsigned long long)(((ps_u128)a * b) >> 64);
-    }
-    """
-    int ps_popcount128(u128 x) nogil
-    int ps_ctz128(u128 x) nogil
-    int ps_select128(u128 x, int r) nogil
-    u128 ps_make128(uint64_t lo, uint64_t hi) nogil
-    uint64_t ps_lo64(u128 x) nogil
-    uint64_t ps_hi64(u128 x) nogil
-    u128 ps_bit128(int i) nogil
-    uint64_t ps_mulhi64(uint64_t a, uint64_t b) nogil
-
 
 # --------------------------------------------------------------------------
 # Tables, built once at import from the patch catalogue
@@ -168,10 +118,6 @@ _build_tables()
 # --------------------------------------------------------------------------
 # Small helpers
 # --------------------------------------------------------------------------
-
-cdef int popcount128(u128 x) noexcept nogil:
-    return ps_popcount128(x)
-
 
 cdef u128 move_mask(move_t m) noexcept nogil:
     if m == MOVE_WALK:
@@ -371,7 +317,7 @@ cdef inline void move_token(CState* s, int p, int dest) noexcept nogil:
     if dest > old:
         # spaces old+1 .. dest
         crossed = ((<uint64_t>1) << (dest + 1)) - ((<uint64_t>1) << (old + 1))
-        s.buttons[p] += s.income[p] * __builtin_popcountll(crossed & T.income_spaces)
+        s.buttons[p] += s.income[p] * ps_popcount64(crossed & T.income_spaces)
         taken = crossed & s.leather
         if taken:
             taken &= -taken        # at most one per move (RULES); take the first

@@ -40,7 +40,7 @@ def noisy_greedy_game(seed: int, epsilon: float = 0.15, mixed_editions: bool = F
     """A game of the core's fast greedy player that plays a uniformly random
     move with probability ``epsilon`` (so endgames vary): every position from
     the start to the end. Used for solve sets and endgame tests."""
-    from patchsolve.search import _alphabeta as ab
+    from patchsolve.search import _eval
 
     rng = random.Random(seed)
     edition = rng.choice(["revised", "original"]) if mixed_editions else "revised"
@@ -48,7 +48,7 @@ def noisy_greedy_game(seed: int, epsilon: float = 0.15, mixed_editions: bool = F
     game = [pos]
     while not pos.is_over:
         c = pos._c
-        code = c.nth_move(rng.randrange(c.count_moves())) if rng.random() < epsilon else ab.greedy_move(c)
+        code = c.nth_move(rng.randrange(c.count_moves())) if rng.random() < epsilon else _eval.greedy_move(c)
         pos = Position(c.play(code))
         game.append(pos)
     return game
@@ -156,11 +156,11 @@ def run() -> dict:
         lines.append(f"mcts      {phase:8s} {MCTS_ITERATIONS} it/position: {_rate(it, t):12,.0f} iterations/s")
 
     signature = leaves + plies + ab_nodes + mc_nodes
-    from patchsolve.search import alphabeta
+    from patchsolve.search import alphabeta, solver
 
     lines.append(f"peak RSS {peak_rss_mib():.0f} MiB (was {rss_before:.0f} MiB before the searches); "
                  f"alpha-beta TT default {alphabeta.DEFAULT_HASH_MB} MiB, "
-                 f"solve TT default {alphabeta.DEFAULT_SOLVE_HASH_MB} MiB")
+                 f"solve TT default {solver.DEFAULT_HASH_MB} MiB")
     lines.append(f"signature {signature}" + ("" if signature == SIGNATURE else
                                              f"  (differs from the pinned {SIGNATURE})"))
     return {"lines": lines, "signature": signature, "pinned_signature": SIGNATURE,

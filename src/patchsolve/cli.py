@@ -5,8 +5,8 @@ progress and info lines go to stderr (``--quiet`` silences them). Bad input
 gives one line on stderr, ``patchsolve: error: ...``, and exit status 2.
 
 POSITION is the one-line notation of :mod:`patchsolve.notation` (quoted or
-not: the words are joined), a JSON position, ``-`` to read standard input,
-or ``-f FILE``; without one the built-in start position
+not: the words are joined), a JSON position, board text
+(:mod:`patchsolve.board`), ``-`` to read standard input, or ``-f FILE``; without one the built-in start position
 (``Position.start(seed=DEFAULT_SEED)``) is used.
 """
 
@@ -117,14 +117,9 @@ def _read_file(path: str) -> str:
 
 
 def parse_position_text(text: str) -> Position:
-    """Position text or JSON; '#' comment lines are skipped."""
-    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
-    body = " ".join(lines).strip()
-    if not body:
-        raise NotationError("no position given (empty input)", field="position", token="")
-    if body.startswith("{"):
-        return Position.from_json(body)
-    return Position.from_text(body)
+    """Notation, JSON or board text (told apart by Position.parse); '#'
+    comment lines are skipped."""
+    return Position.parse(text)
 
 
 def load_position(words, position_file) -> Position:
@@ -136,7 +131,8 @@ def load_position(words, position_file) -> Position:
         return parse_position_text(_read_file("-"))
     if not words:
         return Position.start(seed=DEFAULT_SEED)
-    return parse_position_text(" ".join(words))
+    # board text given as arguments keeps its lines when quoted as one word
+    return parse_position_text(words[0] if len(words) == 1 else " ".join(words))
 
 
 def emit_json(data) -> None:
@@ -312,14 +308,29 @@ def as_move(pos: Position, move):
               help="Time-board printing.")
 @click.option("--first", "first_player", type=click.IntRange(0, 1), default=0, show_default=True,
               help="The start player.")
+@click.option("--circle", "circle_text", default=None, metavar="P,P,...",
+              help="The circle read off the table: the 33 patch ids or names from the neutral token on "
+                   "(the 1x2, id 0, last), comma-separated.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def new(seed, edition, first_player, as_json):
+def new(seed, edition, first_player, circle_text, as_json):
     """Print a start position.
 
     \b
-    Example:
+    Examples:
       patchsolve new --seed 7 --edition original
+      patchsolve new --circle 4,8,30,21,20,6,1,11,15,27,18,22,28,24,3,23,5,26,7,19,12,31,10,13,16,17,9,2,14,29,32,25,0
     """
+    if circle_text is not None:
+        if seed is not None:
+            raise CliError("give either --seed or --circle, not both")
+        from patchsolve.board import start_circle
+
+        pos = Position.start(circle=start_circle(circle_text), edition=edition, first_player=first_player)
+        if as_json:
+            emit_json({"seed": None, "position": pos.to_text(), "fields": json.loads(pos.to_json())})
+        else:
+            click.echo(pos.to_text())
+        return
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     pos = Position.start(seed=seed, edition=edition, first_player=first_player)
@@ -347,17 +358,25 @@ def position_info(pos: Position) -> dict:
 @position_arguments
 @click.option("--svg", "svg_file", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Also write an SVG picture to FILE.")
+@click.option("--board", "as_board", is_flag=True,
+              help="Print board text (quilts drawn with patch symbols; readable as POSITION).")
 @color_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def show(position, position_file, svg_file, color, as_json):
+def show(position, position_file, svg_file, as_board, color, as_json):
     """Draw a position: both quilts, the time track, the next three patches.
 
     \b
     Examples:
       patchsolve show
       patchsolve new --seed 3 | patchsolve show - --svg start.svg
+      patchsolve show --board > table.txt && patchsolve best -f table.txt
     """
     pos = load_position(position, position_file)
+    if as_board:
+        if as_json:
+            raise CliError("give either --board or --json, not both")
+        click.echo(pos.to_board(), nl=False)
+        return
     if svg_file:
         try:
             with open(svg_file, "w", encoding="utf-8") as fh:
@@ -367,7 +386,7 @@ def show(position, position_file, svg_file, color, as_json):
     if as_json:
         emit_json(position_info(pos))
     else:
-        click.echo(render.text_position(pos, color=use_color(color)), color=use_color(color))
+        click.echo(render.text_position(pos, pos.labels, color=use_color(color)), color=use_color(color))
 
 
 @cli.command(context_settings=CONTEXT)
@@ -403,6 +422,30 @@ def moves(position, position_file, patch, as_json):
         click.echo(f"{len(legal)} legal moves for player {pos.to_move}")
     for m in legal:
         click.echo(f"{str(m):<12} {describe_move(pos, m)}")
+
+
+# ---------------------------------------------------------------------------
+# patches: the catalogue
+# ---------------------------------------------------------------------------
+
+@cli.command(context_settings=CONTEXT)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def patches(as_json):
+    """List the 33 patches: id, symbol (as drawn in board text), name, cost
+    in buttons, time, income and shape.
+
+    \b
+    Example:
+      patchsolve patches
+      patchsolve patches --json
+    """
+    if as_json:
+        emit_json([p.to_dict() for p in PATCHES])
+        return
+    click.echo("id (symbol) name / cost, time, income / shape; L is a leather patch in board text")
+    click.echo()
+    for line in render.catalogue_lines():
+        click.echo(line)
 
 
 # ---------------------------------------------------------------------------
@@ -497,7 +540,8 @@ def _fmt_cell(v) -> str:
 @cli.command("eval", context_settings=CONTEXT)
 @position_arguments
 @engine_options(DEFAULT_TIME)
-@click.option("--top", type=click.IntRange(min=1), default=5, show_default=True, help="Moves to list.")
+@click.option("--top", type=click.IntRange(1, 256), default=5, show_default=True,
+              help="Moves to list, each valued (alpha-beta: one search per move).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def eval_cmd(position, position_file, engine, time_limit, iterations, depth, nodes, seed, workers, engine_option,
              quiet, top,
@@ -595,9 +639,11 @@ def replay(record, ply, brief, color, as_json):
 @engine_options(0.5)
 @click.option("--threshold", type=click.FloatRange(min=0), default=5.0, show_default=True,
               help="Flag moves that lose more than this many points against the engine's choice.")
+@click.option("--svg", "svg_file", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Also draw player 0's margin and win probability move by move, mistakes marked, to FILE.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def analyze(record, engine, time_limit, iterations, depth, nodes, seed, workers, engine_option, quiet, threshold,
-            as_json):
+            svg_file, as_json):
     """Run the engine on every position of a game and flag the moves that
     lose more than THRESHOLD points against the engine's choice.
 
@@ -605,60 +651,39 @@ def analyze(record, engine, time_limit, iterations, depth, nodes, seed, workers,
     A move's loss = the engine's value before it minus the value after it, for
     the player who moved (0 when the move is the engine's choice). '?' marks a
     loss above the threshold, '??' above twice the threshold.
-    Example:
+    Examples:
       patchsolve analyze game.txt --iterations 5000 --threshold 4
+      patchsolve analyze game.txt --engine alphabeta --time 0.2 --svg review.svg
     """
+    from patchsolve.analysis import analyze_game
+
     game = Game.from_text(_read_file(record))
     limits = engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, 0.5, engine_option)
     require_engine(engine)
-    values, bests = [], []  # value for player 0 of each position; engine's move
-    n = len(game.positions)
-    interrupted = False
-    for k, pos in enumerate(game.positions):
-        if pos.is_over:
-            s = pos.scores()
-            values.append(float(s[0] - s[1]))
-            bests.append(None)
-            continue
-        r = run_search(pos, engine, limits, quiet, label=f"[{k + 1}/{n}] ")
-        if r.interrupted:           # keep the moves analysed so far
-            interrupted = True
-            break
-        v = float(r.score)
-        values.append(v if pos.to_move == 0 else -v)
-        bests.append(None if r.best_move is None else str(r.best_move))
-    rows = []
-    for p in game.replay():
-        if p.number >= len(values):
-            break
-        sign = 1 if p.player == 0 else -1
-        before, after = sign * values[p.number - 1], sign * values[p.number]
-        best_move = bests[p.number - 1]
-        loss = 0.0 if best_move == str(p.move) else max(0.0, before - after)
-        flag = "??" if loss > 2 * threshold else "?" if loss > threshold else ""
-        rows.append({"number": p.number, "player": p.player, "move": str(p.move), "best": best_move,
-                     "value_before": before, "value_after": after, "loss": loss, "flag": flag})
-    summary = []
-    for pl in (0, 1):
-        mine = [r for r in rows if r["player"] == pl]
-        worst = max(mine, key=lambda r: r["loss"], default=None)
-        summary.append({"player": pl, "moves": len(mine),
-                        "average_loss": sum(r["loss"] for r in mine) / len(mine) if mine else 0.0,
-                        "flagged": sum(1 for r in mine if r["flag"]),
-                        "blunders": sum(1 for r in mine if r["flag"] == "??"),
-                        "worst": None if worst is None or worst["loss"] == 0 else
-                        {"number": worst["number"], "move": worst["move"], "loss": worst["loss"]},
-                        "final_score": game.end.scores()[pl]})
+    if svg_file:
+        _check_writable(svg_file)
+
+    def evaluate(pos, k, n):
+        return run_search(pos, engine, limits, quiet, label=f"[{k + 1}/{n}] ")
+
+    review = analyze_game(game, engine=engine, threshold=threshold, evaluate=evaluate)
+    if svg_file:
+        from patchsolve.review_svg import review_svg
+
+        _write_text(svg_file, review_svg(review))
+    summary = review.summary()
+    interrupted = review.interrupted
     if as_json:
-        emit_json({"engine": engine, "limits": limits, "threshold": threshold, "moves": rows, "summary": summary,
+        emit_json({"engine": engine, "limits": limits, "threshold": threshold,
+                   "moves": [_analyze_row(m) for m in review.moves], "summary": summary,
                    "end": game.end.to_text(), "interrupted": interrupted})
         return INTERRUPTED if interrupted else 0
     if interrupted:
-        click.echo(f"interrupted: the first {len(rows)} of {len(game)} moves analysed")
-    click.echo(f"{'#':>3}  pl  {'move':<12} {'engine':<12} {'before':>7} {'after':>7} {'loss':>6}")
-    for r in rows:
-        click.echo(f"{r['number']:>3}  {r['player']:>2}  {r['move']:<12} {r['best'] or '-':<12} "
-                   f"{r['value_before']:>+7.1f} {r['value_after']:>+7.1f} {r['loss']:>6.1f} {r['flag']}")
+        click.echo(f"interrupted: the first {len(review.moves)} of {len(game)} moves analysed")
+    click.echo(f"{'#':>3}  pl  {'move':<12} {'engine':<12} {'before':>7} {'after':>7} {'loss':>6} {'win0':>5}")
+    for m in review.moves:
+        click.echo(f"{m.number:>3}  {m.player:>2}  {m.move:<12} {m.best_move or '-':<12} "
+                   f"{m.best_value:>+7.1f} {m.played_value:>+7.1f} {m.loss:>6.1f} {100 * m.win0:>4.0f}% {m.flag}")
     click.echo()
     click.echo("player  moves  avg loss  flagged  blunders  worst              final score")
     for s in summary:
@@ -666,6 +691,32 @@ def analyze(record, engine, time_limit, iterations, depth, nodes, seed, workers,
         click.echo(f"{s['player']:>6}  {s['moves']:>5}  {s['average_loss']:>8.2f}  {s['flagged']:>7}  "
                    f"{s['blunders']:>8}  {worst:<18} {s['final_score']:>11}")
     return INTERRUPTED if interrupted else 0
+
+
+def _analyze_row(m) -> dict:
+    """One move of ``analyze --json``: the review's fields, with the older
+    names (best, value_before, value_after) kept for existing readers."""
+    row = m.to_dict()
+    row.update({"best": m.best_move, "value_before": m.best_value, "value_after": m.played_value})
+    return row
+
+
+def _check_writable(path: str) -> None:
+    """Refuse an unwritable output file before a long computation."""
+    import os
+
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder) or not os.access(folder, os.W_OK) or (
+            os.path.exists(path) and (os.path.isdir(path) or not os.access(path, os.W_OK))):
+        raise CliError(f"cannot write {path}")
+
+
+def _write_text(path: str, text: str) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    except OSError as e:
+        raise CliError(f"cannot write {path}: {e.strerror}") from None
 
 
 # ---------------------------------------------------------------------------
@@ -884,45 +935,111 @@ def bench(as_json):
         click.echo(line)
 
 
+# -- solve ---------------------------------------------------------------------
+
+def _solve_progress(quiet: bool):
+    """The solver's progress callback: one stderr line a report."""
+    if quiet:
+        return None
+
+    def report(d):
+        what = f"move {d['move']}  " if d.get("move") else ""
+        info(False, f"  {what}{d['time']:.0f}s  test {d['gamma']:+d}  bounds [{d['lower']:+d}, {d['upper']:+d}]"
+                    f"{' (win/loss units)' if d['wdl'] else ''}  nodes {d['nodes']:,}  nps {d['nps']:,.0f}")
+    return report
+
+
+def _interval(r) -> str:
+    return f"[{r.lower:+d}, {r.upper:+d}]" if r.lower is not None else "?"
+
+
+def _wdl_move_rows(groups: dict) -> None:
+    """--all-moves --wdl: per patch, how many placements are proven wins."""
+    click.echo(f"{'patch':>8} {'result':>7} {'wins':>6} {'losses':>7} {'moves':>6}  example")
+    for group, ds in sorted(groups.items(), key=lambda kv: -sum(d["proven"] == "win" for d in kv[1])):
+        wins = [d for d in ds if d["proven"] == "win"]
+        losses = sum(d["proven"] == "loss" for d in ds)
+        result = "win" if wins else "loss" if losses == len(ds) else "?"
+        name = f"patch {group}" if isinstance(group, int) else group
+        click.echo(f"{name:>8} {result:>7} {len(wins):>6} {losses:>7} {len(ds):>6}  {(wins or ds)[0]['move']}")
+
+
+def _move_rows(pos: Position, rows: list, wdl: bool = False) -> None:
+    """--all-moves: per patch (and walk, leather), the best placement's value,
+    how many placements reach it, and the others' proven bounds."""
+    groups = {}
+    for d in rows:
+        groups.setdefault(d["group"], []).append(d)
+    if wdl:
+        _wdl_move_rows(groups)
+        return
+    click.echo(f"{'patch':>8} {'best':>6} {'bound':>6} {'at best':>8} {'moves':>6}  example   others")
+    for group, ds in sorted(groups.items(), key=lambda kv: -max(d["lower"] for d in kv[1])):
+        top = max(ds, key=lambda d: (d["lower"], d["upper"]))
+        at_best = sum(d["bound"] == "exact" and d["score"] == top["score"] for d in ds)
+        rest = [d for d in ds if d is not top and not (d["bound"] == "exact" and d["score"] == top["score"])]
+        others = f"<= {max(d['upper'] for d in rest):+d}" if rest else "-"
+        name = f"patch {group}" if isinstance(group, int) else group
+        click.echo(f"{name:>8} {top['score']:>+6d} {top['bound']:>6} {at_best:>8} {len(ds):>6}  "
+                   f"{str(top['move']):<9} {others}")
+
+
 @cli.command(context_settings=CONTEXT)
 @position_arguments
 @click.option("--time", "time_limit", type=float, default=None,
               help="Give up after this many seconds, up to 86400 (default: the solver's own, 30 s).")
 @click.option("--nodes", type=int, default=None, help="Give up after this many nodes (1..2**62).")
+@click.option("--hash-mb", type=int, default=None, help="Transposition table memory (MB, 1..65536; default 64).")
+@click.option("--wdl", is_flag=True, help="Prove only who wins (far cheaper than the exact margin).")
+@click.option("--all-moves", is_flag=True, help="The proven value of every legal move, by patch.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def solve(position, position_file, time_limit, nodes, quiet, as_json):
+def solve(position, position_file, time_limit, nodes, hash_mb, wdl, all_moves, quiet, as_json):
     """Solve POSITION exactly: the final score margin under perfect play
     (both players maximising their own margin) and a best move. When the
-    budget runs out first, says so (bound "estimate") and exits with 1.
+    budget runs out first, prints the proven interval the value lies in and
+    exits with 1. --wdl proves only who wins (equal scores: the first to
+    reach 53); --all-moves values every move. Progress (test value, bounds,
+    nodes) goes to stderr about once a second.
 
     \b
     Examples:
       patchsolve solve -f endgame.txt
       patchsolve solve -f endgame.txt --time 5 --json
+      patchsolve solve -f endgame.txt --wdl
+      patchsolve solve -f endgame.txt --all-moves --time 30
     """
     from patchsolve.search import solve as exact
 
     pos = load_position(position, position_file)
     _searchable(pos)
-    require_engine("alphabeta")
-    limits = {k: v for k, v in (("time", time_limit), ("nodes", nodes)) if v is not None}
-    info(quiet, f"solving ({_limits_text(limits) or 'default budget'})")
-    r = exact(pos, **limits)
+    limits = {k: v for k, v in (("time", time_limit), ("nodes", nodes), ("hash_mb", hash_mb)) if v is not None}
+    info(quiet, f"solving{' who wins' if wdl else ''} ({_limits_text(limits) or 'default budget'})")
+    r = exact(pos, wdl=wdl, all_moves=all_moves, progress=_solve_progress(quiet), **limits)
     info(quiet, f"done: {result_summary(r)}")
-    proven = r.bound == "exact"
+    proven = r.bound == "exact" or (wdl and r.proven is not None)
     if as_json:
         data = r.to_dict()
         data.update({"position": pos.to_text(), "to_move": pos.to_move, "solved": proven})
         emit_json(data)
+        return INTERRUPTED if r.interrupted else 0 if proven else 1
+    who = f"player {pos.to_move}, the player to move"
+    if r.interrupted:
+        click.echo("interrupted: the result so far")
+    if wdl and proven:
+        verb = "wins" if r.proven == "win" else "loses"
+        click.echo(f"result: {who}, {verb} (proven; margin in {_interval(r)})")
+    elif proven:
+        click.echo(f"value: {fmt_score(r.score)} for {who}: exact")
     else:
-        verdict = "exact" if proven else f"NOT solved within the budget ({r.bound})"
-        if r.interrupted:
-            click.echo("interrupted: the result so far")
-        click.echo(f"value: {fmt_score(r.score)} for player {pos.to_move}, the player to move: {verdict}")
-        click.echo(f"best move: {r.best_move}  ({describe_move(pos, r.best_move)})")
-        click.echo("pv: " + " ".join(str(m) for m in r.pv))
-        click.echo(f"stats: nodes {r.nodes}  time {r.time:.2f}s  nps {r.nps:.0f}")
+        click.echo(f"value: in {_interval(r)} for {who}: NOT solved within the budget "
+                   f"(proven bounds; {r.bound} bound {fmt_score(r.score)})")
+    click.echo(f"best move: {r.best_move}  ({describe_move(pos, r.best_move)})"
+               + ("" if proven else "  (not proven best)"))
+    click.echo("pv: " + " ".join(str(m) for m in r.pv))
+    if all_moves:
+        _move_rows(pos, r.root_moves, wdl)
+    click.echo(f"stats: nodes {r.nodes}  time {r.time:.2f}s  nps {r.nps:.0f}")
     if r.interrupted:
         return INTERRUPTED
     return 0 if proven else 1
@@ -983,6 +1100,38 @@ def tournament(players, pairs, seed, workers, edition, one_pairing, csv_file, md
     else:
         click.echo(tour.to_markdown(results), nl=False)
     return INTERRUPTED if interrupted else 0
+
+
+# ---------------------------------------------------------------------------
+# serve (the web app; needs the [web] extra)
+# ---------------------------------------------------------------------------
+
+@cli.command(context_settings=CONTEXT)
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (anything but a loopback address is warned about).")
+@click.option("--port", type=click.IntRange(1, 65535), default=8765, show_default=True, help="Port to listen on.")
+@click.option("--no-browser", is_flag=True, help="Do not open the page in a browser.")
+def serve(host, port, no_browser):
+    """Serve the web app: see the board, play against the engine, enter
+    moves by clicking, ask for the best moves, review a game.
+
+    \b
+    Needs the web extra: pip install 'patchsolve[web]'.
+    Examples:
+      patchsolve serve
+      patchsolve serve --port 9000 --no-browser
+    """
+    try:
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError as e:
+        raise CliError(f"the web app needs the web extra (pip install 'patchsolve[web]'): {e}") from None
+    from patchsolve import web
+
+    try:
+        web.serve(host, port, open_browser=not no_browser)
+    except OSError as e:
+        raise CliError(f"cannot serve on {host}:{port}: {e.strerror or e}") from None
 
 
 def main(argv=None):

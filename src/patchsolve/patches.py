@@ -16,11 +16,19 @@ LAST_SPACE = 53
 START_BUTTONS = 5
 BONUS_POINTS = 7
 BONUS_SIZE = 7
+# A patch's symbol in drawings and in board text: its id as a base-33 digit,
+# 0-9 then A-X without L, because L stands for a leather patch.
+SYMBOLS = "0123456789ABCDEFGHIJKMNOPQRSTUVWX"
+LEATHER_SYMBOL = "L"
 
 
 @dataclass(frozen=True)
 class Patch:
-    """One regular patch: costs, income and shape (``cells`` as (row, col))."""
+    """One regular patch: costs, income and shape (``cells`` as (row, col)).
+
+    ``buttons`` is the cost in buttons (also ``cost``), ``time`` the time
+    cost, ``income`` the buttons printed on it; ``shape`` rows joined by
+    ``/`` with ``#`` for a square; ``symbol`` its letter in board text."""
 
     id: int
     name: str
@@ -41,6 +49,18 @@ class Patch:
     @property
     def size(self) -> int:
         return self.shape.count("#")
+
+    @property
+    def cost(self) -> int:
+        return self.buttons
+
+    @property
+    def symbol(self) -> str:
+        return SYMBOLS[self.id]
+
+    def to_dict(self) -> dict:
+        return {"id": self.id, "symbol": self.symbol, "name": self.name, "cost": self.buttons,
+                "time": self.time, "income": self.income, "size": self.size, "shape": self.shape}
 
 
 @dataclass(frozen=True)

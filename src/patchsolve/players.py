@@ -21,7 +21,8 @@ from __future__ import annotations
 import random
 
 from patchsolve.errors import PatchsolveError
-from patchsolve.patches import EDITIONS, PATCHES
+from patchsolve.position import Move
+from patchsolve.search import _eval
 
 
 class Player:
@@ -54,30 +55,10 @@ class RandomPlayer(Player):
         return moves[self.rng.randrange(len(moves))]
 
 
-def _income_spaces_after(time: int, edition: str) -> int:
-    return sum(1 for s in EDITIONS[edition].income_spaces if s > time)
-
-
-def _contact(mask: int, quilt: int) -> int:
-    """Sides of the placed squares that touch the quilt's edge or a covered
-    square: more contact leaves fewer awkward holes."""
-    n = 0
-    m = mask
-    while m:
-        low = m & -m
-        sq = low.bit_length() - 1
-        m ^= low
-        r, c = divmod(sq, 9)
-        for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-            if not (0 <= rr < 9 and 0 <= cc < 9) or quilt >> (rr * 9 + cc) & 1:
-                n += 1
-    return n
-
-
 class GreedyPlayer(Player):
     """One-ply greedy: the move that most improves
 
-        value = buttons + 7 x bonus - 2 x empty squares
+        value = buttons - 2 x empty squares
                 + income x (income spaces still ahead of the token)
                 - spaces moved on the time board
 
@@ -88,33 +69,15 @@ class GreedyPlayer(Player):
     Placing a leather patch is worth 2. Ties between placements go to the
     one with most contact (edges of the quilt or covered squares), then to
     the first in move order; ties between a buy and walking go to the buy.
-    Deterministic: the seed is accepted for a uniform interface only.
+    Runs in C (``search/_eval.pyx``: ``greedy``). Deterministic: the seed is
+    accepted for a uniform interface only.
     """
 
     def __init__(self, seed: int = 0):
         self.spec = "greedy"
 
     def choose(self, position):
-        moves = position.legal_moves()
-        p = position.to_move
-        quilt = position.quilt(p)
-        t = position.time(p)
-        edition = position.edition
-        best, best_key = None, None
-        for m in moves:
-            if m.kind == "walk":
-                key = (0, -1)
-            elif m.kind == "leather":
-                key = (2, _contact(m.mask, quilt))
-            else:
-                patch = PATCHES[m.patch]
-                after = min(53, t + patch.time)
-                value = (2 * patch.size - patch.buttons
-                         + patch.income * _income_spaces_after(after, edition) - (after - t))
-                key = (value, _contact(m.mask, quilt))
-            if best_key is None or key > best_key:
-                best, best_key = m, key
-        return best
+        return Move.from_code(_eval.greedy_move(position._c))
 
 
 class SearchPlayer(Player):
@@ -233,7 +196,7 @@ class ProcessPlayer(Player):
 
 def option_value(text: str):
     """An option value as written in a spec: true/false, an int, a float, else the text."""
-    if text.lower() in ("true", "false"):        # solver=false, centre_margin=true
+    if text.lower() in ("true", "false"):        # solver=false, endgame_solve=true
         return text.lower() == "true"
     for cast in (int, float):
         try:

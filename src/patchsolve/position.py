@@ -159,14 +159,88 @@ def _check_edition(edition) -> str:
 class Position:
     """A Patchwork position (immutable).
 
+    ``Position(text)`` reads a position in any of its text forms: the one-line
+    notation, JSON, or board text (:mod:`patchsolve.board`); bad text raises
+    :class:`NotationError` or :class:`InvalidPositionError`.
+
     >>> p = Position.start(seed=1)
     >>> p = p.play(p.legal_moves()[0])
+
+    A position may know which patch lies on which square (``labels``): one
+    read from board text does, and so does every position reached by ``play``
+    from one that does (``Position.start()`` does). Labels are not part of
+    equality: two positions with the same fields are equal.
     """
 
-    __slots__ = ("_c",)
+    __slots__ = ("_c", "_labels")
 
-    def __init__(self, core: "_core.CoreState"):
-        self._c = core
+    def __init__(self, source):
+        if isinstance(source, _core.CoreState):  # the engines' and the tests' direct route
+            self._c, self._labels = source, None
+            return
+        if not isinstance(source, str):
+            raise NotationError("a Position is made from position text (notation, JSON or board text)",
+                                field="position", token=f"{type(source).__name__} {source!r}"[:60])
+        other = Position.parse(source)
+        self._c, self._labels = other._c, other._labels
+
+    @classmethod
+    def _make(cls, core, labels=None) -> "Position":
+        pos = cls.__new__(cls)
+        pos._c, pos._labels = core, labels
+        return pos
+
+    @classmethod
+    def parse(cls, text: str) -> "Position":
+        """Read notation, JSON (starts with ``{``) or board text, whichever
+        ``text`` is; ``#`` comment lines are skipped."""
+        from patchsolve import board
+
+        if not isinstance(text, str):
+            raise NotationError("a position must be text", field="position", token=repr(text)[:60])
+        if board.looks_like_board(text):
+            return cls.from_board(text)
+        lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+        body = " ".join(lines).strip()
+        if not body:
+            raise NotationError("no position given (empty text)", field="position", token="")
+        if body.startswith("{"):
+            return cls.from_json(body)
+        return cls.from_text(body)
+
+    @classmethod
+    def from_board(cls, text: str) -> "Position":
+        """Read board text (see :mod:`patchsolve.board`); the position keeps
+        the labels drawn."""
+        from patchsolve import board
+
+        fields, labels = board.fields_from_board(text)
+        return cls._make(_core.CoreState.from_fields(fields), labels)
+
+    def to_board(self) -> str:
+        """Board text of this position (see :mod:`patchsolve.board`)."""
+        from patchsolve import board
+
+        return board.format_board(self.fields(), self.labels_or_tiling())
+
+    @property
+    def labels(self):
+        """For each player, square -> patch id or ``"L"``, when known (else None)."""
+        if self._labels is None:
+            return None
+        return (dict(self._labels[0]), dict(self._labels[1]))
+
+    def labels_or_tiling(self):
+        """The labels, else a tiling found by :mod:`patchsolve.tiling` within
+        ``board.TILING_BUDGET`` nodes, else None."""
+        from patchsolve import board, tiling
+
+        if self._labels is not None:
+            return self._labels
+        try:
+            return tiling.tile_quilts(self.fields(), budget=board.TILING_BUDGET)
+        except tiling.TilingError:
+            return None
 
     # -- construction ---------------------------------------------------
     @classmethod
@@ -190,14 +264,14 @@ class Position:
             "first_at_end": None,
             "pending_leather": None,
         }
-        return cls(_core.CoreState.from_fields(fields))
+        return cls._make(_core.CoreState.from_fields(fields), ({}, {}))
 
     @classmethod
     def from_fields(cls, fields: dict) -> "Position":
         """Build from plain values (see :func:`Position.fields`), validated."""
-        from patchsolve import notation
+        from patchsolve import validation
 
-        notation.validate_fields(fields)
+        validation.validate_fields(fields)
         return cls(_core.CoreState.from_fields(fields))
 
     @classmethod
@@ -340,7 +414,20 @@ class Position:
             raise IllegalMoveError(f"not a move: {move!r}")
         if not self._c.is_legal(move.code):
             raise IllegalMoveError(f"illegal move {move}: {self._why_illegal(move)}")
-        return Position(self._c.play(move.code))
+        return Position._make(self._c.play(move.code), self._labels_after(move))
+
+    def _labels_after(self, move: Move):
+        if self._labels is None or move.kind == "walk":
+            return self._labels
+        p = self.to_move
+        mine = dict(self._labels[p])
+        label = "L" if move.kind == "leather" else move.patch
+        m = move.mask
+        while m:
+            low = m & -m
+            mine[low.bit_length() - 1] = label
+            m ^= low
+        return (mine, self._labels[1]) if p == 0 else (self._labels[0], mine)
 
     def perft(self, depth: int) -> int:
         """Move sequences of length ``depth`` (a finished game is one leaf)."""

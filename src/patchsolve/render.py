@@ -6,24 +6,24 @@ patch covers which square: covered squares are drawn ``#`` (one colour per
 player in SVG). Give ``labels`` (``Game.labels(k)``: for each player a dict
 square -> patch id, or ``"L"`` for a leather patch) and each patch is drawn
 with its own symbol and colour: the patch id as a base-33 digit (``0``-``9``
-then ``A``-``W``, so ``C`` is patch 12) and ``*`` for a leather patch.
+then ``A``-``X`` without ``L``, so ``C`` is patch 12 and ``M`` patch 21) and
+``L`` for a leather patch, the symbols of the board text (:mod:`patchsolve.board`).
 """
 
 from __future__ import annotations
 
 from html import escape
 
-from patchsolve.patches import BOARD, EDITIONS, LAST_SPACE, PATCHES
+from patchsolve.patches import BOARD, EDITIONS, LAST_SPACE, LEATHER_SYMBOL, PATCHES, SYMBOLS
 
-SYMBOLS = "0123456789ABCDEFGHIJKLMNOPQRSTUVW"
-LEATHER = "L"
+LEATHER = "L"  # the label of a leather patch (Game.labels)
 _ANSI = ["red", "green", "yellow", "blue", "magenta", "cyan",
          "bright_red", "bright_green", "bright_yellow", "bright_blue", "bright_magenta", "bright_cyan"]
 
 
 def symbol(label) -> str:
     if label == LEATHER:
-        return "*"
+        return LEATHER_SYMBOL
     if isinstance(label, int) and 0 <= label < len(SYMBOLS):
         return SYMBOLS[label]
     return "#"
@@ -120,6 +120,21 @@ def patch_block(patch_id: int) -> list[str]:
     return [head, info] + [line.replace(".", " ") for line in shape_lines(patch_id)]
 
 
+def catalogue_lines(per_row: int = 4) -> list[str]:
+    """Every patch as a block (id, symbol, name, cost/time/income, shape),
+    ``per_row`` blocks side by side, for ``patchsolve patches``."""
+    blocks = []
+    for p in PATCHES:
+        blocks.append([f"{p.id} ({p.symbol}) {p.name}", f"cost {p.buttons} time {p.time} income {p.income}"]
+                      + [line.replace(".", " ").replace("#", p.symbol) for line in shape_lines(p.id)])
+    out = []
+    for i in range(0, len(blocks), per_row):
+        if out:
+            out.append("")
+        out += side_by_side(blocks[i:i + per_row], gap=3)
+    return out
+
+
 def side_by_side(blocks: list[list[str]], gap: int = 4) -> list[str]:
     widths = [max(len(x) for x in b) for b in blocks]
     height = max(len(b) for b in blocks)
@@ -179,7 +194,7 @@ def text_position(pos, labels=None, color: bool = False) -> str:
             out.append("")
             out.append("patches: " + ", ".join(f"{symbol(i)}={i}" for i in used if symbol(i) != str(i))
                        + ("; " if any(symbol(i) != str(i) for i in used) else "")
-                       + "digits are patch ids, * a leather patch")
+                       + "digits are patch ids, L a leather patch")
     return "\n".join(out)
 
 

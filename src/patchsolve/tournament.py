@@ -229,9 +229,14 @@ def run_tournament(specs, pairs: int = 10, seed: int = 0, workers: int = 1, edit
 
     def finished(k, out):
         out.a_first = k % 2 == 0          # pairing_jobs alternates A-first, B-first
-        outcomes[k] = out
-        if on_game:
-            on_game(k // per, k, out)
+        # Ctrl-C waits until the game is wholly kept (its row, record and table)
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            outcomes[k] = out
+            if on_game:
+                on_game(k // per, k, out)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         if progress:
             progress(len(outcomes), len(jobs))
 

@@ -21,7 +21,8 @@ A *state node* offers walk and one *patch node* per affordable patch among the
 next three that fits somewhere; a patch node (same state, ``patch >= 0``)
 offers that patch's placements. Placements and leather squares are added by
 progressive widening (at most ``1 + pw_c * visits ** pw_alpha`` children), best
-first by a compactness key, so 400 near-duplicate placements never starve the
+first by a compactness key (``_eval.placement_score``, shared with the other
+searchers), so 400 near-duplicate placements never starve the
 choice of *which* patch to buy.
 
 ``TREE_PLAIN``: full-width plain UCT over all legal moves, each tried once
@@ -36,17 +37,11 @@ child is, and a loss when it is fully expanded and every child is a loss.
 A proven win at the root ends the search. A proven loss does not: the search
 goes on ignoring proofs (``lost_root``), so the best loss is still found.
 
-Playouts (``POLICY_*``) run to the end, or for ``playout_plies`` plies and
-are then scored by the alpha-beta searcher's static evaluation
-(``evaluate_margin``, cimported from ``_alphabeta.pxd``).
+Playouts (``POLICY_*``) run to the end of the game: uniformly random moves,
+or the heuristic policy (``heuristic_move``).
 
-Implicit minimax (``minimax`` > 0)
-----------------------------------
-Each node also keeps ``h``: the static evaluation of its state when it was
-created (for a patch node, after its first placement), replaced by the best
-child's value for the player who moves there, negated when that player is
-not the node's mover, each time an iteration passes. Selection then mixes
-logistic(h / eval_scale) into the mean with weight ``minimax``.
+Every parameter comes from ``configure()``, which the Python side
+(``mcts.py``, the one table of defaults) calls with all of them.
 """
 
 from libc.stdlib cimport malloc, realloc, free
@@ -59,43 +54,16 @@ from patchsolve._core cimport (
     CState, Tables, CoreState, move_t, u128, get_tables, gen_moves, count_moves, apply_move,
     is_over, to_move, score, winner, state_key, move_mask, move_patch, popcount128,
     rng_next, rng_below, random_playout, is_legal, fits, buy_code, stop_requested,
+    ps_ctz128, ps_select128, ps_bit128, income_ahead,
     MAX_MOVES, MOVE_WALK, BUY_SHIFT, BOARD_SQUARES, LAST_SPACE, N_PATCHES,
 )
-# the hand-tuned evaluation: the learned one is not yet measured in the MCTS
-from patchsolve.search._alphabeta cimport hand_margin as evaluate_margin, probe_new, probe_free, probe_value
-
-cdef extern from *:
-    """
-    static inline int mc_ctz128(ps_u128 x) {
-        unsigned long long lo = (unsigned long long)x;
-        return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((unsigned long long)(x >> 64));
-    }
-    static inline int mc_select64(unsigned long long x, int r) {
-        while (r-- > 0) x &= x - 1;
-        return __builtin_ctzll(x);
-    }
-    /* index of the r-th (0-based) set bit of x */
-    static inline int mc_select128(ps_u128 x, int r) {
-        unsigned long long lo = (unsigned long long)x;
-        int c = __builtin_popcountll(lo);
-        if (r < c) return mc_select64(lo, r);
-        return 64 + mc_select64((unsigned long long)(x >> 64), r - c);
-    }
-    static inline ps_u128 mc_bit128(int i) { return ((ps_u128)1) << i; }
-    static inline int mc_popcount64(unsigned long long x) { return __builtin_popcountll(x); }
-    """
-    int mc_ctz128(u128 x) nogil
-    int mc_select128(u128 x, int r) nogil
-    u128 mc_bit128(int i) nogil
-    int mc_popcount64(uint64_t x) nogil
-
+from patchsolve.search._eval cimport placement_score
 
 cdef enum:
     TREE_TWOLEVEL = 0
     TREE_PLAIN = 1
     POLICY_UNIFORM = 0
     POLICY_HEURISTIC = 1
-    POLICY_EVAL = 2
     VALUE_WIN = 0
     VALUE_MARGIN = 1
     VALUE_BLEND = 2
@@ -106,9 +74,8 @@ cdef enum:
 
 ctypedef struct Node:
     double value          # sum of playout rewards in [0, 1], for mover
-    double margin         # sum of final (or estimated) margins, mover - opponent
-    double wins           # playouts won by mover (tie-break included; an
-                          # evaluated cut-off playout adds its win chance)
+    double margin         # sum of final margins, mover - opponent
+    double wins           # playouts won by mover (tie-break included)
     int32_t visits
     move_t move           # real move code, or PATCH_MARK - patch for a patch node
     int32_t first_child   # newest child; NO_NODE if none
@@ -118,9 +85,6 @@ ctypedef struct Node:
     int8_t mover
     int8_t proven
     int8_t patch          # patch id of a patch node, else -1
-    int8_t primed         # ab priors: the children got their virtual visits
-    float h               # implicit minimax value for mover: the static
-                          # evaluation at a leaf, max/min over the children above
 
 
 ctypedef struct Config:
@@ -128,9 +92,7 @@ ctypedef struct Config:
     int policy
     int value
     double blend          # VALUE_BLEND: weight of the margin reward
-    double margin_scale   # margin reward = logistic((margin - centre) / margin_scale)
-    int centre_margin     # centre the margin reward on the root's evaluated margin
-    double centre         # that centre, for player 0 (0 when centre_margin is off)
+    double margin_scale   # margin reward = logistic(margin / margin_scale)
     double c              # UCT exploration constant
     double pw_c
     double pw_alpha
@@ -139,69 +101,13 @@ ctypedef struct Config:
     int samples           # heuristic playouts: placements sampled per buy
     double time_weight    # heuristic playouts: buttons a time space is worth
     int hole_penalty      # placement order and playouts: cost of a 1-square hole
-    int playout_plies     # > 0: stop playouts after this many plies and evaluate
-    double eval_scale     # win chance of an evaluated margin m: logistic(m / eval_scale)
-    double minimax        # weight of the implicit minimax value in selection (0: plain UCT)
-    int ab_depth          # > 0: seed decision nodes' children with a depth-ab_depth alpha-beta value
-    int ab_visits         # ... worth this many virtual visits
-    int ab_min_visits     # ... once the decision node has this many visits
-    uint64_t ab_nodes     # ... each probe stopped after this many nodes (0: none)
-    int ab_leaf_depth     # > 0: a new leaf's result blends in a depth-ab_leaf_depth alpha-beta value
-    double ab_leaf_weight # ... with this weight (the playout gets 1 - weight)
-    int ab_root_depth     # > 0: prime_root deepens root probes up to this depth
-    int ab_root_visits    # ... and gives the root's options this many virtual visits
-    int ab_root_placements  # ... a patch valued by the best of this many first placements
 
 
 cdef const Tables* T = get_tables()
 
-# Board geometry for the compactness key (built at import).
-cdef u128 COL0 = 0, COL8 = 0, ROW0 = 0, ROW8 = 0, FULL = 0
-
-
-def _geometry():
-    global COL0, COL8, ROW0, ROW8, FULL
-    cdef int i
-    for i in range(9):
-        COL0 |= mc_bit128(i * 9)
-        COL8 |= mc_bit128(i * 9 + 8)
-        ROW0 |= mc_bit128(i)
-        ROW8 |= mc_bit128(72 + i)
-    FULL = T.full
-
-
-_geometry()
-
-
 # --------------------------------------------------------------------------
 # Move helpers and heuristics
 # --------------------------------------------------------------------------
-
-cdef inline int contact(u128 m, u128 quilt) noexcept nogil:
-    """Edges of the squares ``m`` touching the quilt or the board's border:
-    high = compact, leaves few awkward holes."""
-    return (popcount128(((m & ~COL0) >> 1) & quilt) + popcount128(m & COL0)
-            + popcount128(((m & ~COL8) << 1) & quilt) + popcount128(m & COL8)
-            + popcount128((m >> 9) & quilt) + popcount128(m & ROW0)
-            + popcount128(((m << 9) & FULL) & quilt) + popcount128(m & ROW8))
-
-
-cdef inline int single_holes(u128 quilt) noexcept nogil:
-    """Empty squares whose four neighbours are all covered or off the board:
-    only a leather patch can ever fill them (each costs 2 points)."""
-    cdef u128 empty = FULL & ~quilt
-    return popcount128(empty
-                       & (ROW0 | (quilt << 9)) & (ROW8 | (quilt >> 9))
-                       & (COL0 | ((quilt << 1) & ~COL0)) & (COL8 | ((quilt >> 1) & ~COL8)))
-
-
-cdef inline int placement_score(u128 m, u128 quilt, int hole_penalty) noexcept nogil:
-    """Compactness of covering ``m``: edges touching the quilt or the border,
-    minus ``hole_penalty`` per single-square hole left (offset to stay positive)."""
-    if hole_penalty == 0:
-        return 256 + contact(m, quilt)
-    return 256 + contact(m, quilt) - hole_penalty * single_holes(quilt | m)
-
 
 cdef inline int64_t order_key(move_t m, u128 quilt, int hole_penalty) noexcept nogil:
     """Unique key ordering placements best first: compactness, then a hash
@@ -225,11 +131,6 @@ cdef move_t best_below(const move_t* moves, int n, u128 quilt, int hole_penalty,
     if key_out != NULL:
         key_out[0] = best_key
     return best
-
-
-cdef inline int income_ahead(const CState* s, int p) noexcept nogil:
-    """Income spaces still ahead of player ``p``'s token."""
-    return mc_popcount64(T.income_spaces >> (s.time[p] + 1))
 
 
 cdef inline bint patch_usable(const CState* s, int p, int pid, u128 empty) noexcept nogil:
@@ -263,14 +164,14 @@ cdef int placements_of(const CState* s, int pid, move_t* out) noexcept nogil:
     if pid < 0:
         v = empty
         while v:
-            out[n] = mc_ctz128(v) + 1
+            out[n] = ps_ctz128(v) + 1
             v &= v - 1
             n += 1
         return n
     for og in range(T.patch_og_start[pid], T.patch_og_start[pid + 1]):
         v = fits(T, empty, og)
         while v:
-            out[n] = buy_code(og, mc_ctz128(v))
+            out[n] = buy_code(og, ps_ctz128(v))
             v &= v - 1
             n += 1
     return n
@@ -291,8 +192,8 @@ cdef move_t sample_placement(const CState* s, int pid, int samples, int hole_pen
         for j in range(samples):
             if total == 0:
                 break
-            m = mc_select128(empty, <int>rng_below(rng, total)) + 1
-            c = placement_score(mc_bit128(m - 1), s.quilt[p], hole_penalty)
+            m = ps_select128(empty, <int>rng_below(rng, total)) + 1
+            c = placement_score(ps_bit128(m - 1), s.quilt[p], hole_penalty)
             if c > best_c:
                 best_c, best = c, m
         return best
@@ -310,7 +211,7 @@ cdef move_t sample_placement(const CState* s, int pid, int samples, int hole_pen
         r = <int>rng_below(rng, total)
         for i in range(nv):
             if r < counts[i]:
-                m = buy_code(ogs[i], mc_select128(valid[i], r))
+                m = buy_code(ogs[i], ps_select128(valid[i], r))
                 break
             r -= counts[i]
         if samples == 1:
@@ -350,10 +251,12 @@ cdef inline move_t option_move(const CState* s, const int* pids, int i, uint64_t
 cdef move_t heuristic_move(const CState* s, uint64_t* rng, const Config* cfg) noexcept nogil:
     """The fast playout policy: the option with the best gain, where a patch
     gains 2 x squares + income x paydays left - cost - time_weight x time
-    and walking gains (1 - time_weight) x spaces walked (time_weight = 0 is
-    the greedy one-ply player, 1 values patches against walking as long);
-    place it as compactly as ``samples`` random placements allow; with
-    probability ``epsilon`` pick walk or a patch at random."""
+    and walking gains (1 - time_weight) x spaces walked (time_weight = 1
+    prices time as the greedy player does, one button a space); place it as
+    compactly as ``samples`` random placements allow; with probability
+    ``epsilon`` pick walk or a patch at random. Unlike the greedy player
+    (``_eval.greedy``) it is randomised and samples placements instead of
+    scanning them all: it has to be fast."""
     cdef int pids[4]
     cdef int p = to_move(s), n, i, best, R, pid, walk
     cdef double gain, best_gain
@@ -363,7 +266,7 @@ cdef move_t heuristic_move(const CState* s, uint64_t* rng, const Config* cfg) no
     best = explored_option(rng, cfg, n)
     if best < 0:
         best = 0
-        R = income_ahead(s, p)
+        R = income_ahead(T, s.time[p])
         walk = (s.time[1 - p] + 1 if s.time[1 - p] < LAST_SPACE else LAST_SPACE) - s.time[p]
         best_gain = (1.0 - cfg.time_weight) * walk
         for i in range(1, n):
@@ -375,75 +278,10 @@ cdef move_t heuristic_move(const CState* s, uint64_t* rng, const Config* cfg) no
     return option_move(s, pids, best, rng, cfg)
 
 
-cdef move_t greedy(const CState* s) noexcept nogil:
-    """The greedy one-ply player: the move that most raises its projected
-    final score (score + income x paydays left) right now, ignoring time;
-    placements by compactness."""
-    cdef move_t moves[MAX_MOVES]
-    cdef int n = gen_moves(s, moves), i, p = to_move(s), pid, R = income_ahead(s, p)
-    cdef int64_t k, best_k = -(1LL << 62)
-    cdef int gain
-    cdef move_t best = moves[0]
-    for i in range(n):
-        if moves[i] == MOVE_WALK:
-            gain = (s.time[1 - p] + 1 if s.time[1 - p] < LAST_SPACE else LAST_SPACE) - s.time[p]
-            k = (<int64_t>gain) * (1LL << 50)
-        elif moves[i] <= BOARD_SQUARES:
-            k = order_key(moves[i], s.quilt[p], 4)
-        else:
-            pid = move_patch(moves[i])
-            gain = 2 * T.patch_size[pid] - T.patch_cost[pid] + T.patch_income[pid] * R
-            k = (<int64_t>gain) * (1LL << 50) + order_key(moves[i], s.quilt[p], 4)
-        if k > best_k:
-            best_k, best = k, moves[i]
-    return best
-
-
-cdef int heuristic_playout(CState* s, uint64_t* rng, const Config* cfg, int plies) noexcept nogil:
-    """Play the heuristic policy for at most ``plies`` plies (<= 0: to the
-    end); return the plies played."""
-    cdef int n = 0
-    while not is_over(s) and (plies <= 0 or n < plies):
-        if cfg.policy == POLICY_EVAL:
-            apply_move(s, eval_move(s, rng, cfg))
-        else:
-            apply_move(s, heuristic_move(s, rng, cfg))
-        n += 1
-    return n
-
-
-cdef move_t eval_move(const CState* s, uint64_t* rng, const Config* cfg) noexcept nogil:
-    """The "eval" playout policy: each option (walk, or a patch at the most
-    compact of ``samples`` random placements) played and scored by
-    the alpha-beta evaluation for the mover; the best is taken, a random option with
-    probability ``epsilon``."""
-    cdef int pids[4]
-    cdef move_t cand[4]
-    cdef int p = to_move(s), n, i, best = 0
-    cdef double v, best_v = -1e300
-    cdef CState c
-    cdef move_t m = playout_options(s, pids, &n, rng, cfg)
-    if m >= 0:
-        return m
-    i = explored_option(rng, cfg, n)
-    if i >= 0:
-        return option_move(s, pids, i, rng, cfg)
-    for i in range(n):
-        cand[i] = option_move(s, pids, i, rng, cfg)
-        c = s[0]
-        apply_move(&c, cand[i])
-        v = evaluate_margin(&c, p)
-        if v > best_v:
-            best_v, best = v, i
-    return cand[best]
-
-
-cdef inline double margin_for(const CState* s, int p) noexcept nogil:
-    """The final margin of player ``p`` in a finished game, else the
-    alpha-beta evaluation's estimate of it."""
-    if is_over(s):
-        return score(s, p) - score(s, 1 - p)
-    return evaluate_margin(s, p)
+cdef void heuristic_playout(CState* s, uint64_t* rng, const Config* cfg) noexcept nogil:
+    """Play the heuristic policy to the end of the game."""
+    while not is_over(s):
+        apply_move(s, heuristic_move(s, rng, cfg))
 
 
 cdef inline double now() noexcept nogil:
@@ -467,12 +305,11 @@ cdef class Searcher:
     cdef bint has_root
     cdef bint lost_root     # the root is proven lost: search on, ignoring proofs
     cdef Config cfg
+    cdef bint configured
     cdef uint64_t rng
     cdef readonly long total_iterations
-    cdef void* ab                # alpha-beta probe context (ab priors), NULL when off
-    cdef readonly long ab_probes
 
-    def __cinit__(self, int max_nodes=4_000_000):
+    def __cinit__(self, int max_nodes):
         if max_nodes < 16:
             raise ValueError("max_nodes must be at least 16")
         self.max_nodes = max_nodes
@@ -482,24 +319,18 @@ cdef class Searcher:
             raise MemoryError()
         self.n_nodes = 0
         self.has_root = False
-        self.configure()
+        self.configured = False
 
     def __dealloc__(self):
         free(self.nodes)
-        probe_free(self.ab)
 
-    def configure(self, tree="twolevel", policy="heuristic", value="win", double blend=0.25,
-                  double margin_scale=10.0, double c=0.7, double pw_c=1.0, double pw_alpha=0.5,
-                  solver=True, double epsilon=0.1, int samples=4, double time_weight=1.0, int hole_penalty=4,
-                  int playout_plies=0, double eval_scale=5.0, double minimax=0.0,
-                  centre_margin=False,
-                  int ab_prior_depth=0, int ab_prior_visits=20, int ab_prior_min=0,
-                  int ab_prior_nodes=0, int ab_hash_mb=8, int ab_leaf_depth=0,
-                  double ab_leaf_weight=0.5, int ab_root_depth=0, double ab_root_share=0.5,
-                  int ab_root_visits=200, int ab_root_placements=1):
-        """Set the search parameters (validated by the Python wrapper)."""
+    def configure(self, str tree, str policy, str value, double blend, double margin_scale,
+                  double c, double pw_c, double pw_alpha, bint solver, double epsilon, int samples,
+                  double time_weight, int hole_penalty):
+        """Set every search parameter (no defaults here: ``mcts.DEFAULTS``
+        is the one table; the Python side validates the values)."""
         self.cfg.tree = {"twolevel": TREE_TWOLEVEL, "plain": TREE_PLAIN}[tree]
-        self.cfg.policy = {"uniform": POLICY_UNIFORM, "heuristic": POLICY_HEURISTIC, "eval": POLICY_EVAL}[policy]
+        self.cfg.policy = {"uniform": POLICY_UNIFORM, "heuristic": POLICY_HEURISTIC}[policy]
         self.cfg.value = {"win": VALUE_WIN, "margin": VALUE_MARGIN, "blend": VALUE_BLEND}[value]
         self.cfg.blend = blend
         self.cfg.margin_scale = margin_scale
@@ -511,30 +342,7 @@ cdef class Searcher:
         self.cfg.samples = samples if samples >= 1 else 1
         self.cfg.time_weight = time_weight
         self.cfg.hole_penalty = hole_penalty
-        self.cfg.playout_plies = playout_plies
-        self.cfg.eval_scale = eval_scale
-        self.cfg.minimax = minimax
-        self.cfg.centre_margin = 1 if centre_margin else 0
-        self.update_centre()
-        if not (0 <= ab_prior_depth <= 20 and 0 <= ab_prior_visits <= 1000000
-                and 0 <= ab_prior_min and 0 <= ab_prior_nodes and 1 <= ab_hash_mb <= 4096
-                and 0 <= ab_leaf_depth <= 20 and 0.0 <= ab_leaf_weight <= 1.0
-                and 0 <= ab_root_depth <= 100 and 0 <= ab_root_visits <= 1000000
-                and 1 <= ab_root_placements <= 8):
-            raise ValueError("ab_prior option out of range")
-        self.cfg.ab_depth = ab_prior_depth
-        self.cfg.ab_visits = ab_prior_visits
-        self.cfg.ab_min_visits = ab_prior_min
-        self.cfg.ab_nodes = ab_prior_nodes
-        self.cfg.ab_leaf_depth = ab_leaf_depth
-        self.cfg.ab_leaf_weight = ab_leaf_weight
-        self.cfg.ab_root_depth = ab_root_depth
-        self.cfg.ab_root_visits = ab_root_visits
-        self.cfg.ab_root_placements = ab_root_placements
-        if (ab_prior_depth > 0 or ab_leaf_depth > 0 or ab_root_depth > 0) and self.ab == NULL:
-            self.ab = probe_new(ab_hash_mb, 4, 2)
-            if self.ab == NULL:
-                raise MemoryError("alpha-beta probe context")
+        self.configured = True
 
     # -- node storage ---------------------------------------------------
     cdef int new_node(self, move_t move, int mover, int patch) noexcept nogil:
@@ -566,7 +374,6 @@ cdef class Searcher:
         self.n_nodes = 0
         self.root_state = s[0]
         self.root = self.new_node(MOVE_WALK, to_move(s), -1)
-        self.nodes[self.root].h = margin_for(s, self.nodes[self.root].mover)
         self.has_root = True
         if is_over(s):
             self.nodes[self.root].proven = 1 if winner(s) == self.nodes[self.root].mover else -1
@@ -638,85 +445,13 @@ cdef class Searcher:
             apply_move(s, m)
             if is_over(s) and self.cfg.solver:
                 self.nodes[c].proven = 1 if winner(s) == self.nodes[c].mover else -1
-        if self.cfg.minimax > 0:
-            self.nodes[c].h = self.leaf_value(s, patch, self.nodes[c].mover)
         return c
-
-    cdef float leaf_value(self, const CState* s, int patch, int mover) noexcept nogil:
-        """A new node's minimax value for its mover: the evaluation of its
-        state, or for a patch node (state unchanged, the patch not yet
-        placed) of the state after the placement the widening tries first."""
-        cdef CState t
-        if patch < 0:
-            return <float>margin_for(s, mover)
-        t = s[0]
-        apply_move(&t, self.first_placement(&t, patch))
-        return <float>margin_for(&t, mover)
-
-    cdef int top_placements(self, const CState* s, int patch, int k, move_t* out) noexcept nogil:
-        """The first ``k`` placements of ``patch`` in the widening order
-        (fewer when there are fewer); returns how many."""
-        cdef move_t buf[MAX_MOVES]
-        cdef int n = placements_of(s, patch, buf), j
-        cdef int64_t last = (1LL << 62)
-        cdef move_t m
-        cdef u128 q = s.quilt[to_move(s)]
-        for j in range(k):
-            m = best_below(buf, n, q, self.cfg.hole_penalty, last, &last)
-            if m < 0:
-                return j
-            out[j] = m
-        return k
 
     cdef move_t first_placement(self, const CState* s, int patch) noexcept nogil:
         """The placement of ``patch`` the widening order puts first."""
         cdef move_t buf[MAX_MOVES]
         cdef int n = placements_of(s, patch, buf)
         return best_below(buf, n, s.quilt[to_move(s)], self.cfg.hole_penalty, 1LL << 62, NULL)
-
-    cdef void prime(self, int x, const CState* s) noexcept nogil:
-        """Alpha-beta priors: give each child of decision node ``x`` (state
-        ``s``: walk, or a patch at the placement the widening tries first)
-        ``ab_visits`` virtual visits whose results are the margin a
-        depth-``ab_depth`` alpha-beta search finds there, in the units
-        ``backup`` uses, from the child's mover's point of view."""
-        cdef int c = self.nodes[x].first_child, n0 = self.cfg.ab_visits
-        cdef CState t
-        cdef double m, w, r
-        cdef Node* nc
-        self.nodes[x].primed = 1
-        while c != NO_NODE:
-            nc = &self.nodes[c]
-            t = s[0]
-            if nc.move >= 0:
-                apply_move(&t, nc.move)
-            else:
-                apply_move(&t, self.first_placement(&t, nc.patch))
-            m = self.probe_margin(&t, nc.mover, self.cfg.ab_depth)
-            w = 1.0 / (1.0 + exp(-m / self.cfg.eval_scale))
-            r = self.reward(m, nc.mover)
-            nc.visits += n0
-            nc.value += n0 * r
-            nc.wins += n0 * w
-            nc.margin += n0 * m
-            c = nc.next_sibling
-
-    cdef void back_up_minimax(self, int* path, int depth) noexcept nogil:
-        """Refresh the minimax values above the new leaf: a node's value is
-        the best of its children's for the player who moves there, negated
-        when that player is not the node's mover (turns do not alternate)."""
-        cdef int i, x, c
-        cdef float best
-        for i in range(depth - 1, -1, -1):
-            x = path[i]
-            c = self.nodes[x].first_child
-            best = self.nodes[c].h
-            while c != NO_NODE:
-                if self.nodes[c].h > best:
-                    best = self.nodes[c].h
-                c = self.nodes[c].next_sibling
-            c = self.nodes[x].first_child
-            self.nodes[x].h = best if self.nodes[c].mover == self.nodes[x].mover else -best
 
     cdef int select_child(self, int x) noexcept nogil:
         """UCT over the children, skipping proven losses for the player to
@@ -726,7 +461,6 @@ cdef class Searcher:
         cdef Node* nx = &self.nodes[x]
         cdef int c = nx.first_child, best = NO_NODE
         cdef double logn = log(nx.visits + 1.0), u, q, best_u = -1e300
-        cdef double a = self.cfg.minimax
         cdef bint lost = self.lost_root or self.all_children_lost(x)
         while c != NO_NODE:
             if self.nodes[c].proven > 0 and not lost:
@@ -735,8 +469,6 @@ cdef class Searcher:
                 if self.nodes[c].visits == 0:
                     return c
                 q = self.nodes[c].value / self.nodes[c].visits
-                if a > 0:
-                    q = (1.0 - a) * q + a / (1.0 + exp(-self.nodes[c].h / self.cfg.eval_scale))
                 u = q + self.cfg.c * sqrt(logn / self.nodes[c].visits)
                 if u > best_u:
                     best_u, best = u, c
@@ -751,8 +483,8 @@ cdef class Searcher:
                                  self.cfg.samples if self.cfg.policy != POLICY_UNIFORM else 1,
                                  self.cfg.hole_penalty, &self.rng)
             apply_move(s, m)
-        if self.cfg.policy != POLICY_UNIFORM or self.cfg.playout_plies > 0:
-            heuristic_playout(s, &self.rng, &self.cfg, self.cfg.playout_plies)
+        if self.cfg.policy != POLICY_UNIFORM:
+            heuristic_playout(s, &self.rng, &self.cfg)
         else:
             random_playout(s, &self.rng)
 
@@ -786,35 +518,18 @@ cdef class Searcher:
         """The value (``backup``'s units) for player ``p`` of a result that
         ``p`` wins with chance ``w`` by margin ``m`` (``p``'s margin): the
         configured blend of ``w`` and the margin reward
-        logistic((m - centre) / margin_scale), centre taken for ``p``."""
-        cdef double centre = self.cfg.centre if p == 0 else -self.cfg.centre
-        cdef double mr = 1.0 / (1.0 + exp(-(m - centre) / self.cfg.margin_scale))
+        logistic(m / margin_scale)."""
+        cdef double mr = 1.0 / (1.0 + exp(-m / self.cfg.margin_scale))
         if self.cfg.value == VALUE_WIN:
             return w
         if self.cfg.value == VALUE_MARGIN:
             return mr
         return (1.0 - self.cfg.blend) * w + self.cfg.blend * mr
 
-    cdef inline double reward(self, double m, int p) noexcept nogil:
-        """The value for player ``p`` of an estimated margin ``m`` (``p``'s):
-        its win chance is logistic(m / eval_scale)."""
-        return self.mix(1.0 / (1.0 + exp(-m / self.cfg.eval_scale)), m, p)
-
-    cdef double probe_margin(self, const CState* s, int p, int depth) noexcept nogil:
-        """Player ``p``'s margin in ``s`` by a depth-``depth`` alpha-beta
-        probe (the final margin of a finished game)."""
-        cdef double v
-        if is_over(s):
-            return score(s, p) - score(s, 1 - p)
-        v = probe_value(self.ab, s, depth, self.cfg.ab_nodes)
-        self.ab_probes += 1
-        return v if to_move(s) == p else -v
-
-    cdef void backup(self, int* path, int depth, const CState* s, int leaf_proven_for,
-                     double ab_m0=0.0, bint use_ab=False) noexcept nogil:
+    cdef void backup(self, int* path, int depth, const CState* s, int leaf_proven_for) noexcept nogil:
         """Add one result to every node on the path, each from its mover's view.
         ``leaf_proven_for`` >= 0: no playout, that player won (a proven node);
-        a playout cut off before the end is scored by ``evaluate_margin``."""
+        else ``s`` is the finished game the playout reached."""
         cdef int i, q
         cdef double m0, w0
         cdef double r[2]
@@ -826,19 +541,13 @@ cdef class Searcher:
             m0 = n.margin / n.visits if n.visits > 0 else 0.0
             if n.mover == 1:
                 m0 = -m0
-        elif is_over(s):
+        else:
             w0 = 1.0 if winner(s) == 0 else 0.0
             m0 = score(s, 0) - score(s, 1)
-        else:
-            m0 = evaluate_margin(s, 0)
-            w0 = 1.0 / (1.0 + exp(-m0 / self.cfg.eval_scale))
         w[0] = w0
         w[1] = 1.0 - w0
         for q in range(2):
             r[q] = self.mix(w[q], m0 if q == 0 else -m0, q)
-            if use_ab:
-                r[q] = ((1.0 - self.cfg.ab_leaf_weight) * r[q]
-                        + self.cfg.ab_leaf_weight * self.reward(ab_m0 if q == 0 else -ab_m0, q))
         for i in range(depth + 1):
             n = &self.nodes[path[i]]
             q = n.mover
@@ -851,9 +560,6 @@ cdef class Searcher:
         cdef int path[MAX_PATH]
         cdef int depth = 0, x = self.root, c
         cdef CState s = self.root_state
-        cdef CState t
-        cdef double ab_m0 = 0.0
-        cdef bint use_ab = False
         path[0] = x
         while True:
             if is_over(&s):
@@ -864,12 +570,6 @@ cdef class Searcher:
                 return
             if self.nodes[x].n_cand < 0:
                 self.nodes[x].n_cand = self.count_candidates(x, &s)
-            if (self.cfg.ab_depth > 0 and not self.nodes[x].primed
-                    and self.nodes[x].n_children == self.nodes[x].n_cand
-                    and self.nodes[x].visits >= self.cfg.ab_min_visits
-                    and self.nodes[x].patch < 0 and s.pending < 0
-                    and self.cfg.tree == TREE_TWOLEVEL):
-                self.prime(x, &s)
             if self.may_add_child(x, &s) or (self.nodes[x].n_children < self.nodes[x].n_cand
                                               and self.all_children_lost(x)):
                 c = self.add_child(x, &s)
@@ -890,17 +590,9 @@ cdef class Searcher:
             x = c
             if depth == MAX_PATH - 1:
                 break
-        if self.cfg.minimax > 0 and depth > 0:
-            self.back_up_minimax(path, depth)
         if not is_over(&s):
-            if self.cfg.ab_leaf_depth > 0:
-                t = s
-                if self.nodes[x].patch >= 0:
-                    apply_move(&t, self.first_placement(&t, self.nodes[x].patch))
-                ab_m0 = self.probe_margin(&t, 0, self.cfg.ab_leaf_depth)
-                use_ab = True
             self.playout(&s, x)
-        self.backup(path, depth, &s, -1, ab_m0, use_ab)
+        self.backup(path, depth, &s, -1)
 
     cdef int root_verdict(self) noexcept nogil:
         """+1 / -1: proven win / loss for the player to move at the root."""
@@ -935,25 +627,13 @@ cdef class Searcher:
             found = self.find(self.root, self.root_state, key, max_plies)
         if found == NO_NODE:
             self.reset(&cs.s)
-            self.update_centre()
             return 0
         self.root = found
         self.root_state = cs.s
-        self.update_centre()
         self.nodes[found].next_sibling = NO_NODE
         if self.n_nodes > self.max_nodes // 2:
             self.compact()
         return self.nodes[self.root].visits
-
-    cdef void update_centre(self):
-        """The centre of the margin reward: the root's evaluated margin for
-        player 0 (option ``centre_margin``), else 0. Centred on 0 the reward
-        saturates in a decided game (every move scores ~0 or ~1); centred on
-        the expected margin it still tells a 30-point loss from a 40-point
-        one. (A reused subtree keeps the rewards it got under the previous
-        root's centre: two plies earlier the evaluation was nearly the same.)"""
-        self.cfg.centre = (evaluate_margin(&self.root_state, 0)
-                           if self.cfg.centre_margin and self.has_root else 0.0)
 
     cdef int find(self, int x, CState s, uint64_t key, int plies):
         cdef int c, r
@@ -1013,96 +693,12 @@ cdef class Searcher:
         self.n_nodes = n
         self.root = 0
 
-    def prime_root(self, double seconds):
-        """Deep alpha-beta priors for the root's options (a decision node of
-        the two-level tree; otherwise nothing happens): iterative deepening
-        probes of every option (walk, or a patch valued by the best of its
-        first ``ab_root_placements`` placements in the widening order),
-        one depth for all options at a time, up to ``ab_root_depth`` plies
-        or until ``seconds`` (<= 0: no limit) run out; the deepest depth
-        finished for every option gives each ``ab_root_visits`` virtual
-        visits (as ``prime``). Returns that depth (0: none finished)."""
-        cdef int kids[8]
-        cdef double cur[8]
-        cdef double vals[8]
-        cdef move_t items[8][8]
-        cdef int n_items[8]
-        cdef int x = self.root, c, n = 0, i, j, d, reached, done_depth = 0, v
-        cdef double m
-        cdef bint ok
-        cdef double deadline, w, r
-        cdef CState t
-        cdef Node* nc
-        if (not self.has_root or self.ab == NULL or self.cfg.ab_root_depth <= 0
-                or self.cfg.tree != TREE_TWOLEVEL or is_over(&self.root_state)
-                or self.root_state.pending >= 0):
-            return 0
-        if self.nodes[x].n_cand < 0:
-            self.nodes[x].n_cand = self.count_candidates(x, &self.root_state)
-        while self.nodes[x].n_children < self.nodes[x].n_cand:
-            t = self.root_state
-            if self.add_child(x, &t) == NO_NODE:
-                return 0
-        c = self.nodes[x].first_child
-        while c != NO_NODE:
-            if n == 8:
-                return 0
-            kids[n] = c
-            if self.nodes[c].move >= 0:
-                items[n][0] = self.nodes[c].move
-                n_items[n] = 1
-            else:
-                n_items[n] = self.top_placements(&self.root_state, self.nodes[c].patch,
-                                                 self.cfg.ab_root_placements, items[n])
-                if n_items[n] == 0:
-                    return 0
-            n += 1
-            c = self.nodes[c].next_sibling
-        deadline = now() + seconds if seconds > 0 else 0.0
-        with nogil:
-            for d in range(1, self.cfg.ab_root_depth + 1):
-                ok = True
-                for i in range(n):
-                    nc = &self.nodes[kids[i]]
-                    cur[i] = -1e300
-                    for j in range(n_items[i]):
-                        t = self.root_state
-                        apply_move(&t, items[i][j])
-                        if is_over(&t):
-                            m = score(&t, nc.mover) - score(&t, 1 - nc.mover)
-                        else:
-                            v = probe_value(self.ab, &t, d, 0, deadline, &reached)
-                            self.ab_probes += 1
-                            if reached < d:
-                                ok = False
-                                break
-                            m = v if to_move(&t) == nc.mover else -v
-                        if m > cur[i]:
-                            cur[i] = m
-                    if not ok:
-                        break
-                if not ok:
-                    break
-                for i in range(n):
-                    vals[i] = cur[i]
-                done_depth = d
-        if done_depth > 0:
-            for i in range(n):
-                nc = &self.nodes[kids[i]]
-                w = 1.0 / (1.0 + exp(-vals[i] / self.cfg.eval_scale))
-                r = self.reward(vals[i], nc.mover)
-                nc.visits += self.cfg.ab_root_visits
-                nc.value += self.cfg.ab_root_visits * r
-                nc.wins += self.cfg.ab_root_visits * w
-                nc.margin += self.cfg.ab_root_visits * vals[i]
-        return done_depth
-
     def run(self, long iterations, double seconds, uint64_t seed):
         """Iterate until ``iterations`` (<= 0: no limit) or ``seconds``
         (<= 0: no limit) run out, or the root is proven. Returns
         (iterations done, seconds used)."""
-        if not self.has_root:
-            raise RuntimeError("set_root first")
+        if not self.has_root or not self.configured:
+            raise RuntimeError("configure and set_root first")
         # hash the seed: splitmix streams of nearby raw seeds are shifted copies
         cdef uint64_t tmp = seed
         self.rng = rng_next(&tmp)
@@ -1128,7 +724,7 @@ cdef class Searcher:
     cdef dict node_stats(self, int c):
         cdef Node* n = &self.nodes[c]
         return {"visits": n.visits, "value": n.value, "wins": n.wins, "margin": n.margin,
-                "proven": n.proven, "move": n.move, "patch": n.patch, "h": n.h}
+                "proven": n.proven, "move": n.move, "patch": n.patch}
 
     def root_children(self):
         """Statistics of the root's children (mover = the player to move at the
@@ -1189,13 +785,6 @@ cdef class Searcher:
         return self.n_nodes
 
     @property
-    def root_minimax(self):
-        """The root's implicit minimax value (options ``minimax`` > 0): the
-        evaluation backed up by minimax over the tree grown so far, for the
-        player to move; exact once every line is expanded to the end."""
-        return self.nodes[self.root].h if self.has_root else 0.0
-
-    @property
     def root_visits(self):
         return self.nodes[self.root].visits if self.has_root else 0
 
@@ -1210,16 +799,10 @@ cdef class Searcher:
         return self.nodes[c].proven
 
 
-def greedy_move(CoreState cs):
-    """The greedy one-ply player's move (a benchmark opponent); -1 if over."""
-    if is_over(&cs.s):
-        return -1
-    return greedy(&cs.s)
-
-
-def heuristic_policy_move(CoreState cs, uint64_t seed, double epsilon=0.1, int samples=4,
-                          double time_weight=1.0, int hole_penalty=4):
-    """One move of the heuristic playout policy (for tests and as a player)."""
+def heuristic_policy_move(CoreState cs, uint64_t seed, double epsilon, int samples,
+                          double time_weight, int hole_penalty):
+    """One move of the heuristic playout policy (for tests), with the
+    policy's parameters as in ``configure``."""
     cdef Config cfg
     cdef uint64_t rng = seed
     if is_over(&cs.s):

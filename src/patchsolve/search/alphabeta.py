@@ -1,4 +1,4 @@
-"""Alpha-beta search and the exact endgame solver (Python side).
+"""Alpha-beta search (Python side).
 
 The hot loop is ``_alphabeta.pyx``; this module turns validated
 :class:`~patchsolve.search.limits.Limits` and options into a run of the C
@@ -20,15 +20,7 @@ for every engine by :func:`patchsolve.search` (``dispatch.py``).
     ``learned=False`` uses the hand-tuned evaluation instead of the learned
     one (``search/learned.py``).
 
-``solve_run`` (``patchsolve.solve``)
-    The game-theoretic final margin under perfect play (both players
-    maximise their own margin), searching to the end with no heuristic
-    pruning. ``bound="exact"`` when proven, else the deepest finished
-    heuristic iteration as an estimate. Two exact reductions keep it fast
-    (both in ``_alphabeta.pyx``): a buy that takes its player to space 53 is
-    searched once per patch (twice if some placements take the 7x7 bonus),
-    and a relaxed game that ignores one player's quilt geometry bounds a
-    whole group of placements from above.
+Exact values are the dedicated solver's (``solver.py``, ``patchsolve.solve``).
 """
 
 from __future__ import annotations
@@ -38,29 +30,25 @@ from contextlib import contextmanager
 
 from patchsolve.errors import LimitError
 from patchsolve.position import Move
-from patchsolve.search import _alphabeta
+from patchsolve.search import _alphabeta, _eval
 from patchsolve.search.limits import allocation
-from patchsolve.search.result import SearchResult, proven_outcome, root_move, win_probability_of
+from patchsolve.search.result import SearchResult, root_move, win_probability_of
 
-EXACT_DEPTH = 127          # the depth the core reports for the exact iteration
 MAX_DEPTH = 100
 DEFAULT_TIME = 1.0         # search with no budget given
-DEFAULT_SOLVE_TIME = 30.0  # solve with no budget given (it cannot know how hard a position is)
 DEFAULT_HASH_MB = 16
-DEFAULT_SOLVE_HASH_MB = 64
 MULTIPV_SHARE = 0.5        # with multipv > 1, the main search's share of the budget
 
 # option -> (default, check); limits (time, nodes, ...) are not options
 OPTIONS = {"placements": 4, "prune_depth": 2, "tt": True, "lookahead": 0, "learned": True}
-SOLVE_OPTIONS = {"tt": True, "presearch": 2}
-_INT_RANGES = {"placements": (0, 2048), "lookahead": (0, 2), "prune_depth": (1, MAX_DEPTH), "presearch": (0, 10)}
+_INT_RANGES = {"placements": (0, 2048), "lookahead": (0, 2), "prune_depth": (1, MAX_DEPTH)}
 
 
-def _check(options: dict, known: dict, what: str) -> dict:
-    unknown = sorted(set(options) - set(known))
+def check_options(options: dict) -> dict:
+    unknown = sorted(set(options) - set(OPTIONS))
     if unknown:
-        raise LimitError(f"unknown {what} option(s) {', '.join(unknown)} (known: {', '.join(known)})")
-    out = {**known, **options}
+        raise LimitError(f"unknown alpha-beta option(s) {', '.join(unknown)} (known: {', '.join(OPTIONS)})")
+    out = {**OPTIONS, **options}
     for name, value in out.items():
         if name in _INT_RANGES:
             lo, hi = _INT_RANGES[name]
@@ -69,14 +57,6 @@ def _check(options: dict, known: dict, what: str) -> dict:
         elif not isinstance(value, bool):
             raise LimitError(f"{name} must be True or False, not {value!r}")
     return out
-
-
-def check_options(options: dict) -> dict:
-    return _check(options, OPTIONS, "alpha-beta")
-
-
-def check_solve_options(options: dict) -> dict:
-    return _check(options, SOLVE_OPTIONS, "solve")
 
 
 def _searcher(hash_mb, tt, placements, prune_depth):
@@ -93,8 +73,8 @@ def _mover_value(position, child, value):
 
 def _static(position, nodes, elapsed, seed, engine) -> SearchResult:
     """No iteration finished: the greedy move, statically valued."""
-    move = Move.from_code(_alphabeta.greedy_move(position._c))
-    score = _alphabeta.evaluate_state(position._c, position.to_move)
+    move = Move.from_code(_eval.greedy_move(position._c))
+    score = _eval.evaluate_state(position._c, position.to_move)
     return SearchResult(move, score, "estimate", [move], 0, nodes, elapsed, nodes / elapsed if elapsed > 0 else 0.0,
                         seed, engine=engine, win_probability=win_probability_of(score),
                         root_moves=[root_move(move, score)])
@@ -103,16 +83,9 @@ def _static(position, nodes, elapsed, seed, engine) -> SearchResult:
 def _result(position, done, nodes, elapsed, seed, engine) -> SearchResult:
     if not done:
         return _static(position, nodes, elapsed, seed, engine)
-    depth, value, pv, _, seldepth = done[-1]
+    depth, value, pv, _, _ = done[-1]
     moves = [Move.from_code(c) for c in pv]
     nps = nodes / elapsed if elapsed > 0 else 0.0
-    if depth == EXACT_DEPTH:
-        proven = proven_outcome(position, moves)
-        r = SearchResult(moves[0], value, "exact", moves, seldepth, nodes, elapsed, nps, seed, engine=engine,
-                         proven=proven, lower=value, upper=value,
-                         win_probability=None if proven is None else float(proven == "win"))
-        r.root_moves = [root_move(moves[0], value, "exact", r.win_probability, proven)]
-        return r
     return SearchResult(moves[0], value, "estimate", moves, depth, nodes, elapsed, nps, seed, engine=engine,
                         win_probability=win_probability_of(value), root_moves=[root_move(moves[0], value)])
 
@@ -136,7 +109,7 @@ def _run(position, limits, opts) -> SearchResult:
     share = MULTIPV_SHARE if multipv > 1 else 1.0
     start = _time.perf_counter()
     searcher = _searcher(limits.hash_mb or DEFAULT_HASH_MB, opts["tt"], opts["placements"], opts["prune_depth"])
-    done = searcher.run(position._c, depth or MAX_DEPTH, False,
+    done = searcher.run(position._c, depth or MAX_DEPTH,
                         int(nodes * share) or 1 if nodes else 0, seconds * share if seconds else 0.0)
     used = searcher.nodes
     result = _result(position, done, used, _time.perf_counter() - start, limits.seed, "alphabeta")
@@ -197,8 +170,8 @@ def _multipv(position, searcher, result, count, opts, depth, nodes, seconds) -> 
             v = (a - b) if position.to_move == 0 else (b - a)
             rows.append(root_move(move, v, "exact", proven="win" if child.winner() == position.to_move else "loss"))
             continue
-        done = searcher.run(child._c, child_depth, False, per_nodes or 0, per_time or 0.0)
-        v = done[-1][1] if done else _alphabeta.evaluate_state(child._c, child.to_move)
+        done = searcher.run(child._c, child_depth, per_nodes or 0, per_time or 0.0)
+        v = done[-1][1] if done else _eval.evaluate_state(child._c, child.to_move)
         rows.append(root_move(move, _mover_value(position, child, v), _nodes=searcher.nodes))
     head, rest = rows[0], sorted(rows[1:], key=lambda d: -d["score"])
     return [head] + rest[:count - 1]
@@ -206,32 +179,14 @@ def _multipv(position, searcher, result, count, opts, depth, nodes, seconds) -> 
 
 def evaluate(position) -> int:
     """The static evaluation: estimated final score margin for the player
-    to move (terms documented in ``_alphabeta.pyx``, "Evaluation")."""
+    to move (terms documented in ``_eval.pyx``)."""
     from patchsolve.search.dispatch import check_position
     from patchsolve.search.result import finished_result
 
     position = check_position(position)
     if position.is_over:
         return finished_result(position, "alphabeta").score
-    return _alphabeta.evaluate_state(position._c, position.to_move)
-
-
-# -- exact solve ------------------------------------------------------------
-
-def solve_run(position, limits, options) -> SearchResult:
-    """Exact final margin for the player to move under perfect play within
-    ``limits`` (time, nodes; none given: 30 s). ``presearch`` shallow
-    full-width iterations first seed the TT with good moves."""
-    opts = check_solve_options(options)
-    seconds, nodes = limits.time, limits.nodes
-    if seconds is None and nodes is None:
-        seconds = DEFAULT_SOLVE_TIME
-    start = _time.perf_counter()
-    searcher = _searcher(limits.hash_mb or DEFAULT_SOLVE_HASH_MB, opts["tt"], 0, MAX_DEPTH)
-    presearch = opts["presearch"]
-    done = searcher.run(position._c, presearch, True, nodes or 0, seconds or 0.0,
-                        1 if presearch else EXACT_DEPTH)
-    return _result(position, done, searcher.nodes, _time.perf_counter() - start, limits.seed, "solve")
+    return _eval.evaluate_state(position._c, position.to_move)
 
 
 def search_alphabeta(position, **kwargs) -> SearchResult:
@@ -241,11 +196,4 @@ def search_alphabeta(position, **kwargs) -> SearchResult:
     return search(position, engine="alphabeta", **kwargs)
 
 
-def solve(position, **kwargs) -> SearchResult:
-    """``patchsolve.solve(position, **kwargs)``."""
-    from patchsolve.search.dispatch import solve as _solve
-
-    return _solve(position, **kwargs)
-
-
-__all__ = ["run", "solve_run", "search_alphabeta", "solve", "evaluate", "check_options", "OPTIONS"]
+__all__ = ["run", "search_alphabeta", "evaluate", "check_options", "OPTIONS"]

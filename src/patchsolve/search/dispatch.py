@@ -55,7 +55,7 @@ def endgame_shortcut(position: Position, limits: Limits, engine: str):
     if not budget:
         budget["nodes"] = ENDGAME_NODES
     t0 = _time.perf_counter()
-    r = _solve_run(position, Limits(hash_mb=limits.hash_mb, seed=limits.seed, **budget), {"presearch": 0})
+    r = _solve_run(position, Limits(hash_mb=limits.hash_mb, seed=limits.seed, **budget), {})
     if r.bound == "exact":
         r.engine = engine
         r.seed = limits.seed
@@ -69,9 +69,9 @@ def endgame_shortcut(position: Position, limits: Limits, engine: str):
 
 
 def _solve_run(position, limits, options):
-    from patchsolve.search.alphabeta import solve_run
+    from patchsolve.search.solver import run
 
-    return solve_run(position, limits, options)
+    return run(position, limits, options)
 
 
 def search(position, engine: str = DEFAULT_ENGINE, *, endgame_solve: bool = True, **kwargs) -> SearchResult:
@@ -105,13 +105,16 @@ def search(position, engine: str = DEFAULT_ENGINE, *, endgame_solve: bool = True
 
 def solve(position, **kwargs) -> SearchResult:
     """The exact final margin for the player to move under perfect play
-    (``bound="exact"``) within ``time`` / ``nodes`` (default 30 s)."""
+    (``bound="exact"``) within ``time`` / ``nodes`` (default 30 s), else a
+    proven interval (``lower``, ``upper``). Options: ``wdl`` (only who
+    wins), ``all_moves`` (every root move valued), ``progress`` (a callable
+    given a dict about once a second); see ``search/solver.py``."""
     position = check_position(position)
     limits, options = split(kwargs)
     limits.for_engine("solve")
-    from patchsolve.search.alphabeta import check_solve_options
+    from patchsolve.search.solver import check_options
 
-    check_solve_options(dict(options))
+    check_options(dict(options))
     with interruptible():
         if position.is_over:
             result = finished_result(position, "solve", limits.seed)

@@ -4,78 +4,25 @@ The iterations run in C (``_mcts.Searcher``); this module checks the limits
 and options, runs one search or several in worker processes (root
 parallelism), merges the root statistics and builds the :class:`SearchResult`.
 
-Default configuration (why, in short; the figures are in
-``benchmarks/bench_mcts.py`` and the branch's report):
+``DEFAULTS`` is the one table of the search parameters (the C side has no
+defaults of its own). What the default configuration does and why:
 
 - ``tree="twolevel"``: a buy is two decisions of the same player, which patch
-  (or walk) then which placement, placements added by progressive widening
-  (``pw_c=0.5``) most compact first. Plain full-width UCT spends its
-  iterations trying each of up to 1345 near-identical root placements once;
-  the two-level tree beats it clearly at equal time.
+  (or walk) and then which placement, placements added by progressive
+  widening, most compact first, so that hundreds of near-identical
+  placements do not starve the choice of what to buy. ``"plain"`` is
+  full-width UCT over all legal moves, the baseline.
 - ``policy="heuristic"``: playouts buy the patch with the best button gain
-  net of time (``time_weight``), place it as compactly as ``samples`` random
-  placements allow, and pick walk or a patch at random with probability
-  ``epsilon=0.25`` (0.1 and 0.4 were weaker in self-play). At equal time it
-  is only slightly better than uniform playouts, which run about twice as fast.
-- ``value="blend"``: 0.75 x win/loss + 0.25 x logistic((margin - centre) / 10)
-  with the centre at 0. Pure win/loss lost about 36% of games against it in
-  self-play; pure margin was about even. Centred at 0 the margin reward
-  saturates once a game is decided (every move scores about 0 or 1), so the
-  search stops caring by how much it wins or loses. ``centre_margin=True``
-  centres it on the alpha-beta evaluation of the root instead; with
-  ``blend=0.5`` that cut the points lost per move (judged by a deeper
-  alpha-beta search on 49 mid-game positions) from 2.1 to 1.2, but did not
-  win more games: against alpha-beta 37 of 120 games at 0.1 s per move
-  (default 29), 7 of 40 at 0.25 s (default 13), even in self-play (19 of 40).
-  Winning, not the margin, is what the default optimises, so it stays off.
-- the MCTS-solver is on: proven wins and losses are reported as such. A
-  proven win ends the search; in a proven loss the search goes on ignoring
-  proofs, so the player still picks the loss with the best margin and the
-  most chances against a fallible opponent.
-- ``playout_plies=0``: playouts run to the end. Cutting them off after a few
-  plies and scoring with a static evaluation (``playout_plies``,
-  ``eval_scale``) or the ``policy="eval"`` playouts (each option scored by
-  that evaluation) are available, but were no stronger against alpha-beta.
-- ``c=0.7`` (UCT: mean + c * sqrt(ln N / n)); 0.4 and 1.0 were no better.
-- ``minimax=0``: implicit minimax backups (Lanctot et al. 2014) are off.
-  With ``minimax=a`` every node also keeps the alpha-beta evaluation backed
-  up by minimax over its children (exact once a line reaches the end), and
-  selection uses (1 - a) x mean + a x logistic(minimax / eval_scale). Against
-  alpha-beta at 0.1 s per move it was no better at a = 0.1 or 0.2 and much
-  worse at 0.6 or 1 (``benchmarks/RESULTS_mcts.md``): the static evaluation
-  is good only behind a few plies of full-width search.
+  net of time, place it as compactly as a few sampled placements allow, and
+  choose at random with probability ``epsilon``; ``"uniform"`` playouts
+  are about twice as fast and nearly as good.
+- ``value="blend"``: mostly the win/loss result, partly a logistic of the
+  final margin, so the search still prefers larger wins and smaller losses.
+- the MCTS-solver proves wins and losses; a proven win ends the search, in
+  a proven loss the search goes on ignoring proofs to find the best loss.
 
-The static evaluation used by cut-off playouts, ``policy="eval"`` and the
-minimax backups is the alpha-beta searcher's tuned one
-(``_alphabeta.pxd``: ``evaluate_margin``), so both engines judge a position
-by the same numbers.
-
-Alpha-beta hybrids (all off by default; ``_alphabeta.probe_value`` runs a
-fixed-depth heuristic alpha-beta search, with the engine's placement
-pruning, move ordering and a TT kept by the searcher across probes):
-
-- ``ab_root_depth`` > 0: before iterating, every option at the root (walk,
-  or a patch at its first placement) is probed by iterative deepening, one
-  depth for all options at a time, within ``ab_root_share`` of the time (to
-  ``ab_root_depth`` plies under an iteration budget); the deepest values
-  found for all options become ``ab_root_visits`` virtual visits of each
-  (``ab_root_placements`` > 1: a patch is worth the best probe of its first
-  k placements). Under an iteration budget (no time) the probes go all the
-  way to ``ab_root_depth`` (deterministic): keep it small there (4-6).
-  Measured at 0.1 s a move against alpha-beta (paired games, seeds 11-18):
-  ``ab_root_depth=30, ab_root_share=0.3, ab_root_visits=500`` won 38.8% of
-  320 games (mean margin -4.0) where the default won about 30% (-6.5 to -8);
-  not yet enough to make it the default.
-- ``ab_prior_depth`` > 0: a decision node (which patch, or walk) with at
-  least ``ab_prior_min`` visits gives each of its options
-  ``ab_prior_visits`` virtual visits valued by a depth-``ab_prior_depth``
-  probe (at most ``ab_prior_nodes`` nodes each, 0 = no limit).
-- ``ab_leaf_depth`` > 0: each new leaf's reward blends in a probe of its
-  position with weight ``ab_leaf_weight``.
-
-Virtual visits count like playouts whose reward (``value="blend"``: the
-same mix of logistic(margin / eval_scale) and logistic(margin /
-margin_scale)) comes from the probe's margin for the option's mover.
+How each value was chosen, and the options tried and retired, are in
+``benchmarks/RESULTS_mcts.md`` and ``benchmarks/results/retired_options.md``.
 
 Statistics are always from the point of view of the player to move in the
 searched position: ``score`` is the mean final margin (player to move minus
@@ -101,7 +48,7 @@ DEFAULT_MAX_NODES = 4_000_000   # the tree indexes nodes with C ints: limits.py 
 
 CHOICES = {
     "tree": ("twolevel", "plain"),
-    "policy": ("heuristic", "uniform", "eval"),
+    "policy": ("heuristic", "uniform"),
     "value": ("win", "margin", "blend"),
 }
 DEFAULTS = {
@@ -109,7 +56,7 @@ DEFAULTS = {
     "policy": "heuristic",
     "value": "blend",
     "blend": 0.25,          # value="blend": weight of the margin reward
-    "margin_scale": 10.0,   # margin reward = logistic((margin - centre) / margin_scale)
+    "margin_scale": 10.0,   # margin reward = logistic(margin / margin_scale)
     "c": 0.7,               # UCT: mean + c * sqrt(ln N / n)
     "pw_c": 0.5,            # widening: at most 1 + pw_c * visits ** pw_alpha placements
     "pw_alpha": 0.5,
@@ -118,31 +65,10 @@ DEFAULTS = {
     "samples": 4,           # heuristic playouts: placements sampled, most compact kept
     "time_weight": 1.0,     # heuristic playouts: buttons one time space is worth
     "hole_penalty": 4,      # placement order/playouts: points against a 1-square hole
-    "playout_plies": 0,     # > 0: cut playouts off after this many plies and evaluate
-    "eval_scale": 5.0,      # win chance of an evaluated margin m: logistic(m / eval_scale)
-    "minimax": 0.0,         # selection mixes in this much of the implicit minimax value
-    "centre_margin": False,  # True: centre = the root's evaluated margin (else 0)
-    "ab_prior_depth": 0,    # > 0: seed the options of decision nodes with a depth-d alpha-beta value
-    "ab_prior_visits": 20,  # ... worth this many virtual visits each
-    "ab_prior_min": 0,      # ... once the decision node has this many visits
-    "ab_prior_nodes": 0,    # ... each probe stopped after this many nodes (0: no limit)
-    "ab_hash_mb": 8,        # transposition table of the alpha-beta probes (megabytes)
-    "ab_leaf_depth": 0,     # > 0: each new leaf's result blends in a depth-d alpha-beta value ...
-    "ab_leaf_weight": 0.5,  # ... with this weight
-    "ab_root_depth": 0,     # > 0: before iterating, probe the root's options by alpha-beta up to this depth ...
-    "ab_root_share": 0.5,   # ... within this share of the time budget ...
-    "ab_root_visits": 200,  # ... and give each option the deepest values as this many virtual visits
-    "ab_root_placements": 1,  # ... a patch option valued by the best of its first k placements
 }
-_INTS = {"ab_prior_depth": (0, 20), "ab_prior_visits": (0, 1_000_000), "ab_prior_min": (0, 2**30),
-         "ab_prior_nodes": (0, 2**40), "ab_hash_mb": (1, 4096), "ab_leaf_depth": (0, 20),
-         "ab_root_depth": (0, 100), "ab_root_visits": (0, 1_000_000),
-         "ab_root_placements": (1, 8)}
 _FLOATS = {"blend": (0.0, 1.0), "margin_scale": (1e-9, None), "c": (0.0, None),
            "pw_c": (1e-9, None), "pw_alpha": (0.0, 1.0), "epsilon": (0.0, 1.0),
-           "time_weight": (0.0, 10.0), "eval_scale": (1e-9, None),
-           "minimax": (0.0, 1.0), "ab_leaf_weight": (0.0, 1.0),
-           "ab_root_share": (0.0, 0.95)}
+           "time_weight": (0.0, 10.0)}
 
 
 # --------------------------------------------------------------------------
@@ -183,19 +109,11 @@ def check_config(options: dict) -> dict:
         if isinstance(v, bool) or not isinstance(v, (int, float)) or v != v or v < lo or (hi is not None and v > hi):
             raise LimitError(f"{name} must be a number in [{lo}, {'inf' if hi is None else hi}], not {v!r}")
         cfg[name] = float(v)
-    for name in ("solver", "centre_margin"):
-        if not isinstance(cfg[name], bool):
-            raise LimitError(f"{name} must be True or False, not {cfg[name]!r}")
+    if not isinstance(cfg["solver"], bool):
+        raise LimitError(f"solver must be True or False, not {cfg['solver']!r}")
     if isinstance(cfg["hole_penalty"], bool) or not isinstance(cfg["hole_penalty"], int) \
             or not 0 <= cfg["hole_penalty"] <= 16:
         raise LimitError(f"hole_penalty must be an integer in 0 .. 16, not {cfg['hole_penalty']!r}")
-    if isinstance(cfg["playout_plies"], bool) or not isinstance(cfg["playout_plies"], int) \
-            or not 0 <= cfg["playout_plies"] <= 1000:
-        raise LimitError(f"playout_plies must be an integer in 0 .. 1000, not {cfg['playout_plies']!r}")
-    for name, (lo, hi) in _INTS.items():
-        v = cfg[name]
-        if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-            raise LimitError(f"{name} must be an integer in {lo} .. {hi}, not {v!r}")
     cfg["samples"] = _positive_int("samples", cfg["samples"])
     if cfg["samples"] > 64:
         raise LimitError(f"samples must be at most 64, not {cfg['samples']}")
@@ -313,23 +231,11 @@ def _new_searcher(cfg, max_nodes):
     return s
 
 
-def _prime_root(searcher, cfg, seconds):
-    """Deep alpha-beta root priors (option ab_root_depth) within
-    ``ab_root_share`` of ``seconds`` (None: to ab_root_depth, deterministic).
-    Returns the seconds used."""
-    if not cfg["ab_root_depth"]:
-        return 0.0
-    t0 = _time.monotonic()
-    searcher.prime_root(0.0 if seconds is None else max(1e-4, seconds * cfg["ab_root_share"]))
-    return _time.monotonic() - t0
-
-
 def _run_worker(args):
     """One root-parallel worker (a separate process): search and report."""
     fields_core, cfg, max_nodes, iterations, deadline, seed = args
     s = _new_searcher(cfg, max_nodes)
     s.set_root(fields_core, False)
-    _prime_root(s, cfg, None if deadline is None else deadline - _time.monotonic())
     seconds = 0.0 if deadline is None else max(1e-3, deadline - _time.monotonic())
     done, _ = s.run(iterations or 0, seconds, seed)
     return s.root_children(), s.pv(), done, s.n_nodes
@@ -380,10 +286,6 @@ def run(position, limits: Limits, options: dict) -> SearchResult:
     searcher = _new_searcher(cfg, max_nodes if workers == 1 else 16)
     searcher.set_root(position._c, False)
     if workers == 1:
-        if time is not None:
-            time = max(1e-3, time - _prime_root(searcher, cfg, time))
-        else:
-            _prime_root(searcher, cfg, None)
         done, _ = searcher.run(iterations or 0, time or 0.0, seed)
         return _finish(position, searcher, [searcher.root_children()], [searcher.pv()], done,
                        searcher.n_nodes, _time.monotonic() - t0, seed, cfg)
@@ -449,8 +351,6 @@ class MCTSPlayer:
                 return solved
         self.reused_visits = self._searcher.set_root(position._c, self.reuse)
         # the endgame try and finding the kept subtree count against the time budget
-        left = None if budget is None else max(1e-3, budget - (_time.monotonic() - t0))
-        _prime_root(self._searcher, self.config, left)
         left = 0.0 if budget is None else max(1e-3, budget - (_time.monotonic() - t0))
         done, _ = self._searcher.run(self.iterations or 0, left, seed)
         return _finish(position, self._searcher, [self._searcher.root_children()], [self._searcher.pv()],

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from patchsolve.position import Position
-from patchsolve.search import _alphabeta, _knowledge
+from patchsolve.search import _eval, _knowledge
 
 
 def read_rows(paths) -> list[dict]:
@@ -43,7 +43,7 @@ def design(rows):
             X.append(_knowledge.features(c, p))
             base.append(_knowledge.margin_of(c, p))
             final.append(float(r["final_margin"]))
-            hand.append(_alphabeta.evaluate_state(c, p))
+            hand.append(_eval.evaluate_state(c, p))
     finally:
         _knowledge.set_learned(saved)
     X, base, final, hand = map(np.array, (X, base, final, hand))

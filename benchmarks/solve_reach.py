@@ -1,0 +1,149 @@
+"""Reach of the exact solver: how far from the end it proves values in time.
+
+Positions come from noisy alpha-beta self-play (``patchsolve.search(pos,
+engine="alphabeta", nodes=N)``, a uniformly random move with probability
+``--noise``), random circles, both editions, and are bucketed by both
+players' spaces left to 53 added up: the first position of a game at or
+below 20, 25, 30, 35, 40 or 50 spaces (each bucket from its own games).
+
+    python benchmarks/solve_reach.py generate            # writes solve_reach.json
+    python benchmarks/solve_reach.py run --budget 10     # new solver, exact values
+    python benchmarks/solve_reach.py run --wdl           # new solver, win/loss only
+    python benchmarks/solve_reach.py run --solver old    # the alpha-beta solver (before; at commit 14b201e)
+
+A run solves each position once with ``--budget`` seconds; "within 1 s"
+counts the proofs that took at most 1 s of that run (the solvers do not
+adapt to the budget, so this is what a 1 s budget would prove). Rows:
+fraction proven within 1 s and within the budget, median time of the proven
+ones, nodes per second over the whole bucket.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import patchsolve
+from patchsolve import Position
+from patchsolve.patches import LAST_SPACE
+
+HERE = Path(__file__).resolve().parent
+SET = HERE / "solve_reach.json"
+BUCKETS = (20, 25, 30, 35, 40, 50)
+
+
+def spaces_left(pos: Position) -> int:
+    return 2 * LAST_SPACE - pos.time(0) - pos.time(1)
+
+
+def self_play(seed: int, nodes: int, noise: float) -> list[Position]:
+    """One noisy alpha-beta self-play game, every position."""
+    rng = random.Random(seed)
+    edition = rng.choice(["revised", "original"])
+    pos = Position.start(seed=seed, edition=edition, first_player=rng.randrange(2))
+    game = [pos]
+    while not pos.is_over:
+        if rng.random() < noise:
+            move = rng.choice(pos.legal_moves())
+        else:
+            move = patchsolve.search(pos, engine="alphabeta", nodes=nodes, endgame_solve=False).best_move
+        pos = pos.play(move)
+        game.append(pos)
+    return game
+
+
+def generate(per_bucket: int, nodes: int, noise: float, seed: int) -> list[dict]:
+    out = []
+    for b, bucket in enumerate(BUCKETS):
+        for k in range(per_bucket):
+            game_seed = seed + 1000 * b + k
+            game = self_play(game_seed, nodes, noise)
+            pos = next(p for p in game if not p.is_over and spaces_left(p) <= bucket)
+            out.append({"bucket": bucket, "spaces_left": spaces_left(pos), "game_seed": game_seed,
+                        "edition": pos.fields()["edition"], "text": pos.to_text()})
+            print(f"bucket {bucket}: game {game_seed} -> {spaces_left(pos)} spaces left", file=sys.stderr)
+    return out
+
+
+def solve_one(pos: Position, solver: str, budget: float, wdl: bool, hash_mb: int):
+    if solver == "old":
+        # the alpha-beta's exact mode was removed once the solver replaced it;
+        # its rows were measured at commit 14b201e (results/solve_reach.md)
+        raise SystemExit("--solver old: check out commit 14b201e to measure the old solver")
+    return patchsolve.solve(pos, time=budget, hash_mb=hash_mb, wdl=wdl)
+
+
+def run(entries, solver: str, budget: float, wdl: bool, hash_mb: int, buckets) -> list[dict]:
+    rows = []
+    for e in entries:
+        if buckets and e["bucket"] not in buckets:
+            continue
+        pos = Position.from_text(e["text"])
+        t0 = time.perf_counter()
+        r = solve_one(pos, solver, budget, wdl, hash_mb)
+        elapsed = time.perf_counter() - t0
+        proven = r.bound == "exact" if not wdl else getattr(r, "proven", None) is not None
+        rows.append({"bucket": e["bucket"], "spaces_left": e["spaces_left"], "proven": proven,
+                     "time": elapsed, "nodes": r.nodes, "score": r.score, "bound": r.bound,
+                     "lower": getattr(r, "lower", None), "upper": getattr(r, "upper", None),
+                     "winner": getattr(r, "proven", None)})
+        print(f"  bucket {e['bucket']} ({e['spaces_left']} left): {'proven' if proven else 'open'} "
+              f"{elapsed:.2f}s {r.nodes} nodes score {r.score} [{rows[-1]['lower']}, {rows[-1]['upper']}]"
+              f" {rows[-1]['winner'] or ''}", file=sys.stderr, flush=True)
+    return rows
+
+
+def table(rows, budget: float) -> str:
+    lines = [f"| spaces left | n | proven <= 1 s | proven <= {budget:g} s | median time (proven) | nodes/s |",
+             "|---:|---:|---:|---:|---:|---:|"]
+    for bucket in BUCKETS:
+        rs = [r for r in rows if r["bucket"] == bucket]
+        if not rs:
+            continue
+        fast = sum(r["proven"] and r["time"] <= 1.0 for r in rs)
+        done = [r for r in rs if r["proven"]]
+        med = f"{statistics.median(r['time'] for r in done):.2f} s" if done else "-"
+        total_t = sum(r["time"] for r in rs)
+        nps = sum(r["nodes"] for r in rs) / total_t if total_t > 0 else 0.0
+        lines.append(f"| <= {bucket} | {len(rs)} | {fast}/{len(rs)} | {len(done)}/{len(rs)} | {med} | "
+                     f"{nps / 1e6:.2f} M |")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    g = sub.add_parser("generate")
+    g.add_argument("--per-bucket", type=int, default=8)
+    g.add_argument("--nodes", type=int, default=3000, help="alpha-beta nodes per self-play move")
+    g.add_argument("--noise", type=float, default=0.1, help="chance of a uniformly random move")
+    g.add_argument("--seed", type=int, default=0)
+    r = sub.add_parser("run")
+    r.add_argument("--solver", choices=["new", "old"], default="new")
+    r.add_argument("--budget", type=float, default=10.0)
+    r.add_argument("--wdl", action="store_true")
+    r.add_argument("--hash-mb", type=int, default=64)
+    r.add_argument("--buckets", type=int, nargs="*", default=None)
+    r.add_argument("--out", type=Path, default=None, help="also write the rows as JSON")
+    args = ap.parse_args(argv)
+    if args.cmd == "generate":
+        entries = generate(args.per_bucket, args.nodes, args.noise, args.seed)
+        SET.write_text(json.dumps(entries, indent=1) + "\n")
+        print(f"wrote {len(entries)} positions to {SET}")
+        return 0
+    entries = json.loads(SET.read_text())
+    rows = run(entries, args.solver, args.budget, args.wdl, args.hash_mb, args.buckets)
+    if args.out:
+        args.out.write_text(json.dumps(rows, indent=1) + "\n")
+    print(f"solver {args.solver}{' --wdl' if args.wdl else ''}, budget {args.budget:g} s, hash {args.hash_mb} MB")
+    print(table(rows, args.budget))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1080 @@
+# cython: language_level=3
+"""Exact endgame solver: null-window searches that converge on the value.
+
+Python-facing validation, threads and progress live in ``solver.py``.
+
+Values
+------
+``search(s, alpha, beta)`` is a fail-soft negamax over the whole game tree
+below ``s`` (no depth, no evaluation at the leaves): its value is the final
+score margin for the player to move, negated only when the player to move
+changes (Patchwork's turns do not alternate). In win/loss mode (``wdl``) a
+finished game is worth ``2 * margin + 1`` when the player to move in the
+parent wins it (tie rule: on equal scores the first to reach 53 wins) and
+``2 * margin - 1`` when it loses: odd numbers whose sign is the outcome, so
+one null window around 0 proves who wins.
+
+Driver (MTD(f) with proven bounds)
+----------------------------------
+The root keeps a proven interval ``[lo, hi]`` (from the static bounds
+below to begin with). Each step is one null-window search at a test value
+``gamma`` in the interval: failing high raises ``lo``, failing low lowers
+``hi`` (fail-soft: by as much as the search proved). First, bracketing:
+tests at the evaluation -+ 8, 4, 2 (cheap far from the value, and they
+leave a narrow proven interval early, which is what a run out of budget
+reports); then MTD(f) from the evaluation: later tests step from the last result, doubling the
+step while it keeps failing the same way (so far-off guesses converge in a
+few steps), and bisect once the interval is small. When the budget runs out
+the interval is still proven: that is the answer's ``lower``/``upper``.
+
+Transposition table
+-------------------
+Every value in this solver is exact to the end of the game, so a TT entry
+holds both a proven lower and upper bound of its position (the intersection
+of everything learnt about it), kept across the driver's steps and across
+the root moves of ``solve_all``. Buckets of two 16-byte entries: one kept
+for the biggest subtree (log2 of its nodes), one always replaced; the size
+comes from ``hash_mb``. A TT move is played only after ``is_legal`` accepts
+it, so a key collision never makes an illegal move.
+
+Pruning (every one keeps the value exact; the tests check them)
+---------------------------------------------------------------
+- Static bounds: what a player can still score at most (buttons now, the
+  income to come, one button a space walked, every patch of the circle worth
+  its squares and income minus its cost and time, the leather patches ahead,
+  the 7x7 bonus while free) and at least (walking to the end). When they
+  settle a node against the window, it is not searched.
+- Final buys: a buy that leaves its player on 53 with no leather patch to
+  place is searched once per patch (twice if some placements take the 7x7
+  bonus): that quilt never changes again.
+- Relaxed-quilt group bounds: the placements of one patch lead to children
+  that differ only in the mover's quilt; a relaxed game that ignores that
+  quilt's geometry bounds the whole group from above (see "Relaxed quilts").
+- Enhanced transposition cut-offs (``use_etc``, off by default: they saved
+  few nodes and cost time, benchmarks/results/solve_reach.md): before
+  searching a node's moves, the TT is probed for the children of the first
+  few moves; one already proven good enough cuts off the node.
+
+Move ordering: the TT move first, then the ply's killer (the last move that
+cut off at that ply), then by ``buy_gain`` (squares, cost, time and income of
+a buy), by how well a placement hugs the quilt, and by the history of
+cut-offs (log2 of a move code's cut-offs so far). Killer and history saved
+a fifth of the nodes to exact values on the reach set's first buckets
+(benchmarks/results/solve_reach.md).
+"""
+
+from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, int16_t, int8_t, uint8_t, uint16_t
+from libc.stdlib cimport malloc, calloc, free, qsort
+from libc.string cimport memset
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+from patchsolve._core cimport (
+    CState, Tables, u128, move_t, CoreState,
+    get_tables, popcount128, to_move, is_over, gen_moves, apply_move, score, is_legal, winner,
+    move_mask, move_patch, rng_next, fits, mix64, stop_requested,
+    ps_ctz128, ps_popcount64, ps_bit128,
+    MAX_MOVES, LAST_SPACE, BOARD_SQUARES, BUY_SHIFT, MOVE_WALK, N_PATCHES,
+)
+# The solver's only use of the heuristic evaluation: the driver's first guess.
+from patchsolve.search._eval cimport evaluate
+
+cdef enum:
+    INF = 30000
+    MAX_PLY = 160          # > the longest remaining game
+    CHECK_EVERY = 1023     # limits are checked when (nodes & CHECK_EVERY) == 0
+    ETC_MOVES = 8          # enhanced transposition cut-offs: children probed per node
+
+
+cdef const Tables* T = get_tables()
+cdef u128 FULL = T.full
+cdef u128 NOT_COL0 = 0
+cdef u128 NOT_COL8 = 0
+
+
+def _init_geometry():
+    global NOT_COL0, NOT_COL8
+    cdef int sq
+    for sq in range(BOARD_SQUARES):
+        if sq % 9 != 0:
+            NOT_COL0 |= ps_bit128(sq)
+        if sq % 9 != 8:
+            NOT_COL8 |= ps_bit128(sq)
+
+
+_init_geometry()
+
+
+cdef inline u128 neighbours(u128 m) noexcept nogil:
+    return (((m << 1) & NOT_COL0) | ((m >> 1) & NOT_COL8) | (m << 9) | (m >> 9)) & FULL
+
+
+cdef inline int isolated(u128 empty) noexcept nogil:
+    return popcount128(empty & ~neighbours(empty))
+
+
+cdef inline int placement_badness(u128 quilt, u128 m) noexcept nogil:
+    cdef u128 empty = FULL & ~(quilt | m)
+    return popcount128(neighbours(m) & empty) + 4 * isolated(empty)
+
+
+cdef inline int income_ahead(int t) noexcept nogil:
+    """Income spaces strictly after space ``t``."""
+    return ps_popcount64(T.income_spaces >> (t + 1))
+
+
+# --------------------------------------------------------------------------
+# Zobrist keys (own tables: the solver's TT is its own)
+# --------------------------------------------------------------------------
+
+cdef uint64_t ZQ[2][81]
+cdef uint64_t ZBTN[2][512]
+cdef uint64_t ZINC[2][128]
+cdef uint64_t ZTIME[2][64]
+cdef uint64_t ZLEATHER[64]
+cdef uint64_t ZFLAG[4][3]
+cdef uint64_t ZED[2]
+cdef uint64_t ZREM[N_PATCHES]
+cdef uint64_t ZHEAD[N_PATCHES + 1]
+
+
+def _init_zobrist():
+    cdef uint64_t rng = 0x50175E7EC0FFEE11ULL
+    cdef int i, j
+    for i in range(2):
+        for j in range(81):
+            ZQ[i][j] = rng_next(&rng)
+        for j in range(512):
+            ZBTN[i][j] = rng_next(&rng)
+        for j in range(128):
+            ZINC[i][j] = rng_next(&rng)
+        for j in range(64):
+            ZTIME[i][j] = rng_next(&rng)
+        ZED[i] = rng_next(&rng)
+    for j in range(64):
+        ZLEATHER[j] = rng_next(&rng)
+    for i in range(4):
+        for j in range(3):
+            ZFLAG[i][j] = rng_next(&rng)
+    for j in range(N_PATCHES):
+        ZREM[j] = rng_next(&rng)
+    for j in range(N_PATCHES + 1):
+        ZHEAD[j] = rng_next(&rng)
+
+
+_init_zobrist()
+
+
+cdef inline uint64_t head_key(const CState* s) noexcept nogil:
+    return ZHEAD[s.circle[0] if s.n_circle > 0 else N_PATCHES]
+
+
+cdef uint64_t full_key(const CState* s) noexcept nogil:
+    """Key of a position; within one search the circle's cyclic order never
+    changes, so (patches left, head patch) determines it."""
+    cdef uint64_t k = ZED[s.edition]
+    cdef int p, i
+    cdef u128 q
+    cdef uint64_t l = s.leather
+    for p in range(2):
+        q = s.quilt[p]
+        while q:
+            k ^= ZQ[p][ps_ctz128(q)]
+            q &= q - 1
+        k ^= ZBTN[p][s.buttons[p] & 511] ^ ZINC[p][s.income[p] & 127] ^ ZTIME[p][s.time[p] & 63]
+    while l:
+        i = ps_ctz128(l)
+        k ^= ZLEATHER[i]
+        l &= l - 1
+    k ^= ZFLAG[0][s.on_top + 1] ^ ZFLAG[1][s.pending + 1] ^ ZFLAG[2][s.bonus + 1] ^ ZFLAG[3][s.first_end + 1]
+    for i in range(s.n_circle):
+        k ^= ZREM[s.circle[i]]
+    return k ^ head_key(s)
+
+
+cdef inline uint64_t child_key(uint64_t k, const CState* a, const CState* b, move_t m) noexcept nogil:
+    """Key of ``b`` = ``a`` after ``m``, updated from the fields that changed."""
+    cdef int p
+    cdef u128 d
+    cdef uint64_t l
+    for p in range(2):
+        d = a.quilt[p] ^ b.quilt[p]
+        while d:
+            k ^= ZQ[p][ps_ctz128(d)]
+            d &= d - 1
+        if a.buttons[p] != b.buttons[p]:
+            k ^= ZBTN[p][a.buttons[p] & 511] ^ ZBTN[p][b.buttons[p] & 511]
+        if a.income[p] != b.income[p]:
+            k ^= ZINC[p][a.income[p] & 127] ^ ZINC[p][b.income[p] & 127]
+        if a.time[p] != b.time[p]:
+            k ^= ZTIME[p][a.time[p] & 63] ^ ZTIME[p][b.time[p] & 63]
+    l = a.leather ^ b.leather
+    while l:
+        k ^= ZLEATHER[ps_ctz128(l)]
+        l &= l - 1
+    if a.on_top != b.on_top:
+        k ^= ZFLAG[0][a.on_top + 1] ^ ZFLAG[0][b.on_top + 1]
+    if a.pending != b.pending:
+        k ^= ZFLAG[1][a.pending + 1] ^ ZFLAG[1][b.pending + 1]
+    if a.bonus != b.bonus:
+        k ^= ZFLAG[2][a.bonus + 1] ^ ZFLAG[2][b.bonus + 1]
+    if a.first_end != b.first_end:
+        k ^= ZFLAG[3][a.first_end + 1] ^ ZFLAG[3][b.first_end + 1]
+    if a.n_circle != b.n_circle:
+        k ^= ZREM[move_patch(m)] ^ head_key(a) ^ head_key(b)
+    return k
+
+
+# --------------------------------------------------------------------------
+# Transposition table: proven [lo, hi] per position
+# --------------------------------------------------------------------------
+
+ctypedef struct Entry:
+    uint64_t key
+    uint16_t move          # every move code is below 2**16 (the largest buy is 265 << 7 | 80)
+    int16_t lo
+    int16_t hi
+    uint8_t work           # log2 of the nodes its last search took
+    uint8_t used
+
+
+cdef inline Entry* tt_probe(Entry* tt, uint64_t mask, uint64_t key) noexcept nogil:
+    cdef Entry* b = &tt[(key & mask) * 2]
+    if b[0].used and b[0].key == key:
+        return &b[0]
+    if b[1].used and b[1].key == key:
+        return &b[1]
+    return NULL
+
+
+cdef inline int log2_work(uint64_t n) noexcept nogil:
+    cdef int w = 0
+    while n > 1 and w < 255:
+        n >>= 1
+        w += 1
+    return w
+
+
+cdef inline void tt_store(Entry* tt, uint64_t mask, uint64_t key, int lo, int hi, move_t move,
+                          uint64_t nodes) noexcept nogil:
+    """Intersect with what the table knows of ``key`` (every bound is about
+    the same exact value), else take the always-replace slot unless the
+    kept slot holds a smaller subtree."""
+    cdef Entry* b = &tt[(key & mask) * 2]
+    cdef Entry* e
+    cdef int w = log2_work(nodes)
+    if b[0].used and b[0].key == key:
+        e = &b[0]
+    elif b[1].used and b[1].key == key:
+        e = &b[1]
+    else:
+        e = &b[0] if (not b[0].used or w >= b[0].work) else &b[1]
+        e.key = key
+        e.lo = -INF
+        e.hi = INF
+        e.used = 1
+        e.work = 0
+    if lo > e.lo:
+        e.lo = lo
+    if hi < e.hi:
+        e.hi = hi
+    if e.lo > e.hi:        # cannot happen with exact values; keep the entry sane regardless
+        e.lo = lo
+        e.hi = hi
+    if move >= 0:
+        e.move = <uint16_t>move
+    if w > e.work:
+        e.work = w
+
+
+# --------------------------------------------------------------------------
+# Context
+# --------------------------------------------------------------------------
+
+ctypedef struct Ctx:
+    Entry* tt
+    uint64_t tt_mask
+    int wdl                # win/loss values (see the module doc)
+    int use_static
+    int use_relax
+    int use_etc
+    int use_hist           # killer moves and the history of cut-offs in the ordering
+    uint32_t* hist         # cut-offs per move code (codes < 2**16)
+    move_t killer[MAX_PLY]
+    int relax_min
+    int thr[2]             # relaxed player: covered squares that earn the 7x7 bonus
+    uint64_t fits[2]       # relaxed player: patches that fitted when relaxation began
+    int unusable[2]        # relaxed player: empty squares no patch can use
+    uint64_t nodes
+    uint64_t node_limit
+    double deadline
+    int stop
+    uint64_t static_cuts
+    uint64_t etc_cuts
+    uint64_t relax_cuts
+    move_t* moves          # MAX_PLY x MAX_MOVES
+    int64_t* keys          # MAX_PLY x MAX_MOVES
+
+
+cdef inline double now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef inline void check_limits(Ctx* c) noexcept nogil:
+    if c.node_limit and c.nodes >= c.node_limit:
+        c.stop = 1
+    elif stop_requested():
+        c.stop = 1
+    elif c.deadline > 0 and now() >= c.deadline:
+        c.stop = 1
+
+
+cdef inline int margin(const CState* s, int p) noexcept nogil:
+    return score(s, p) - score(s, 1 - p)
+
+
+cdef inline int leaf(const Ctx* c, const CState* s, int p) noexcept nogil:
+    """A finished game's value for ``p`` (see "Values")."""
+    cdef int m = margin(s, p)
+    if not c.wdl:
+        return m
+    return 2 * m + (1 if winner(s) == p else -1)
+
+
+# --------------------------------------------------------------------------
+# Static bounds: what each player can still score at most / at least
+# --------------------------------------------------------------------------
+
+cdef inline int score_floor(const CState* s, int q) noexcept nogil:
+    """``q`` can always walk to 53: one button a space, the income to come,
+    and a pending leather patch placed (+2)."""
+    cdef int left = LAST_SPACE - s.time[q]
+    return (score(s, q) + left + s.income[q] * income_ahead(s.time[q])
+            + (2 if s.pending == q else 0))
+
+
+cdef int score_ceiling(const CState* s, int q) noexcept nogil:
+    """An upper bound on ``q``'s final score. Walking pays exactly one
+    button a space; a buy instead moves its time (its travel) and is worth
+    ``2 size + income * income spaces ahead - cost - travel`` on top. Every
+    travel but the last is the patch's time, the last at least 1, so the
+    buys add at most the sum of the positive worths of the patches left plus
+    the longest travel - 1 (also at most twice the empty squares plus the
+    positive non-square parts); one can buy at most one patch a space left.
+    Leather patches ahead add 2 each (at most one per empty square), the 7x7
+    bonus 7 while free."""
+    cdef int t = s.time[q], left = LAST_SPACE - t, ia = income_ahead(t)
+    cdef int empty = BOARD_SQUARES - popcount128(s.quilt[q])
+    cdef int i, pid, trav, w, rest, sum_pos = 0, sum_rest = 0, corr = 0, gain, nl
+    cdef uint64_t ahead
+    cdef int top[4]
+    cdef int k, j, ntop = left if left < 4 else 4, topsum
+    gain = 0
+    if left > 0 and empty > 0:
+        for k in range(4):
+            top[k] = 0
+        for i in range(s.n_circle):
+            pid = s.circle[i]
+            trav = T.patch_time[pid] if T.patch_time[pid] < left else left
+            rest = T.patch_income[pid] * ia - T.patch_cost[pid] - trav
+            w = 2 * T.patch_size[pid] + rest
+            if trav - 1 > corr:
+                corr = trav - 1
+            if w > 0:
+                sum_pos += w
+                # keep the 4 largest worths (buys are at most one a space left)
+                for k in range(ntop):
+                    if w > top[k]:
+                        for j in range(ntop - 1, k, -1):
+                            top[j] = top[j - 1]
+                        top[k] = w
+                        break
+            if rest > 0:
+                sum_rest += rest
+        if left < 4:
+            topsum = 0
+            for k in range(ntop):
+                topsum += top[k]
+            if topsum < sum_pos:
+                sum_pos = topsum
+        gain = sum_pos
+        if 2 * empty + sum_rest < gain:
+            gain = 2 * empty + sum_rest
+        gain += corr
+    nl = (1 if s.pending == q else 0)
+    if left > 0:
+        ahead = s.leather >> (t + 1)
+        nl += ps_popcount64(ahead)
+    if nl > empty:
+        nl = empty
+    gain += 2 * nl
+    if s.bonus < 0 and empty > 0:
+        gain += 7
+    return score(s, q) + left + s.income[q] * ia + gain
+
+
+cdef inline void static_bounds(const Ctx* c, const CState* s, int p, int* lo, int* hi) noexcept nogil:
+    """Proven bounds on the value of ``s`` for ``p`` (in the solver's units)."""
+    cdef int l = score_floor(s, p) - score_ceiling(s, 1 - p)
+    cdef int h = score_ceiling(s, p) - score_floor(s, 1 - p)
+    if c.wdl:
+        l = 2 * l - 1
+        h = 2 * h + 1
+    lo[0] = l
+    hi[0] = h
+
+
+# --------------------------------------------------------------------------
+# Move ordering and final-buy merging
+# --------------------------------------------------------------------------
+
+cdef int cmp_desc(const void* a, const void* b) noexcept nogil:
+    cdef int64_t x = (<const int64_t*>a)[0]
+    cdef int64_t y = (<const int64_t*>b)[0]
+    return (x < y) - (x > y)
+
+
+cdef inline int buy_gain(const CState* s, int p, int pid) noexcept nogil:
+    return (2 * T.patch_size[pid] - T.patch_cost[pid] - T.patch_time[pid]
+            + T.patch_income[pid] * income_ahead(s.time[p]))
+
+
+cdef inline bint completes_bonus(const CState* s, u128 q) noexcept nogil:
+    cdef int i
+    if s.bonus >= 0 or popcount128(q) < 49:
+        return False
+    for i in range(9):
+        if (q & T.square7[i]) == T.square7[i]:
+            return True
+    return False
+
+
+cdef inline bint is_final_buy(const CState* s, int p, int pid) noexcept nogil:
+    """After this buy ``p`` stands on 53 with no leather patch to place:
+    p's quilt never changes again and nothing else depends on it."""
+    cdef int t = s.time[p], dest = t + T.patch_time[pid]
+    cdef uint64_t crossed
+    if dest < LAST_SPACE:
+        return False
+    crossed = ((<uint64_t>1) << (LAST_SPACE + 1)) - ((<uint64_t>1) << (t + 1))
+    return (crossed & s.leather) == 0
+
+
+cdef enum:
+    LAZY = 3
+
+
+cdef inline int64_t order_key(int gain, int bad, int hist, move_t m) noexcept nogil:
+    """Gain first, then badness, then history (0..15)."""
+    return ((<int64_t>(gain * 4096 - bad * 16 + hist + (1 << 28))) << 32) | <uint32_t>m
+
+
+cdef inline move_t key_move(int64_t k) noexcept nogil:
+    return <move_t>(<uint32_t>k)
+
+
+cdef inline void select_best(int64_t* keys, int lo, int n) noexcept nogil:
+    cdef int j, b = lo
+    cdef int64_t t
+    for j in range(lo + 1, n):
+        if keys[j] > keys[b]:
+            b = j
+    t = keys[lo]
+    keys[lo] = keys[b]
+    keys[b] = t
+
+
+cdef inline move_t next_move(int64_t* keys, int i, int n) noexcept nogil:
+    if i < LAZY:
+        select_best(keys, i, n)
+    elif i == LAZY:
+        qsort(keys + LAZY, n - LAZY, sizeof(int64_t), cmp_desc)
+    return key_move(keys[i])
+
+
+cdef inline int hist_rank(const Ctx* c, move_t m) noexcept nogil:
+    """0..15: log2 of the cut-offs ``m`` made so far."""
+    cdef int w
+    if not c.use_hist:
+        return 0
+    w = log2_work(c.hist[m & 0xFFFF])
+    return w if w < 15 else 15
+
+
+cdef int order_moves(Ctx* c, const CState* s, const move_t* moves, int n, int64_t* keys,
+                     move_t ttmove, move_t killer) noexcept nogil:
+    """Ordering keys of ``moves`` (TT move first, then the ply's killer --
+    the last move that cut off at this ply --, then buy gain, placement
+    badness and the history of cut-offs), equivalent final buys merged.
+    Returns the count."""
+    cdef int p = to_move(s)
+    cdef int i, k = 0, pid, gain, bad, slot
+    cdef move_t m
+    cdef u128 mask
+    cdef int seen[N_PATCHES][2]
+    memset(seen, 0, sizeof(seen))
+    for i in range(n):
+        m = moves[i]
+        pid = move_patch(m)
+        if m == ttmove:
+            gain = 100000
+            bad = 0
+        elif m == killer and c.use_hist:
+            gain = 99999
+            bad = 0
+        elif m == MOVE_WALK:
+            gain = 0
+            bad = 0
+        else:
+            mask = move_mask(m)
+            if pid >= 0:
+                if is_final_buy(s, p, pid):
+                    slot = completes_bonus(s, s.quilt[p] | mask)
+                    if seen[pid][slot]:
+                        continue
+                    seen[pid][slot] = 1
+                gain = buy_gain(s, p, pid)
+            else:
+                gain = 7 if completes_bonus(s, s.quilt[p] | mask) else 0
+            bad = placement_badness(s.quilt[p], mask)
+        keys[k] = order_key(gain, bad, hist_rank(c, m), m)
+        k += 1
+    return k
+
+
+# --------------------------------------------------------------------------
+# Relaxed quilts: an exact upper bound for a whole group of placements
+# --------------------------------------------------------------------------
+#
+# The placements of one patch (or the squares of one leather patch) by p
+# lead to children that differ only in p's quilt. Ignoring the geometry of
+# p's quilt from there on -- any patch fits while it has no more squares
+# than p's quilt has usable empty ones, a leather patch goes anywhere, and p
+# takes the free 7x7 bonus as soon as p covers enough squares -- only gives
+# p more options and an earlier bonus and takes nothing from the opponent,
+# so the relaxed value R of the group bounds every placement in it from
+# above: when R <= alpha the rest of the group is skipped. The relaxed game
+# is searched by the same negamax with bit p set in ``rmask`` (its TT keys
+# are salted by what the relaxation fixed).
+
+cdef uint64_t ZRELAX[4]
+ZRELAX[0] = 0
+ZRELAX[1] = 0x9D39247E33776D41ULL
+ZRELAX[2] = 0x2AF7398005AAA5C7ULL
+ZRELAX[3] = 0x44DB015024623547ULL
+
+cdef enum:
+    LEATHER_GROUP = N_PATCHES
+    N_GROUPS = N_PATCHES + 1
+
+
+cdef inline int group_of(move_t m) noexcept nogil:
+    if m == MOVE_WALK:
+        return -1
+    if m <= BOARD_SQUARES:
+        return LEATHER_GROUP
+    return move_patch(m)
+
+
+cdef inline move_t relaxed_code(const CState* s, int p, int group) noexcept nogil:
+    if group == LEATHER_GROUP:
+        return ps_ctz128(FULL & ~s.quilt[p]) + 1
+    return ((T.patch_og_start[group] + 1) << BUY_SHIFT)
+
+
+cdef inline u128 low_squares(int n) noexcept nogil:
+    return (ps_bit128(n) - 1) if n > 0 else 0
+
+
+cdef inline void relaxed_apply(Ctx* c, CState* s, int p, move_t m) noexcept nogil:
+    """Play ``m`` for the relaxed ``p``, whose quilt is kept canonical (its
+    first squares covered) so relaxed positions share TT entries."""
+    cdef u128 q = s.quilt[p]
+    if m > BOARD_SQUARES:
+        s.quilt[p] = 0
+        apply_move(s, m)
+        s.quilt[p] = low_squares(popcount128(q) + T.patch_size[move_patch(m)])
+        if s.pending == p and s.quilt[p] == FULL:
+            s.pending = -1
+    else:
+        apply_move(s, m)
+        s.quilt[p] = low_squares(popcount128(s.quilt[p]))
+    if s.bonus < 0 and popcount128(s.quilt[p]) >= c.thr[p]:
+        s.bonus = p
+
+
+cdef inline bint patch_fits(u128 quilt, int pid) noexcept nogil:
+    cdef u128 empty = FULL & ~quilt
+    cdef int og
+    for og in range(T.patch_og_start[pid], T.patch_og_start[pid + 1]):
+        if fits(T, empty, og):
+            return True
+    return False
+
+
+cdef int gen_relaxed(Ctx* c, const CState* s, int p, move_t* out) noexcept nogil:
+    cdef int n = 1, k, pid
+    cdef int empty = BOARD_SQUARES - popcount128(s.quilt[p]) - c.unusable[p]
+    if s.pending >= 0:
+        out[0] = relaxed_code(s, p, LEATHER_GROUP)
+        return 1
+    out[0] = MOVE_WALK
+    for k in range(3 if s.n_circle > 3 else s.n_circle):
+        pid = s.circle[k]
+        if T.patch_cost[pid] <= s.buttons[p] and T.patch_size[pid] <= empty \
+                and (c.fits[p] >> pid) & 1:
+            out[n] = relaxed_code(s, p, pid)
+            n += 1
+    return n
+
+
+cdef bint region_alive(u128 region, uint64_t fits_) noexcept nogil:
+    cdef u128 outside = FULL & ~region
+    cdef int size = popcount128(region), pid
+    while fits_:
+        pid = ps_ctz128(<u128>fits_)
+        fits_ &= fits_ - 1
+        if T.patch_size[pid] <= size and patch_fits(outside, pid):
+            return True
+    return False
+
+
+cdef u128 dead_regions(u128 empty, uint64_t fits_) noexcept nogil:
+    """Empty squares in connected regions that hold no placement of any
+    patch of ``fits_``: only leather can ever cover them."""
+    cdef u128 dead = 0, comp, grown
+    while empty:
+        comp = empty & (~empty + 1)
+        while True:
+            grown = (comp | neighbours(comp)) & empty
+            if grown == comp:
+                break
+            comp = grown
+        if not region_alive(comp, fits_):
+            dead |= comp
+        empty &= ~comp
+    return dead
+
+
+cdef int bonus_threshold(const CState* s, int p, u128 dead, int leather) noexcept nogil:
+    cdef u128 empty = FULL & ~s.quilt[p]
+    cdef int i, m, best = 99
+    if s.bonus >= 0:
+        return BOARD_SQUARES + 1
+    for i in range(9):
+        m = popcount128(T.square7[i] & empty)
+        if m < best and popcount128(T.square7[i] & dead) <= leather:
+            best = m
+    if best == 99:
+        return BOARD_SQUARES + 1
+    return popcount128(s.quilt[p]) + best
+
+
+cdef inline void relax_begin(Ctx* c, const CState* s, int p) noexcept nogil:
+    cdef int k, leather
+    cdef u128 dead
+    c.fits[p] = 0
+    for k in range(s.n_circle):
+        if patch_fits(s.quilt[p], s.circle[k]):
+            c.fits[p] |= (<uint64_t>1) << s.circle[k]
+    dead = dead_regions(FULL & ~s.quilt[p], c.fits[p])
+    leather = ps_popcount64(s.leather) + (1 if s.pending == p else 0)
+    c.unusable[p] = popcount128(dead) - leather
+    if c.unusable[p] < 0:
+        c.unusable[p] = 0
+    c.thr[p] = bonus_threshold(s, p, dead, leather)
+
+
+cdef inline uint64_t relax_salt(Ctx* c, int p, int rmask, int r2) noexcept nogil:
+    return (ZRELAX[rmask] ^ ZRELAX[r2]
+            ^ mix64(c.fits[p] ^ (<uint64_t>c.thr[p] << 40) ^ (<uint64_t>c.unusable[p] << 48)
+                  ^ (<uint64_t>(p + 1) << 56)))
+
+
+cdef int group_bound(Ctx* c, const CState* s, uint64_t key, int p, int group, int alpha,
+                     int ply, int rmask) noexcept nogil:
+    """Fail-soft value of the relaxed game after ``group``, null window at alpha."""
+    cdef CState child = s[0]
+    cdef int r2 = rmask | (1 << p), v
+    cdef int old_thr = c.thr[p]
+    cdef uint64_t old_fits = c.fits[p]
+    cdef int old_unusable = c.unusable[p]
+    cdef move_t m = relaxed_code(s, p, group)
+    cdef uint64_t ck
+    relax_begin(c, s, p)
+    relaxed_apply(c, &child, p, m)
+    c.nodes += 1
+    if is_over(&child):
+        v = leaf(c, &child, p)
+    else:
+        ck = child_key(key, s, &child, m) ^ relax_salt(c, p, rmask, r2)
+        v = child_value(c, &child, ck, alpha, alpha + 1, ply + 1, to_move(&child) == p, r2)
+    c.thr[p] = old_thr
+    c.fits[p] = old_fits
+    c.unusable[p] = old_unusable
+    return v
+
+
+# --------------------------------------------------------------------------
+# Negamax
+# --------------------------------------------------------------------------
+
+cdef inline int child_value(Ctx* c, CState* child, uint64_t key, int alpha, int beta,
+                            int ply, bint same, int rmask) noexcept nogil:
+    if same:
+        return search(c, child, key, alpha, beta, ply, rmask)
+    return -search(c, child, key, -beta, -alpha, ply, rmask)
+
+
+cdef inline void make_child(Ctx* c, const CState* s, CState* child, int p, move_t m,
+                            bint relaxed) noexcept nogil:
+    child[0] = s[0]
+    if relaxed:
+        relaxed_apply(c, child, p, m)
+    else:
+        apply_move(child, m)
+
+
+cdef int search_move(Ctx* c, const CState* s, uint64_t key, move_t m, int p, bint relaxed,
+                     int alpha, int beta, int ply, int rmask) noexcept nogil:
+    cdef CState child
+    make_child(c, s, &child, p, m, relaxed)
+    if is_over(&child):
+        c.nodes += 1
+        return leaf(c, &child, p)
+    return child_value(c, &child, child_key(key, s, &child, m), alpha, beta, ply + 1,
+                       to_move(&child) == p, rmask)
+
+
+cdef int etc_probe(Ctx* c, const CState* s, uint64_t key, int64_t* keys, int n, int p,
+                   bint relaxed, int beta, move_t* cutmove) noexcept nogil:
+    """Enhanced transposition cut-off: the best value (for ``p``) that the
+    TT already proves for one of the first children, -INF if none."""
+    cdef int i, v, best = -INF
+    cdef CState child
+    cdef Entry* e
+    cdef move_t m
+    for i in range(n if n < ETC_MOVES else ETC_MOVES):
+        m = next_move(keys, i, n)
+        make_child(c, s, &child, p, m, relaxed)
+        if is_over(&child):
+            continue
+        e = tt_probe(c.tt, c.tt_mask, child_key(key, s, &child, m))
+        if e == NULL:
+            continue
+        v = e.lo if to_move(&child) == p else -e.hi
+        if v > best:
+            best = v
+            cutmove[0] = m
+            if v >= beta:
+                return v
+    return best
+
+
+cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
+                int rmask) noexcept nogil:
+    """Value of ``s`` (not over) for its player to move, fail-soft."""
+    cdef int p, n = 0, i, v, best = -INF, alpha0, beta0, g, searched = 0, slo, shi
+    cdef bint relaxed, bounds = False, cut = False, tt_first = False
+    cdef move_t m, ttmove = -1, bestmove = -1, etcmove = -1
+    cdef move_t* moves
+    cdef int64_t* keys = NULL
+    cdef Entry* e
+    cdef uint64_t nodes0 = c.nodes
+    cdef int left[N_GROUPS]
+    cdef int ub[N_GROUPS]
+    cdef bint tried[N_GROUPS]
+    cdef bint started[N_GROUPS]
+
+    c.nodes += 1
+    if (c.nodes & CHECK_EVERY) == 0:
+        check_limits(c)
+    if c.stop:
+        return 0
+    p = to_move(s)
+    if ply >= MAX_PLY - 1:      # cannot happen (every game ends sooner); stay safe
+        c.stop = 1
+        return 0
+
+    if c.use_static:
+        static_bounds(c, s, p, &slo, &shi)
+        if shi <= alpha:
+            c.static_cuts += 1
+            return shi
+        if slo >= beta:
+            c.static_cuts += 1
+            return slo
+
+    e = tt_probe(c.tt, c.tt_mask, key)
+    if e != NULL:
+        if e.lo >= beta:
+            return e.lo
+        if e.hi <= alpha:
+            return e.hi
+        if e.lo == e.hi:
+            return e.lo
+        ttmove = e.move
+        if e.lo > alpha:
+            alpha = e.lo
+        if e.hi < beta:
+            beta = e.hi
+    alpha0 = alpha
+    beta0 = beta
+
+    relaxed = (rmask >> p) & 1
+
+    if ttmove >= 0 and not relaxed and is_legal(s, ttmove):
+        tt_first = True
+        v = search_move(c, s, key, ttmove, p, relaxed, alpha, beta, ply, rmask)
+        if c.stop:
+            return 0
+        searched = 1
+        best = v
+        bestmove = ttmove
+        if v > alpha:
+            alpha = v
+            if v >= beta:
+                cut = True
+
+    if not cut:
+        moves = c.moves + ply * MAX_MOVES
+        if relaxed:
+            n = gen_relaxed(c, s, p, moves)
+        else:
+            n = gen_moves(s, moves)
+        keys = c.keys + ply * MAX_MOVES
+        n = order_moves(c, s, moves, n, keys, ttmove, c.killer[ply])
+        if c.use_etc and n > 1:
+            v = etc_probe(c, s, key, keys, n, p, relaxed, beta, &etcmove)
+            if v >= beta:
+                c.etc_cuts += 1
+                tt_store(c.tt, c.tt_mask, key, v, INF, etcmove, c.nodes - nodes0)
+                return v
+        if bestmove < 0:
+            select_best(keys, 0, n)
+            bestmove = key_move(keys[0])
+        bounds = not relaxed and c.use_relax and n > 2
+        if bounds:
+            for g in range(N_GROUPS):
+                left[g] = 0
+                ub[g] = INF
+                tried[g] = False
+                started[g] = False
+            for i in range(n):
+                m = key_move(keys[i])
+                g = group_of(m)
+                if g >= 0 and not (tt_first and m == ttmove):
+                    left[g] += 1
+            if tt_first:
+                g = group_of(ttmove)
+                if g >= 0:
+                    started[g] = True
+
+    for i in range(n):
+        m = next_move(keys, i, n)
+        if tt_first and m == ttmove:
+            continue
+        if bounds:
+            g = group_of(m)
+            if g >= 0:
+                left[g] -= 1
+                if ((started[g] or searched > 0) and not tried[g] and left[g] + 1 >= c.relax_min):
+                    tried[g] = True
+                    v = group_bound(c, s, key, p, g, alpha, ply, rmask)
+                    if c.stop:
+                        return 0
+                    if v <= alpha:
+                        ub[g] = v
+                        c.relax_cuts += 1
+                started[g] = True
+                if ub[g] <= alpha:
+                    if ub[g] > best:
+                        best = ub[g]
+                    continue
+        v = search_move(c, s, key, m, p, relaxed, alpha, beta, ply, rmask)
+        if c.stop:
+            return 0
+        searched += 1
+        if v > best:
+            best = v
+            bestmove = m
+            if v > alpha:
+                alpha = v
+                if v >= beta:
+                    if c.use_hist:
+                        c.killer[ply] = m
+                        c.hist[m & 0xFFFF] += 1
+                    break
+
+    if best >= beta0:
+        tt_store(c.tt, c.tt_mask, key, best, INF, bestmove, c.nodes - nodes0)
+    elif best <= alpha0:
+        tt_store(c.tt, c.tt_mask, key, -INF, best, bestmove, c.nodes - nodes0)
+    else:
+        tt_store(c.tt, c.tt_mask, key, best, best, bestmove, c.nodes - nodes0)
+    return best
+
+
+# --------------------------------------------------------------------------
+# Python-facing solver
+# --------------------------------------------------------------------------
+
+cdef class Solver:
+    """One solver: its TT (kept across calls) and per-ply buffers. Limits
+    are trusted (``solver.py`` validates them). ``lo``/``hi``/``gamma`` are
+    readable while ``solve`` runs in another thread (progress)."""
+
+    cdef Ctx c
+    cdef public int lo
+    cdef public int hi
+    cdef public int gamma
+    cdef public int steps
+
+    def __cinit__(self, int hash_mb=64, bint wdl=False, bint use_static=True, bint use_relax=True,
+                  bint use_etc=False, int relax_min=3, bint use_hist=True):
+        cdef uint64_t buckets = 1
+        cdef int i
+        memset(&self.c, 0, sizeof(Ctx))
+        while buckets * 2 * 2 * sizeof(Entry) <= (<uint64_t>hash_mb) << 20:
+            buckets *= 2
+        self.c.tt = <Entry*>calloc(buckets * 2, sizeof(Entry))
+        self.c.tt_mask = buckets - 1
+        self.c.moves = <move_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(move_t))
+        self.c.keys = <int64_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(int64_t))
+        self.c.hist = <uint32_t*>calloc(1 << 16, sizeof(uint32_t))
+        for i in range(MAX_PLY):
+            self.c.killer[i] = -1
+        if self.c.tt == NULL or self.c.moves == NULL or self.c.keys == NULL or self.c.hist == NULL:
+            raise MemoryError("solver table")
+        self.c.wdl = wdl
+        self.c.use_static = use_static
+        self.c.use_relax = use_relax
+        self.c.use_etc = use_etc
+        self.c.use_hist = use_hist
+        self.c.relax_min = relax_min
+
+    def __dealloc__(self):
+        free(self.c.tt)
+        free(self.c.moves)
+        free(self.c.keys)
+        free(self.c.hist)
+
+    @property
+    def wdl(self):
+        return bool(self.c.wdl)
+
+    @property
+    def nodes(self):
+        return self.c.nodes
+
+    @property
+    def tt_entries(self):
+        return (self.c.tt_mask + 1) * 2
+
+    @property
+    def stats(self):
+        return {"static_cuts": self.c.static_cuts, "etc_cuts": self.c.etc_cuts,
+                "relax_cuts": self.c.relax_cuts}
+
+    def set_limits(self, uint64_t node_limit, double seconds):
+        """Budget from now for the next calls (0: none). Nodes count from
+        the solver's creation."""
+        self.c.node_limit = node_limit
+        self.c.deadline = now() + seconds if seconds > 0 else 0.0
+        self.c.stop = 0
+
+    def bounds(self, CoreState s):
+        """Static proven (lo, hi) of ``s`` for its player to move."""
+        cdef int lo, hi
+        static_bounds(&self.c, &s.s, to_move(&s.s), &lo, &hi)
+        return lo, hi
+
+    def probe(self, CoreState s, int alpha, int beta):
+        """One fail-soft search of ``s`` in (alpha, beta); None when stopped."""
+        cdef CState t = s.s
+        cdef uint64_t key = full_key(&t)
+        cdef int v
+        with nogil:
+            v = search(&self.c, &t, key, alpha, beta, 0, 0)
+        return None if self.c.stop else v
+
+    def solve(self, CoreState s, int lo, int hi, int guess, int spread=8):
+        """Narrow the proven interval [lo, hi] of ``s`` (for its player to
+        move) by null-window searches until it closes or the budget runs out
+        (see "Driver"). Returns (lo, hi)."""
+        cdef CState t = s.s
+        cdef uint64_t key = full_key(&t)
+        with nogil:
+            mtd(&self.c, &t, key, &self.lo, &self.hi, &self.gamma, &self.steps, lo, hi, guess, spread)
+        return self.lo, self.hi
+
+    def tt_bounds(self, CoreState s):
+        """(lo, hi, move) the TT holds for ``s``, or None."""
+        cdef Entry* e = tt_probe(self.c.tt, self.c.tt_mask, full_key(&s.s))
+        if e == NULL:
+            return None
+        return e.lo, e.hi, e.move
+
+    def guess(self, CoreState s):
+        """The evaluation of ``s`` in the solver's units (the first test value)."""
+        cdef int v = evaluate(&s.s, to_move(&s.s))
+        return 2 * v if self.c.wdl else v
+
+
+cdef void mtd(Ctx* c, CState* s, uint64_t key, int* lo, int* hi, int* gamma, int* steps,
+              int lo0, int hi0, int guess, int spread) noexcept nogil:
+    """The driver (module doc): ``lo``/``hi`` are updated in place after
+    every step so another thread can report them."""
+    cdef int g, v, step = 1, last = 0, dirn, run = 0, d = spread, side, t
+    lo[0] = lo0
+    hi[0] = hi0
+    g = guess
+    # bracketing: tests at guess -+ d for d = spread, spread/2, ..., 2; the
+    # far ones are cheap and leave a narrow proven interval early
+    while d >= 2 and lo[0] < hi[0] and not c.stop and not c.wdl:
+        for side in range(2):
+            t = g - d if side == 0 else g + d + 1
+            if not (lo[0] < t <= hi[0]):
+                continue
+            gamma[0] = t
+            v = search(c, s, key, t - 1, t, 0, 0)
+            if c.stop:
+                return
+            steps[0] += 1
+            if v >= t:
+                lo[0] = v
+                if side == 1:
+                    g = v          # above the guess's bracket: follow it
+            else:
+                hi[0] = v
+                if side == 0:
+                    g = v
+        d //= 2
+    while lo[0] < hi[0] and not c.stop:
+        if c.wdl and (lo[0] > 0 or hi[0] < 0):
+            break              # the sign is all a win/loss solve wants
+        # test value: fail high iff value >= g; needs lo < g <= hi
+        if g <= lo[0]:
+            g = lo[0] + 1
+        if g > hi[0]:
+            g = hi[0]
+        if hi[0] - lo[0] <= 4 * step and step > 1:
+            g = lo[0] + (hi[0] - lo[0] + 1) // 2
+        gamma[0] = g
+        v = search(c, s, key, g - 1, g, 0, 0)
+        if c.stop:
+            break
+        steps[0] += 1
+        if v >= g:
+            lo[0] = v
+            dirn = 1
+        else:
+            hi[0] = v
+            dirn = -1
+        # classic MTD(f) steps of one, doubled from the third step in one
+        # direction on (a far-off guess still converges in a few steps)
+        run = run + 1 if dirn == last else 1
+        step = step * 2 if run >= 3 else 1
+        last = dirn
+        g = v + step if dirn > 0 else v - step + 1

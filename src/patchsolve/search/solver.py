@@ -1,0 +1,390 @@
+"""The exact endgame solver (Python side of ``_solver.pyx``).
+
+``solve(position, time=, nodes=, hash_mb=, wdl=, all_moves=, progress=)``
+    The final score margin for the player to move under perfect play (both
+    players maximise their own margin). The C driver narrows a proven
+    interval ``[lower, upper]`` by null-window searches (``_solver.pyx``,
+    "Driver"); when it closes, ``bound="exact"``. When the budget runs out
+    first the interval is still proven: ``lower``/``upper`` hold it and
+    ``score``/``bound`` give one side of it (``bound="lower"``: the value is
+    at least ``score``; ``"upper"``: at most), the side nearer the
+    evaluation; ``best_move`` is then the solver's best guess, not proven.
+
+``wdl=True``
+    Proves only who wins (RULES: on equal scores the player who reached 53
+    first wins): one null-window search on win/loss values. ``proven`` is
+    "win"/"loss" for the player to move; ``lower``/``upper`` bound the margin
+    (a win proves a margin of at least 0, a loss at most 0).
+
+``all_moves=True``
+    Also values every legal root move (``root_moves``: dicts with ``move``,
+    ``score``, ``bound``, ``lower``, ``upper``, best first). Within a patch,
+    the best placement is valued exactly and any other only as far as needed
+    to show it is no better (``bound="upper"``) or to value it exactly when
+    it ties or beats the best so far; placements of a final buy that end
+    alike share one value.
+
+``progress``: a callable given a dict (``nodes``, ``nps``, ``time``,
+``lower``, ``upper``, ``gamma`` -- the test value of the running search --,
+``steps``, ``move`` while valuing root moves) about once a second.
+"""
+
+from __future__ import annotations
+
+import threading
+import time as _time
+
+from patchsolve.errors import LimitError
+from patchsolve.position import Position
+from patchsolve.search import _solver
+from patchsolve.search.limits import allocation
+from patchsolve.search.result import SearchResult
+
+DEFAULT_SOLVE_TIME = 30.0    # no budget given: a solver cannot know how hard a position is
+DEFAULT_HASH_MB = 64
+PROGRESS_EVERY = 1.0         # seconds between progress reports
+BRACKET = 8                  # first bracketing tests at the evaluation -+ this (_solver.pyx "Driver")
+# options (the limits time, nodes, hash_mb, seed come through Limits); static,
+# relax and etc switch prunings for measurements: the value never depends on them
+OPTIONS = {"wdl": False, "all_moves": False, "progress": None, "static": True, "relax": True, "etc": False}
+
+
+class _Run:
+    """One solve: the C solver, the budget, the clock and progress."""
+
+    def __init__(self, hash_mb, wdl, flags, nodes, seconds, progress):
+        self.solver = _solver.Solver(hash_mb, wdl, *flags)
+        self.start = _time.perf_counter()
+        self.solver.set_limits(nodes or 0, seconds or 0.0)
+        self.progress = progress
+        self.move = None
+        self.stopped = False
+
+    def elapsed(self) -> float:
+        return _time.perf_counter() - self.start
+
+    def report(self):
+        t = self.elapsed()
+        s = self.solver
+        info = {"nodes": s.nodes, "time": t, "nps": s.nodes / t if t > 0 else 0.0,
+                "lower": s.lo, "upper": s.hi, "gamma": s.gamma, "steps": s.steps, "wdl": s.wdl,
+                "move": None if self.move is None else str(self.move)}
+        self.progress(info)
+
+    def call(self, fn, *args):
+        """``fn(*args)`` (a C call that releases the GIL), with progress
+        reports from this thread while it runs in another."""
+        if self.progress is None:
+            out = fn(*args)
+        else:
+            box = []
+            worker = threading.Thread(target=lambda: box.append(fn(*args)), daemon=True)
+            worker.start()
+            while True:
+                worker.join(PROGRESS_EVERY)
+                if not worker.is_alive():
+                    break
+                self.report()
+            out = box[0]
+        return out
+
+    def narrow(self, pos: Position, lo=None, hi=None, guess=None):
+        """Proven (lo, hi) of ``pos`` (not over) for its player to move, in
+        the solver's units, narrowed by the driver within the budget (the
+        first test at ``guess``, by default the evaluation)."""
+        slo, shi = self.solver.bounds(pos._c)
+        known = self.solver.tt_bounds(pos._c)
+        if known is not None:
+            slo, shi = max(slo, known[0]), min(shi, known[1])
+        if lo is not None:
+            slo = max(slo, lo)
+        if hi is not None:
+            shi = min(shi, hi)
+        if slo >= shi:
+            return slo, shi
+        given = guess
+        if guess is None:
+            guess = 1 if self.solver.wdl else self.solver.guess(pos._c)
+        # a given first test (all-moves: "better than the best so far?") is
+        # searched straight away, without bracketing
+        spread = BRACKET if given is None else 0
+        lo, hi = self.call(self.solver.solve, pos._c, slo, shi, guess, spread)
+        return lo, hi
+
+    def at_least(self, pos: Position, v: int):
+        """True/False: the value of ``pos`` (for its mover) is >= v; None when
+        the budget ran out."""
+        r = self.call(self.solver.probe, pos._c, v - 1, v)
+        return None if r is None else r >= v
+
+
+# -- units ---------------------------------------------------------------------
+
+def _leaf(root: Position, end: Position, wdl: bool) -> int:
+    """A finished child's value for ``root``'s player to move, in solver units."""
+    a, b = end.scores()
+    me = root.to_move
+    m = (a - b) if me == 0 else (b - a)
+    if not wdl:
+        return m
+    return 2 * m + (1 if end.winner() == me else -1)
+
+
+def _margin_bounds(lo: int, hi: int, wdl: bool) -> tuple[int, int]:
+    """Solver-unit bounds as margin bounds (win/loss value 2m +- 1)."""
+    if not wdl:
+        return lo, hi
+    return -((1 - lo) // 2), (hi + 1) // 2
+
+
+def _flip(pos: Position, child: Position, lo: int, hi: int) -> tuple[int, int]:
+    """Bounds of ``child`` for its mover as bounds for ``pos``'s mover."""
+    return (lo, hi) if child.to_move == pos.to_move else (-hi, -lo)
+
+
+# -- lines ---------------------------------------------------------------------
+
+def _tt_move(run: _Run, pos: Position):
+    known = run.solver.tt_bounds(pos._c)
+    if known is None:
+        return None
+    code = known[2]
+    for m in pos.legal_moves():
+        if m.code == code:
+            return m
+    return None
+
+
+def _candidates(run: _Run, pos: Position) -> list:
+    first = _tt_move(run, pos)
+    moves = pos.legal_moves()
+    return ([first] if first is not None else []) + [m for m in moves if m != first]
+
+
+def _achieving(run: _Run, pos: Position, w: int):
+    """A move of ``pos`` whose child is worth ``w`` (the exact value of
+    ``pos`` for its mover) -- (move, child), or None when the budget ran out."""
+    wdl = run.solver.wdl
+    for move in _candidates(run, pos):
+        child = pos.play(move)
+        if child.is_over:
+            if _leaf(pos, child, wdl) >= w:
+                return move, child
+            continue
+        if child.to_move == pos.to_move:
+            ok = run.at_least(child, w)
+        else:
+            ok = run.at_least(child, -w + 1)
+            ok = None if ok is None else not ok
+        if ok is None:
+            return None
+        if ok:
+            return move, child
+    return None
+
+
+def principal_variation(run: _Run, pos: Position, value: int) -> list:
+    """A line of moves each keeping the exact ``value``, to the end of the
+    game or as far as the budget allows."""
+    line = []
+    w = value
+    while not pos.is_over:
+        found = _achieving(run, pos, w)
+        if found is None:
+            break
+        move, child = found
+        line.append(move)
+        if not child.is_over and child.to_move != pos.to_move:
+            w = -w
+        pos = child
+    return line
+
+
+# -- results -------------------------------------------------------------------
+
+def _outcome(position: Position, lo: int, hi: int, pv: list, wdl: bool):
+    """"win"/"loss" for the player to move where proven, else None."""
+    if wdl or lo > 0 or hi < 0:
+        if lo > 0:
+            return "win"
+        if hi < 0:
+            return "loss"
+        return None
+    end = position
+    for m in pv:
+        end = end.play(m)
+    if lo == hi and end.is_over:
+        return "win" if end.winner() == position.to_move else "loss"
+    return None
+
+
+def _result(run: _Run, position: Position, lo: int, hi: int, seed) -> SearchResult:
+    wdl = run.solver.wdl
+    closed = lo >= hi or (wdl and (lo > 0 or hi < 0))
+    if closed and not wdl:
+        pv = principal_variation(run, position, lo)
+    elif closed and lo > 0:
+        found = _achieving(run, position, 1)
+        pv = [found[0]] if found else []
+    else:
+        pv = []
+    best = pv[0] if pv else (_tt_move(run, position) or position.legal_moves()[0])
+    mlo, mhi = _margin_bounds(lo, hi, wdl)
+    if mlo >= mhi:
+        score, bound = mlo, "exact"
+    elif closed:                     # a win/loss proof
+        score, bound = (mlo, "lower") if lo > 0 else (mhi, "upper")
+    else:
+        guess = run.solver.guess(position._c) // (2 if wdl else 1)
+        score, bound = (mlo, "lower") if abs(guess - mlo) <= abs(mhi - guess) else (mhi, "upper")
+    elapsed = run.elapsed()
+    nodes = run.solver.nodes
+    r = SearchResult(best, score, bound, pv or [best], 0, nodes, elapsed, nodes / elapsed if elapsed > 0 else 0.0,
+                     seed, engine="solve-wdl" if wdl else "solve")
+    r.lower, r.upper = mlo, mhi
+    r.proven = _outcome(position, lo, hi, pv, wdl)
+    r.depth = len(pv)
+    return r
+
+
+# -- every root move -----------------------------------------------------------
+
+def _final_buy_class(pos: Position, move: Move, child: Position):
+    """Placements of a buy that leaves its player on 53 with nothing left to
+    place end alike except for the 7x7 bonus: a key shared by such moves."""
+    if move.patch is None or child.is_over or child.time(pos.to_move) < 53:
+        return None
+    if child.fields()["pending_leather"] is not None:
+        return None
+    return move.patch, child.fields()["bonus_owner"]
+
+
+def _value_children(run: _Run, position: Position) -> list[dict]:
+    """Every root move valued (see the module doc), in legal-move order."""
+    wdl = run.solver.wdl
+    rows, group_best, shared = [], {}, {}
+    for move in _candidates(run, position):
+        run.move = move
+        child = position.play(move)
+        group = move.patch if move.patch is not None else move.kind
+        klass = _final_buy_class(position, move, child)
+        if child.is_over:
+            v = _leaf(position, child, wdl)
+            lo, hi = v, v
+        elif klass is not None and klass in shared:
+            lo, hi = shared[klass]
+        else:
+            lo, hi = _child_bounds(run, position, child, group_best.get(group))
+            if klass is not None and lo >= hi:
+                shared[klass] = (lo, hi)
+        if lo >= hi and (group not in group_best or lo > group_best[group]):
+            group_best[group] = lo
+        rows.append({"move": move, "group": group, "lo": lo, "hi": hi})
+    run.move = None
+    return rows
+
+
+def _child_bounds(run: _Run, position: Position, child: Position, floor):
+    """Bounds of ``child`` for the root's mover: exact, or (with ``floor``,
+    the group's best so far) just shown to be below it."""
+    slo, shi = _flip(position, child, *run.solver.bounds(child._c))
+    if floor is not None and not run.solver.wdl:
+        if shi < floor:
+            return slo, shi
+        # null window: is the child worth at least the group's best?
+        if child.to_move == position.to_move:
+            ok = run.at_least(child, floor)
+        else:
+            ok = run.at_least(child, -floor + 1)
+            ok = None if ok is None else not ok
+        if ok is None:
+            return slo, shi
+        if not ok:
+            known = run.solver.tt_bounds(child._c)
+            hi = floor - 1
+            if known is not None:
+                hi = min(hi, _flip(position, child, known[0], known[1])[1])
+            return slo, hi
+        # worth at least the best so far: is it more?
+        if child.to_move == position.to_move:
+            lo, hi = run.narrow(child, lo=floor, guess=floor + 1)
+        else:
+            lo, hi = run.narrow(child, hi=-floor, guess=-floor)
+        return _flip(position, child, lo, hi)
+    lo, hi = run.narrow(child)
+    return _flip(position, child, lo, hi)
+
+
+def _root_rows(rows: list, wdl: bool) -> list[dict]:
+    out = []
+    for r in rows:
+        mlo, mhi = _margin_bounds(r["lo"], r["hi"], wdl)
+        if mlo >= mhi:
+            score, bound = mlo, "exact"
+        elif wdl and (r["lo"] > 0 or r["hi"] < 0):
+            score, bound = (mlo, "lower") if r["lo"] > 0 else (mhi, "upper")
+        else:
+            score, bound = mhi, "upper"
+        proven = "win" if r["lo"] > 0 else "loss" if r["hi"] < 0 else None
+        out.append({"move": r["move"], "score": score, "bound": bound, "lower": mlo, "upper": mhi,
+                    "proven": proven, "group": r["group"]})
+    out.sort(key=lambda d: (-d["lower"], -d["upper"]))
+    return out
+
+
+def _solve_all(run: _Run, position: Position, seed) -> SearchResult:
+    rows = _value_children(run, position)
+    lo = max(r["lo"] for r in rows)
+    hi = max(r["hi"] for r in rows)
+    r = _result(run, position, lo, hi, seed)
+    r.root_moves = _root_rows(rows, run.solver.wdl)
+    return r
+
+
+# -- API -----------------------------------------------------------------------
+
+def check_options(options: dict) -> dict:
+    unknown = sorted(set(options) - set(OPTIONS))
+    if unknown:
+        raise LimitError(f"unknown solve option(s) {', '.join(unknown)} (known: {', '.join(OPTIONS)})")
+    out = {**OPTIONS, **options}
+    for name, value in out.items():
+        if name == "progress":
+            if value is not None and not callable(value):
+                raise LimitError(f"progress must be a callable, not {value!r}")
+        elif not isinstance(value, bool):
+            raise LimitError(f"{name} must be True or False, not {value!r}")
+    return out
+
+
+def run(position: Position, limits, options: dict) -> SearchResult:
+    """The exact final margin for the player to move (``position`` not
+    over) under perfect play within ``limits`` (time, nodes; none: 30 s),
+    or proven bounds on it (see the module doc)."""
+    opts = check_options(options)
+    seconds, nodes = limits.time, limits.nodes
+    if seconds is None and nodes is None:
+        seconds = DEFAULT_SOLVE_TIME
+    hash_mb = limits.hash_mb or DEFAULT_HASH_MB
+    flags = (opts["static"], opts["relax"], opts["etc"])
+    with allocation("solver table", hash_mb):
+        run_ = _Run(hash_mb, opts["wdl"], flags, nodes, seconds, opts["progress"])
+    if opts["all_moves"]:
+        return _solve_all(run_, position, limits.seed)
+    lo, hi = run_.narrow(position)
+    return _result(run_, position, lo, hi, limits.seed)
+
+
+def solve(position, **kwargs) -> SearchResult:
+    """``patchsolve.solve(position, **kwargs)``."""
+    from patchsolve.search.dispatch import solve as _solve
+
+    return _solve(position, **kwargs)
+
+
+def solve_all(position, **kwargs) -> SearchResult:
+    """``solve(position, all_moves=True, ...)``: every root move's value."""
+    return solve(position, all_moves=True, **kwargs)
+
+
+__all__ = ["solve", "solve_all", "run", "check_options", "principal_variation"]

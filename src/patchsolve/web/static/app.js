@@ -1,0 +1,675 @@
+// patchsolve web app: the page holds the game (start text + moves + the ply
+// shown); the server replays it on every request and draws the board.
+"use strict";
+
+const SVGNS = "http://www.w3.org/2000/svg";
+const COLS = "abcdefghi";
+const state = {
+  game: { start: null, moves: [] },
+  ply: 0,
+  view: null,
+  patches: [],
+  selected: null,        // {patch, o} or {leather: true}
+  hover: null,           // square under the pointer
+  job: null,             // the running job id
+  jobPurpose: null,      // "engine-move", "hint" or "review"
+  review: null,
+  setup: null,           // while setting up: {placed: [[pieces], [pieces]], pick, hover}
+};
+
+const $ = (id) => document.getElementById(id);
+
+function squareName(sq) { return COLS[sq % 9] + (Math.floor(sq / 9) + 1); }
+
+async function api(path, body) {
+  const opts = body === undefined ? {} :
+    { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+  const resp = await fetch(path, opts);
+  let data;
+  try { data = await resp.json(); } catch (e) { data = { error: `bad answer (${resp.status})` }; }
+  if (!resp.ok) { const err = new Error(data.error || `error ${resp.status}`); err.status = resp.status; throw err; }
+  return data;
+}
+
+function message(text, kind) {
+  const m = $("message");
+  m.textContent = text || "";
+  m.className = "message" + (kind ? " " + kind : "");
+}
+
+function setStatus(text) { $("status").textContent = text; }
+
+// -- the game ------------------------------------------------------------------
+
+function showView(view) {
+  if (state.setup) { state.setup = null; endSetupControls(); }
+  state.view = view;
+  state.game = { start: view.start, moves: view.moves };
+  state.ply = view.ply;
+  state.selected = view.pending_leather !== null && view.ply === view.length ? { leather: true } : null;
+  drawBoard();
+  drawCircle();
+  drawMoveList();
+  drawSelection();
+  markReviewPly();
+  const v = view;
+  $("ply-info").textContent = `move ${v.ply} of ${v.length}`;
+  if (v.is_over) setStatus(`Game over: ${v.outcome}`);
+  else setStatus(`Player ${v.to_move} to move` + (v.pending_leather !== null ? " (place the leather patch)" : "")
+    + ` \u2014 scores now ${v.scores[0]} / ${v.scores[1]}`);
+  maybeEngineMove();
+}
+
+async function goTo(ply) {
+  try { showView(await api("/api/game", { game: state.game, ply })); }
+  catch (e) { message(e.message, "error"); }
+}
+
+async function playMove(move) {
+  try {
+    const view = await api("/api/play", { game: state.game, ply: state.ply, move });
+    message(`played ${move}`, "ok");
+    showView(view);
+    return true;
+  } catch (e) {
+    message(`refused: ${e.message}`, "error");
+    flashBoard();
+    return false;
+  }
+}
+
+function flashBoard() {
+  const b = $("board");
+  b.style.outline = "3px solid #b00020";
+  setTimeout(() => { b.style.outline = ""; }, 600);
+}
+
+// -- the board: the server's SVG plus click targets on the mover's quilt ----------
+
+function drawBoard() {
+  const v = state.view;
+  $("board").innerHTML = v.svg;
+  const svg = $("board").querySelector("svg");
+  if (v.is_over) return;
+  const p = v.to_move;
+  const [x0, y0] = v.quilt_origins[p];
+  const ghost = document.createElementNS(SVGNS, "g");
+  ghost.setAttribute("id", "ghost");
+  svg.appendChild(ghost);
+  const hits = document.createElementNS(SVGNS, "g");
+  for (let sq = 0; sq < 81; sq++) {
+    const r = document.createElementNS(SVGNS, "rect");
+    r.setAttribute("x", x0 + (sq % 9) * v.cell);
+    r.setAttribute("y", y0 + Math.floor(sq / 9) * v.cell);
+    r.setAttribute("width", v.cell);
+    r.setAttribute("height", v.cell);
+    r.setAttribute("fill", "transparent");
+    r.setAttribute("class", "sq");
+    r.dataset.square = sq;
+    r.dataset.player = p;
+    r.addEventListener("mouseenter", () => { state.hover = sq; drawGhost(); });
+    r.addEventListener("mouseleave", () => { if (state.hover === sq) { state.hover = null; drawGhost(); } });
+    r.addEventListener("click", () => clickSquare(sq));
+    hits.appendChild(r);
+  }
+  svg.appendChild(hits);
+  drawGhost();
+}
+
+function selectedCells() {
+  const s = state.selected;
+  if (!s) return null;
+  if (s.leather) return [[0, 0]];
+  return state.patches[s.patch].orientations[s.o];
+}
+
+function moveAt(sq) {
+  const s = state.selected;
+  if (!s) return null;
+  return s.leather ? `leather@${squareName(sq)}` : `${s.patch}:${s.o}@${squareName(sq)}`;
+}
+
+function drawGhost() {
+  const ghost = document.getElementById("ghost");
+  if (!ghost) return;
+  ghost.innerHTML = "";
+  const cells = selectedCells();
+  if (!cells || state.hover === null) return;
+  const v = state.view;
+  const [x0, y0] = v.quilt_origins[v.to_move];
+  const r0 = Math.floor(state.hover / 9), c0 = state.hover % 9;
+  const legal = v.legal.includes(moveAt(state.hover));
+  for (const [r, c] of cells) {
+    if (r0 + r > 8 || c0 + c > 8) continue;
+    const rect = document.createElementNS(SVGNS, "rect");
+    rect.setAttribute("x", x0 + (c0 + c) * v.cell + 1);
+    rect.setAttribute("y", y0 + (r0 + r) * v.cell + 1);
+    rect.setAttribute("width", v.cell - 2);
+    rect.setAttribute("height", v.cell - 2);
+    rect.setAttribute("fill", legal ? "rgba(40,160,60,0.55)" : "rgba(200,0,30,0.45)");
+    rect.setAttribute("pointer-events", "none");
+    ghost.appendChild(rect);
+  }
+}
+
+function clickSquare(sq) {
+  if (engineToMove()) { message("the engine is to move", "error"); return; }
+  const move = moveAt(sq);
+  if (!move) { message("choose a patch first (one of the three marked in the circle)", "error"); return; }
+  playMove(move);  // the server is the judge: an illegal placement is refused with its reason
+}
+
+// -- choosing and turning a patch -------------------------------------------------
+
+function drawCircle() {
+  const v = state.view;
+  $("circle-title").innerHTML = "Circle <small>(from the neutral token; the three marked can be bought)</small>";
+  const box = $("circle");
+  box.innerHTML = "";
+  const buttons = v.fields.buttons[v.to_move ?? 0];
+  v.fields.circle.forEach((id, i) => {
+    const p = state.patches[id];
+    const card = document.createElement("div");
+    card.className = "patch-card";
+    card.dataset.patch = id;
+    card.title = `${id} ${p.name}: cost ${p.buttons}, time ${p.time}, income ${p.income}`;
+    if (i < 3 && !v.is_over) {
+      card.classList.add("buyable");
+      if (p.buttons > buttons) card.classList.add("unaffordable");
+      card.addEventListener("click", () => selectPatch(id));
+    }
+    if (state.selected && state.selected.patch === id) card.classList.add("selected");
+    card.appendChild(shapeSvg(p.orientations[0], p.colour, 7));
+    const label = document.createElement("div");
+    label.textContent = `${id} \u00b7 ${p.buttons}/${p.time}/${p.income}`;
+    card.appendChild(label);
+    box.appendChild(card);
+  });
+}
+
+function shapeSvg(cells, colour, size) {
+  const h = Math.max(...cells.map((c) => c[0])) + 1, w = Math.max(...cells.map((c) => c[1])) + 1;
+  const svg = document.createElementNS(SVGNS, "svg");
+  svg.setAttribute("width", w * size);
+  svg.setAttribute("height", h * size);
+  for (const [r, c] of cells) {
+    const rect = document.createElementNS(SVGNS, "rect");
+    rect.setAttribute("x", c * size); rect.setAttribute("y", r * size);
+    rect.setAttribute("width", size); rect.setAttribute("height", size);
+    rect.setAttribute("fill", colour); rect.setAttribute("stroke", "#333"); rect.setAttribute("stroke-width", "0.5");
+    svg.appendChild(rect);
+  }
+  return svg;
+}
+
+function selectPatch(id) {
+  const v = state.view;
+  if (v.pending_leather !== null) { message("place the leather patch first", "error"); return; }
+  const p = state.patches[id];
+  if (p.buttons > v.fields.buttons[v.to_move]) {
+    message(`patch ${id} costs ${p.buttons} buttons; player ${v.to_move} has ${v.fields.buttons[v.to_move]}`, "error");
+    return;
+  }
+  state.selected = { patch: id, o: 0 };
+  message("");
+  drawCircle(); drawSelection(); drawGhost();
+}
+
+function cellKey(cells) {
+  const r0 = Math.min(...cells.map((c) => c[0])), c0 = Math.min(...cells.map((c) => c[1]));
+  return cells.map(([r, c]) => `${r - r0},${c - c0}`).sort().join(" ");
+}
+
+function turn(transform) {
+  const s = state.selected;
+  if (!s || s.leather) return;
+  const all = state.patches[s.patch].orientations;
+  const want = cellKey(all[s.o].map(transform));
+  const o = all.findIndex((cells) => cellKey(cells) === want);
+  if (o >= 0) s.o = o;
+  drawSelection(); drawGhost();
+}
+
+const rotate = () => state.setup ? turnSetupPick(([r, c]) => [c, -r]) : turn(([r, c]) => [c, -r]);
+const flip = () => state.setup ? turnSetupPick(([r, c]) => [r, -c]) : turn(([r, c]) => [r, -c]);
+
+function drawSelection() {
+  const s = state.selected, el = $("selection");
+  el.innerHTML = "";
+  if (!s) { el.textContent = "Choose one of the three marked patches below, or walk."; return; }
+  if (s.leather) { el.textContent = "Place the leather patch: click a free square."; return; }
+  const p = state.patches[s.patch];
+  el.appendChild(shapeSvg(p.orientations[s.o], p.colour, 10));
+  el.appendChild(document.createTextNode(
+    ` patch ${s.patch} (${p.name}), orientation ${s.o}: cost ${p.buttons}, time ${p.time}, income ${p.income} \u2014 click its top-left square`));
+}
+
+// -- moves list, undo, redo ---------------------------------------------------
+
+function drawMoveList() {
+  const list = $("move-list");
+  list.innerHTML = "";
+  state.game.moves.forEach((m, i) => {
+    const li = document.createElement("li");
+    li.textContent = m;
+    if (i + 1 === state.ply) li.className = "current";
+    else if (i + 1 > state.ply) li.className = "future";
+    li.addEventListener("click", () => goTo(i + 1));
+    list.appendChild(li);
+  });
+}
+
+async function undo() {
+  if (state.ply === 0) return;
+  stopJob();
+  let view = await api("/api/game", { game: state.game, ply: state.ply - 1 });
+  // against the engine, take back to the human's turn
+  while (view.ply > 0 && isEngineSide(view.to_move)) {
+    view = await api("/api/game", { game: state.game, ply: view.ply - 1 });
+  }
+  showView(view);
+}
+
+function redo() { if (state.ply < state.game.moves.length) goTo(state.ply + 1); }
+
+// -- the engine ---------------------------------------------------------------
+
+function isEngineSide(p) {
+  const side = $("engine-side").value;
+  return side === "both" || side === String(p);
+}
+
+function engineToMove() {
+  const v = state.view;
+  return v && !v.is_over && v.ply === v.length && isEngineSide(v.to_move);
+}
+
+function seconds(id, lo, hi) {
+  const x = parseFloat($(id).value);
+  return Math.min(hi, Math.max(lo, isNaN(x) ? lo : x));
+}
+
+function maybeEngineMove() {
+  if (engineToMove() && state.job === null) {
+    startSearch(seconds("move-time", 0.05, 30), "engine-move");
+  }
+}
+
+async function startSearch(time, purpose) {
+  const gameAtStart = JSON.stringify(state.game) + state.ply;
+  try {
+    const top = purpose === "hint" ? 8 : 1;   // the engine's own move needs no ranked list
+    const job = await api("/api/search", { game: state.game, ply: state.ply, engine: $("engine").value, time, top });
+    state.job = job.id; state.jobPurpose = purpose; state.jobGame = gameAtStart;
+    $("stop").disabled = false;
+    setStatus(purpose === "engine-move" ? "The engine is thinking..." : $("status").textContent);
+    pollJob(job);
+  } catch (e) { message(e.message, "error"); }
+}
+
+async function pollJob(job) {
+  showProgress(job);
+  if (job.status === "running") {
+    setTimeout(async () => {
+      try { pollJob(await api(`/api/jobs/${job.id}`)); }
+      catch (e) { state.job = null; message(e.message, "error"); }
+    }, 150);
+    return;
+  }
+  state.job = null;
+  $("stop").disabled = true;
+  if (job.status === "error") { message(`engine error: ${job.error}`, "error"); return; }
+  if (state.jobPurpose === "review") { showReview(job.result); return; }
+  showResult(job.result, job.status);
+  const stillHere = JSON.stringify(state.game) + state.ply === state.jobGame;
+  if (state.jobPurpose === "engine-move" && stillHere && job.result && job.result.best_move && engineToMove()) {
+    await playMove(job.result.best_move);
+  }
+}
+
+function showProgress(job) {
+  const frac = Math.min(1, job.elapsed / Math.max(job.budget, 0.01));
+  $("progress-bar").style.width = `${(job.status === "running" ? frac : 1) * 100}%`;
+  const p = job.progress;
+  let text = `${job.kind} ${job.status}, ${job.elapsed.toFixed(1)} s of ${job.budget.toFixed(1)} s`;
+  if (p && p.best_move) {
+    const size = p.iterations ? `${p.iterations} iterations` : `depth ${p.depth}`;
+    text += ` \u2014 ${size}: ${p.best_move} ${fmt(p.score)}  pv ${p.pv.join(" ")}`;
+  }
+  if (p && p.positions) text += ` \u2014 position ${p.position} of ${p.positions}`;
+  $("progress-text").textContent = text;
+}
+
+function fmt(x) {
+  if (x === null || x === undefined) return "?";
+  const s = Number.isInteger(x) ? String(x) : x.toFixed(1);
+  return x > 0 ? "+" + s : s;
+}
+
+function showResult(r, status) {
+  const box = $("result");
+  if (!r) { box.textContent = "no result"; return; }
+  const mover = state.view.to_move;
+  let html = `<p><b>best move: <span id="best-move">${r.best_move}</span></b> &nbsp; value ${fmt(r.score)} (${r.bound})`
+    + ` for player ${mover}`;
+  if (r.win_probability !== null && r.win_probability !== undefined) html += `, win ${(100 * r.win_probability).toFixed(1)}%`;
+  html += `<br>pv: ${r.pv.join(" ")}<br><small>${r.engine}, depth ${r.depth}, nodes ${r.nodes}`
+    + `${r.iterations ? ", iterations " + r.iterations : ""}, ${r.time.toFixed(2)} s${status === "stopped" ? ", stopped" : ""}</small></p>`;
+  const top = (r.root_moves || []).slice(0, 8);
+  if (top.length) {
+    const keys = Object.keys(top[0]).filter((k) => k !== "move" && k !== "patch_visits"
+      && top.some((d) => d[k] !== null && d[k] !== undefined));   // e.g. no visits under alpha-beta
+    html += `<table><tr><th>#</th><th>move</th>${keys.map((k) => `<th>${k}</th>`).join("")}</tr>`;
+    top.forEach((d, i) => {
+      html += `<tr class="playable" data-move="${d.move}"><td>${i + 1}</td><td>${d.move}</td>`
+        + keys.map((k) => `<td>${typeof d[k] === "number" && !Number.isInteger(d[k]) ? d[k].toFixed(3) : d[k]}</td>`).join("") + "</tr>";
+    });
+    html += "</table><small>click a move to play it</small>";
+  } else {
+    html += "<small>(this engine reports no ranked list of root moves)</small>";
+  }
+  box.innerHTML = html;
+  box.querySelectorAll("tr.playable").forEach((tr) => tr.addEventListener("click", () => playMove(tr.dataset.move)));
+}
+
+async function stopJob() {
+  if (state.job === null) return;
+  try { await api(`/api/jobs/${state.job}/stop`, {}); } catch (e) { /* already finished */ }
+}
+
+// -- review ---------------------------------------------------------------------
+
+async function startReview() {
+  try {
+    const job = await api("/api/analyze", {
+      game: state.game, engine: $("engine").value, time: seconds("review-time", 0.01, 2),
+      threshold: parseFloat($("threshold").value) || 0,
+    });
+    state.job = job.id; state.jobPurpose = "review";
+    $("stop").disabled = false;
+    pollJob(job);
+  } catch (e) { message(e.message, "error"); }
+}
+
+function showReview(review) {
+  if (!review) { message("the review was stopped before it finished", "error"); return; }
+  state.review = review;
+  $("review-graph").innerHTML = review.svg;
+  $("review-graph").querySelectorAll("[data-ply]").forEach((el) =>
+    el.addEventListener("click", () => goTo(parseInt(el.dataset.ply, 10))));
+  const lines = review.summary.map((s) =>
+    `player ${s.player}: ${s.moves} moves, average loss ${s.average_loss.toFixed(2)}, ${s.flagged} mistakes`
+    + (s.worst ? `, worst ${s.worst.number}. ${s.worst.move} (-${s.worst.loss.toFixed(1)})` : ""));
+  $("review-text").innerHTML = lines.join("<br>") + "<br><small>click the graph to go to a move</small>";
+  markReviewPly();
+}
+
+function markReviewPly() {
+  const g = $("review-graph");
+  g.querySelectorAll("rect.ply-hit").forEach((r) => {
+    r.classList.toggle("current-ply", parseInt(r.dataset.ply, 10) === state.ply);
+  });
+}
+
+// -- load / save -------------------------------------------------------------------
+
+async function load() {
+  stopJob();
+  try {
+    const view = await api("/api/load", { text: $("io").value });
+    message("loaded", "ok");
+    $("result").innerHTML = "";
+    $("review-graph").innerHTML = ""; $("review-text").innerHTML = "";
+    showView(view);
+  } catch (e) { message(`cannot load: ${e.message}`, "error"); }
+}
+
+function download() {
+  const blob = new Blob([state.view.record], { type: "text/plain" });
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = "patchsolve-game.txt";
+  a.click();
+  URL.revokeObjectURL(a.href);
+}
+
+async function newGame() {
+  stopJob();
+  try {
+    showView(await api("/api/new", { seed: parseInt($("seed").value, 10) || 0 }));
+    $("result").innerHTML = "";
+    $("review-graph").innerHTML = ""; $("review-text").innerHTML = "";
+  } catch (e) { message(e.message, "error"); }
+}
+
+// -- set-up from the table: paint patches into the quilts ------------------------
+
+function startSetup() {
+  stopJob();
+  const v = state.view;
+  state.setup = { placed: [[], []], pick: null, hover: null };
+  $("setup-circle").value = v.fields.circle.join(",");
+  $("setup-form").hidden = false;
+  for (const id of ["setup-use", "setup-cancel", "setup-leather"]) $(id).disabled = false;
+  $("setup-start").disabled = true;
+  setStatus("Setting up a position: paint the quilts, fill in the form, then Use this position");
+  drawSetup();
+}
+
+function endSetup() {
+  state.setup = null;
+  endSetupControls();
+  showView(state.view);
+}
+
+function pieceCells(piece) {
+  if (piece.leather) return [[0, 0]];
+  return state.patches[piece.patch].orientations[piece.orientation];
+}
+
+function coveredBy(player) {
+  const owner = {};
+  state.setup.placed[player].forEach((piece, i) => {
+    for (const [r, c] of pieceCells(piece)) owner[(piece.r + r) * 9 + piece.c + c] = i;
+  });
+  return owner;
+}
+
+function circleIds() {
+  return $("setup-circle").value.split(/[\s,]+/).filter((x) => x !== "").map(Number);
+}
+
+function drawSetup() {
+  const cell = 24, origins = state.view.quilt_origins;
+  const svg = document.createElementNS(SVGNS, "svg");
+  svg.setAttribute("width", 640); svg.setAttribute("height", 300);
+  for (const p of [0, 1]) {
+    const [x0, y0] = origins[p];
+    const title = document.createElementNS(SVGNS, "text");
+    title.setAttribute("x", x0); title.setAttribute("y", 30); title.setAttribute("font-weight", "bold");
+    title.textContent = `Player ${p}: ${state.setup.placed[p].length} pieces`;
+    svg.appendChild(title);
+    const owner = coveredBy(p);
+    for (let sq = 0; sq < 81; sq++) {
+      const rect = document.createElementNS(SVGNS, "rect");
+      rect.setAttribute("x", x0 + (sq % 9) * cell); rect.setAttribute("y", y0 + Math.floor(sq / 9) * cell);
+      rect.setAttribute("width", cell); rect.setAttribute("height", cell);
+      const piece = owner[sq] === undefined ? null : state.setup.placed[p][owner[sq]];
+      rect.setAttribute("fill", piece ? (piece.leather ? "#8c5a2b" : state.patches[piece.patch].colour) : "#f3ede2");
+      rect.setAttribute("stroke", "#999");
+      rect.setAttribute("class", "setup-sq");
+      rect.dataset.player = p; rect.dataset.square = sq;
+      rect.addEventListener("click", () => setupClick(p, sq));
+      rect.addEventListener("mouseenter", () => { state.setup.hover = [p, sq]; drawSetupGhost(svg); });
+      svg.appendChild(rect);
+    }
+  }
+  const ghost = document.createElementNS(SVGNS, "g");
+  ghost.setAttribute("id", "setup-ghost");
+  svg.appendChild(ghost);
+  $("board").innerHTML = "";
+  $("board").appendChild(svg);
+  drawSetupCatalogue();
+}
+
+function drawSetupGhost(svg) {
+  const g = svg.querySelector("#setup-ghost");
+  g.innerHTML = "";
+  const s = state.setup;
+  if (!s.pick || !s.hover) return;
+  const [p, sq] = s.hover, [x0, y0] = state.view.quilt_origins[p], cell = 24;
+  for (const [r, c] of pieceCells(s.pick)) {
+    const rr = Math.floor(sq / 9) + r, cc = sq % 9 + c;
+    if (rr > 8 || cc > 8) continue;
+    const rect = document.createElementNS(SVGNS, "rect");
+    rect.setAttribute("x", x0 + cc * cell + 2); rect.setAttribute("y", y0 + rr * cell + 2);
+    rect.setAttribute("width", cell - 4); rect.setAttribute("height", cell - 4);
+    rect.setAttribute("fill", "rgba(40,120,200,0.5)"); rect.setAttribute("pointer-events", "none");
+    g.appendChild(rect);
+  }
+}
+
+function setupClick(p, sq) {
+  const s = state.setup, owner = coveredBy(p);
+  if (owner[sq] !== undefined) {         // take a laid piece off; it goes back to the circle's end
+    const [piece] = s.placed[p].splice(owner[sq], 1);
+    if (!piece.leather) $("setup-circle").value = circleIds().concat([piece.patch]).join(",");
+    drawSetup();
+    return;
+  }
+  if (!s.pick) { $("setup-message").textContent = "pick a patch (below) or the leather patch first"; return; }
+  const r0 = Math.floor(sq / 9), c0 = sq % 9;
+  for (const [r, c] of pieceCells(s.pick)) {
+    if (r0 + r > 8 || c0 + c > 8 || owner[(r0 + r) * 9 + c0 + c] !== undefined) {
+      $("setup-message").textContent = "it does not fit there"; $("setup-message").className = "message error";
+      return;
+    }
+  }
+  s.placed[p].push({ ...s.pick, r: r0, c: c0 });
+  if (!s.pick.leather) {
+    $("setup-circle").value = circleIds().filter((x) => x !== s.pick.patch).join(",");
+    s.pick = null;
+  }
+  $("setup-message").textContent = ""; $("setup-message").className = "message";
+  drawSetup();
+}
+
+function drawSetupCatalogue() {
+  const box = $("circle");
+  box.innerHTML = "";
+  $("circle-title").innerHTML = "Catalogue <small>(pick a patch to lay it; greyed: in a quilt)</small>";
+  const pick = state.setup.pick;
+  $("selection").textContent = !pick ? "Set-up: pick a patch below or the leather patch."
+    : pick.leather ? "Set-up: the leather patch \u2014 click a square."
+    : `Set-up: patch ${pick.patch} (${state.patches[pick.patch].name}), orientation ${pick.orientation} \u2014 click its top-left square (R/F turn it).`;
+  const laid = new Set(state.setup.placed.flat().filter((x) => !x.leather).map((x) => x.patch));
+  for (const p of state.patches) {
+    const card = document.createElement("div");
+    card.className = "patch-card buyable" + (laid.has(p.id) ? " unaffordable" : "");
+    card.dataset.patch = p.id;
+    if (state.setup.pick && state.setup.pick.patch === p.id) card.classList.add("selected");
+    card.appendChild(shapeSvg(p.orientations[0], p.colour, 7));
+    const label = document.createElement("div");
+    label.textContent = `${p.id} \u00b7 ${p.buttons}/${p.time}/${p.income}`;
+    card.appendChild(label);
+    if (!laid.has(p.id)) card.addEventListener("click", () => {
+      state.setup.pick = { patch: p.id, orientation: 0 };
+      drawSetupCatalogue();
+    });
+    box.appendChild(card);
+  }
+}
+
+function turnSetupPick(transform) {
+  const pick = state.setup.pick;
+  if (!pick || pick.leather) return;
+  const all = state.patches[pick.patch].orientations;
+  const want = cellKey(all[pick.orientation].map(transform));
+  const o = all.findIndex((cells) => cellKey(cells) === want);
+  if (o >= 0) pick.orientation = o;
+  drawSetupCatalogue();
+  drawSetupGhost($("board").querySelector("svg"));
+}
+
+async function useSetup() {
+  const num = (id) => parseInt($(id).value, 10);
+  const body = {
+    edition: $("setup-edition").value,
+    circle: circleIds(),
+    quilts: state.setup.placed.map((pieces) => pieces.map((x) => x.leather
+      ? { leather: true, square: squareName(x.r * 9 + x.c) }
+      : { patch: x.patch, orientation: x.orientation, square: squareName(x.r * 9 + x.c) })),
+    buttons: [num("setup-buttons0"), num("setup-buttons1")],
+    time: [num("setup-time0"), num("setup-time1")],
+    on_top: num("setup-on-top"),
+    bonus_owner: num("setup-bonus"),
+  };
+  try {
+    const view = await api("/api/setup", body);
+    state.setup = null;
+    endSetupControls();
+    message("position set up", "ok");
+    $("result").innerHTML = "";
+    $("review-graph").innerHTML = ""; $("review-text").innerHTML = "";
+    showView(view);
+  } catch (e) {
+    $("setup-message").textContent = `refused: ${e.message}`;
+    $("setup-message").className = "message error";
+  }
+}
+
+function endSetupControls() {
+  $("setup-form").hidden = true;
+  for (const id of ["setup-use", "setup-cancel", "setup-leather"]) $(id).disabled = true;
+  $("setup-start").disabled = false;
+  $("setup-message").textContent = "";
+}
+
+// -- wiring ----------------------------------------------------------------------------
+
+function wire() {
+  $("rotate").addEventListener("click", rotate);
+  $("flip").addEventListener("click", flip);
+  $("walk").addEventListener("click", () => { if (!engineToMove()) playMove("walk"); });
+  $("undo").addEventListener("click", undo);
+  $("redo").addEventListener("click", redo);
+  $("new-game").addEventListener("click", newGame);
+  $("best").addEventListener("click", () => {
+    if (state.view.is_over) { message("the game is over", "error"); return; }
+    if (state.job !== null) { message("the engine is busy; wait or stop it", "error"); return; }
+    startSearch(seconds("think-time", 0.05, 30), "hint");
+  });
+  $("stop").addEventListener("click", stopJob);
+  $("engine-side").addEventListener("change", maybeEngineMove);
+  $("load").addEventListener("click", load);
+  $("show-position").addEventListener("click", () => { $("io").value = state.view.position; });
+  $("show-record").addEventListener("click", () => { $("io").value = state.view.record; });
+  $("download").addEventListener("click", download);
+  $("review").addEventListener("click", startReview);
+  $("setup-start").addEventListener("click", startSetup);
+  $("setup-cancel").addEventListener("click", endSetup);
+  $("setup-use").addEventListener("click", useSetup);
+  $("setup-leather").addEventListener("click", () => { state.setup.pick = { leather: true }; drawSetupCatalogue(); });
+  document.addEventListener("keydown", (e) => {
+    if (e.target.tagName === "INPUT" || e.target.tagName === "TEXTAREA" || e.target.tagName === "SELECT") return;
+    if (state.setup && (e.key === "r" || e.key === "R")) turnSetupPick(([r, c]) => [c, -r]);
+    else if (state.setup && (e.key === "f" || e.key === "F")) turnSetupPick(([r, c]) => [r, -c]);
+    else if (state.setup) return;
+    else if (e.key === "r" || e.key === "R") rotate();
+    else if (e.key === "f" || e.key === "F") flip();
+    else if (e.key === "w" || e.key === "W") { if (!engineToMove()) playMove("walk"); }
+    else if (e.key === "ArrowLeft") undo();
+    else if (e.key === "ArrowRight") redo();
+    else if (e.key === "Escape") { state.selected = null; drawSelection(); drawCircle(); drawGhost(); }
+  });
+}
+
+async function init() {
+  wire();
+  try {
+    state.patches = (await api("/api/patches")).patches;
+    showView(await api("/api/game", { game: state.game }));
+  } catch (e) { setStatus(`cannot reach the server: ${e.message}`); }
+}
+
+init();

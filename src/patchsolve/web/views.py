@@ -1,0 +1,133 @@
+"""What the web app's JSON API says about a game: pure functions from the
+request's values to plain dicts (no HTTP here, so they are easy to test).
+
+The page holds the game (a start position text and the moves) and sends it
+with every request; the server keeps no game state.
+"""
+
+from __future__ import annotations
+
+import json
+
+from patchsolve import _core, render
+from patchsolve.errors import IllegalMoveError, NotationError, PatchsolveError
+from patchsolve.board import looks_like_board
+from patchsolve.game import Game
+from patchsolve.patches import BOARD, PATCHES
+from patchsolve.position import Position
+
+MAX_MOVES = 400        # a Patchwork game has well under 100
+MAX_TEXT = 20_000      # characters of a position text or game record
+# where render.position_svg draws each quilt, for the page's click targets
+QUILT_ORIGINS = ((20, 64), (340, 64))
+RECORD_KEYS = ("circle", "position", "moves", "edition", "first")
+
+
+class BadRequest(PatchsolveError):
+    """A request whose values are missing or of the wrong kind."""
+
+
+def read_position(text: str) -> Position:
+    """A position from its text (notation, JSON or board text; '#' lines
+    skipped): the one place the web app reads a position."""
+    return Position.parse(text)
+
+
+def looks_like_record(text: str) -> bool:
+    for line in text.splitlines():
+        word = line.split("#", 1)[0].strip().split(" ", 1)[0]
+        if word in RECORD_KEYS:
+            return True
+    return False
+
+
+def load_text(text: str) -> Game:
+    """A game record or a position text (then a game with no moves)."""
+    if looks_like_record(text) and not looks_like_board(text):
+        return Game.from_text(text)
+    return Game(read_position(text))
+
+
+def game_of(data) -> Game:
+    """The game a request describes: ``{"start": text or null, "moves": [...]}``."""
+    if not isinstance(data, dict):
+        raise BadRequest("'game' must be an object {start, moves}")
+    start = data.get("start")
+    moves = data.get("moves", [])
+    if start is not None and not isinstance(start, str):
+        raise BadRequest("'game.start' must be a position text or null")
+    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        raise BadRequest("'game.moves' must be a list of move texts")
+    if len(moves) > MAX_MOVES:
+        raise BadRequest(f"at most {MAX_MOVES} moves")
+    game = Game(None if start is None else read_position(start))
+    for k, m in enumerate(moves, 1):
+        try:
+            game.push(m)
+        except NotationError as e:
+            raise NotationError(f"move {k}: {e}") from None
+        except IllegalMoveError as e:
+            raise IllegalMoveError(f"move {k}: {e}") from None
+    return game
+
+
+def ply_of(game: Game, ply) -> int:
+    if ply is None:
+        return len(game)
+    if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= len(game):
+        raise BadRequest(f"'ply' must be an integer in 0..{len(game)}")
+    return ply
+
+
+def view(game: Game, ply: int | None = None) -> dict:
+    """Everything the page draws for the position after ``ply`` moves."""
+    k = ply_of(game, ply)
+    pos = game.position(k)
+    over = pos.is_over
+    f = pos.fields()
+    labels = game.labels(k)
+    return {
+        "start": game.start.to_text(),
+        "moves": [str(m) for m in game.moves],
+        "ply": k,
+        "length": len(game),
+        "position": pos.to_text(),
+        "record": game.to_text(),
+        "fields": json.loads(pos.to_json()),
+        "to_move": None if over else pos.to_move,
+        "is_over": over,
+        "scores": list(pos.scores()),
+        "winner": pos.winner() if over else None,
+        "outcome": Game(pos).outcome(),
+        "pending_leather": f["pending_leather"],
+        "legal": [] if over else [str(m) for m in pos.legal_moves()],
+        "labels": [{str(sq): lab for sq, lab in labels[p].items()} for p in (0, 1)],
+        "svg": game.to_svg(k),
+        "quilt_origins": QUILT_ORIGINS,
+        "cell": render.CELL,
+    }
+
+
+def play(game: Game, ply: int | None, move) -> Game:
+    """The game with ``move`` played after ``ply`` moves (later moves dropped)."""
+    if not isinstance(move, str):
+        raise BadRequest("'move' must be a move text")
+    k = ply_of(game, ply)
+    out = Game(game.start, game.moves[:k])
+    out.push(move)
+    return out
+
+
+def patches() -> list[dict]:
+    """The catalogue with every orientation's cells as (row, col), numbered
+    as in move text, so the page can draw and rotate a patch."""
+    out = []
+    for p in PATCHES:
+        orientations = []
+        for o in range(_core.orientation_count(p.id)):
+            mask = _core.move_info(_core.buy_move_code(p.id, o, 0))[2]
+            orientations.append([divmod(sq, BOARD) for sq in range(BOARD * BOARD) if mask >> sq & 1])
+        out.append({"id": p.id, "name": p.name, "buttons": p.buttons, "time": p.time, "income": p.income,
+                    "shape": p.shape, "symbol": render.symbol(p.id), "colour": render.patch_colour(p.id),
+                    "orientations": orientations})
+    return out

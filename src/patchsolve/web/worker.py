@@ -1,0 +1,115 @@
+"""The search process of the web app.
+
+The engines hold the GIL while they search, so a search in the server's own
+process would freeze it (no progress polls, no other page). Searches run in
+one child process instead; the server sends it one job at a time over a pipe
+and reads back progress messages and the result. Killing the process is how
+a search that overruns its cap is stopped.
+
+Messages from the child: ("progress", dict), ("done", dict), ("error", str).
+"""
+
+from __future__ import annotations
+
+import time
+
+
+def worker_main(conn) -> None:
+    """Serve jobs from ``conn`` until it closes."""
+    while True:
+        try:
+            kind, payload = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            result = JOBS[kind](payload, lambda data: conn.send(("progress", data)))
+            conn.send(("done", result))
+        except Exception as e:  # reported to the page as the job's error, never raised
+            from patchsolve.errors import PatchsolveError
+
+            conn.send(("error", str(e) if isinstance(e, PatchsolveError) else f"{type(e).__name__}: {e}"))
+
+
+MCTS_SLICES = 8          # an MCTS search reports this many times ...
+MCTS_MIN_SLICE = 0.1     # ... but at most every 0.1 s
+
+
+def _search_job(payload, report) -> dict:
+    from patchsolve.position import Position
+
+    pos = Position.from_text(payload["position"])
+    if payload["engine"] == "mcts":
+        return _mcts_in_slices(pos, payload["time"], payload.get("seed", 0), report)
+    return _alphabeta_by_depth(pos, payload["time"], payload.get("depth", 100), payload.get("top", 1), report)
+
+
+def _mcts_in_slices(pos, budget, seed, report) -> dict:
+    """The MCTS in time slices on one kept tree (MCTSPlayer reuses its tree
+    when asked about the same position again), reporting after each slice:
+    the page sees the visits, best move and PV grow while it thinks."""
+    from patchsolve.search.mcts import MCTSPlayer
+
+    start = time.perf_counter()
+    piece = max(MCTS_MIN_SLICE, budget / MCTS_SLICES)
+    player = MCTSPlayer(time=piece, seed=seed)
+    total = 0
+    while True:
+        left = budget - (time.perf_counter() - start)
+        if left < 0.01 and total:
+            break
+        player.time = max(0.01, min(piece, left))
+        r = player.search(pos)
+        total += r.iterations or 0
+        out = r.to_dict()
+        out.update({"iterations": total, "time": time.perf_counter() - start})
+        if r.bound == "exact" or r.iterations is None:   # proven by the endgame solver
+            return out
+        report(out)
+    return out
+
+
+def _alphabeta_by_depth(pos, budget, max_depth, top, report) -> dict:
+    """Alpha-beta one depth at a time, reporting each finished depth (best
+    move, value, PV, and with ``top`` > 1 that many root moves valued one
+    by one) while the engine thinks."""
+    from patchsolve.search import search
+
+    start = time.perf_counter()
+    best = None
+    for depth in range(1, max_depth + 1):
+        left = budget - (time.perf_counter() - start)
+        if left <= 0.005 and best is not None:
+            break
+        # the endgame solve is tried once, with the first depth
+        limits = {"multipv": top} if top > 1 else {}
+        r = search(pos, engine="alphabeta", depth=depth, time=max(left, 0.005), endgame_solve=best is None, **limits)
+        if best is not None and r.depth < depth:
+            break  # ran out of time inside this depth: the last full depth answers
+        best = r.to_dict()
+        best["elapsed"] = time.perf_counter() - start
+        report(best)
+        if r.bound == "exact" or r.depth < depth:
+            break
+    best["time"] = time.perf_counter() - start
+    return best
+
+
+def _analyze_job(payload, report) -> dict:
+    from patchsolve.analysis import analyze_game
+    from patchsolve.game import Game
+    from patchsolve.review_svg import review_svg
+    from patchsolve.search import search
+
+    game = Game.from_text(payload["record"])
+    engine, budget = payload["engine"], payload["time"]
+
+    def evaluate(pos, k, n):
+        report({"position": k + 1, "positions": n})
+        limits = {"time": budget} if engine == "alphabeta" else {"time": budget, "seed": 0}
+        return search(pos, engine=engine, **limits)
+
+    review = analyze_game(game, engine=engine, threshold=payload["threshold"], evaluate=evaluate)
+    return {**review.to_dict(), "svg": review_svg(review)}
+
+
+JOBS = {"search": _search_job, "analyze": _analyze_job}

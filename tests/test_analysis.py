@@ -1,0 +1,142 @@
+"""patchsolve.analysis (the game review), its graph and ``analyze --svg``."""
+
+import xml.dom.minidom
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import patchsolve as ps
+from patchsolve import Game
+from patchsolve.analysis import analyze_game
+from patchsolve.cli import cli
+from patchsolve.review_svg import review_svg
+from patchsolve.search import SearchResult
+from patchsolve.search.result import win_probability_of
+
+GOLDEN = Path(__file__).parent / "data" / "golden_game.txt"
+
+
+def short_game(start_ply=40):
+    game = Game.read(GOLDEN)
+    return Game(game.position(start_ply), game.moves[start_ply:])
+
+
+def scripted(values, bests, wins=None):
+    """An evaluate() that answers position k with values[k] for the player to
+    move and bests[k] as its move (or the first legal move when None)."""
+    def evaluate(pos, k, n):
+        best = bests[k] if bests[k] is not None else str(pos.legal_moves()[0])
+        return SearchResult(best_move=best, score=values[k], win_probability=None if wins is None else wins[k])
+    return evaluate
+
+
+def test_losses_flags_and_player_zero_side():
+    game = short_game()
+    n = len(game)
+    values = [float(k % 5) for k in range(n + 1)]
+    review = analyze_game(game, threshold=1.0, evaluate=scripted(values, [None] * (n + 1)))
+    assert len(review.moves) == n
+    finals = game.end.scores()
+    for m, ply in zip(review.moves, game.replay()):
+        before = ply.before
+        value_before = values[m.number - 1]
+        after = ply.after
+        if after.is_over:
+            margin0 = float(after.scores()[0] - after.scores()[1])
+        else:
+            margin0 = values[m.number] if after.to_move == 0 else -values[m.number]
+        assert m.margin0 == margin0
+        assert m.best_value == value_before
+        mover_sign = 1 if ply.player == 0 else -1
+        assert m.played_value == mover_sign * margin0
+        expected = 0.0 if m.best_move == m.move else max(0.0, value_before - m.played_value)
+        assert m.loss == expected
+        assert m.flag == ("??" if expected > 2 else "?" if expected > 1 else "")
+        assert m.position == before.to_text()
+    assert review.final_scores == finals
+    assert review.moves[-1].win0 == (1.0 if game.end.winner() == 0 else 0.0)
+    s = review.summary()
+    assert [x["moves"] for x in s] == [sum(1 for p in game.replay() if p.player == pl) for pl in (0, 1)]
+    assert sum(x["flagged"] for x in s) == len(review.mistakes())
+
+
+def test_the_engine_move_costs_nothing_and_win_probability_is_turned_to_player_zero():
+    game = short_game(45)
+    n = len(game)
+    bests = [str(m) for m in game.moves] + [None]
+    wins = [0.8] * (n + 1)
+    review = analyze_game(game, evaluate=scripted([10.0 * (k % 2) for k in range(n + 1)], bests, wins))
+    assert all(m.loss == 0 for m in review.moves)
+    for m, ply in zip(review.moves, game.replay()):
+        if not ply.after.is_over:
+            assert m.win0 == pytest.approx(0.8 if ply.after.to_move == 0 else 0.2)
+
+
+def test_without_an_engine_win_probability_the_margin_is_converted():
+    game = short_game(45)
+    n = len(game)
+    review = analyze_game(game, evaluate=scripted([4.0] * (n + 1), ["(none)"] * (n + 1)))
+    for m, ply in zip(review.moves, game.replay()):
+        if not ply.after.is_over:
+            assert m.win0 == pytest.approx(win_probability_of(m.margin0))
+            assert (m.win0 > 0.5) == (m.margin0 > 0)
+
+
+def test_an_interrupted_search_ends_the_review_with_the_moves_so_far():
+    game = short_game(40)
+    calls = []
+
+    def evaluate(pos, k, n):
+        calls.append(k)
+        return SearchResult(best_move=str(pos.legal_moves()[0]), score=1.0, interrupted=k == 4)
+
+    review = analyze_game(game, evaluate=evaluate)
+    assert review.interrupted and calls == [0, 1, 2, 3, 4]
+    assert [m.number for m in review.moves] == [1, 2, 3]
+    assert review.to_dict()["interrupted"] is True
+
+
+def test_bad_threshold_is_a_patchsolve_error():
+    with pytest.raises(ps.PatchsolveError):
+        analyze_game(short_game(), threshold=-1, evaluate=scripted([0.0] * 20, [None] * 20))
+
+
+def test_the_graph_marks_each_mistake_and_every_ply():
+    game = short_game()
+    n = len(game)
+    values = [float((k * 7) % 13 - 6) for k in range(n + 1)]
+    review = analyze_game(game, threshold=2.0, evaluate=scripted(values, ["(none)"] * (n + 1)))
+    doc = xml.dom.minidom.parseString(review_svg(review))
+    marks = [c for c in doc.getElementsByTagName("circle") if c.getAttribute("class") == "mistake"]
+    assert sorted(int(c.getAttribute("data-ply")) for c in marks) == [m.number for m in review.mistakes()]
+    assert review.mistakes(), "the scripted values must produce mistakes"
+    radius = {int(c.getAttribute("data-ply")): float(c.getAttribute("r")) for c in marks}
+    by_loss = sorted(review.mistakes(), key=lambda m: m.loss)
+    assert [radius[m.number] for m in by_loss] == sorted(radius[m.number] for m in by_loss)
+    hits = [r for r in doc.getElementsByTagName("rect") if r.getAttribute("class") == "ply-hit"]
+    assert [int(r.getAttribute("data-ply")) for r in hits] == list(range(n + 1))
+
+
+def test_cli_analyze_writes_the_svg(tmp_path):
+    pytest.importorskip("patchsolve.search.alphabeta")
+    path = tmp_path / "short.txt"
+    short_game(44).write(path)
+    out = tmp_path / "review.svg"
+    r = CliRunner().invoke(cli, ["analyze", str(path), "--engine", "alphabeta", "--depth", "1", "-q",
+                                 "--svg", str(out), "--json"])
+    assert r.exit_code == 0, r.output
+    doc = xml.dom.minidom.parseString(out.read_text())
+    assert doc.documentElement.tagName == "svg"
+    import json
+
+    data = json.loads(r.stdout)
+    assert {"margin0", "win0", "best_move", "best_value", "played_value", "position"} <= set(data["moves"][0])
+
+
+def test_cli_analyze_refuses_an_unwritable_svg_before_searching(tmp_path):
+    path = tmp_path / "short.txt"
+    short_game(44).write(path)
+    r = CliRunner().invoke(cli, ["analyze", str(path), "--depth", "1", "--engine", "alphabeta", "-q",
+                                 "--svg", str(tmp_path / "no" / "such" / "dir.svg")])
+    assert r.exit_code == 2 and "cannot write" in r.stderr and "Traceback" not in r.output

@@ -1,0 +1,257 @@
+"""The exact endgame solver (``search/solver.py`` over ``_solver.pyx``), as
+specifications: exact values against brute force, per-move values against
+solving each child, win/loss against the sign of the exact value (tie rule
+included), bounds that always hold, determinism under node limits.
+
+Endgames come from noisy greedy games of both editions (``test_alphabeta``'s
+helpers), cut where the full tree below is small enough for a plain minimax
+in Python; the leather and 7x7 sets are such endgames with a leather patch
+still on the time board / an open 7x7 bonus within reach.
+"""
+
+import math
+
+import pytest
+from click.testing import CliRunner
+from test_alphabeta import SMALL, TINY, margin, noisy_greedy_game, plain_minimax, reference_minimax, to_ref
+
+import patchsolve
+from patchsolve.cli import cli
+from patchsolve.errors import PatchsolveError
+from patchsolve.search import _alphabeta as ab
+from patchsolve.search import solver
+from patchsolve.search.solver import solve, solve_all
+
+
+def endgame_with(pred, count, max_tree=5000, min_tree=200, first_seed=3000):
+    """Earliest positions of noisy greedy games with a tree of at most
+    ``max_tree`` nodes that satisfy ``pred``."""
+    out, seed = [], first_seed
+    while len(out) < count:
+        for pos in reversed(noisy_greedy_game(seed)[:-1]):
+            n = ab.tree_size(pos._c, max_tree)
+            if n < 0:
+                break
+            if n >= min_tree and pred(pos):
+                out.append(pos)
+                break
+        seed += 1
+    return out
+
+
+def has_leather(pos):
+    f = pos.fields()
+    return bool(f["leather"]) and f["pending_leather"] is None
+
+
+def open_bonus_in_reach(pos):
+    f = pos.fields()
+    return f["bonus_owner"] is None and max(bin(q).count("1") for q in f["quilts"]) >= 42
+
+
+LEATHER = endgame_with(has_leather, 4)
+BONUS = endgame_with(open_bonus_in_reach, 4)
+ALL = SMALL + LEATHER + BONUS
+
+
+def plain_wdl(pos):
+    """Brute-force win/loss minimax: True when the player to move can force
+    a win (RULES: equal scores go to the first to reach 53)."""
+    p = pos.to_move
+    for move in pos.legal_moves():
+        child = pos.play(move)
+        if child.is_over:
+            win = child.winner() == p
+        else:
+            win = plain_wdl(child) == (child.to_move == p)
+        if win:
+            return True
+    return False
+
+
+# -- exact values ------------------------------------------------------------------
+
+def test_the_sets_cover_both_editions_leather_and_the_bonus():
+    assert {p.fields()["edition"] for p in ALL} == {"revised", "original"}
+    assert all(has_leather(p) for p in LEATHER) and all(open_bonus_in_reach(p) for p in BONUS)
+
+
+@pytest.mark.parametrize("name,positions", [("small", SMALL), ("leather", LEATHER), ("7x7", BONUS)])
+def test_exact_values_equal_plain_minimax(name, positions):
+    for pos in positions:
+        r = solve(pos)
+        assert r.bound == "exact" and r.lower == r.upper == r.score == plain_minimax(pos)
+
+
+def test_exact_values_agree_with_the_reference_rules_brute_force():
+    for pos in TINY:
+        assert solve(pos).score == reference_minimax(to_ref(pos))
+
+
+@pytest.mark.parametrize("flags", [{"static": False}, {"relax": False}, {"etc": True},
+                                   {"static": False, "relax": False}, {"hash_mb": 1}])
+def test_every_pruning_and_a_tiny_table_keep_the_value(flags):
+    for pos in ALL[::2]:
+        assert solve(pos, **flags).score == plain_minimax(pos)
+
+
+def test_the_pv_is_legal_ends_the_game_and_names_the_winner():
+    for pos in ALL:
+        r = solve(pos)
+        end = pos
+        for move in r.pv:
+            end = end.play(move)
+        assert end.is_over and margin(end, pos.to_move) == r.score
+        assert r.best_move == r.pv[0]
+        assert r.proven == ("win" if end.winner() == pos.to_move else "loss")
+
+
+def test_static_bounds_contain_the_value():
+    s = solver._solver.Solver(1, False)
+    for pos in ALL:
+        lo, hi = s.bounds(pos._c)
+        assert lo <= plain_minimax(pos) <= hi
+
+
+# -- win / loss ----------------------------------------------------------------------
+
+def test_wdl_agrees_with_brute_force_and_with_the_sign_of_the_exact_value():
+    for pos in ALL:
+        w = solve(pos, wdl=True)
+        v = plain_minimax(pos)
+        # brute force with the tie rule (it alone decides a value of 0)
+        assert w.proven == ("win" if plain_wdl(pos) else "loss")
+        if v != 0:
+            assert w.proven == ("win" if v > 0 else "loss")
+        assert w.lower <= v <= w.upper
+        assert w.bound == ("lower" if w.proven == "win" else "upper")
+
+
+def test_a_wdl_win_move_wins():
+    for pos in ALL[:10]:
+        w = solve(pos, wdl=True)
+        if w.proven == "win":
+            child = pos.play(w.best_move)
+            won = child.winner() == pos.to_move if child.is_over else plain_wdl(child) == (child.to_move == pos.to_move)
+            assert won
+
+
+# -- every root move -----------------------------------------------------------------
+
+def child_value(pos, move):
+    child = pos.play(move)
+    if child.is_over:
+        return margin(child, pos.to_move)
+    v = solve(child).score
+    return v if child.to_move == pos.to_move else -v
+
+
+def test_all_moves_values_equal_solving_each_child():
+    for pos in SMALL[:6] + LEATHER[:2] + BONUS[:2]:
+        r = solve_all(pos)
+        assert r.bound == "exact" and r.score == plain_minimax(pos)
+        rows = r.root_moves
+        assert sorted(str(d["move"]) for d in rows) == sorted(str(m) for m in pos.legal_moves())
+        best_of_group = {}
+        for d in rows:
+            v = child_value(pos, d["move"])
+            assert d["lower"] <= v <= d["upper"]
+            if d["bound"] == "exact":
+                assert d["score"] == v
+            else:
+                assert d["bound"] == "upper" and v <= d["score"]
+            best_of_group[d["group"]] = max(best_of_group.get(d["group"], -math.inf), v)
+        for d in rows:   # each patch's best placements are valued exactly
+            if child_value(pos, d["move"]) == best_of_group[d["group"]]:
+                assert d["bound"] == "exact"
+        assert rows[0]["score"] == r.score
+
+
+# -- budgets, bounds, determinism ---------------------------------------------------------
+
+@pytest.mark.parametrize("nodes", [1, 30, 300, 3000])
+def test_bounds_under_a_node_limit_contain_the_exact_value(nodes):
+    for pos in ALL[::3]:
+        v = plain_minimax(pos)
+        r = solve(pos, nodes=nodes)
+        assert r.lower <= v <= r.upper
+        assert r.bound in ("exact", "lower", "upper")
+        assert r.score == (r.lower if r.bound == "lower" else r.upper)
+        assert pos.is_legal(r.best_move)
+        w = solve(pos, nodes=nodes, wdl=True)
+        assert w.lower <= v <= w.upper
+
+
+def test_a_position_beyond_the_budget_gets_a_proven_interval():
+    mid = noisy_greedy_game(3)[20]
+    r = patchsolve.solve(mid, nodes=20000)
+    assert r.bound in ("lower", "upper") and r.lower < r.upper
+    assert r.score in (r.lower, r.upper)
+    assert mid.is_legal(r.best_move)
+
+
+def test_results_are_deterministic_under_node_limits():
+    mid = noisy_greedy_game(5)[-14]
+    for kwargs in ({"nodes": 5000}, {"nodes": 50000}, {"nodes": 5000, "wdl": True}):
+        a, b = solve(mid, **kwargs), solve(mid, **kwargs)
+        assert (a.score, a.bound, a.lower, a.upper, a.best_move, a.nodes, a.pv) == \
+               (b.score, b.bound, b.lower, b.upper, b.best_move, b.nodes, b.pv)
+
+
+def test_progress_is_reported(monkeypatch):
+    monkeypatch.setattr(solver, "PROGRESS_EVERY", 0.001)
+    seen = []
+    mid = noisy_greedy_game(3)[20]
+    solve(mid, nodes=300000, progress=seen.append)
+    assert seen, "no progress report"
+    assert {"nodes", "nps", "lower", "upper", "gamma", "time"} <= set(seen[-1])
+    assert all(d["lower"] <= d["upper"] for d in seen)
+
+
+def test_a_finished_game_is_exact():
+    end = noisy_greedy_game(1)[-1]
+    r = solve(end)
+    assert r.bound == "exact" and r.best_move is None and r.lower == r.upper == r.score
+
+
+@pytest.mark.parametrize("kwargs", [{"time": 0}, {"nodes": 0}, {"hash_mb": 0}, {"wdl": "yes"},
+                                    {"all_moves": 1}, {"progress": 3}, {"bogus": 1}, {"depth": 3}])
+def test_bad_solve_arguments_raise_a_patchsolve_error(kwargs):
+    with pytest.raises(PatchsolveError):
+        solve(SMALL[0], **kwargs)
+
+
+# -- CLI --------------------------------------------------------------------------------
+
+def test_cli_solve_wdl_and_all_moves():
+    pos = SMALL[1]
+    v = plain_minimax(pos)
+    res = CliRunner().invoke(cli, ["solve", pos.to_text(), "--wdl", "-q"])
+    assert res.exit_code == 0, res.output
+    assert ("wins" if plain_wdl(pos) else "loses") in res.output
+    res = CliRunner().invoke(cli, ["solve", pos.to_text(), "--all-moves", "-q"])
+    assert res.exit_code == 0, res.output
+    assert f"{v:+d}" in res.output and "patch" in res.output
+
+
+def test_cli_prints_the_interval_when_not_solved():
+    mid = noisy_greedy_game(3)[20]
+    res = CliRunner().invoke(cli, ["solve", mid.to_text(), "--nodes", "2000", "-q"])
+    assert res.exit_code == 1
+    r = solve(mid, nodes=2000)
+    assert f"[{r.lower:+d}, {r.upper:+d}]" in res.output
+
+
+def test_all_moves_in_wdl_mode_names_each_moves_outcome():
+    for pos in SMALL[:4] + LEATHER[:1] + BONUS[:1]:
+        r = solve(pos, wdl=True, all_moves=True)
+        for d in r.root_moves:
+            child = pos.play(d["move"])
+            if child.is_over:
+                win = child.winner() == pos.to_move
+            else:
+                win = plain_wdl(child) == (child.to_move == pos.to_move)
+            assert d["proven"] == ("win" if win else "loss")
+        assert r.proven == ("win" if plain_wdl(pos) else "loss")
+    res = CliRunner().invoke(cli, ["solve", SMALL[0].to_text(), "--all-moves", "--wdl", "-q"])
+    assert res.exit_code == 0 and "wins" in res.output.splitlines()[3]

@@ -1,0 +1,285 @@
+"""The web app's JSON API through HTTP against a real uvicorn server on
+127.0.0.1 (started in a thread with a free port, shut down at the end)."""
+
+import re
+import time
+import xml.dom.minidom
+from pathlib import Path
+
+import pytest
+
+from browser import need  # noqa: E402
+
+need("starlette")
+need("uvicorn")
+
+import patchsolve as ps  # noqa: E402
+from patchsolve import Game, _core  # noqa: E402
+from patchsolve.web import is_loopback  # noqa: E402
+from patchsolve.web.app import MAX_BODY  # noqa: E402
+
+from webserver import call, running_server, wait_job  # noqa: E402
+
+GOLDEN = Path(__file__).parent / "data" / "golden_game.txt"
+START = ps.Position.start(seed=0)
+
+
+@pytest.fixture(scope="module")
+def base():
+    with running_server() as (url, _server):
+        yield url
+
+
+def assert_error(status, data, expected_status, needle=None):
+    assert status == expected_status, (status, data)
+    assert isinstance(data, dict) and set(data) == {"error"}, data
+    assert "Traceback" not in data["error"] and "\n" not in data["error"]
+    if needle:
+        assert needle in data["error"], data["error"]
+
+
+def test_the_page_and_its_static_files(base):
+    status, html = call(base, "/")
+    assert status == 200 and "<title>patchsolve</title>" in html and "/static/app.js" in html
+    status, js = call(base, "/static/app.js")
+    assert status == 200 and "/api/play" in js
+    assert call(base, "/static/style.css")[0] == 200
+
+
+def test_patches_carry_every_orientation_as_in_move_text(base):
+    status, data = call(base, "/api/patches")
+    assert status == 200
+    patches = data["patches"]
+    assert [p["id"] for p in patches] == list(range(len(ps.position.PATCHES)))
+    for p in patches:
+        assert len(p["orientations"]) == _core.orientation_count(p["id"])
+        for o, cells in enumerate(p["orientations"]):
+            mask = _core.move_info(_core.buy_move_code(p["id"], o, 0))[2]
+            assert sum(1 << (r * 9 + c) for r, c in cells) == mask
+
+
+def test_game_view_of_the_start_and_after_moves(base):
+    status, v = call(base, "/api/game", {"game": {"start": None, "moves": []}})
+    assert status == 200
+    assert ps.Position.from_text(v["position"]) == START
+    assert set(v["legal"]) == {str(m) for m in START.legal_moves()}
+    assert v["to_move"] == 0 and v["ply"] == 0 and v["length"] == 0
+    xml.dom.minidom.parseString(v["svg"])
+    move = next(m for m in v["legal"] if m != "walk")
+    status, v2 = call(base, "/api/game", {"game": {"start": v["start"], "moves": ["walk", move]}, "ply": 1})
+    assert status == 200 and v2["ply"] == 1 and v2["length"] == 2
+    assert ps.Position.from_text(v2["position"]) == START.play("walk")
+    assert Game.from_text(v2["record"]).moves == (START.legal_moves()[0], START.play("walk").parse_move(move))
+
+
+def test_play_a_move_and_branch_from_an_earlier_ply(base):
+    pid = START.circle[0]
+    move = f"{pid}:0@a1"
+    status, v = call(base, "/api/play", {"game": {"moves": []}, "move": move})
+    assert status == 200 and v["moves"] == [move]
+    assert ps.Position.from_text(v["position"]) == START.play(move)
+    assert {str(k) for k in v["labels"][0]} == {str(sq) for sq in range(81) if START.play(move).quilt(0) >> sq & 1}
+    status, v = call(base, "/api/play", {"game": {"moves": [move, "walk"]}, "ply": 0, "move": "walk"})
+    assert status == 200 and v["moves"] == ["walk"]
+
+
+def test_illegal_placements_are_refused_with_the_reason(base):
+    first = START.play(f"{START.circle[0]}:0@a1")
+    game = {"moves": [f"{START.circle[0]}:0@a1", "walk"]}
+    assert first.play("walk").to_move == 0
+    # covering the first patch again (an affordable patch whose orientation 0 holds a1): the quilt overlaps
+    here = first.play("walk")
+    pid = next(i for i in here.circle[:3] if ps.position.PATCHES[i].buttons <= here.buttons(0)
+               and _core.move_info(_core.buy_move_code(i, 0, 0))[2] & 1)
+    status, data = call(base, "/api/play", {"game": game, "move": f"{pid}:0@a1"})
+    assert_error(status, data, 422, "overlaps")
+    status, data = call(base, "/api/play", {"game": {"moves": []}, "move": f"{START.circle[5]}:0@e5"})
+    assert_error(status, data, 422, "not among the next three")
+    status, data = call(base, "/api/play", {"game": {"moves": []}, "move": "leather@e5"})
+    assert_error(status, data, 422, "no leather patch")
+
+
+def test_load_a_record_a_position_and_refuse_garbage(base):
+    status, v = call(base, "/api/load", {"text": GOLDEN.read_text()})
+    assert status == 200 and v["length"] == len(Game.read(GOLDEN))
+    mid = Game.read(GOLDEN).position(30)
+    status, v = call(base, "/api/load", {"text": "# my table\n" + mid.to_text()})
+    assert status == 200 and v["length"] == 0 and ps.Position.from_text(v["position"]) == mid
+    status, v = call(base, "/api/load", {"text": mid.to_json()})
+    assert status == 200 and ps.Position.from_text(v["position"]) == mid
+    assert_error(*call(base, "/api/load", {"text": "revised 1,2,3 nonsense"}), 422)
+    assert_error(*call(base, "/api/load", {"text": "circle 1,2\nwalk"}), 422)
+    assert_error(*call(base, "/api/load", {"text": ""}), 422, "no position")
+
+
+@pytest.mark.parametrize("path,body,status,needle", [
+    ("/api/game", b"not json", 400, "not JSON"),
+    ("/api/game", b"[1, 2]", 400, "JSON object"),
+    ("/api/game", b'{"game": {"moves": "walk"}}', 400, "list of move texts"),
+    ("/api/game", b'{"game": {"moves": [1]}}', 400, "list of move texts"),
+    ("/api/game", b'{"game": {"start": 5}}', 400, "position text"),
+    ("/api/game", b'{"game": [], "ply": 0}', 400, "object"),
+    ("/api/game", b'{"game": {"moves": ["walk"]}, "ply": 7}', 400, "0..1"),
+    ("/api/game", b'{"game": {"moves": ["walk"]}, "ply": true}', 400, "ply"),
+    ("/api/game", b'{"game": {"moves": ["walk", "zz"]}}', 422, "move 2"),
+    ("/api/game", b'{"game": {"start": "revised x"}}', 422, None),
+    ("/api/play", b'{"game": {}, "move": 3}', 400, "move"),
+    ("/api/load", b'{"text": 3}', 400, "'text'"),
+    ("/api/new", b'{"seed": -1}', 400, "seed"),
+    ("/api/search", b'{"game": {}, "time": 999}', 400, "time"),
+    ("/api/search", b'{"game": {}, "time": "fast"}', 400, "time"),
+    ("/api/search", b'{"game": {}, "engine": "oracle"}', 400, "engine"),
+    ("/api/search", b'{"game": {}, "depth": 0}', 400, "depth"),
+    ("/api/search", b'{"game": {}, "top": 99}', 400, "top"),
+    ("/api/analyze", b'{"game": {}}', 422, "no moves"),
+    ("/api/analyze", b'{"game": {"moves": ["walk"]}, "time": 60}', 400, "time"),
+    ("/api/analyze", b'{"game": {"moves": ["walk"]}, "threshold": -1}', 400, "threshold"),
+])
+def test_malformed_requests_get_a_json_error(base, path, body, status, needle):
+    assert_error(*call(base, path, raw=body), status, needle)
+
+
+def test_routes_methods_jobs_and_body_size(base):
+    assert_error(*call(base, "/api/nothing"), 404)
+    assert_error(*call(base, "/api/game"), 405)
+    assert_error(*call(base, "/api/jobs/abc"), 400, "number")
+    assert_error(*call(base, "/api/jobs/999999"), 404, "no such job")
+    big = b'{"text": "' + b"x" * (MAX_BODY + 10) + b'"}'
+    assert_error(*call(base, "/api/load", raw=big), 413)
+    # DNS rebinding: another site's name pointed at 127.0.0.1 is not served
+    assert_error(*call(base, "/api/patches", headers={"Host": "evil.example:8765"}), 400, "evil.example")
+    assert call(base, "/api/patches", headers={"Host": "localhost:1"})[0] == 200
+    # a form post (what another site's page can send without asking) is refused
+    assert_error(*call(base, "/api/search", raw=b'{"game": {}}', headers={"Content-Type": "text/plain"}), 415)
+
+
+def test_a_search_reports_progress_and_a_legal_best_move(base):
+    pos = Game.read(GOLDEN).position(20)
+    status, job = call(base, "/api/search", {"game": {"start": pos.to_text()}, "engine": "alphabeta", "time": 0.4})
+    assert status == 202 and job["status"] == "running"
+    # one search at a time: a second one is refused while the first runs
+    status, data = call(base, "/api/search", {"game": {"start": pos.to_text()}, "time": 0.2})
+    assert_error(status, data, 409, "busy")
+    job = wait_job(base, job)
+    assert job["status"] == "done", job
+    r = job["result"]
+    assert r["best_move"] in {str(m) for m in pos.legal_moves()}
+    assert r["pv"] and r["pv"][0] == r["best_move"] and r["depth"] >= 1
+    assert any(j["progress"] for j in job["seen"]) or job["progress"]["depth"] >= 1
+
+
+def test_an_mcts_search_gives_ranked_root_moves(base):
+    status, job = call(base, "/api/search", {"game": {}, "engine": "mcts", "time": 0.2})
+    assert status == 202
+    job = wait_job(base, job)
+    assert job["status"] == "done", job
+    legal = {str(m) for m in START.legal_moves()}
+    assert job["result"]["root_moves"] and all(d["move"] in legal for d in job["result"]["root_moves"])
+
+
+def test_a_stopped_search_keeps_its_deepest_result(base):
+    pos = Game.read(GOLDEN).position(4)
+    status, job = call(base, "/api/search", {"game": {"start": pos.to_text()}, "engine": "alphabeta", "time": 20})
+    assert status == 202
+    deadline = time.monotonic() + 15
+    while True:
+        _, now = call(base, f"/api/jobs/{job['id']}")
+        if now["progress"] or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    t0 = time.monotonic()
+    status, _ = call(base, f"/api/jobs/{job['id']}/stop", {})
+    assert status == 200
+    job = wait_job(base, job)
+    assert time.monotonic() - t0 < 5
+    assert job["status"] in ("stopped", "done")
+    assert job["result"]["best_move"] in {str(m) for m in pos.legal_moves()}
+    # the search process was replaced: the next search works
+    status, job = call(base, "/api/search", {"game": {"start": pos.to_text()}, "time": 0.1})
+    assert status == 202 and wait_job(base, job)["status"] == "done"
+
+
+def test_a_game_review_job(base):
+    game = Game.read(GOLDEN)
+    short = Game(game.position(44), game.moves[44:])
+    status, job = call(base, "/api/analyze", {"game": {"start": short.start.to_text(),
+                                                       "moves": [str(m) for m in short.moves]},
+                                              "engine": "alphabeta", "time": 0.05, "threshold": 1})
+    assert status == 202
+    job = wait_job(base, job)
+    assert job["status"] == "done", job
+    review = job["result"]
+    assert [m["move"] for m in review["moves"]] == [str(m) for m in short.moves]
+    assert all(m["loss"] >= 0 for m in review["moves"])
+    doc = xml.dom.minidom.parseString(review["svg"])
+    plies = sorted(int(r.getAttribute("data-ply")) for r in doc.getElementsByTagName("rect")
+                   if r.getAttribute("class") == "ply-hit")
+    assert plies == list(range(len(short) + 1))
+
+
+def test_loopback_addresses():
+    assert is_loopback("127.0.0.1") and is_loopback("localhost") and is_loopback("::1")
+    assert not is_loopback("0.0.0.0") and not is_loopback("192.0.2.1")
+    assert re.match(r"^\d+$", "1")
+
+
+def table(**over):
+    pid = START.circle[0]
+    data = {"circle": list(START.circle[1:]), "quilts": [[{"patch": pid, "orientation": 0, "square": "a1"}], []],
+            "buttons": [5 - ps.position.PATCHES[pid].buttons, 5], "time": [ps.position.PATCHES[pid].time, 0]}
+    data.update(over)
+    return data
+
+
+def test_set_up_a_position_from_the_table(base):
+    status, v = call(base, "/api/setup", table())
+    assert status == 200, v
+    assert ps.Position.from_text(v["position"]) == START.play(f"{START.circle[0]}:0@a1")
+    assert v["fields"]["income"] == [ps.position.PATCHES[START.circle[0]].income, 0]
+
+
+@pytest.mark.parametrize("over,status,needle", [
+    ({"circle": list(START.circle)}, 422, "both in the circle and in the quilts"),
+    ({"circle": list(START.circle[2:])}, 422, "neither in the circle nor in a quilt"),
+    ({"quilts": [[{"patch": START.circle[0], "orientation": 0, "square": "i9"}], []]}, 422, "i9"),
+    ({"quilts": [[{"leather": True, "square": "a1"}, {"patch": START.circle[0], "orientation": 0,
+                                                      "square": "a1"}], []]}, 422, "overlaps"),
+    ({"time": [0, 0], "buttons": [5, 5], "quilts": [[], []], "circle": list(START.circle)}, 422, "on top"),
+    ({"buttons": [500, 5]}, 422, "buttons"),
+    ({"circle": "1,2"}, 400, "circle"),
+    ({"time": [60, 0]}, 400, "time"),
+    ({"quilts": [[{"patch": 99, "orientation": 0, "square": "a1"}], []]}, 400, "patch"),
+    ({"quilts": [[{"square": "z9"}], []]}, 422, "square"),
+])
+def test_a_table_that_cannot_be_is_refused(base, over, status, needle):
+    assert_error(*call(base, "/api/setup", table(**over)), status, needle)
+
+
+def _json_values():
+    from hypothesis import strategies as st
+
+    leaves = st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False) | \
+        st.text(max_size=30) | st.sampled_from(["walk", "4:0@a1", "leather@e5", START.to_text(), "a1", "i9"])
+    return st.recursive(leaves, lambda inner: st.lists(inner, max_size=4) |
+                        st.dictionaries(st.sampled_from(["game", "start", "moves", "ply", "move", "text", "seed",
+                                                         "circle", "quilts", "buttons", "time", "patch",
+                                                         "orientation", "square", "leather", "on_top"]),
+                                        inner, max_size=5), max_leaves=12)
+
+
+def test_random_request_bodies_never_crash_the_server(base):
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+    @given(path=st.sampled_from(["/api/game", "/api/play", "/api/load", "/api/new", "/api/setup"]),
+           body=_json_values())
+    def check(path, body):
+        import json
+
+        status, data = call(base, path, raw=json.dumps(body).encode())
+        assert status in (200, 400, 422), (path, body, status, data)
+        if status != 200:
+            assert set(data) == {"error"} and "Traceback" not in data["error"]
+
+    check()

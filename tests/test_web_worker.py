@@ -1,0 +1,56 @@
+"""The web app's search jobs, run in-process (no server, no extra packages)."""
+
+from pathlib import Path
+
+import patchsolve as ps
+from patchsolve import Game
+from patchsolve.web.worker import JOBS
+
+GOLDEN = Path(__file__).parent / "data" / "golden_game.txt"
+
+
+def run(kind, payload):
+    reports = []
+    result = JOBS[kind](payload, reports.append)
+    return result, reports
+
+
+def test_alphabeta_reports_every_finished_depth():
+    pos = Game.read(GOLDEN).position(10)
+    result, reports = run("search", {"position": pos.to_text(), "engine": "alphabeta", "time": 5.0, "depth": 4})
+    assert [r["depth"] for r in reports] == [1, 2, 3, 4]
+    assert result["depth"] == 4 and result["best_move"] == reports[-1]["best_move"]
+    legal = {str(m) for m in pos.legal_moves()}
+    assert all(r["best_move"] in legal and r["pv"] for r in reports)
+
+
+def test_alphabeta_ranks_the_top_moves_when_asked():
+    pos = Game.read(GOLDEN).position(10)
+    result, reports = run("search", {"position": pos.to_text(), "engine": "alphabeta", "time": 5.0, "depth": 3,
+                                     "top": 4})
+    moves = [d["move"] for d in result["root_moves"]]
+    assert len(moves) == 4 and len(set(moves)) == 4 and moves[0] == result["best_move"]
+    assert set(moves) <= {str(m) for m in pos.legal_moves()}
+    assert all(len(r["root_moves"]) == 4 for r in reports)
+
+
+def test_mcts_reports_a_growing_tree():
+    pos = ps.Position.start(seed=3)
+    result, reports = run("search", {"position": pos.to_text(), "engine": "mcts", "time": 0.4})
+    assert len(reports) >= 2
+    iterations = [r["iterations"] for r in reports]
+    assert iterations == sorted(iterations) and iterations[0] < iterations[-1]
+    assert result["root_moves"] and result["best_move"] in {str(m) for m in pos.legal_moves()}
+    # the kept tree: the root's visits grow from report to report
+    visits = [sum(d["visits"] for d in r["root_moves"]) for r in reports]
+    assert visits[-1] > visits[0]
+
+
+def test_a_review_job_reports_each_position():
+    game = Game.read(GOLDEN)
+    short = Game(game.position(46), game.moves[46:])
+    result, reports = run("analyze", {"record": short.to_text(), "engine": "alphabeta", "time": 0.05,
+                                      "threshold": 3})
+    n = len(short.positions) - (1 if short.end.is_over else 0)
+    assert [r["position"] for r in reports] == list(range(1, n + 1))
+    assert len(result["moves"]) == len(short) and result["svg"].startswith("<svg")
