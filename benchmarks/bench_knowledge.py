@@ -37,11 +37,11 @@ def ns_per_placement(repeat: int) -> tuple[float, int]:
     return 1e9 * total_t / total_n, total_n
 
 
-def ns_per_eval(repeat: int) -> float:
+def ns_per_eval(repeat: int, cached: bool) -> float:
     total_t, total_n = 0.0, 0
     for pos in positions():
         t0 = time.process_time()
-        kn.bench_learned(pos._c, repeat)
+        kn.bench_learned(pos._c, repeat, cached)
         total_t += time.process_time() - t0
         total_n += repeat
     return 1e9 * total_t / total_n
@@ -68,7 +68,8 @@ def main() -> None:
     a = ap.parse_args()
     ns, n = ns_per_placement(a.repeat)
     print(f"look-ahead: {ns:.1f} ns per placement scored ({n} scorings, k={kn.lookahead_state()[1]})")
-    print(f"learned evaluation: {ns_per_eval(a.repeat * 100):.1f} ns per evaluation")
+    print(f"learned evaluation: {ns_per_eval(a.repeat * 100, False):.1f} ns per evaluation with new quilts,"
+          f" {ns_per_eval(a.repeat * 100, True):.1f} ns with the quilt terms memoised")
     for la, lw in ((0, False), (1, False), (2, False), (0, True), (1, True)):
         if lw and not learned.load():
             continue

@@ -204,6 +204,7 @@ ctypedef struct Geometry:
 cdef enum:
     GEO_BITS = 14
 cdef Geometry GEO[1 << GEO_BITS]
+cdef bint GEO_ON = True          # off only to time the uncached terms
 
 
 cdef void geometry_compute(const CState* s, u128 q, Geometry* g) noexcept nogil:
@@ -233,6 +234,9 @@ cdef void geometry(const CState* s, u128 q, Geometry* out) noexcept nogil:
         set_ |= (<uint64_t>1) << s.circle[k]
     h = mix64(<uint64_t>q ^ mix64(<uint64_t>(q >> 64) ^ set_) ^ (<uint64_t>h0 << 56))
     e = &GEO[h & ((1 << GEO_BITS) - 1)]
+    if not GEO_ON:
+        geometry_compute(s, q, out)
+        return
     if not (e.used and e.quilt == q and e.circle_set == set_ and e.head[0] == h0
             and e.head[1] == h1 and e.head[2] == h2):
         geometry_compute(s, q, e)
@@ -415,10 +419,15 @@ def bench_lookahead(CoreState s, list moves, int repeat):
     return n * repeat, total
 
 
-def bench_learned(CoreState s, int repeat):
+def bench_learned(CoreState s, int repeat, bint cached=True):
+    """Evaluate ``s`` ``repeat`` times; ``cached=False`` recomputes the
+    quilt terms every time (the cost of a leaf whose quilts are new)."""
+    global GEO_ON
     cdef int r
     cdef double t = 0
+    GEO_ON = cached
     with nogil:
         for r in range(repeat):
             t += learned_margin(&s.s, r & 1)
+    GEO_ON = True
     return t
