@@ -87,3 +87,15 @@ def test_weights_file_loads_and_matches_its_manifest():
     assert kn.learned_value(pos._c, 1) == pytest.approx(expect)
 
 
+
+
+@pytest.mark.parametrize("mode", [1, 2])
+def test_the_lookahead_greedy_player_plays_legal_moves_to_the_end(mode):
+    from patchsolve.position import Move
+
+    pos = Position.start(seed=11)
+    while not pos.is_over:
+        move = Move.from_code(kn.greedy_lookahead_move(pos._c, mode))
+        assert pos.is_legal(move)
+        pos = pos.play(move)
+    assert kn.greedy_lookahead_move(pos._c, mode) == -1

@@ -25,9 +25,10 @@ evaluation.
 
 from libc.stdint cimport uint64_t, uint8_t, int8_t, int16_t
 
+from patchsolve.search._eval cimport contact
 from patchsolve._core cimport (
-    CState, Tables, u128, CoreState, get_tables, to_move, score, fits, move_mask, move_patch, mix64,
-    LAST_SPACE, BOARD_SQUARES, N_PATCHES, BUY_SHIFT, MOVE_WALK,
+    CState, Tables, u128, move_t, CoreState, get_tables, to_move, score, fits, move_mask, move_patch, mix64,
+    LAST_SPACE, BOARD_SQUARES, N_PATCHES, BUY_SHIFT, MOVE_WALK, MAX_MOVES, gen_moves, is_over,
 )
 
 cdef extern from *:
@@ -431,3 +432,64 @@ def bench_learned(CoreState s, int repeat, bint cached=True):
             t += learned_margin(&s.s, r & 1)
     GEO_ON = True
     return t
+
+
+# --------------------------------------------------------------------------
+# The greedy player with the look-ahead (measured against the plain one by
+# benchmarks/bench_greedy_lookahead.py)
+# --------------------------------------------------------------------------
+
+cdef inline int greedy_value(const CState* s, int p, int m) noexcept nogil:
+    """The greedy player's value of a move in points (see _eval.greedy_key)."""
+    cdef int t, after, pid
+    if m == MOVE_WALK:
+        return 0
+    if m <= BOARD_SQUARES:
+        return 2
+    pid = move_patch(m)
+    t = s.time[p]
+    after = t + T.patch_time[pid]
+    if after > LAST_SPACE:
+        after = LAST_SPACE
+    return (2 * T.patch_size[pid] - T.patch_cost[pid]
+            + T.patch_income[pid] * income_ahead(after) - (after - t))
+
+
+cdef int greedy_lookahead(const CState* s, int mode) noexcept nogil:
+    """The greedy move, placements chosen by contact minus the look-ahead
+    badness (``mode`` 1 or 2) instead of contact alone."""
+    cdef move_t moves[MAX_MOVES]
+    cdef int n = gen_moves(s, moves), i, p = to_move(s), m
+    cdef long long k, best_k = -(1LL << 62)
+    cdef int best = moves[0]
+    for i in range(n):
+        m = moves[i]
+        if m == MOVE_WALK:
+            k = -1
+        else:
+            k = ((<long long>greedy_value(s, p, m)) << 12) + 2048 + contact(move_mask(m), s.quilt[p])
+            if m <= BOARD_SQUARES:
+                k -= lookahead_bad(s, s.quilt[p] | move_mask(m), 0, -1, 3, mode)
+            else:
+                k -= move_lookahead_mode(s, m, mode)
+        if k > best_k:
+            best_k, best = k, m
+    return best
+
+
+cdef int move_lookahead_mode(const CState* s, int m, int mode) noexcept nogil:
+    cdef int i, pid = move_patch(m)
+    cdef u128 q = s.quilt[to_move(s)] | move_mask(m)
+    for i in range(s.n_circle):
+        if s.circle[i] == pid:
+            return lookahead_bad(s, q, i + 1, i, 3, mode)
+    return 0
+
+
+def greedy_lookahead_move(CoreState s, int mode=1):
+    """Move code of the look-ahead greedy player (-1 when the game is over)."""
+    if is_over(&s.s):
+        return -1
+    if mode not in (1, 2):
+        raise ValueError("mode must be 1 or 2")
+    return greedy_lookahead(&s.s, mode)
