@@ -1062,10 +1062,15 @@ def solve(position, position_file, time_limit, nodes, hash_mb, wdl, all_moves, q
               help="Append one CSV row per game to FILE as it ends.")
 @click.option("--records", "records_dir", type=click.Path(file_okay=False, writable=True), default=None,
               help="Write every game record into this folder as the game ends.")
+@click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+              help="Where games run: processes here, or Ray tasks (pip install 'patchsolve[ray]').")
+@click.option("--address", default=None,
+              help="With --backend ray: the Ray cluster to use (host:port, or auto); "
+                   "default: a local Ray of --workers CPUs.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar on stderr.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def tournament(players, pairs, seed, workers, edition, one_pairing, csv_file, md_file, games_file, records_dir,
-               quiet, as_json):
+               backend, address, quiet, as_json):
     """Play paired games between PLAYERS (round robin) and print win rates
     with 95% confidence intervals, Elo differences and mean margins. Every
     game is written as it ends; Ctrl-C prints the table of the finished
@@ -1077,20 +1082,23 @@ def tournament(players, pairs, seed, workers, edition, one_pairing, csv_file, md
     \b
     Example:
       patchsolve tournament greedy mcts:iterations=2000 --pairs 20 --games games.csv
+      patchsolve tournament greedy alphabeta:depth=2 --backend ray --address auto
     """
+    import contextlib
+
     from patchsolve import tournament as tour
 
     if len(players) < 2:
         raise CliError("a tournament needs at least two players")
-    cores = os.cpu_count() or 1
-    if workers is not None and workers > cores:
-        info(quiet, f"--workers {workers} capped at the {cores} cores of this machine")
-    workers = min(workers or cores, cores)
+    runner = _tournament_backend(backend, address, workers, quiet)
     sink = tour.GameSink(list(players), games_file=games_file, records_dir=records_dir,
                          csv_file=csv_file, md_file=md_file, pairs=pairs, round_robin=not one_pairing)
     progress = None if quiet else tour.print_progress
-    results = tour.run_tournament(list(players), pairs=pairs, seed=seed, workers=workers, edition=edition,
-                                  round_robin=not one_pairing, progress=progress, on_game=sink.add)
+    # Ray prints its notices (a lost worker, ...) on stdout: keep stdout for the results
+    with contextlib.redirect_stdout(sys.stderr) if backend == "ray" else contextlib.nullcontext():
+        results = tour.run_tournament(list(players), pairs=pairs, seed=seed, edition=edition,
+                                      round_robin=not one_pairing, progress=progress, on_game=sink.add,
+                                      backend=runner)
     interrupted = any(r.interrupted for r in results)
     if interrupted:
         click.echo(f"\ninterrupted: {sum(r.n for r in results)} finished games", err=True)
@@ -1100,6 +1108,25 @@ def tournament(players, pairs, seed, workers, edition, one_pairing, csv_file, md
     else:
         click.echo(tour.to_markdown(results), nl=False)
     return INTERRUPTED if interrupted else 0
+
+
+def _tournament_backend(name, address, workers, quiet):
+    """The backend of ``tournament``: on this machine (local processes or a
+    local Ray) at most one worker per core; a cluster decides for itself."""
+    from patchsolve.backends import import_ray, make_backend
+
+    if address is not None and name != "ray":
+        raise CliError("--address is for --backend ray")
+    if name == "ray":
+        import_ray()                      # Ray missing: say so before any file is written
+        if address is not None:
+            if workers is not None:
+                info(quiet, "--workers ignored: the Ray cluster decides the parallelism")
+            return make_backend("ray", address=address)
+    cores = os.cpu_count() or 1
+    if workers is not None and workers > cores:
+        info(quiet, f"--workers {workers} capped at the {cores} cores of this machine")
+    return make_backend(name, workers=min(workers or cores, cores))
 
 
 # ---------------------------------------------------------------------------

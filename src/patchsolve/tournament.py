@@ -3,8 +3,9 @@
 Each pairing plays ``pairs`` circles; every circle is played twice with the
 sides swapped (the same patches, the other player starting), so neither
 the circle nor the start-player advantage favours one side. Seeds are
-fixed: the same arguments give the same games. Games run in parallel over
-worker processes.
+fixed: the same arguments give the same games. Games run in parallel on a
+backend (``patchsolve.backends``): worker processes on this machine, or Ray
+tasks on a local Ray or a cluster; the games are the same on either.
 
 Statistics (for player A of a pairing, over 2 x pairs games):
 - win rate with a 95% Wilson score interval;
@@ -21,9 +22,9 @@ import itertools
 import math
 import signal
 import sys
+import threading
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
-from multiprocessing import get_context
-
 from pathlib import Path
 
 from patchsolve.errors import PatchsolveError
@@ -196,31 +197,42 @@ class GameSink:
             Path(self.md_file).write_text(to_markdown(results))
 
 
-def _worker_init() -> None:
-    """Tournament workers leave Ctrl-C to the parent, which keeps the
-    finished games; a search in a worker is never cut short."""
-    from patchsolve.search.stop import sigint_stops_searches
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    sigint_stops_searches(False)
-
-
-def _indexed_job(item):
-    k, job = item
-    return k, _play_job(job)
+@contextmanager
+def ctrl_c_deferred():
+    """Ctrl-C inside waits for the end of the block, then raises. (A
+    blocked signal mask is not enough: with other threads running, Ray's or
+    the pool's, the kernel hands SIGINT to one of them and Python still
+    raises in the main thread.) Outside the main thread: nothing to defer."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught = []
+    old = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+    if caught:
+        raise KeyboardInterrupt
 
 
 def run_tournament(specs, pairs: int = 10, seed: int = 0, workers: int = 1, edition: str = "revised",
-                   round_robin: bool = True, progress=None, on_game=None) -> list[PairingResult]:
+                   round_robin: bool = True, progress=None, on_game=None, backend="local",
+                   address=None) -> list[PairingResult]:
     """Play every pairing of ``specs`` (round robin), or just specs[0] vs
     specs[1]; return one PairingResult per pairing. ``on_game(pairing, k,
     outcome)`` is called as each game ends (in the order they end). On
     Ctrl-C the games finished so far are returned (``interrupted`` is set on
-    the results)."""
+    the results). ``backend`` is "local", "ray" (``address``: a cluster) or
+    a backend object (``patchsolve.backends``)."""
+    from patchsolve.backends import make_backend
+
     for s in specs:
         make_player(s).close()  # fail fast on a bad spec, before any process starts
     if len(specs) < 2:
         raise ValueError("a tournament needs at least two players")
+    if isinstance(backend, str):
+        backend = make_backend(backend, workers=workers, address=address)
     pairings = pairings_of(specs, round_robin)
     per = 2 * pairs
     jobs = [job for a, b in pairings for job in pairing_jobs(a, b, pairs, seed, edition)]
@@ -229,31 +241,17 @@ def run_tournament(specs, pairs: int = 10, seed: int = 0, workers: int = 1, edit
 
     def finished(k, out):
         out.a_first = k % 2 == 0          # pairing_jobs alternates A-first, B-first
-        # Ctrl-C waits until the game is wholly kept (its row, record and table)
-        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        try:
+        with ctrl_c_deferred():           # the game is wholly kept (its row, record and table)
             outcomes[k] = out
             if on_game:
                 on_game(k // per, k, out)
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         if progress:
             progress(len(outcomes), len(jobs))
 
     try:
-        if workers <= 1:
-            from patchsolve.search.stop import sigint_stops_searches
-
-            sigint_stops_searches(False)
-            try:
-                for k, job in enumerate(jobs):
-                    finished(k, _play_job(job))
-            finally:
-                sigint_stops_searches(True)
-        else:
-            with get_context("spawn").Pool(workers, initializer=_worker_init) as pool:
-                for k, out in pool.imap_unordered(_indexed_job, list(enumerate(jobs))):
-                    finished(k, out)
+        with closing(backend.run(_play_job, jobs)) as stream:
+            for k, out in stream:
+                finished(k, out)
     except KeyboardInterrupt:
         interrupted = True
     results = []

@@ -19,15 +19,7 @@ Depth
 The depth is decremented at every ply (leather placements included) and
 ``_eval.evaluate`` is called at depth 0.
 
-Transposition keys (Zobrist, incremental)
------------------------------------------
-``full_key`` XORs a random 64-bit number per (player, covered square),
-(player, buttons), (player, income), (player, time), leather space, the
-small flags, the patches still in the circle and the patch at its head.
-The circle is keyed as (set of remaining patches, head patch): within one
-search tree the cyclic order of the remaining patches never changes, so
-the pair determines the circle. ``child_key`` updates a parent key from
-the fields a move changed; tests check it against ``full_key``.
+Transposition keys: Zobrist, incremental (``_zobrist.pxd``, shared with the solver).
 
 TT: buckets of two 16-byte entries (depth-preferred slot, always-replace
 slot); the caller fixes the memory budget. A TT move is played only after
@@ -60,6 +52,7 @@ from patchsolve._core cimport (
     MAX_MOVES, LAST_SPACE, BOARD_SQUARES, BUY_SHIFT, MOVE_WALK, N_PATCHES,
 )
 from patchsolve.search._eval cimport evaluate, neighbours, placement_badness
+from patchsolve.search._zobrist cimport ZTables, get_zobrist, full_key, child_key
 from patchsolve.search._knowledge cimport move_lookahead_bad, lookahead_on, lookahead_candidates
 
 cdef enum:
@@ -73,107 +66,7 @@ cdef enum:
 
 cdef const Tables* T = get_tables()
 cdef u128 FULL = T.full
-
-
-# --------------------------------------------------------------------------
-# Zobrist keys
-# --------------------------------------------------------------------------
-
-cdef uint64_t ZQ[2][81]
-cdef uint64_t ZBTN[2][512]
-cdef uint64_t ZINC[2][128]
-cdef uint64_t ZTIME[2][64]
-cdef uint64_t ZLEATHER[64]
-cdef uint64_t ZFLAG[4][3]      # on_top, pending, bonus, first_end: value + 1
-cdef uint64_t ZED[2]
-cdef uint64_t ZREM[N_PATCHES]
-cdef uint64_t ZHEAD[N_PATCHES + 1]   # N_PATCHES = empty circle
-
-
-def _init_zobrist():
-    cdef uint64_t rng = 0x5EED5EED1234ABCDULL
-    cdef int i, j
-    for i in range(2):
-        for j in range(81):
-            ZQ[i][j] = rng_next(&rng)
-        for j in range(512):
-            ZBTN[i][j] = rng_next(&rng)
-        for j in range(128):
-            ZINC[i][j] = rng_next(&rng)
-        for j in range(64):
-            ZTIME[i][j] = rng_next(&rng)
-        ZED[i] = rng_next(&rng)
-    for j in range(64):
-        ZLEATHER[j] = rng_next(&rng)
-    for i in range(4):
-        for j in range(3):
-            ZFLAG[i][j] = rng_next(&rng)
-    for j in range(N_PATCHES):
-        ZREM[j] = rng_next(&rng)
-    for j in range(N_PATCHES + 1):
-        ZHEAD[j] = rng_next(&rng)
-
-
-_init_zobrist()
-
-
-cdef inline uint64_t head_key(const CState* s) noexcept nogil:
-    return ZHEAD[s.circle[0] if s.n_circle > 0 else N_PATCHES]
-
-
-cdef uint64_t full_key(const CState* s) noexcept nogil:
-    cdef uint64_t k = ZED[s.edition]
-    cdef int p, i
-    cdef u128 q
-    cdef uint64_t l = s.leather
-    for p in range(2):
-        q = s.quilt[p]
-        while q:
-            k ^= ZQ[p][ps_ctz128(q)]
-            q &= q - 1
-        k ^= ZBTN[p][s.buttons[p] & 511] ^ ZINC[p][s.income[p] & 127] ^ ZTIME[p][s.time[p] & 63]
-    while l:
-        i = ps_ctz128(l)
-        k ^= ZLEATHER[i]
-        l &= l - 1
-    k ^= ZFLAG[0][s.on_top + 1] ^ ZFLAG[1][s.pending + 1] ^ ZFLAG[2][s.bonus + 1] ^ ZFLAG[3][s.first_end + 1]
-    for i in range(s.n_circle):
-        k ^= ZREM[s.circle[i]]
-    return k ^ head_key(s)
-
-
-cdef inline uint64_t child_key(uint64_t k, const CState* a, const CState* b, move_t m) noexcept nogil:
-    """Key of ``b`` = ``a`` after move ``m``, from the key of ``a``: only
-    the fields the move changed are touched."""
-    cdef int p
-    cdef u128 d
-    cdef uint64_t l
-    for p in range(2):
-        d = a.quilt[p] ^ b.quilt[p]
-        while d:
-            k ^= ZQ[p][ps_ctz128(d)]
-            d &= d - 1
-        if a.buttons[p] != b.buttons[p]:
-            k ^= ZBTN[p][a.buttons[p] & 511] ^ ZBTN[p][b.buttons[p] & 511]
-        if a.income[p] != b.income[p]:
-            k ^= ZINC[p][a.income[p] & 127] ^ ZINC[p][b.income[p] & 127]
-        if a.time[p] != b.time[p]:
-            k ^= ZTIME[p][a.time[p] & 63] ^ ZTIME[p][b.time[p] & 63]
-    l = a.leather ^ b.leather
-    while l:
-        k ^= ZLEATHER[ps_ctz128(l)]
-        l &= l - 1
-    if a.on_top != b.on_top:
-        k ^= ZFLAG[0][a.on_top + 1] ^ ZFLAG[0][b.on_top + 1]
-    if a.pending != b.pending:
-        k ^= ZFLAG[1][a.pending + 1] ^ ZFLAG[1][b.pending + 1]
-    if a.bonus != b.bonus:
-        k ^= ZFLAG[2][a.bonus + 1] ^ ZFLAG[2][b.bonus + 1]
-    if a.first_end != b.first_end:
-        k ^= ZFLAG[3][a.first_end + 1] ^ ZFLAG[3][b.first_end + 1]
-    if a.n_circle != b.n_circle:
-        k ^= ZREM[move_patch(m)] ^ head_key(a) ^ head_key(b)
-    return k
+cdef const ZTables* Z = get_zobrist()
 
 
 # --------------------------------------------------------------------------
@@ -429,7 +322,7 @@ cdef int search_move(Ctx* c, const CState* s, uint64_t key, move_t m, int p,
         c.nodes += 1
         c.pv_len[ply + 1] = ply + 1
         return margin(&child, p)
-    ck = child_key(key, s, &child, m)
+    ck = child_key(Z, key, s, &child, m)
     same = to_move(&child) == p
     if full:
         return child_value(c, &child, ck, child_depth, alpha, beta, ply + 1, same)
@@ -637,7 +530,7 @@ cdef class Searcher:
         seldepth); the last entry is the answer. An empty list means not
         even the first iteration finished within the limits."""
         cdef CState s = root.s
-        cdef uint64_t key = full_key(&s)
+        cdef uint64_t key = full_key(Z, &s)
         cdef int d, v, last, last_value = 0
         cdef list done = []
         self.c.nodes = 0
@@ -677,14 +570,14 @@ cdef class Searcher:
 
 def key_of(CoreState s):
     """Zobrist key computed from scratch."""
-    return full_key(&s.s)
+    return full_key(Z, &s.s)
 
 
 def child_key_of(CoreState s, uint64_t key, int move):
     """Zobrist key after ``move`` updated incrementally from ``key``."""
     cdef CState child = s.s
     apply_move(&child, move)
-    return child_key(key, &s.s, &child, move)
+    return child_key(Z, key, &s.s, &child, move)
 
 
 cdef uint64_t _tree(const CState* s, uint64_t limit, uint64_t count) noexcept nogil:

@@ -77,6 +77,7 @@ from patchsolve._core cimport (
 )
 # The solver's only use of the heuristic evaluation: the driver's first guess.
 from patchsolve.search._eval cimport evaluate
+from patchsolve.search._zobrist cimport ZTables, get_zobrist, full_key, child_key
 
 cdef enum:
     INF = 30000
@@ -87,6 +88,7 @@ cdef enum:
 
 cdef const Tables* T = get_tables()
 cdef u128 FULL = T.full
+cdef const ZTables* Z = get_zobrist()
 cdef u128 NOT_COL0 = 0
 cdef u128 NOT_COL8 = 0
 
@@ -120,108 +122,6 @@ cdef inline int placement_badness(u128 quilt, u128 m) noexcept nogil:
 cdef inline int income_ahead(int t) noexcept nogil:
     """Income spaces strictly after space ``t``."""
     return ps_popcount64(T.income_spaces >> (t + 1))
-
-
-# --------------------------------------------------------------------------
-# Zobrist keys (own tables: the solver's TT is its own)
-# --------------------------------------------------------------------------
-
-cdef uint64_t ZQ[2][81]
-cdef uint64_t ZBTN[2][512]
-cdef uint64_t ZINC[2][128]
-cdef uint64_t ZTIME[2][64]
-cdef uint64_t ZLEATHER[64]
-cdef uint64_t ZFLAG[4][3]
-cdef uint64_t ZED[2]
-cdef uint64_t ZREM[N_PATCHES]
-cdef uint64_t ZHEAD[N_PATCHES + 1]
-
-
-def _init_zobrist():
-    cdef uint64_t rng = 0x50175E7EC0FFEE11ULL
-    cdef int i, j
-    for i in range(2):
-        for j in range(81):
-            ZQ[i][j] = rng_next(&rng)
-        for j in range(512):
-            ZBTN[i][j] = rng_next(&rng)
-        for j in range(128):
-            ZINC[i][j] = rng_next(&rng)
-        for j in range(64):
-            ZTIME[i][j] = rng_next(&rng)
-        ZED[i] = rng_next(&rng)
-    for j in range(64):
-        ZLEATHER[j] = rng_next(&rng)
-    for i in range(4):
-        for j in range(3):
-            ZFLAG[i][j] = rng_next(&rng)
-    for j in range(N_PATCHES):
-        ZREM[j] = rng_next(&rng)
-    for j in range(N_PATCHES + 1):
-        ZHEAD[j] = rng_next(&rng)
-
-
-_init_zobrist()
-
-
-cdef inline uint64_t head_key(const CState* s) noexcept nogil:
-    return ZHEAD[s.circle[0] if s.n_circle > 0 else N_PATCHES]
-
-
-cdef uint64_t full_key(const CState* s) noexcept nogil:
-    """Key of a position; within one search the circle's cyclic order never
-    changes, so (patches left, head patch) determines it."""
-    cdef uint64_t k = ZED[s.edition]
-    cdef int p, i
-    cdef u128 q
-    cdef uint64_t l = s.leather
-    for p in range(2):
-        q = s.quilt[p]
-        while q:
-            k ^= ZQ[p][ps_ctz128(q)]
-            q &= q - 1
-        k ^= ZBTN[p][s.buttons[p] & 511] ^ ZINC[p][s.income[p] & 127] ^ ZTIME[p][s.time[p] & 63]
-    while l:
-        i = ps_ctz128(l)
-        k ^= ZLEATHER[i]
-        l &= l - 1
-    k ^= ZFLAG[0][s.on_top + 1] ^ ZFLAG[1][s.pending + 1] ^ ZFLAG[2][s.bonus + 1] ^ ZFLAG[3][s.first_end + 1]
-    for i in range(s.n_circle):
-        k ^= ZREM[s.circle[i]]
-    return k ^ head_key(s)
-
-
-cdef inline uint64_t child_key(uint64_t k, const CState* a, const CState* b, move_t m) noexcept nogil:
-    """Key of ``b`` = ``a`` after ``m``, updated from the fields that changed."""
-    cdef int p
-    cdef u128 d
-    cdef uint64_t l
-    for p in range(2):
-        d = a.quilt[p] ^ b.quilt[p]
-        while d:
-            k ^= ZQ[p][ps_ctz128(d)]
-            d &= d - 1
-        if a.buttons[p] != b.buttons[p]:
-            k ^= ZBTN[p][a.buttons[p] & 511] ^ ZBTN[p][b.buttons[p] & 511]
-        if a.income[p] != b.income[p]:
-            k ^= ZINC[p][a.income[p] & 127] ^ ZINC[p][b.income[p] & 127]
-        if a.time[p] != b.time[p]:
-            k ^= ZTIME[p][a.time[p] & 63] ^ ZTIME[p][b.time[p] & 63]
-    l = a.leather ^ b.leather
-    while l:
-        k ^= ZLEATHER[ps_ctz128(l)]
-        l &= l - 1
-    if a.on_top != b.on_top:
-        k ^= ZFLAG[0][a.on_top + 1] ^ ZFLAG[0][b.on_top + 1]
-    if a.pending != b.pending:
-        k ^= ZFLAG[1][a.pending + 1] ^ ZFLAG[1][b.pending + 1]
-    if a.bonus != b.bonus:
-        k ^= ZFLAG[2][a.bonus + 1] ^ ZFLAG[2][b.bonus + 1]
-    if a.first_end != b.first_end:
-        k ^= ZFLAG[3][a.first_end + 1] ^ ZFLAG[3][b.first_end + 1]
-    if a.n_circle != b.n_circle:
-        k ^= ZREM[move_patch(m)] ^ head_key(a) ^ head_key(b)
-    return k
 
 
 # --------------------------------------------------------------------------
@@ -708,7 +608,7 @@ cdef int group_bound(Ctx* c, const CState* s, uint64_t key, int p, int group, in
     if is_over(&child):
         v = leaf(c, &child, p)
     else:
-        ck = child_key(key, s, &child, m) ^ relax_salt(c, p, rmask, r2)
+        ck = child_key(Z, key, s, &child, m) ^ relax_salt(c, p, rmask, r2)
         v = child_value(c, &child, ck, alpha, alpha + 1, ply + 1, to_move(&child) == p, r2)
     c.thr[p] = old_thr
     c.fits[p] = old_fits
@@ -743,7 +643,7 @@ cdef int search_move(Ctx* c, const CState* s, uint64_t key, move_t m, int p, bin
     if is_over(&child):
         c.nodes += 1
         return leaf(c, &child, p)
-    return child_value(c, &child, child_key(key, s, &child, m), alpha, beta, ply + 1,
+    return child_value(c, &child, child_key(Z, key, s, &child, m), alpha, beta, ply + 1,
                        to_move(&child) == p, rmask)
 
 
@@ -760,7 +660,7 @@ cdef int etc_probe(Ctx* c, const CState* s, uint64_t key, int64_t* keys, int n, 
         make_child(c, s, &child, p, m, relaxed)
         if is_over(&child):
             continue
-        e = tt_probe(c.tt, c.tt_mask, child_key(key, s, &child, m))
+        e = tt_probe(c.tt, c.tt_mask, child_key(Z, key, s, &child, m))
         if e == NULL:
             continue
         v = e.lo if to_move(&child) == p else -e.hi
@@ -993,7 +893,7 @@ cdef class Solver:
     def probe(self, CoreState s, int alpha, int beta):
         """One fail-soft search of ``s`` in (alpha, beta); None when stopped."""
         cdef CState t = s.s
-        cdef uint64_t key = full_key(&t)
+        cdef uint64_t key = full_key(Z, &t)
         cdef int v
         with nogil:
             v = search(&self.c, &t, key, alpha, beta, 0, 0)
@@ -1004,14 +904,14 @@ cdef class Solver:
         move) by null-window searches until it closes or the budget runs out
         (see "Driver"). Returns (lo, hi)."""
         cdef CState t = s.s
-        cdef uint64_t key = full_key(&t)
+        cdef uint64_t key = full_key(Z, &t)
         with nogil:
             mtd(&self.c, &t, key, &self.lo, &self.hi, &self.gamma, &self.steps, lo, hi, guess, spread)
         return self.lo, self.hi
 
     def tt_bounds(self, CoreState s):
         """(lo, hi, move) the TT holds for ``s``, or None."""
-        cdef Entry* e = tt_probe(self.c.tt, self.c.tt_mask, full_key(&s.s))
+        cdef Entry* e = tt_probe(self.c.tt, self.c.tt_mask, full_key(Z, &s.s))
         if e == NULL:
             return None
         return e.lo, e.hi, e.move
