@@ -12,6 +12,9 @@ from patchsolve.search.dispatch import DEFAULT_ENGINE, ENGINES, search, solve
 from patchsolve.search.limits import LimitError, Limits
 from patchsolve.search.result import SearchResult
 from patchsolve.search.stop import request_stop
+from patchsolve.search import learned as _learned
+
+_learned.load()   # the shipped weights: every searcher evaluates with the learned model
 
 __all__ = ["search", "solve", "SearchResult", "Limits", "LimitError", "ENGINES", "DEFAULT_ENGINE",
            "request_stop"]

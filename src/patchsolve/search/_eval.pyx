@@ -17,6 +17,7 @@ from patchsolve._core cimport (
     gen_moves, apply_move, score, move_mask, move_patch, rng_below, random_move, income_ahead,
     ps_make128, MAX_MOVES, LAST_SPACE, BOARD_SQUARES, MOVE_WALK,
 )
+from patchsolve.search._knowledge cimport learned_on, learned_margin
 
 cdef const Tables* T = get_tables()
 
@@ -99,14 +100,21 @@ cdef double evaluate_margin(const CState* s, int p) noexcept nogil:
     plus, per player, future income, the worth of the time left, the
     squares that time can still fill, a penalty for isolated holes and 7x7
     progress (a pending leather patch counts +2 for its owner), plus the
-    tempo bonus when ``p`` is to move."""
-    cdef double v = side_value(s, p) - side_value(s, 1 - p)
+    tempo bonus when ``p`` is to move. The learned evaluation
+    (``_knowledge.pyx``) replaces it when its weights are loaded
+    (``search/learned.py``)."""
+    cdef double v
+    if learned_on():
+        return learned_margin(s, p)
+    v = side_value(s, p) - side_value(s, 1 - p)
     return v + W.tempo if to_move(s) == p else v - W.tempo
 
 
 cdef int evaluate(const CState* s, int p) noexcept nogil:
     """``evaluate_margin`` for ``p`` = the player to move, rounded (the
     alpha-beta search works in whole points)."""
+    if learned_on():
+        return <int>lround(learned_margin(s, p))
     return <int>lround(side_value(s, p) - side_value(s, 1 - p) + W.tempo)
 
 

@@ -14,6 +14,11 @@ for every engine by :func:`patchsolve.search` (``dispatch.py``).
     squares along the patch's edge, 4 more per isolated hole left);
     ``placements=0`` searches every placement. ``multipv=N`` values the N
     best root moves one by one (half the budget goes to the main search).
+    ``lookahead=1|2`` re-ranks each patch's placements by the placement
+    look-ahead (``_knowledge.pyx``) before keeping ``placements``; off by
+    default (it measured no better: benchmarks/results/knowledge.md).
+    ``learned=False`` uses the hand-tuned evaluation instead of the learned
+    one (``search/learned.py``).
 
 Exact values are the dedicated solver's (``solver.py``, ``patchsolve.solve``).
 """
@@ -21,6 +26,7 @@ Exact values are the dedicated solver's (``solver.py``, ``patchsolve.solve``).
 from __future__ import annotations
 
 import time as _time
+from contextlib import contextmanager
 
 from patchsolve.errors import LimitError
 from patchsolve.position import Move
@@ -34,8 +40,8 @@ DEFAULT_HASH_MB = 16
 MULTIPV_SHARE = 0.5        # with multipv > 1, the main search's share of the budget
 
 # option -> (default, check); limits (time, nodes, ...) are not options
-OPTIONS = {"placements": 4, "prune_depth": 2, "tt": True}
-_INT_RANGES = {"placements": (0, 2048), "prune_depth": (1, MAX_DEPTH)}
+OPTIONS = {"placements": 4, "prune_depth": 2, "tt": True, "lookahead": 0, "learned": True}
+_INT_RANGES = {"placements": (0, 2048), "lookahead": (0, 2), "prune_depth": (1, MAX_DEPTH)}
 
 
 def check_options(options: dict) -> dict:
@@ -89,8 +95,13 @@ def _result(position, done, nodes, elapsed, seed, engine) -> SearchResult:
 def run(position, limits, options) -> SearchResult:
     """Iterative deepening within ``limits`` (depth, time, nodes; the first
     reached stops it; the deepest finished iteration answers; none given:
-    one second)."""
+    one second), with the knowledge switches ``lookahead`` / ``learned``."""
     opts = check_options(options)
+    with knowledge(opts["lookahead"], opts["learned"]):
+        return _run(position, limits, opts)
+
+
+def _run(position, limits, opts) -> SearchResult:
     seconds, nodes, depth = limits.time, limits.nodes, limits.depth
     if seconds is None and nodes is None and depth is None:
         seconds = DEFAULT_TIME
@@ -112,6 +123,23 @@ def run(position, limits, options) -> SearchResult:
         result.time = _time.perf_counter() - start
         result.nps = result.nodes / result.time if result.time > 0 else 0.0
     return result
+
+
+@contextmanager
+def knowledge(lookahead: int, learned: bool):
+    """The placement look-ahead and the learned evaluation switched as asked
+    for one search (they are process-wide switches in C), restored after."""
+    from patchsolve.search import _knowledge
+
+    la, saved = _knowledge.lookahead_state(), _knowledge.learned_weights()
+    _knowledge.set_lookahead(lookahead, *la[1:])
+    if not learned:
+        _knowledge.set_learned(None)
+    try:
+        yield
+    finally:
+        _knowledge.set_lookahead(*la)
+        _knowledge.set_learned(saved)
 
 
 def _alphabeta_stopped() -> bool:

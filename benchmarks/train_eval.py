@@ -1,0 +1,63 @@
+"""Train the learned evaluation: self-play generation, fit, weights file.
+
+    # games of the current engine (appended; resumable), one CSV per seed
+    python benchmarks/train_eval.py generate --out data/gen0_seed1.csv --games 800 --seed 1 --nodes 4000
+    # fit on every CSV given, write the package's weights with their manifest
+    python benchmarks/train_eval.py fit data/gen0_seed*.csv --out src/patchsolve/data/eval_weights.json
+
+Needs the ``[train]`` extra (numpy). The recorded runs and their matches
+are in ``benchmarks/results/knowledge.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from patchsolve.training import fit, selfplay
+
+
+def commit() -> str:
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                              cwd=Path(__file__).parent).stdout.strip()
+    except OSError:
+        return "unknown"
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser()
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    g = sub.add_parser("generate")
+    g.add_argument("--out", required=True)
+    g.add_argument("--games", type=int, default=800)
+    g.add_argument("--seed", type=int, default=1)
+    g.add_argument("--nodes", type=int, default=4000)
+    g.add_argument("--noise-plies", type=int, default=16)
+    g.add_argument("--noise", type=float, default=0.3)
+    g.add_argument("--learned", action="store_true", help="self-play with the current learned evaluation")
+    f = sub.add_parser("fit")
+    f.add_argument("data", nargs="+")
+    f.add_argument("--out", required=True)
+    f.add_argument("--ridge", type=float, default=1.0)
+    f.add_argument("--split-seed", type=int, default=0)
+    f.add_argument("--held-out", type=float, default=0.2)
+    f.add_argument("--generation", type=int, default=1)
+    a = ap.parse_args(argv)
+    if a.cmd == "generate":
+        n = selfplay.generate(Path(a.out), a.games, a.seed, a.nodes, a.noise_plies, a.noise, a.learned,
+                              progress=lambda i, t: print(f"{i}/{t}", file=sys.stderr, end="\r"))
+        print(f"{n} rows appended to {a.out}")
+        return
+    rows = fit.read_rows(a.data)
+    model = fit.fit(rows, a.held_out, a.split_seed, a.ridge)
+    fit.write(model, Path(a.out), {"generation": a.generation, "data": [Path(p).name for p in a.data],
+                                   "commit": commit(), "command": " ".join(sys.argv)})
+    print(json.dumps(model["manifest"], indent=1))
+
+
+if __name__ == "__main__":
+    main()

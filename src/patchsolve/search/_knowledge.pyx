@@ -1,0 +1,495 @@
+# cython: language_level=3
+"""Knowledge the searchers share: the placement look-ahead and the learned
+evaluation, in C without the GIL.
+
+Placement look-ahead
+--------------------
+A placement is good when the quilt can still take the patches that are
+coming. ``lookahead_bad`` counts, for each of the next ``k`` patches of the
+circle, its placements on the quilt (every orientation, every anchor: a
+popcount of ``fits``) and charges ``PEN[count]``: a patch that no longer
+fits costs most, one with many placements nothing. ``move_lookahead_bad``
+applies it to a move: after buying the patch at circle index ``i`` the next
+patches are those after ``i`` (the neutral token moves there); after a
+leather square, those from the head of the circle.
+
+Learned evaluation
+------------------
+A linear model over features of both sides (mover minus opponent, and the
+same scaled by the game phase), fitted by ``patchsolve.training`` to the
+final margins of self-play games. Its weights are package data
+(``data/eval_weights.json``), loaded by ``search/learned.py`` into ``LW``
+here; until then (or when switched off) the searchers use their own
+evaluation.
+"""
+
+from libc.stdint cimport uint64_t, uint8_t, int8_t, int16_t
+
+from patchsolve.search._eval cimport contact
+from patchsolve._core cimport (
+    CState, Tables, u128, move_t, CoreState, get_tables, to_move, score, fits, move_mask, move_patch, mix64,
+    LAST_SPACE, BOARD_SQUARES, N_PATCHES, BUY_SHIFT, MOVE_WALK, MAX_MOVES, gen_moves, is_over,
+)
+
+cdef extern from *:
+    """
+    static inline int kn_popcount128(ps_u128 x) {
+        return __builtin_popcountll((unsigned long long)x)
+             + __builtin_popcountll((unsigned long long)(x >> 64));
+    }
+    static inline int kn_popcount64(unsigned long long x) { return __builtin_popcountll(x); }
+    static inline ps_u128 kn_bit128(int i) { return ((ps_u128)1) << i; }
+    static inline int kn_bitlen(unsigned int x) { return x ? 32 - __builtin_clz(x) : 0; }
+    """
+    int kn_bitlen(unsigned int x) nogil
+    int kn_popcount128(u128 x) nogil
+    int kn_popcount64(uint64_t x) nogil
+    u128 kn_bit128(int i) nogil
+
+
+cdef const Tables* T = get_tables()
+cdef u128 FULL = T.full
+cdef u128 NOT_COL0 = 0
+cdef u128 NOT_COL8 = 0
+
+
+def _init_geometry():
+    global NOT_COL0, NOT_COL8
+    cdef int sq
+    for sq in range(BOARD_SQUARES):
+        if sq % 9 != 0:
+            NOT_COL0 |= kn_bit128(sq)
+        if sq % 9 != 8:
+            NOT_COL8 |= kn_bit128(sq)
+
+
+_init_geometry()
+
+# Penalty by placement count (counts beyond the table cost nothing): a
+# patch that cannot be placed costs as much as about four lost squares.
+cdef enum:
+    PEN_N = 12
+cdef int PEN[PEN_N]
+PEN[:] = [12, 6, 4, 3, 3, 2, 2, 1, 1, 1, 1, 1]
+
+cdef int LOOKAHEAD_K = 3
+cdef int LOOKAHEAD_MODE = 0      # 0 off, 1 the PEN table, 2 logarithmic (see count_penalty)
+cdef int LOOKAHEAD_CAND = 3      # x keep placements re-scored per patch
+
+
+cdef inline u128 neighbours(u128 m) noexcept nogil:
+    return (((m << 1) & NOT_COL0) | ((m >> 1) & NOT_COL8) | (m << 9) | (m >> 9)) & FULL
+
+
+cdef inline int isolated(u128 empty) noexcept nogil:
+    return kn_popcount128(empty & ~neighbours(empty))
+
+
+cdef int patch_placements(u128 empty, int pid) noexcept nogil:
+    cdef int og, n = 0
+    for og in range(T.patch_og_start[pid], T.patch_og_start[pid + 1]):
+        n += kn_popcount128(fits(T, empty, og))
+    return n
+
+
+cdef inline bint patch_fits_any(u128 empty, int pid) noexcept nogil:
+    cdef int og
+    for og in range(T.patch_og_start[pid], T.patch_og_start[pid + 1]):
+        if fits(T, empty, og):
+            return True
+    return False
+
+
+cdef inline int count_penalty(int c, int mode) noexcept nogil:
+    """Cost of a patch having ``c`` placements: mode 1, ``PEN`` (only the
+    last few placements matter); mode 2, two points per halving of the
+    count below 256 plus 8 when it is 0 (matters in every phase)."""
+    cdef int b
+    if mode == 2:
+        b = 9 - kn_bitlen(c + 1)
+        return (2 * b if b > 0 else 0) + (8 if c == 0 else 0)
+    return PEN[c] if c < PEN_N else 0
+
+
+cdef int lookahead_bad(const CState* s, u128 quilt, int start, int skip, int k, int mode) noexcept nogil:
+    cdef u128 empty = FULL & ~quilt
+    cdef int n = s.n_circle, j = 0, seen = 0, i, c, bad = 0
+    if n == 0:
+        return 0
+    i = start % n
+    while seen < k and j < n:
+        if i != skip:
+            c = patch_placements(empty, s.circle[i])
+            bad += count_penalty(c, mode)
+            seen += 1
+        i += 1
+        if i == n:
+            i = 0
+        j += 1
+    return bad
+
+
+cdef int move_lookahead_bad(const CState* s, int m) noexcept nogil:
+    cdef int p = to_move(s), pid, i
+    cdef u128 q = s.quilt[p] | move_mask(m)
+    if m == MOVE_WALK:
+        return 0
+    if m <= BOARD_SQUARES:
+        return lookahead_bad(s, q, 0, -1, LOOKAHEAD_K, LOOKAHEAD_MODE if LOOKAHEAD_MODE else 1)
+    pid = move_patch(m)
+    for i in range(s.n_circle):
+        if s.circle[i] == pid:
+            return lookahead_bad(s, q, i + 1, i, LOOKAHEAD_K, LOOKAHEAD_MODE if LOOKAHEAD_MODE else 1)
+    return 0
+
+
+cdef bint lookahead_on() noexcept nogil:
+    return LOOKAHEAD_MODE != 0
+
+
+cdef int lookahead_candidates(int keep) noexcept nogil:
+    return LOOKAHEAD_CAND * keep
+
+
+# --------------------------------------------------------------------------
+# Learned evaluation
+# --------------------------------------------------------------------------
+
+# Per-side terms (each enters as mover minus opponent, then again scaled by
+# the phase = spaces left to both / 106).
+SIDE_FEATURES = ["income_ahead", "spaces_left", "fillable", "holes", "bonus7", "buttons_cap",
+                 "next_fit", "next_gain", "dead_patches", "lookahead", "blocks2x2", "empty"]
+GLOBAL_FEATURES = ["tempo", "gap", "pending"]
+cdef enum:
+    N_SIDE = 12
+    N_FEAT = 2 * N_SIDE + 3
+FEATURES = ([f + "_diff" for f in SIDE_FEATURES] + [f + "_phase" for f in SIDE_FEATURES]
+            + GLOBAL_FEATURES)
+
+cdef double LW[N_FEAT]
+cdef bint LEARNED_ON = False
+
+
+cdef inline int income_ahead(int t) noexcept nogil:
+    return kn_popcount64(T.income_spaces >> (t + 1))
+
+
+cdef inline int blocks2x2(u128 empty) noexcept nogil:
+    """Empty 2x2 blocks (by top-left square): room for the large patches."""
+    return kn_popcount128(empty & ((empty >> 1) & NOT_COL8) & (empty >> 9) & ((empty >> 10) & NOT_COL8))
+
+
+cdef inline int best7_any(u128 q) noexcept nogil:
+    cdef int i, c, b = 0
+    for i in range(9):
+        c = kn_popcount128(q & T.square7[i])
+        if c > b:
+            b = c
+    return b
+
+
+# The quilt terms depend only on the quilt and the circle, and most leaves
+# of a search share one player's quilt with many others: they are memoised
+# in a direct-mapped table (exact: an entry holds its whole key).
+ctypedef struct Geometry:
+    u128 quilt
+    uint64_t circle_set    # bit pid = pid still in the circle
+    uint8_t head[3]        # circle[0..2] (33 = none)
+    uint8_t used
+    uint8_t fits3          # bit k = circle[k] fits the quilt
+    int8_t holes
+    int8_t best7
+    int8_t dead
+    int16_t look
+
+cdef enum:
+    GEO_BITS = 14
+cdef Geometry GEO[1 << GEO_BITS]
+cdef bint GEO_ON = True          # off only to time the uncached terms
+
+
+cdef void geometry_compute(const CState* s, u128 q, Geometry* g) noexcept nogil:
+    cdef u128 empty = FULL & ~q
+    cdef int k, n3 = 3 if s.n_circle > 3 else s.n_circle
+    g.holes = isolated(empty)
+    g.best7 = best7_any(q)
+    g.fits3 = 0
+    g.dead = 0
+    for k in range(s.n_circle):
+        if not patch_fits_any(empty, s.circle[k]):
+            g.dead += 1
+        elif k < n3:
+            g.fits3 |= 1 << k
+    g.look = lookahead_bad(s, q, 0, -1, 3, 1)
+
+
+cdef void geometry(const CState* s, u128 q, Geometry* out) noexcept nogil:
+    """The quilt terms of ``q`` under ``s``'s circle, from the table when there."""
+    cdef uint64_t set_ = 0, h
+    cdef int k
+    cdef uint8_t h0 = s.circle[0] if s.n_circle > 0 else 33
+    cdef uint8_t h1 = s.circle[1] if s.n_circle > 1 else 33
+    cdef uint8_t h2 = s.circle[2] if s.n_circle > 2 else 33
+    cdef Geometry* e
+    for k in range(s.n_circle):
+        set_ |= (<uint64_t>1) << s.circle[k]
+    h = mix64(<uint64_t>q ^ mix64(<uint64_t>(q >> 64) ^ set_) ^ (<uint64_t>h0 << 56))
+    e = &GEO[h & ((1 << GEO_BITS) - 1)]
+    if not GEO_ON:
+        geometry_compute(s, q, out)
+        return
+    if not (e.used and e.quilt == q and e.circle_set == set_ and e.head[0] == h0
+            and e.head[1] == h1 and e.head[2] == h2):
+        geometry_compute(s, q, e)
+        e.quilt = q
+        e.circle_set = set_
+        e.head[0] = h0
+        e.head[1] = h1
+        e.head[2] = h2
+        e.used = 1
+    out[0] = e[0]
+
+
+cdef void side_features(const CState* s, int x, double* f) noexcept nogil:
+    """The per-side terms of player ``x`` (SIDE_FEATURES order)."""
+    cdef int t = s.time[x], o = 1 - x, left = LAST_SPACE - t, k, pid, gain, best = 0, nfit = 0
+    cdef int b7
+    cdef Geometry g
+    cdef u128 q = s.quilt[x]
+    cdef u128 empty = FULL & ~q
+    cdef int ne = kn_popcount128(empty)
+    cdef int n3 = 3 if s.n_circle > 3 else s.n_circle
+    f[0] = s.income[x] * income_ahead(t)
+    f[1] = left
+    f[2] = ne if ne < 3 * left else 3 * left
+    f[5] = s.buttons[x] if s.buttons[x] < 12 else 12
+    f[10] = blocks2x2(empty)
+    f[11] = ne
+    if left == 0:
+        f[3] = 0
+        f[4] = 0
+        f[6] = 0
+        f[7] = 0
+        f[8] = 0
+        f[9] = 0
+        return
+    geometry(s, q, &g)
+    f[3] = g.holes
+    f[4] = 0
+    if s.bonus < 0:
+        b7 = g.best7 - 35
+        if b7 > 0:
+            f[4] = b7 / 14.0
+    for k in range(n3):
+        pid = s.circle[k]
+        if T.patch_cost[pid] <= s.buttons[x] and (g.fits3 >> k) & 1:
+            nfit += 1
+            gain = (2 * T.patch_size[pid] - T.patch_cost[pid] - T.patch_time[pid]
+                    + T.patch_income[pid] * income_ahead(t))
+            if gain > best:
+                best = gain
+    f[6] = nfit
+    f[7] = best
+    f[8] = g.dead
+    f[9] = g.look
+
+
+cdef void all_features(const CState* s, int p, double* f) noexcept nogil:
+    """FEATURES for player ``p``."""
+    cdef double a[N_SIDE]
+    cdef double b[N_SIDE]
+    cdef int i, o = 1 - p
+    cdef double phase = (2 * LAST_SPACE - s.time[0] - s.time[1]) / (2.0 * LAST_SPACE)
+    side_features(s, p, a)
+    side_features(s, o, b)
+    for i in range(N_SIDE):
+        f[i] = a[i] - b[i]
+        f[N_SIDE + i] = (a[i] - b[i]) * phase
+    f[2 * N_SIDE] = 1.0 if to_move(s) == p else -1.0
+    f[2 * N_SIDE + 1] = s.time[o] - s.time[p]
+    f[2 * N_SIDE + 2] = (1.0 if s.pending == p else 0.0) - (1.0 if s.pending == o else 0.0)
+
+
+cdef inline double margin_now(const CState* s, int p) noexcept nogil:
+    return score(s, p) - score(s, 1 - p)
+
+
+cdef double learned_margin(const CState* s, int p) noexcept nogil:
+    """The margin now plus the learned correction."""
+    cdef double f[N_FEAT]
+    cdef double v = margin_now(s, p)
+    cdef int i
+    all_features(s, p, f)
+    for i in range(N_FEAT):
+        v += LW[i] * f[i]
+    return v
+
+
+cdef bint learned_on() noexcept nogil:
+    return LEARNED_ON
+
+
+# --------------------------------------------------------------------------
+# Python-facing: weights, switches, features, benchmarks
+# --------------------------------------------------------------------------
+
+def set_learned(weights):
+    """Load learned weights (a sequence in FEATURES order) and switch the
+    learned evaluation on; ``None`` switches it off."""
+    global LEARNED_ON
+    cdef int i
+    if weights is None:
+        LEARNED_ON = False
+        return
+    if len(weights) != N_FEAT:
+        raise ValueError(f"expected {N_FEAT} weights, got {len(weights)}")
+    for i in range(N_FEAT):
+        LW[i] = float(weights[i])
+    LEARNED_ON = True
+
+
+def learned_weights():
+    return [LW[i] for i in range(N_FEAT)] if LEARNED_ON else None
+
+
+def set_lookahead(int mode, int k=3, int cand=3):
+    """The placement look-ahead in move ordering: ``mode`` 0 off, 1 or 2
+    (``count_penalty``); ``k`` patches, 1-3; ``cand`` x keep placements per
+    patch re-scored, 1-64."""
+    global LOOKAHEAD_MODE, LOOKAHEAD_K, LOOKAHEAD_CAND
+    if not 0 <= mode <= 2 or not 1 <= k <= 3 or not 1 <= cand <= 64:
+        raise ValueError("mode must be 0-2, k 1-3 and cand 1-64")
+    LOOKAHEAD_MODE = mode
+    LOOKAHEAD_K = k
+    LOOKAHEAD_CAND = cand
+
+
+def lookahead_state():
+    return LOOKAHEAD_MODE, LOOKAHEAD_K, LOOKAHEAD_CAND
+
+
+def features(CoreState s, int player):
+    """FEATURES of ``s`` for ``player`` (a list of floats)."""
+    cdef double f[N_FEAT]
+    all_features(&s.s, player, f)
+    return [f[i] for i in range(N_FEAT)]
+
+
+def margin_of(CoreState s, int player):
+    return margin_now(&s.s, player)
+
+
+def learned_value(CoreState s, int player):
+    """The learned estimate of the final margin for ``player``."""
+    return learned_margin(&s.s, player)
+
+
+def placements_of_patch(CoreState s, int player, int pid):
+    """Placements of patch ``pid`` on ``player``'s quilt."""
+    if not 0 <= pid < N_PATCHES or player not in (0, 1):
+        raise ValueError("bad patch id or player")
+    return patch_placements(FULL & ~s.s.quilt[player], pid)
+
+
+def quilt_lookahead(CoreState s, int player, int k=3):
+    """Look-ahead badness of ``player``'s quilt for the next ``k`` patches."""
+    if player not in (0, 1) or not 1 <= k <= 33:
+        raise ValueError("bad player or k")
+    return lookahead_bad(&s.s, s.s.quilt[player], 0, -1, k, 1)
+
+
+def move_lookahead(CoreState s, int move):
+    """Look-ahead badness of ``move`` for the player to move (0 for walk)."""
+    return move_lookahead_bad(&s.s, move)
+
+
+def bench_lookahead(CoreState s, list moves, int repeat):
+    """Score each move ``repeat`` times; returns the scorings done (for ns per
+    placement scored)."""
+    cdef int i, r, n = len(moves)
+    cdef int codes[2048]
+    cdef long total = 0
+    if n > 2048:
+        raise ValueError("too many moves")
+    for i in range(n):
+        codes[i] = moves[i]
+    with nogil:
+        for r in range(repeat):
+            for i in range(n):
+                total += move_lookahead_bad(&s.s, codes[i])
+    return n * repeat, total
+
+
+def bench_learned(CoreState s, int repeat, bint cached=True):
+    """Evaluate ``s`` ``repeat`` times; ``cached=False`` recomputes the
+    quilt terms every time (the cost of a leaf whose quilts are new)."""
+    global GEO_ON
+    cdef int r
+    cdef double t = 0
+    GEO_ON = cached
+    with nogil:
+        for r in range(repeat):
+            t += learned_margin(&s.s, r & 1)
+    GEO_ON = True
+    return t
+
+
+# --------------------------------------------------------------------------
+# The greedy player with the look-ahead (measured against the plain one by
+# benchmarks/bench_greedy_lookahead.py)
+# --------------------------------------------------------------------------
+
+cdef inline int greedy_value(const CState* s, int p, int m) noexcept nogil:
+    """The greedy player's value of a move in points (see _eval.greedy_key)."""
+    cdef int t, after, pid
+    if m == MOVE_WALK:
+        return 0
+    if m <= BOARD_SQUARES:
+        return 2
+    pid = move_patch(m)
+    t = s.time[p]
+    after = t + T.patch_time[pid]
+    if after > LAST_SPACE:
+        after = LAST_SPACE
+    return (2 * T.patch_size[pid] - T.patch_cost[pid]
+            + T.patch_income[pid] * income_ahead(after) - (after - t))
+
+
+cdef int greedy_lookahead(const CState* s, int mode) noexcept nogil:
+    """The greedy move, placements chosen by contact minus the look-ahead
+    badness (``mode`` 1 or 2) instead of contact alone."""
+    cdef move_t moves[MAX_MOVES]
+    cdef int n = gen_moves(s, moves), i, p = to_move(s), m
+    cdef long long k, best_k = -(1LL << 62)
+    cdef int best = moves[0]
+    for i in range(n):
+        m = moves[i]
+        if m == MOVE_WALK:
+            k = -1
+        else:
+            k = ((<long long>greedy_value(s, p, m)) << 12) + 2048 + contact(move_mask(m), s.quilt[p])
+            if m <= BOARD_SQUARES:
+                k -= lookahead_bad(s, s.quilt[p] | move_mask(m), 0, -1, 3, mode)
+            else:
+                k -= move_lookahead_mode(s, m, mode)
+        if k > best_k:
+            best_k, best = k, m
+    return best
+
+
+cdef int move_lookahead_mode(const CState* s, int m, int mode) noexcept nogil:
+    cdef int i, pid = move_patch(m)
+    cdef u128 q = s.quilt[to_move(s)] | move_mask(m)
+    for i in range(s.n_circle):
+        if s.circle[i] == pid:
+            return lookahead_bad(s, q, i + 1, i, 3, mode)
+    return 0
+
+
+def greedy_lookahead_move(CoreState s, int mode=1):
+    """Move code of the look-ahead greedy player (-1 when the game is over)."""
+    if is_over(&s.s):
+        return -1
+    if mode not in (1, 2):
+        raise ValueError("mode must be 1 or 2")
+    return greedy_lookahead(&s.s, mode)

@@ -1,0 +1,73 @@
+"""Self-play games of the current alpha-beta engine for training data.
+
+Each game: a random circle (seeded), a random edition and start player,
+and opening noise (during the first ``noise_plies`` plies a uniformly
+random legal move with probability ``noise``) so the positions cover more
+than the engine's own lines. Every position before the end is one row:
+game id, ply, player to move, that player's final margin, and the position
+text (features are computed at training time from the text, so changing the
+features needs no new games). Rows are appended to a CSV as each game ends,
+so an interrupted run keeps its games. Deterministic under a node budget.
+"""
+
+from __future__ import annotations
+
+import csv
+import random
+from pathlib import Path
+
+from patchsolve.position import Position
+from patchsolve.search import search
+
+COLUMNS = ["game", "ply", "mover", "final_margin", "position"]
+
+
+def final_margin(pos: Position, player: int) -> int:
+    a, b = pos.scores()
+    return a - b if player == 0 else b - a
+
+
+def play_game(seed: int, nodes: int, noise_plies: int, noise: float, learned: bool) -> list[list]:
+    rng = random.Random(seed)
+    edition = rng.choice(["revised", "original"])
+    pos = Position.start(seed=seed, edition=edition, first_player=rng.randrange(2))
+    seen = []
+    ply = 0
+    while not pos.is_over:
+        seen.append((ply, pos.to_move, pos.to_text()))
+        if ply < noise_plies and rng.random() < noise:
+            move = rng.choice(pos.legal_moves())
+        else:
+            move = search(pos, engine="alphabeta", nodes=nodes, learned=learned).best_move
+        pos = pos.play(move)
+        ply += 1
+    return [[seed, p, mover, final_margin(pos, mover), text] for p, mover, text in seen]
+
+
+def generate(path: Path, games: int, seed: int, nodes: int, noise_plies: int = 16,
+             noise: float = 0.3, learned: bool = False, progress=None) -> int:
+    """Append ``games`` games (ids seed*1e6 + 0..games-1) to the CSV ``path``;
+    games already in the file are skipped (a run can be resumed). Returns
+    the rows written."""
+    path = Path(path)
+    done = set()
+    if path.exists():
+        with path.open(newline="") as f:
+            done = {int(r["game"]) for r in csv.DictReader(f)}
+    new = not path.exists()
+    rows = 0
+    with path.open("a", newline="") as f:
+        w = csv.writer(f)
+        if new:
+            w.writerow(COLUMNS)
+        for g in range(games):
+            gid = seed * 1_000_000 + g
+            if gid in done:
+                continue
+            out = play_game(gid, nodes, noise_plies, noise, learned)
+            w.writerows(out)
+            f.flush()
+            rows += len(out)
+            if progress:
+                progress(g + 1, games)
+    return rows
