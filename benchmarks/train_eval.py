@@ -39,6 +39,9 @@ def main(argv=None) -> None:
     g.add_argument("--noise-plies", type=int, default=16)
     g.add_argument("--noise", type=float, default=0.3)
     g.add_argument("--learned", action="store_true", help="self-play with the current learned evaluation")
+    g.add_argument("--backend", choices=["local", "ray"], default="local", help="where the games run")
+    g.add_argument("--workers", type=int, default=1)
+    g.add_argument("--address", default=None, help="a Ray cluster (with --backend ray)")
     f = sub.add_parser("fit")
     f.add_argument("data", nargs="+")
     f.add_argument("--out", required=True)
@@ -49,7 +52,8 @@ def main(argv=None) -> None:
     a = ap.parse_args(argv)
     if a.cmd == "generate":
         n = selfplay.generate(Path(a.out), a.games, a.seed, a.nodes, a.noise_plies, a.noise, a.learned,
-                              progress=lambda i, t: print(f"{i}/{t}", file=sys.stderr, end="\r"))
+                              progress=lambda i, t: print(f"{i}/{t}", file=sys.stderr, end="\r"),
+                              backend=a.backend, workers=a.workers, address=a.address)
         print(f"{n} rows appended to {a.out}")
         return
     rows = fit.read_rows(a.data)

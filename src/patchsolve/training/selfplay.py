@@ -44,30 +44,42 @@ def play_game(seed: int, nodes: int, noise_plies: int, noise: float, learned: bo
     return [[seed, p, mover, final_margin(pos, mover), text] for p, mover, text in seen]
 
 
+def _play_job(job) -> list[list]:
+    return play_game(*job)
+
+
 def generate(path: Path, games: int, seed: int, nodes: int, noise_plies: int = 16,
-             noise: float = 0.3, learned: bool = False, progress=None) -> int:
-    """Append ``games`` games (ids seed*1e6 + 0..games-1) to the CSV ``path``;
-    games already in the file are skipped (a run can be resumed). Returns
-    the rows written."""
+             noise: float = 0.3, learned: bool = False, progress=None, backend: str = "local",
+             workers: int = 1, address: str | None = None) -> int:
+    """Append ``games`` games (ids seed*1e6 + 0..games-1) to the CSV ``path``,
+    each written as soon as it ends; games already in the file are skipped
+    (a run can be resumed). The games run on ``backend`` (``local``
+    processes or ``ray`` tasks, ``patchsolve.backends``); a game's rows do
+    not depend on where it ran. Returns the rows written."""
+    from contextlib import closing
+
+    from patchsolve.backends import make_backend
+
     path = Path(path)
     done = set()
     if path.exists():
         with path.open(newline="") as f:
             done = {int(r["game"]) for r in csv.DictReader(f)}
     new = not path.exists()
-    rows = 0
+    jobs = [(seed * 1_000_000 + g, nodes, noise_plies, noise, learned) for g in range(games)
+            if seed * 1_000_000 + g not in done]
+    rows = finished = 0
     with path.open("a", newline="") as f:
         w = csv.writer(f)
         if new:
             w.writerow(COLUMNS)
-        for g in range(games):
-            gid = seed * 1_000_000 + g
-            if gid in done:
-                continue
-            out = play_game(gid, nodes, noise_plies, noise, learned)
-            w.writerows(out)
             f.flush()
-            rows += len(out)
-            if progress:
-                progress(g + 1, games)
+        with closing(make_backend(backend, workers=workers, address=address).run(_play_job, jobs)) as results:
+            for _k, out in results:
+                w.writerows(out)
+                f.flush()
+                rows += len(out)
+                finished += 1
+                if progress:
+                    progress(len(done) + finished, games)
     return rows
