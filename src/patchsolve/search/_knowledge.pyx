@@ -25,45 +25,22 @@ evaluation.
 
 from libc.stdint cimport uint64_t, uint8_t, int8_t, int16_t
 
-from patchsolve.search._eval cimport contact
+from patchsolve.search._eval cimport contact, neighbours, isolated
 from patchsolve._core cimport (
     CState, Tables, u128, move_t, CoreState, get_tables, to_move, score, fits, move_mask, move_patch, mix64,
     LAST_SPACE, BOARD_SQUARES, N_PATCHES, BUY_SHIFT, MOVE_WALK, MAX_MOVES, gen_moves, is_over,
+    popcount128, ps_popcount64, ps_bit128, PS_COL8,
 )
 
 cdef extern from *:
     """
-    static inline int kn_popcount128(ps_u128 x) {
-        return __builtin_popcountll((unsigned long long)x)
-             + __builtin_popcountll((unsigned long long)(x >> 64));
-    }
-    static inline int kn_popcount64(unsigned long long x) { return __builtin_popcountll(x); }
-    static inline ps_u128 kn_bit128(int i) { return ((ps_u128)1) << i; }
     static inline int kn_bitlen(unsigned int x) { return x ? 32 - __builtin_clz(x) : 0; }
     """
     int kn_bitlen(unsigned int x) nogil
-    int kn_popcount128(u128 x) nogil
-    int kn_popcount64(uint64_t x) nogil
-    u128 kn_bit128(int i) nogil
 
 
 cdef const Tables* T = get_tables()
 cdef u128 FULL = T.full
-cdef u128 NOT_COL0 = 0
-cdef u128 NOT_COL8 = 0
-
-
-def _init_geometry():
-    global NOT_COL0, NOT_COL8
-    cdef int sq
-    for sq in range(BOARD_SQUARES):
-        if sq % 9 != 0:
-            NOT_COL0 |= kn_bit128(sq)
-        if sq % 9 != 8:
-            NOT_COL8 |= kn_bit128(sq)
-
-
-_init_geometry()
 
 # Penalty by placement count (counts beyond the table cost nothing): a
 # patch that cannot be placed costs as much as about four lost squares.
@@ -77,18 +54,10 @@ cdef int LOOKAHEAD_MODE = 0      # 0 off, 1 the PEN table, 2 logarithmic (see co
 cdef int LOOKAHEAD_CAND = 3      # x keep placements re-scored per patch
 
 
-cdef inline u128 neighbours(u128 m) noexcept nogil:
-    return (((m << 1) & NOT_COL0) | ((m >> 1) & NOT_COL8) | (m << 9) | (m >> 9)) & FULL
-
-
-cdef inline int isolated(u128 empty) noexcept nogil:
-    return kn_popcount128(empty & ~neighbours(empty))
-
-
 cdef int patch_placements(u128 empty, int pid) noexcept nogil:
     cdef int og, n = 0
     for og in range(T.patch_og_start[pid], T.patch_og_start[pid + 1]):
-        n += kn_popcount128(fits(T, empty, og))
+        n += popcount128(fits(T, empty, og))
     return n
 
 
@@ -171,18 +140,18 @@ cdef bint LEARNED_ON = False
 
 
 cdef inline int income_ahead(int t) noexcept nogil:
-    return kn_popcount64(T.income_spaces >> (t + 1))
+    return ps_popcount64(T.income_spaces >> (t + 1))
 
 
 cdef inline int blocks2x2(u128 empty) noexcept nogil:
     """Empty 2x2 blocks (by top-left square): room for the large patches."""
-    return kn_popcount128(empty & ((empty >> 1) & NOT_COL8) & (empty >> 9) & ((empty >> 10) & NOT_COL8))
+    return popcount128(empty & ((empty >> 1) & ~PS_COL8) & (empty >> 9) & ((empty >> 10) & ~PS_COL8))
 
 
 cdef inline int best7_any(u128 q) noexcept nogil:
     cdef int i, c, b = 0
     for i in range(9):
-        c = kn_popcount128(q & T.square7[i])
+        c = popcount128(q & T.square7[i])
         if c > b:
             b = c
     return b
@@ -257,7 +226,7 @@ cdef void side_features(const CState* s, int x, double* f) noexcept nogil:
     cdef Geometry g
     cdef u128 q = s.quilt[x]
     cdef u128 empty = FULL & ~q
-    cdef int ne = kn_popcount128(empty)
+    cdef int ne = popcount128(empty)
     cdef int n3 = 3 if s.n_circle > 3 else s.n_circle
     f[0] = s.income[x] * income_ahead(t)
     f[1] = left

@@ -72,11 +72,11 @@ from patchsolve._core cimport (
     CState, Tables, u128, move_t, CoreState,
     get_tables, popcount128, to_move, is_over, gen_moves, apply_move, score, is_legal, winner,
     move_mask, move_patch, rng_next, fits, mix64, stop_requested,
-    ps_ctz128, ps_popcount64, ps_bit128,
+    ps_ctz128, ps_popcount64, ps_bit128, income_ahead,
     MAX_MOVES, LAST_SPACE, BOARD_SQUARES, BUY_SHIFT, MOVE_WALK, N_PATCHES,
 )
-# The solver's only use of the heuristic evaluation: the driver's first guess.
-from patchsolve.search._eval cimport evaluate
+# The evaluation is the driver's first guess only; the placement scores order moves.
+from patchsolve.search._eval cimport evaluate, neighbours, isolated, placement_badness
 from patchsolve.search._zobrist cimport ZTables, get_zobrist, full_key, child_key
 
 cdef enum:
@@ -89,41 +89,6 @@ cdef enum:
 cdef const Tables* T = get_tables()
 cdef u128 FULL = T.full
 cdef const ZTables* Z = get_zobrist()
-cdef u128 NOT_COL0 = 0
-cdef u128 NOT_COL8 = 0
-
-
-def _init_geometry():
-    global NOT_COL0, NOT_COL8
-    cdef int sq
-    for sq in range(BOARD_SQUARES):
-        if sq % 9 != 0:
-            NOT_COL0 |= ps_bit128(sq)
-        if sq % 9 != 8:
-            NOT_COL8 |= ps_bit128(sq)
-
-
-_init_geometry()
-
-
-cdef inline u128 neighbours(u128 m) noexcept nogil:
-    return (((m << 1) & NOT_COL0) | ((m >> 1) & NOT_COL8) | (m << 9) | (m >> 9)) & FULL
-
-
-cdef inline int isolated(u128 empty) noexcept nogil:
-    return popcount128(empty & ~neighbours(empty))
-
-
-cdef inline int placement_badness(u128 quilt, u128 m) noexcept nogil:
-    cdef u128 empty = FULL & ~(quilt | m)
-    return popcount128(neighbours(m) & empty) + 4 * isolated(empty)
-
-
-cdef inline int income_ahead(int t) noexcept nogil:
-    """Income spaces strictly after space ``t``."""
-    return ps_popcount64(T.income_spaces >> (t + 1))
-
-
 # --------------------------------------------------------------------------
 # Transposition table: proven [lo, hi] per position
 # --------------------------------------------------------------------------
@@ -250,7 +215,7 @@ cdef inline int score_floor(const CState* s, int q) noexcept nogil:
     """``q`` can always walk to 53: one button a space, the income to come,
     and a pending leather patch placed (+2)."""
     cdef int left = LAST_SPACE - s.time[q]
-    return (score(s, q) + left + s.income[q] * income_ahead(s.time[q])
+    return (score(s, q) + left + s.income[q] * income_ahead(T, s.time[q])
             + (2 if s.pending == q else 0))
 
 
@@ -264,7 +229,7 @@ cdef int score_ceiling(const CState* s, int q) noexcept nogil:
     positive non-square parts); one can buy at most one patch a space left.
     Leather patches ahead add 2 each (at most one per empty square), the 7x7
     bonus 7 while free."""
-    cdef int t = s.time[q], left = LAST_SPACE - t, ia = income_ahead(t)
+    cdef int t = s.time[q], left = LAST_SPACE - t, ia = income_ahead(T, t)
     cdef int empty = BOARD_SQUARES - popcount128(s.quilt[q])
     cdef int i, pid, trav, w, rest, sum_pos = 0, sum_rest = 0, corr = 0, gain, nl
     cdef uint64_t ahead
@@ -337,7 +302,7 @@ cdef int cmp_desc(const void* a, const void* b) noexcept nogil:
 
 cdef inline int buy_gain(const CState* s, int p, int pid) noexcept nogil:
     return (2 * T.patch_size[pid] - T.patch_cost[pid] - T.patch_time[pid]
-            + T.patch_income[pid] * income_ahead(s.time[p]))
+            + T.patch_income[pid] * income_ahead(T, s.time[p]))
 
 
 cdef inline bint completes_bonus(const CState* s, u128 q) noexcept nogil:
