@@ -31,6 +31,7 @@ A ``CState`` is a plain value: copy it to keep a position (copy-make).
 """
 
 from libc.stdint cimport uint64_t, int16_t, int32_t, int8_t, uint8_t
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 # The 128-bit helpers, one copy for every module that cimports the core
 # (static inline C: compiled into each, no call across modules).
@@ -206,3 +207,26 @@ cdef bint stop_requested() noexcept nogil
 cdef class CoreState:
     cdef CState s
     cdef CoreState _copy(self)
+
+
+cdef inline double monotonic_now() noexcept nogil:
+    """Seconds on the monotonic clock (the searches' deadlines)."""
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef inline bint limits_reached(uint64_t nodes, uint64_t node_limit, double deadline) noexcept nogil:
+    """A search's node limit (0: none) or deadline (0: none) is reached, or
+    a stop was requested: what every searcher polls."""
+    if node_limit and nodes >= node_limit:
+        return True
+    if stop_requested():
+        return True
+    return deadline > 0 and monotonic_now() >= deadline
+
+
+cdef inline int margin(const CState* s, int p) noexcept nogil:
+    """Player ``p``'s score minus the opponent's."""
+    return score(s, p) - score(s, 1 - p)
+

@@ -42,17 +42,19 @@ it, so the merge loses nothing.
 from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, int16_t, int8_t, uint8_t, uint16_t
 from libc.stdlib cimport malloc, calloc, free, qsort
 from libc.string cimport memset, memcpy
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from patchsolve._core cimport (
     CState, Tables, u128, move_t, CoreState,
     get_tables, popcount128, to_move, is_over, gen_moves, apply_move, score, is_legal,
-    move_mask, move_patch, rng_next, fits, mix64, stop_requested,
+    move_mask, move_patch, rng_next, fits, mix64, stop_requested, monotonic_now, limits_reached, margin,
     ps_ctz128, ps_popcount64, ps_bit128, income_ahead,
     MAX_MOVES, LAST_SPACE, BOARD_SQUARES, BUY_SHIFT, MOVE_WALK, N_PATCHES,
 )
 from patchsolve.search._eval cimport evaluate, neighbours, placement_badness
 from patchsolve.search._zobrist cimport ZTables, get_zobrist, full_key, child_key
+from patchsolve.search._order cimport (
+    LAZY, cmp_desc, key_move, select_best, next_move, buy_gain, completes_bonus, is_final_buy,
+)
 from patchsolve.search._knowledge cimport move_lookahead_bad, lookahead_on, lookahead_candidates
 
 cdef enum:
@@ -130,98 +132,17 @@ ctypedef struct Ctx:
     int* pv_len
 
 
-cdef inline double now() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
-
-
 cdef inline void check_limits(Ctx* c) noexcept nogil:
-    if c.node_limit and c.nodes >= c.node_limit:
+    if limits_reached(c.nodes, c.node_limit, c.deadline):
         c.stop = 1
-    elif stop_requested():
-        c.stop = 1
-    elif c.deadline > 0 and now() >= c.deadline:
-        c.stop = 1
-
-
-cdef inline int margin(const CState* s, int p) noexcept nogil:
-    return score(s, p) - score(s, 1 - p)
 
 
 # --------------------------------------------------------------------------
 # Move ordering, final-buy merging and placement pruning
 # --------------------------------------------------------------------------
 
-cdef int cmp_desc(const void* a, const void* b) noexcept nogil:
-    cdef int64_t x = (<const int64_t*>a)[0]
-    cdef int64_t y = (<const int64_t*>b)[0]
-    return (x < y) - (x > y)
-
-
-cdef inline int buy_gain(const CState* s, int p, int pid) noexcept nogil:
-    """Cheap worth of buying ``pid`` now, in buttons, relative to walking:
-    two points per square, minus cost and time, plus the income it earns."""
-    return (2 * T.patch_size[pid] - T.patch_cost[pid] - T.patch_time[pid]
-            + T.patch_income[pid] * income_ahead(T, s.time[p]))
-
-
-cdef inline bint completes_bonus(const CState* s, u128 q) noexcept nogil:
-    cdef int i
-    if s.bonus >= 0 or popcount128(q) < 49:
-        return False
-    for i in range(9):
-        if (q & T.square7[i]) == T.square7[i]:
-            return True
-    return False
-
-
-cdef inline bint is_final_buy(const CState* s, int p, int pid) noexcept nogil:
-    """After this buy player ``p`` stands on 53 with no leather patch to
-    place: ``p``'s quilt never changes again, and nothing the opponent can
-    do depends on it, so all placements lead to equal values except for
-    whether they take the 7x7 bonus. (Exact, used in every mode.)"""
-    cdef int t = s.time[p], dest = t + T.patch_time[pid]
-    cdef uint64_t crossed
-    if dest < LAST_SPACE:
-        return False
-    crossed = ((<uint64_t>1) << (LAST_SPACE + 1)) - ((<uint64_t>1) << (t + 1))
-    return (crossed & s.leather) == 0
-
-
-cdef enum:
-    LAZY = 3      # the first moves of a node are picked by selection; the rest sorted then
-
-
 cdef inline int64_t order_key(int gain, int bad, move_t m) noexcept nogil:
     return ((<int64_t>(gain * 256 - bad + (1 << 24))) << 32) | <uint32_t>m
-
-
-cdef inline move_t key_move(int64_t k) noexcept nogil:
-    return <move_t>(<uint32_t>k)
-
-
-cdef inline void select_best(int64_t* keys, int lo, int n) noexcept nogil:
-    """Swap the largest of keys[lo:n] to keys[lo]."""
-    cdef int j, b = lo
-    cdef int64_t t
-    for j in range(lo + 1, n):
-        if keys[j] > keys[b]:
-            b = j
-    t = keys[lo]
-    keys[lo] = keys[b]
-    keys[b] = t
-
-
-cdef inline move_t next_move(int64_t* keys, int i, int n) noexcept nogil:
-    """The i-th best move. Most nodes stop after one or two moves, so the
-    first LAZY are found by selection and only nodes that go on pay for a
-    sort of the rest."""
-    if i < LAZY:
-        select_best(keys, i, n)
-    elif i == LAZY:
-        qsort(keys + LAZY, n - LAZY, sizeof(int64_t), cmp_desc)
-    return key_move(keys[i])
 
 
 cdef int rescore_run(const CState* s, int64_t* keys, int lo, int hi, int cand) noexcept nogil:
@@ -281,14 +202,14 @@ cdef int order_moves(Ctx* c, const CState* s, const move_t* moves, int n, int64_
         else:
             mask = move_mask(m)
             if pid >= 0:
-                if is_final_buy(s, p, pid):
-                    slot = completes_bonus(s, s.quilt[p] | mask)
+                if is_final_buy(T, s, p, pid):
+                    slot = completes_bonus(T, s, s.quilt[p] | mask)
                     if seen[pid][slot]:
                         continue
                     seen[pid][slot] = 1
-                gain = buy_gain(s, p, pid)
+                gain = buy_gain(T, s, p, pid)
             else:
-                gain = 7 if completes_bonus(s, s.quilt[p] | mask) else 0
+                gain = 7 if completes_bonus(T, s, s.quilt[p] | mask) else 0
             bad = placement_badness(s.quilt[p], mask)
         keys[k] = order_key(gain, bad, m)
         k += 1
@@ -536,7 +457,7 @@ cdef class Searcher:
         self.c.nodes = 0
         self.c.stop = 0
         self.c.node_limit = node_limit
-        self.c.deadline = now() + seconds if seconds > 0 else 0.0
+        self.c.deadline = monotonic_now() + seconds if seconds > 0 else 0.0
         last = depth
         d = first_depth
         while d <= last:

@@ -48,12 +48,11 @@ from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memset
 from libc.math cimport sqrt, log, pow, exp
 from libc.stdint cimport uint64_t, int64_t, int32_t, int16_t, int8_t
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from patchsolve._core cimport (
     CState, Tables, CoreState, move_t, u128, get_tables, gen_moves, count_moves, apply_move,
     is_over, to_move, score, winner, state_key, move_mask, move_patch, popcount128,
-    rng_next, rng_below, random_playout, is_legal, fits, buy_code, stop_requested,
+    rng_next, rng_below, random_playout, is_legal, fits, buy_code, stop_requested, monotonic_now,
     ps_ctz128, ps_select128, ps_bit128, income_ahead,
     MAX_MOVES, MOVE_WALK, BUY_SHIFT, BOARD_SQUARES, LAST_SPACE, N_PATCHES,
 )
@@ -282,12 +281,6 @@ cdef void heuristic_playout(CState* s, uint64_t* rng, const Config* cfg) noexcep
     """Play the heuristic policy to the end of the game."""
     while not is_over(s):
         apply_move(s, heuristic_move(s, rng, cfg))
-
-
-cdef inline double now() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
 # --------------------------------------------------------------------------
@@ -703,7 +696,7 @@ cdef class Searcher:
         cdef uint64_t tmp = seed
         self.rng = rng_next(&tmp)
         cdef long done = 0
-        cdef double t0 = now(), deadline = t0 + seconds
+        cdef double t0 = monotonic_now(), deadline = t0 + seconds
         with nogil:
             while not is_over(&self.root_state):
                 # a proven win is final; a proven loss still needs the best try
@@ -712,14 +705,14 @@ cdef class Searcher:
                     break
                 if iterations > 0 and done >= iterations:
                     break
-                if seconds > 0 and (done & 15) == 0 and now() >= deadline:
+                if seconds > 0 and (done & 15) == 0 and monotonic_now() >= deadline:
                     break
                 if (done & 15) == 0 and stop_requested():
                     break
                 self.iterate()
                 done += 1
         self.total_iterations += done
-        return done, now() - t0
+        return done, monotonic_now() - t0
 
     cdef dict node_stats(self, int c):
         cdef Node* n = &self.nodes[c]
