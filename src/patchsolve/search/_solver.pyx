@@ -816,11 +816,27 @@ cdef class Solver:
         return 2 * v if self.c.wdl else v
 
 
+cdef int null_window(Ctx* c, CState* s, uint64_t key, int t, int* lo, int* hi, int* gamma, int* steps,
+                     int* v) noexcept nogil:
+    """One test "is the value >= t?" narrowing [lo, hi] with its fail-soft
+    value ``v``: 1 (yes), 0 (no), -1 (stopped; nothing changed)."""
+    gamma[0] = t
+    v[0] = search(c, s, key, t - 1, t, 0, 0)
+    if c.stop:
+        return -1
+    steps[0] += 1
+    if v[0] >= t:
+        lo[0] = v[0]
+        return 1
+    hi[0] = v[0]
+    return 0
+
+
 cdef void mtd(Ctx* c, CState* s, uint64_t key, int* lo, int* hi, int* gamma, int* steps,
               int lo0, int hi0, int guess, int spread) noexcept nogil:
     """The driver (module doc): ``lo``/``hi`` are updated in place after
     every step so another thread can report them."""
-    cdef int g, v, step = 1, last = 0, dirn, run = 0, d = spread, side, t
+    cdef int g, v, step = 1, last = 0, dirn, run = 0, d = spread, side, t, high
     lo[0] = lo0
     hi[0] = hi0
     g = guess
@@ -831,19 +847,11 @@ cdef void mtd(Ctx* c, CState* s, uint64_t key, int* lo, int* hi, int* gamma, int
             t = g - d if side == 0 else g + d + 1
             if not (lo[0] < t <= hi[0]):
                 continue
-            gamma[0] = t
-            v = search(c, s, key, t - 1, t, 0, 0)
-            if c.stop:
+            high = null_window(c, s, key, t, lo, hi, gamma, steps, &v)
+            if high < 0:
                 return
-            steps[0] += 1
-            if v >= t:
-                lo[0] = v
-                if side == 1:
-                    g = v          # above the guess's bracket: follow it
-            else:
-                hi[0] = v
-                if side == 0:
-                    g = v
+            if high == side:       # beyond the guess's bracket: follow it
+                g = v
         d //= 2
     while lo[0] < hi[0] and not c.stop:
         if c.wdl and (lo[0] > 0 or hi[0] < 0):
@@ -855,17 +863,10 @@ cdef void mtd(Ctx* c, CState* s, uint64_t key, int* lo, int* hi, int* gamma, int
             g = hi[0]
         if hi[0] - lo[0] <= 4 * step and step > 1:
             g = lo[0] + (hi[0] - lo[0] + 1) // 2
-        gamma[0] = g
-        v = search(c, s, key, g - 1, g, 0, 0)
-        if c.stop:
+        high = null_window(c, s, key, g, lo, hi, gamma, steps, &v)
+        if high < 0:
             break
-        steps[0] += 1
-        if v >= g:
-            lo[0] = v
-            dirn = 1
-        else:
-            hi[0] = v
-            dirn = -1
+        dirn = 1 if high else -1
         # classic MTD(f) steps of one, doubled from the third step in one
         # direction on (a far-off guess still converges in a few steps)
         run = run + 1 if dirn == last else 1

@@ -31,7 +31,7 @@ from contextlib import contextmanager
 from patchsolve.errors import LimitError
 from patchsolve.position import Move
 from patchsolve.search import _alphabeta, _eval
-from patchsolve.search.limits import allocation
+from patchsolve.search.limits import allocation, with_defaults
 from patchsolve.search.result import SearchResult, root_move, win_probability_of
 
 MAX_DEPTH = 100
@@ -39,16 +39,13 @@ DEFAULT_TIME = 1.0         # search with no budget given
 DEFAULT_HASH_MB = 16
 MULTIPV_SHARE = 0.5        # with multipv > 1, the main search's share of the budget
 
-# option -> (default, check); limits (time, nodes, ...) are not options
+# option -> default; limits (time, nodes, ...) are not options
 OPTIONS = {"placements": 4, "prune_depth": 2, "tt": True, "lookahead": 0, "learned": True}
 _INT_RANGES = {"placements": (0, 2048), "lookahead": (0, 2), "prune_depth": (1, MAX_DEPTH)}
 
 
 def check_options(options: dict) -> dict:
-    unknown = sorted(set(options) - set(OPTIONS))
-    if unknown:
-        raise LimitError(f"unknown alpha-beta option(s) {', '.join(unknown)} (known: {', '.join(OPTIONS)})")
-    out = {**OPTIONS, **options}
+    out = with_defaults(options, OPTIONS, "alpha-beta")
     for name, value in out.items():
         if name in _INT_RANGES:
             lo, hi = _INT_RANGES[name]
@@ -92,11 +89,11 @@ def _result(position, done, nodes, elapsed, seed, engine) -> SearchResult:
 
 # -- search -----------------------------------------------------------------
 
-def run(position, limits, options) -> SearchResult:
+def run(position, limits, opts) -> SearchResult:
     """Iterative deepening within ``limits`` (depth, time, nodes; the first
     reached stops it; the deepest finished iteration answers; none given:
-    one second), with the knowledge switches ``lookahead`` / ``learned``."""
-    opts = check_options(options)
+    one second), with the knowledge switches ``lookahead`` / ``learned``;
+    ``opts`` as ``check_options`` returns them (the dispatcher checks once)."""
     with knowledge(opts["lookahead"], opts["learned"]):
         return _run(position, limits, opts)
 

@@ -82,9 +82,10 @@ def _shortcut_hash_mb(limits: Limits, budget: dict) -> int:
 
 
 def _solve_run(position, limits, options):
-    from patchsolve.search.solver import run
+    """The solver's run; ``options`` checked (and completed) once, here."""
+    from patchsolve.search.solver import check_options, run
 
-    return run(position, limits, options)
+    return run(position, limits, check_options(options))
 
 
 def search(position, engine: str = DEFAULT_ENGINE, *, endgame_solve: bool = True, **kwargs) -> SearchResult:
@@ -100,7 +101,7 @@ def search(position, engine: str = DEFAULT_ENGINE, *, endgame_solve: bool = True
     limits.for_engine(engine)
     if not isinstance(endgame_solve, bool):
         raise LimitError(f"endgame_solve must be True or False, not {endgame_solve!r}")
-    module.check_options(dict(options))
+    options = module.check_options(dict(options))
     with interruptible():
         t0 = _time.perf_counter()
         if position.is_over:
@@ -125,14 +126,14 @@ def solve(position, **kwargs) -> SearchResult:
     position = check_position(position)
     limits, options = split(kwargs)
     limits.for_engine("solve")
-    from patchsolve.search.solver import check_options
+    from patchsolve.search import solver
 
-    check_options(dict(options))
+    options = solver.check_options(dict(options))
     with interruptible():
         if position.is_over:
             result = finished_result(position, "solve", limits.seed)
         else:
-            result = _solve_run(position, limits, options)
+            result = solver.run(position, limits, options)
         result.interrupted = stop_requested()
     return result
 

@@ -117,6 +117,15 @@ class Limits:
         return "Limits(" + ", ".join(f"{k}={v!r}" for k, v in self.given().items()) + ")"
 
 
+def with_defaults(options: dict, defaults: dict, what: str) -> dict:
+    """``defaults`` overridden by ``options``; an option not among them is a
+    LimitError naming it (each engine then checks the values' types)."""
+    unknown = sorted(set(options) - set(defaults))
+    if unknown:
+        raise LimitError(f"unknown {what} option(s) {', '.join(unknown)} (known: {', '.join(defaults)})")
+    return {**defaults, **options}
+
+
 def split(kwargs: dict) -> tuple[Limits, dict]:
     """Separate the limits among ``kwargs`` from the engine options."""
     limits = {k: kwargs[k] for k in RANGES if k in kwargs}
@@ -134,4 +143,4 @@ def allocation(what: str, megabytes):
         raise LimitError(f"cannot allocate the {what}{size}: choose a smaller one") from None
 
 
-__all__ = ["Limits", "LimitError", "RANGES", "ENGINE_LIMITS", "MAX_TIME", "check", "split", "allocation"]
+__all__ = ["Limits", "LimitError", "RANGES", "ENGINE_LIMITS", "MAX_TIME", "check", "split", "with_defaults", "allocation"]

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from patchsolve.errors import LimitError
 from patchsolve.position import Move
 from patchsolve.search._mcts import Searcher
-from patchsolve.search.limits import Limits, allocation, split
+from patchsolve.search.limits import Limits, allocation, split, with_defaults
 from patchsolve.search.result import SearchResult, root_move
 
 DEFAULT_ITERATIONS = 20_000
@@ -96,11 +96,7 @@ def check_options(options: dict) -> dict:
 def check_config(options: dict) -> dict:
     """The full MCTS configuration: defaults overridden by ``options``,
     every value checked (LimitError names the bad one)."""
-    unknown = sorted(set(options) - set(DEFAULTS))
-    if unknown:
-        raise LimitError(f"unknown MCTS option(s) {', '.join(unknown)} (known: {', '.join(DEFAULTS)})")
-    cfg = dict(DEFAULTS)
-    cfg.update(options)
+    cfg = with_defaults(options, DEFAULTS, "MCTS")
     for name, allowed in CHOICES.items():
         if cfg[name] not in allowed:
             raise LimitError(f"{name} must be one of {', '.join(allowed)}, not {cfg[name]!r}")
@@ -272,16 +268,16 @@ def _finish(position, searcher, children_lists, pvs, iterations, nodes, elapsed,
     return result
 
 
-def run(position, limits: Limits, options: dict) -> SearchResult:
+def run(position, limits: Limits, cfg: dict) -> SearchResult:
     """Search ``position`` (not finished) by MCTS for ``iterations`` and/or
     ``time`` seconds (whichever runs out first; neither: 20,000 iterations).
     The same seed and iteration budget give the same answer, also with
     ``workers`` > 1, which runs that many independent searches in processes,
     each with the full budget and a seed derived from ``seed``, and sums
-    their root statistics. ``options``: see ``DEFAULTS``."""
+    their root statistics. ``cfg``: the full configuration ``check_config``
+    returns (the dispatcher checks once)."""
     iterations, time, seed, workers = _budget(limits)
     max_nodes = limits.max_nodes or DEFAULT_MAX_NODES
-    cfg = check_config(options)
     t0 = _time.monotonic()
     searcher = _new_searcher(cfg, max_nodes if workers == 1 else 16)
     searcher.set_root(position._c, False)

@@ -46,7 +46,7 @@ import time as _time
 from patchsolve.errors import LimitError
 from patchsolve.position import Position
 from patchsolve.search import _solver
-from patchsolve.search.limits import allocation
+from patchsolve.search.limits import allocation, with_defaults
 from patchsolve.search.result import SearchResult
 
 DEFAULT_SOLVE_TIME = 30.0    # no budget given: a solver cannot know how hard a position is
@@ -156,6 +156,14 @@ class _Run:
         r = self.call(self.solver.probe, pos._c, v - 1, v)
         return None if r is None else r >= v
 
+    def child_at_least(self, pos: Position, child: Position, w: int):
+        """``at_least`` for ``child`` (not over), with ``w`` a value for
+        ``pos``'s mover: negated across a change of the player to move."""
+        if child.to_move == pos.to_move:
+            return self.at_least(child, w)
+        ok = self.at_least(child, -w + 1)
+        return None if ok is None else not ok
+
 
 # -- units ---------------------------------------------------------------------
 
@@ -210,11 +218,7 @@ def _achieving(run: _Run, pos: Position, w: int):
             if _leaf(pos, child, wdl) >= w:
                 return move, child
             continue
-        if child.to_move == pos.to_move:
-            ok = run.at_least(child, w)
-        else:
-            ok = run.at_least(child, -w + 1)
-            ok = None if ok is None else not ok
+        ok = run.child_at_least(pos, child, w)
         if ok is None:
             return None
         if ok:
@@ -331,11 +335,7 @@ def _child_bounds(run: _Run, position: Position, child: Position, floor):
         if shi < floor:
             return slo, shi
         # null window: is the child worth at least the group's best?
-        if child.to_move == position.to_move:
-            ok = run.at_least(child, floor)
-        else:
-            ok = run.at_least(child, -floor + 1)
-            ok = None if ok is None else not ok
+        ok = run.child_at_least(position, child, floor)
         if ok is None:
             return slo, shi
         if not ok:
@@ -383,10 +383,7 @@ def _solve_all(run: _Run, position: Position, seed) -> SearchResult:
 # -- API -----------------------------------------------------------------------
 
 def check_options(options: dict) -> dict:
-    unknown = sorted(set(options) - set(OPTIONS))
-    if unknown:
-        raise LimitError(f"unknown solve option(s) {', '.join(unknown)} (known: {', '.join(OPTIONS)})")
-    out = {**OPTIONS, **options}
+    out = with_defaults(options, OPTIONS, "solve")
     for name, value in out.items():
         if name == "progress":
             if value is not None and not callable(value):
@@ -396,11 +393,11 @@ def check_options(options: dict) -> dict:
     return out
 
 
-def run(position: Position, limits, options: dict) -> SearchResult:
+def run(position: Position, limits, opts: dict) -> SearchResult:
     """The exact final margin for the player to move (``position`` not
     over) under perfect play within ``limits`` (time, nodes; none: 30 s),
-    or proven bounds on it (see the module doc)."""
-    opts = check_options(options)
+    or proven bounds on it (see the module doc); ``opts`` as
+    ``check_options`` returns them."""
     seconds, nodes = limits.time, limits.nodes
     if seconds is None and nodes is None:
         seconds = DEFAULT_SOLVE_TIME
