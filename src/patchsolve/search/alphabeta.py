@@ -32,6 +32,7 @@ from patchsolve.errors import LimitError
 from patchsolve.position import Move
 from patchsolve.search import _alphabeta, _eval
 from patchsolve.search.limits import allocation, with_defaults
+from patchsolve.search.stop import stop_requested
 from patchsolve.search.result import SearchResult, root_move, win_probability_of
 
 MAX_DEPTH = 100
@@ -110,7 +111,7 @@ def _run(position, limits, opts) -> SearchResult:
                         int(nodes * share) or 1 if nodes else 0, seconds * share if seconds else 0.0)
     used = searcher.nodes
     result = _result(position, done, used, _time.perf_counter() - start, limits.seed, "alphabeta")
-    if multipv > 1 and not _alphabeta_stopped():
+    if multipv > 1 and not stop_requested():
         left_nodes = None if nodes is None else max(1, nodes - used)
         left_time = None if seconds is None else max(1e-3, seconds - (_time.perf_counter() - start))
         reached = done[-1][0] if done else 1
@@ -139,12 +140,6 @@ def knowledge(lookahead: int, learned: bool):
         _knowledge.set_learned(saved)
 
 
-def _alphabeta_stopped() -> bool:
-    from patchsolve.search.stop import stop_requested
-
-    return stop_requested()
-
-
 def _multipv(position, searcher, result, count, opts, depth, nodes, seconds) -> list[dict]:
     """The ``count`` best root moves, each valued by a search of its child
     one ply shallower than the main search reached (the candidates are the
@@ -159,7 +154,7 @@ def _multipv(position, searcher, result, count, opts, depth, nodes, seconds) -> 
     per_nodes = None if nodes is None else max(1, nodes // len(candidates))
     per_time = None if seconds is None else max(1e-3, seconds / len(candidates))
     for move in candidates:
-        if _alphabeta_stopped():
+        if stop_requested():
             break
         child = position.play(move)
         if child.is_over:
