@@ -118,6 +118,7 @@ ctypedef struct Ctx:
     int prune_depth        # prune only at nodes with at least this depth left
     int use_pvs
     int aspiration         # root window half-width after the first iteration (0 = full window)
+    int lmr                # late-move reductions from this move index on (0 = off)
     uint64_t cut_first     # beta cut-offs by the first move / by a later one
     uint64_t cut_later
     uint64_t cut_later_i   # sum of the move index of later cut-offs
@@ -253,6 +254,13 @@ cdef int search_move(Ctx* c, const CState* s, uint64_t key, move_t m, int p,
     return v
 
 
+cdef inline bint reducible(const Ctx* c, int searched, int child_depth, move_t m) noexcept nogil:
+    """Late-move reduction applies: ``c.lmr`` moves already searched, at
+    least two plies left below, and not a walk (walking is the one move
+    whose worth the buy-gain order cannot see)."""
+    return c.lmr > 0 and searched >= c.lmr and child_depth >= 2 and m != MOVE_WALK
+
+
 cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta,
                  int ply) noexcept nogil:
     """Value of ``s`` (not over) for its player to move, fail-soft.
@@ -321,8 +329,15 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
         m = next_move(keys, i, n)
         if tt_first and m == ttmove:
             continue
-        v = search_move(c, s, key, m, p, child_depth, alpha, beta, ply,
-                        searched == 0 or not c.use_pvs, pv_node)
+        if reducible(c, searched, child_depth, m):
+            # a late move is first tried one ply shallower; only one that
+            # beats alpha there pays for the full-depth search
+            v = search_move(c, s, key, m, p, child_depth - 1, alpha, beta, ply, False, False)
+            if v > alpha and not c.stop:
+                v = search_move(c, s, key, m, p, child_depth, alpha, beta, ply, False, pv_node)
+        else:
+            v = search_move(c, s, key, m, p, child_depth, alpha, beta, ply,
+                            searched == 0 or not c.use_pvs, pv_node)
         if c.stop:
             return 0
         searched += 1
@@ -426,7 +441,7 @@ cdef class Searcher:
     cdef Ctx c
 
     def __cinit__(self, int hash_mb=16, bint use_tt=True, int keep=0, int prune_depth=2,
-                  bint use_pvs=True, int aspiration=0):
+                  bint use_pvs=True, int aspiration=0, int lmr=0):
         memset(&self.c, 0, sizeof(Ctx))
         ctx_alloc(&self.c, use_tt, hash_mb)
         if use_tt and self.c.tt == NULL:
@@ -437,6 +452,7 @@ cdef class Searcher:
         self.c.prune_depth = prune_depth
         self.c.use_pvs = use_pvs
         self.c.aspiration = aspiration
+        self.c.lmr = lmr
 
     def __dealloc__(self):
         ctx_release(&self.c)

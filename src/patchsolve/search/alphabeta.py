@@ -41,8 +41,10 @@ DEFAULT_HASH_MB = 16
 MULTIPV_SHARE = 0.5        # with multipv > 1, the main search's share of the budget
 
 # option -> default; limits (time, nodes, ...) are not options
-OPTIONS = {"placements": 4, "prune_depth": 2, "tt": True, "lookahead": 0, "learned": True}
-_INT_RANGES = {"placements": (0, 2048), "lookahead": (0, 2), "prune_depth": (1, MAX_DEPTH)}
+OPTIONS = {"placements": 4, "prune_depth": 2, "tt": True, "lookahead": 0, "learned": True,
+           "lmr": 0, "aspiration": 0}
+_INT_RANGES = {"placements": (0, 2048), "lookahead": (0, 2), "prune_depth": (1, MAX_DEPTH),
+               "lmr": (0, 2048), "aspiration": (0, 10000)}
 
 
 def check_options(options: dict) -> dict:
@@ -57,9 +59,10 @@ def check_options(options: dict) -> dict:
     return out
 
 
-def _searcher(hash_mb, tt, placements, prune_depth):
+def _searcher(hash_mb, opts):
     with allocation("transposition table", hash_mb):
-        return _alphabeta.Searcher(hash_mb, tt, placements, prune_depth)
+        return _alphabeta.Searcher(hash_mb, opts["tt"], opts["placements"], opts["prune_depth"],
+                                   True, opts["aspiration"], opts["lmr"])
 
 
 def _mover_value(position, child, value):
@@ -106,7 +109,7 @@ def _run(position, limits, opts) -> SearchResult:
     multipv = limits.multipv or 1
     share = MULTIPV_SHARE if multipv > 1 else 1.0
     start = _time.perf_counter()
-    searcher = _searcher(limits.hash_mb or DEFAULT_HASH_MB, opts["tt"], opts["placements"], opts["prune_depth"])
+    searcher = _searcher(limits.hash_mb or DEFAULT_HASH_MB, opts)
     done = searcher.run(position._c, depth or MAX_DEPTH,
                         int(nodes * share) or 1 if nodes else 0, seconds * share if seconds else 0.0)
     used = searcher.nodes
