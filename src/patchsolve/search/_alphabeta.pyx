@@ -119,8 +119,6 @@ ctypedef struct Ctx:
     int use_pvs
     int aspiration         # root window half-width after the first iteration (0 = full window)
     int lmr                # late-move reductions from this move index on (0 = off)
-    int use_killer         # order the ply's killer (its last cut-off move) after the TT move
-    move_t killer[MAX_PLY]
     uint64_t cut_first     # beta cut-offs by the first move / by a later one
     uint64_t cut_later
     uint64_t cut_later_i   # sum of the move index of later cut-offs
@@ -166,7 +164,7 @@ cdef int rescore_run(const CState* s, int64_t* keys, int lo, int hi, int cand) n
 
 
 cdef int order_moves(Ctx* c, const CState* s, const move_t* moves, int n, int64_t* keys,
-                     move_t ttmove, move_t killer, bint prune) noexcept nogil:
+                     move_t ttmove, bint prune) noexcept nogil:
     """Ordering keys of ``moves`` (TT move, then buy_gain, then placement
     badness), for ``next_move``; equivalent final buys merged; when
     ``prune``, only the ``c.keep`` best placements of each patch are kept
@@ -198,9 +196,6 @@ cdef int order_moves(Ctx* c, const CState* s, const move_t* moves, int n, int64_
             break
         if m == ttmove:
             gain = 1000000                # always first, never pruned
-            bad = 0
-        elif m == killer:
-            gain = 999999                 # next, never pruned
             bad = 0
         elif m == MOVE_WALK:
             gain = 0
@@ -326,8 +321,7 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
         moves = c.moves + ply * MAX_MOVES
         n = gen_moves(s, moves)
         keys = c.keys + ply * MAX_MOVES
-        n = order_moves(c, s, moves, n, keys, ttmove, c.killer[ply] if c.use_killer else -1,
-                        depth >= c.prune_depth)
+        n = order_moves(c, s, moves, n, keys, ttmove, depth >= c.prune_depth)
         if bestmove < 0:
             select_best(keys, 0, n)
             bestmove = key_move(keys[0])
@@ -354,7 +348,6 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
                 alpha = v
                 update_pv(c, ply, m)
                 if v >= beta:
-                    c.killer[ply] = m
                     if searched == 1:
                         c.cut_first += 1
                     else:
@@ -448,7 +441,7 @@ cdef class Searcher:
     cdef Ctx c
 
     def __cinit__(self, int hash_mb=16, bint use_tt=True, int keep=0, int prune_depth=2,
-                  bint use_pvs=True, int aspiration=0, int lmr=0, bint killer=False):
+                  bint use_pvs=True, int aspiration=0, int lmr=0):
         memset(&self.c, 0, sizeof(Ctx))
         ctx_alloc(&self.c, use_tt, hash_mb)
         if use_tt and self.c.tt == NULL:
@@ -460,9 +453,6 @@ cdef class Searcher:
         self.c.use_pvs = use_pvs
         self.c.aspiration = aspiration
         self.c.lmr = lmr
-        self.c.use_killer = killer
-        for i in range(MAX_PLY):
-            self.c.killer[i] = -1
 
     def __dealloc__(self):
         ctx_release(&self.c)
@@ -600,6 +590,6 @@ def ordered_moves(CoreState s, int keep):
     memset(&c, 0, sizeof(Ctx))
     c.keep = keep if keep > 0 else 0
     n = gen_moves(&s.s, moves)
-    k = order_moves(&c, &s.s, moves, n, keys, -1, -1, keep > 0)
+    k = order_moves(&c, &s.s, moves, n, keys, -1, keep > 0)
     qsort(keys, k, sizeof(int64_t), cmp_desc)
     return [key_move(keys[i]) for i in range(k)]
