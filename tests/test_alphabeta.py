@@ -145,6 +145,22 @@ def test_depth_limited_search_without_pruning_equals_plain_minimax_with_the_eval
             assert result.score == plain_minimax(pos, depth), (pos.fields(), depth)
 
 
+def test_without_reductions_a_depth_3_search_is_plain_minimax():
+    for pos in SMALL[:6]:
+        result = search_alphabeta(pos, depth=3, placements=0, tt=False, lmr=0, endgame_solve=False)
+        assert result.score == plain_minimax(pos, 3), pos.fields()
+
+
+def test_late_move_reductions_search_fewer_nodes_and_still_play_legal_moves():
+    fewer = 0
+    for pos in SMALL[:6]:
+        full = search_alphabeta(pos, depth=4, lmr=0, endgame_solve=False)
+        reduced = search_alphabeta(pos, depth=4, lmr=1, endgame_solve=False)
+        assert reduced.best_move in pos.legal_moves()
+        fewer += reduced.nodes < full.nodes
+    assert fewer >= 4
+
+
 def test_the_c_minimax_matches_the_python_one():
     for pos in SMALL[:8]:
         assert ab.minimax(pos._c)[0] == plain_minimax(pos)
