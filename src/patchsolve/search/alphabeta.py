@@ -12,11 +12,16 @@ for every engine by :func:`patchsolve.search` (``dispatch.py``).
     move. Where at least ``prune_depth`` plies are left, only the
     ``placements`` best placements of each patch are searched (fewest free
     squares along the patch's edge, 4 more per isolated hole left);
-    ``placements=0`` searches every placement. ``multipv=N`` values the N
-    best root moves one by one (half the budget goes to the main search).
-    ``lookahead=1|2`` re-ranks each patch's placements by the placement
-    look-ahead (``_knowledge.pyx``) before keeping ``placements``; off by
-    default (it measured no better: benchmarks/results/knowledge.md).
+    ``placements=0`` searches every placement. From the ``lmr``-th move of
+    a node on (walking excepted), a move is first searched one ply
+    shallower and re-searched only when it beats alpha (``lmr=0``: off).
+    The defaults (2 placements everywhere, reductions from the 4th move)
+    were chosen by matches: benchmarks/results/search_tuning.md.
+    ``multipv=N`` values the N best root moves one by one (half the budget
+    goes to the main search). ``lookahead=1|2`` re-ranks each patch's
+    placements by the placement look-ahead (``_knowledge.pyx``) before
+    keeping ``placements``; off by default (it measured no better:
+    benchmarks/results/knowledge.md, search_tuning.md).
     ``learned=False`` uses the hand-tuned evaluation instead of the learned
     one (``search/learned.py``).
 
@@ -41,8 +46,8 @@ DEFAULT_HASH_MB = 16
 MULTIPV_SHARE = 0.5        # with multipv > 1, the main search's share of the budget
 
 # option -> default; limits (time, nodes, ...) are not options
-OPTIONS = {"placements": 4, "prune_depth": 2, "tt": True, "lookahead": 0, "learned": True,
-           "lmr": 0}
+OPTIONS = {"placements": 2, "prune_depth": 1, "tt": True, "lookahead": 0, "learned": True,
+           "lmr": 3}
 _INT_RANGES = {"placements": (0, 2048), "lookahead": (0, 2), "prune_depth": (1, MAX_DEPTH),
                "lmr": (0, 2048)}
 
