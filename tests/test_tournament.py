@@ -128,35 +128,6 @@ def test_mcts_players_keep_their_tree_and_replay_exactly():
     assert a.moves == b.moves
 
 
-def test_alphabeta_players_keep_their_table_and_replay_exactly():
-    from patchsolve.players import AlphaBetaTablePlayer
-
-    assert isinstance(make_player("alphabeta:depth=4", seed=3), AlphaBetaTablePlayer)
-    circle = Position.start(seed=2).circle
-    a = play_game("alphabeta:nodes=3000", "greedy", circle, seed=7)
-    b = play_game("alphabeta:nodes=3000", "greedy", circle, seed=7)
-    assert a.moves == b.moves
-
-
-def test_a_kept_table_saves_nodes_and_a_fresh_one_is_the_plain_search():
-    import patchsolve
-    from patchsolve.search.alphabeta import AlphaBetaPlayer
-
-    kept, fresh = AlphaBetaPlayer(depth=5), AlphaBetaPlayer(depth=5, reuse=False)
-    pos, saved = Position.start(seed=4), 0
-    for _ in range(12):
-        r = fresh.search(pos)
-        plain = patchsolve.search(pos, depth=5)
-        assert (r.best_move, r.score, r.nodes) == (plain.best_move, plain.score, plain.nodes)
-        k = kept.search(pos)
-        assert pos.is_legal(k.best_move)
-        saved += plain.nodes - k.nodes
-        pos = pos.play(r.best_move)
-    assert saved > 0
-    kept.reset()
-    assert kept.search(Position.start(seed=4)).nodes == patchsolve.search(Position.start(seed=4), depth=5).nodes
-
-
 def test_the_search_package_is_callable_and_its_engines_importable():
     import patchsolve
     import patchsolve.search.mcts as mcts_module

@@ -4,8 +4,7 @@ Spec strings (used by ``patchsolve tournament`` and the benchmarks)::
 
     random                       uniform over legal moves (seeded)
     greedy                       one-ply heuristic, documented in GreedyPlayer
-    alphabeta:depth=4            alpha-beta; keys are passed to AlphaBetaPlayer (table kept
-                                 between moves; reuse=False: a fresh one each move)
+    alphabeta:depth=4            alpha-beta; keys are passed to patchsolve.search
     alphabeta:time=0.5
     mcts:time=1,policy=heuristic MCTS; keys are passed to MCTSPlayer (tree kept between
                                  moves) or, with workers=N > 1, to patchsolve.search
@@ -97,23 +96,6 @@ class SearchPlayer(Player):
         from patchsolve.search import search
 
         return search(position, engine=self.engine, **self.limits).best_move
-
-
-class AlphaBetaTablePlayer(Player):
-    """Alpha-beta that keeps its transposition table between moves
-    (``AlphaBetaPlayer``; ``reuse=False`` in the spec: a fresh table each move)."""
-
-    def __init__(self, seed: int = 0, **limits):
-        from patchsolve.search.alphabeta import AlphaBetaPlayer
-
-        self._limits = limits
-        self._player = AlphaBetaPlayer(**limits)
-
-    def choose(self, position):
-        return self._player.choose(position)
-
-    def new_game(self) -> None:
-        self._player.reset()
 
 
 class MCTSTreePlayer(Player):
@@ -256,9 +238,7 @@ def make_player(spec: str, seed: int = 0) -> Player:
     if name == "mcts" and opts.get("workers", 1) == 1:
         opts.pop("workers", None)
         player = MCTSTreePlayer(seed=seed, **opts)   # one process: keep the tree between moves
-    elif name == "alphabeta":
-        player = AlphaBetaTablePlayer(seed=seed, **opts)   # keeps its table between moves
-    elif name == "mcts":
+    elif name in ("alphabeta", "mcts"):
         player = SearchPlayer(name, seed=seed, **opts)
     else:
         raise PatchsolveError(f"unknown player {name!r} in spec {spec!r} (known: {', '.join(PLAYERS)})")

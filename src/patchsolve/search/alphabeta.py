@@ -107,15 +107,14 @@ def run(position, limits, opts) -> SearchResult:
         return _run(position, limits, opts)
 
 
-def _run(position, limits, opts, searcher=None) -> SearchResult:
+def _run(position, limits, opts) -> SearchResult:
     seconds, nodes, depth = limits.time, limits.nodes, limits.depth
     if seconds is None and nodes is None and depth is None:
         seconds = DEFAULT_TIME
     multipv = limits.multipv or 1
     share = MULTIPV_SHARE if multipv > 1 else 1.0
     start = _time.perf_counter()
-    if searcher is None:
-        searcher = _searcher(limits.hash_mb or DEFAULT_HASH_MB, opts)
+    searcher = _searcher(limits.hash_mb or DEFAULT_HASH_MB, opts)
     done = searcher.run(position._c, depth or MAX_DEPTH,
                         int(nodes * share) or 1 if nodes else 0, seconds * share if seconds else 0.0)
     used = searcher.nodes
@@ -178,60 +177,6 @@ def _multipv(position, searcher, result, count, opts, depth, nodes, seconds) -> 
     return [head] + rest[:count - 1]
 
 
-class AlphaBetaPlayer:
-    """An alpha-beta player for games and matches that keeps its
-    transposition table from one move to the next, as chess engines keep
-    their hash: the previous search's entries (valid for any position, they
-    hold evaluations of positions by their key) give the next search its
-    first plies almost for free. ``reuse=False`` starts every move afresh,
-    like ``patchsolve.search``. Same limits, options and near-end shortcut
-    as ``patchsolve.search``; deterministic for a given sequence of
-    positions under node or depth limits.
-
-    >>> player = AlphaBetaPlayer(time=0.5)
-    >>> move = player.choose(position)
-    """
-
-    def __init__(self, reuse=True, endgame_solve=True, **kwargs):
-        from patchsolve.search.limits import split
-
-        limits, options = split(kwargs)
-        self.limits = limits.for_engine("alphabeta")
-        self.opts = check_options(dict(options))
-        self.reuse = bool(reuse)
-        self.endgame = bool(endgame_solve)
-        self._searcher = None
-
-    def search(self, position) -> SearchResult:
-        from patchsolve.search import dispatch
-        from patchsolve.search.result import finished_result
-        from patchsolve.search.stop import interruptible
-
-        position = dispatch.check_position(position)
-        with interruptible():
-            t0 = _time.perf_counter()
-            result, limits = None, self.limits
-            if position.is_over:
-                result = finished_result(position, "alphabeta", limits.seed)
-            elif self.endgame and dispatch.near_end(position):
-                result, limits = dispatch.endgame_shortcut(position, limits, "alphabeta")
-            if result is None:
-                if self._searcher is None or not self.reuse:
-                    self._searcher = _searcher(limits.hash_mb or DEFAULT_HASH_MB, self.opts)
-                with knowledge(self.opts["lookahead"], self.opts["learned"]):
-                    result = _run(position, limits, self.opts, self._searcher)
-            result.time = _time.perf_counter() - t0
-            result.interrupted = stop_requested()
-        return result
-
-    def choose(self, position) -> Move:
-        return self.search(position).best_move
-
-    def reset(self) -> None:
-        """A new game: forget the table."""
-        self._searcher = None
-
-
 def evaluate(position) -> int:
     """The static evaluation: estimated final score margin for the player
     to move (terms documented in ``_eval.pyx``)."""
@@ -251,4 +196,4 @@ def search_alphabeta(position, **kwargs) -> SearchResult:
     return search(position, engine="alphabeta", **kwargs)
 
 
-__all__ = ["run", "search_alphabeta", "evaluate", "check_options", "OPTIONS", "AlphaBetaPlayer"]
+__all__ = ["run", "search_alphabeta", "evaluate", "check_options", "OPTIONS"]
