@@ -119,7 +119,6 @@ ctypedef struct Ctx:
     int use_pvs
     int aspiration         # root window half-width after the first iteration (0 = full window)
     int lmr                # late-move reductions from this move index on (0 = off)
-    int eval_order         # order moves by their children's evaluation at this depth and above (0 = off)
     uint64_t cut_first     # beta cut-offs by the first move / by a later one
     uint64_t cut_later
     uint64_t cut_later_i   # sum of the move index of later cut-offs
@@ -162,23 +161,6 @@ cdef int rescore_run(const CState* s, int64_t* keys, int lo, int hi, int cand) n
         m = key_move(keys[j])
         keys[j] -= (<int64_t>move_lookahead_bad(s, m)) << 32
     return hi
-
-
-cdef void rekey_by_evaluation(const CState* s, int p, int64_t* keys, int n, move_t ttmove) noexcept nogil:
-    """Order the kept moves by the evaluation of their children (for ``p``),
-    the TT move still first: near the root, where few nodes are and the
-    late moves are reduced, a better order is worth an evaluation a move."""
-    cdef int j, v
-    cdef move_t m
-    cdef CState child
-    for j in range(n):
-        m = key_move(keys[j])
-        if m == ttmove:
-            continue
-        child = s[0]
-        apply_move(&child, m)
-        v = margin(&child, p) if is_over(&child) else evaluate(&child, p)
-        keys[j] = order_key(v, 0, m)
 
 
 cdef int order_moves(Ctx* c, const CState* s, const move_t* moves, int n, int64_t* keys,
@@ -340,8 +322,6 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
         n = gen_moves(s, moves)
         keys = c.keys + ply * MAX_MOVES
         n = order_moves(c, s, moves, n, keys, ttmove, depth >= c.prune_depth)
-        if c.eval_order > 0 and depth >= c.eval_order:
-            rekey_by_evaluation(s, p, keys, n, ttmove)
         if bestmove < 0:
             select_best(keys, 0, n)
             bestmove = key_move(keys[0])
@@ -461,7 +441,7 @@ cdef class Searcher:
     cdef Ctx c
 
     def __cinit__(self, int hash_mb=16, bint use_tt=True, int keep=0, int prune_depth=2,
-                  bint use_pvs=True, int aspiration=0, int lmr=0, int eval_order=0):
+                  bint use_pvs=True, int aspiration=0, int lmr=0):
         memset(&self.c, 0, sizeof(Ctx))
         ctx_alloc(&self.c, use_tt, hash_mb)
         if use_tt and self.c.tt == NULL:
@@ -473,7 +453,6 @@ cdef class Searcher:
         self.c.use_pvs = use_pvs
         self.c.aspiration = aspiration
         self.c.lmr = lmr
-        self.c.eval_order = eval_order
 
     def __dealloc__(self):
         ctx_release(&self.c)
