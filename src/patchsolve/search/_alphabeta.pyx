@@ -119,7 +119,6 @@ ctypedef struct Ctx:
     int use_pvs
     int aspiration         # root window half-width after the first iteration (0 = full window)
     int lmr                # late-move reductions from this move index on (0 = off)
-    int root_keep          # placements kept per patch at the root (0 = keep)
     uint64_t cut_first     # beta cut-offs by the first move / by a later one
     uint64_t cut_later
     uint64_t cut_later_i   # sum of the move index of later cut-offs
@@ -165,10 +164,10 @@ cdef int rescore_run(const CState* s, int64_t* keys, int lo, int hi, int cand) n
 
 
 cdef int order_moves(Ctx* c, const CState* s, const move_t* moves, int n, int64_t* keys,
-                     move_t ttmove, bint prune, int keep) noexcept nogil:
+                     move_t ttmove, bint prune) noexcept nogil:
     """Ordering keys of ``moves`` (TT move, then buy_gain, then placement
     badness), for ``next_move``; equivalent final buys merged; when
-    ``prune``, only the ``keep`` best placements of each patch are kept
+    ``prune``, only the ``c.keep`` best placements of each patch are kept
     (gen_moves lists each patch's placements together). Returns the count."""
     cdef int p = to_move(s)
     cdef int i, j, k = 0, pid, gain, bad, slot, run_start = 0, run_pid = -2
@@ -176,7 +175,7 @@ cdef int order_moves(Ctx* c, const CState* s, const move_t* moves, int n, int64_
     cdef u128 mask
     cdef int seen[N_PATCHES][2]
     memset(seen, 0, sizeof(seen))
-    prune = prune and keep > 0
+    prune = prune and c.keep > 0
     for i in range(n + 1):
         if i < n:
             m = moves[i]
@@ -184,13 +183,13 @@ cdef int order_moves(Ctx* c, const CState* s, const move_t* moves, int n, int64_
         else:
             pid = -3                      # flushes the last run
         if prune and pid != run_pid:
-            # keep the best ``keep`` of the run of run_pid's placements just ended
-            if run_pid >= 0 and k - run_start > keep:
+            # keep the best c.keep of the run of run_pid's placements just ended
+            if run_pid >= 0 and k - run_start > c.keep:
                 if lookahead_on():
-                    k = rescore_run(s, keys, run_start, k, lookahead_candidates(keep))
-                for j in range(keep):
+                    k = rescore_run(s, keys, run_start, k, lookahead_candidates(c.keep))
+                for j in range(c.keep):
                     select_best(keys, run_start + j, k)
-                k = run_start + keep
+                k = run_start + c.keep
             run_pid = pid
             run_start = k
         if i == n:
@@ -322,8 +321,7 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
         moves = c.moves + ply * MAX_MOVES
         n = gen_moves(s, moves)
         keys = c.keys + ply * MAX_MOVES
-        n = order_moves(c, s, moves, n, keys, ttmove, depth >= c.prune_depth,
-                        c.root_keep if ply == 0 and c.root_keep > 0 else c.keep)
+        n = order_moves(c, s, moves, n, keys, ttmove, depth >= c.prune_depth)
         if bestmove < 0:
             select_best(keys, 0, n)
             bestmove = key_move(keys[0])
@@ -443,7 +441,7 @@ cdef class Searcher:
     cdef Ctx c
 
     def __cinit__(self, int hash_mb=16, bint use_tt=True, int keep=0, int prune_depth=2,
-                  bint use_pvs=True, int aspiration=0, int lmr=0, int root_keep=0):
+                  bint use_pvs=True, int aspiration=0, int lmr=0):
         memset(&self.c, 0, sizeof(Ctx))
         ctx_alloc(&self.c, use_tt, hash_mb)
         if use_tt and self.c.tt == NULL:
@@ -455,7 +453,6 @@ cdef class Searcher:
         self.c.use_pvs = use_pvs
         self.c.aspiration = aspiration
         self.c.lmr = lmr
-        self.c.root_keep = root_keep
 
     def __dealloc__(self):
         ctx_release(&self.c)
@@ -593,6 +590,6 @@ def ordered_moves(CoreState s, int keep):
     memset(&c, 0, sizeof(Ctx))
     c.keep = keep if keep > 0 else 0
     n = gen_moves(&s.s, moves)
-    k = order_moves(&c, &s.s, moves, n, keys, -1, keep > 0, c.keep)
+    k = order_moves(&c, &s.s, moves, n, keys, -1, keep > 0)
     qsort(keys, k, sizeof(int64_t), cmp_desc)
     return [key_move(keys[i]) for i in range(k)]

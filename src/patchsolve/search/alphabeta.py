@@ -47,9 +47,9 @@ MULTIPV_SHARE = 0.5        # with multipv > 1, the main search's share of the bu
 
 # option -> default; limits (time, nodes, ...) are not options
 OPTIONS = {"placements": 2, "prune_depth": 1, "tt": True, "lookahead": 0, "learned": True,
-           "lmr": 3, "root_placements": 0}
+           "lmr": 3}
 _INT_RANGES = {"placements": (0, 2048), "lookahead": (0, 2), "prune_depth": (1, MAX_DEPTH),
-               "lmr": (0, 2048), "root_placements": (0, 2048)}
+               "lmr": (0, 2048)}
 
 
 def check_options(options: dict) -> dict:
@@ -67,7 +67,7 @@ def check_options(options: dict) -> dict:
 def _searcher(hash_mb, opts):
     with allocation("transposition table", hash_mb):
         return _alphabeta.Searcher(hash_mb, opts["tt"], opts["placements"], opts["prune_depth"],
-                                   True, 0, opts["lmr"], opts["root_placements"])
+                                   True, 0, opts["lmr"])
 
 
 def _mover_value(position, child, value):
