@@ -113,7 +113,8 @@ def test_a_limit_out_of_range_is_one_limit_error_for_every_engine(engine, limits
     ("mcts", {"workers": 0}), ("mcts", {"workers": 10**6}), ("mcts", {"max_nodes": 2**40}),
     ("mcts", {"depth": 3}), ("mcts", {"nodes": 5}),
     ("alphabeta", {"depth": 0}), ("alphabeta", {"depth": 10**6}), ("alphabeta", {"nodes": 2**70}),
-    ("alphabeta", {"iterations": 10}), ("alphabeta", {"workers": 2}), ("alphabeta", {"bogus": 1}),
+    ("alphabeta", {"iterations": 10}), ("alphabeta", {"workers": 2, "nodes": 1000}), ("alphabeta", {"workers": 3, "depth": 4}),
+    ("alphabeta", {"bogus": 1}),
     ("mcts", {"bogus": 1}),
 ])
 def test_engine_limits_are_checked_before_any_search(engine, limits):

@@ -177,7 +177,8 @@ def engine_options(default_time: float):
         f = click.option("--option", "-o", "engine_option", multiple=True, metavar="KEY=VALUE",
                          help="An engine option or limit, repeatable (e.g. -o hash_mb=64, "
                               "-o placements=6 for alphabeta, -o c=1.0 for mcts; see the engine's docs).")(f)
-        f = click.option("--workers", type=int, default=None, help="MCTS worker processes (1..256).")(f)
+        f = click.option("--workers", type=int, default=None, help="MCTS worker processes / alpha-beta threads (1..256; alpha-beta "
+                                   "default: every core under a time limit, 1 with --depth/--nodes).")(f)
         f = click.option("--seed", type=int, default=None, help=f"Random seed (default {DEFAULT_SEED}).")(f)
         f = click.option("--nodes", type=int, default=None, help="Alpha-beta node limit (1..2**62).")(f)
         f = click.option("--depth", type=int, default=None, help="Alpha-beta depth limit (1..100).")(f)
@@ -504,6 +505,8 @@ def best(position, position_file, engine, time_limit, iterations, depth, nodes, 
     if r.depth:
         stats.append(f"depth {r.depth}")
     stats += [f"nodes {r.nodes}", f"time {r.time:.2f}s", f"nps {r.nps:.0f}"]
+    if r.workers:
+        stats.append(f"workers {r.workers}")
     if r.seed is not None:
         stats.append(f"seed {r.seed}")
     click.echo("stats: " + "  ".join(stats))

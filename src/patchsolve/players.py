@@ -5,7 +5,7 @@ Spec strings (used by ``patchsolve tournament`` and the benchmarks)::
     random                       uniform over legal moves (seeded)
     greedy                       one-ply heuristic, documented in GreedyPlayer
     alphabeta:depth=4            alpha-beta; keys are passed to patchsolve.search
-    alphabeta:time=0.5
+    alphabeta:time=0.5           (one thread; alphabeta:time=0.5,workers=2 for two)
     mcts:time=1,policy=heuristic MCTS; keys are passed to MCTSPlayer (tree kept between
                                  moves) or, with workers=N > 1, to patchsolve.search
     mcts:iterations=20000
@@ -87,10 +87,13 @@ class SearchPlayer(Player):
     def __init__(self, engine: str, seed: int = 0, **limits):
         if engine == "mcts":
             limits.setdefault("seed", seed)
-        self.engine = engine
-        self.limits = limits
         opts = ",".join(f"{k}={v}" for k, v in limits.items())
         self.spec = engine + (":" + opts if opts else "")
+        if engine == "alphabeta":
+            # one thread unless the spec says workers=N: a match gives each side one core
+            limits.setdefault("workers", 1)
+        self.engine = engine
+        self.limits = limits
 
     def choose(self, position):
         from patchsolve.search import search

@@ -24,6 +24,19 @@ Transposition keys: Zobrist, incremental (``_zobrist.pxd``, shared with the solv
 TT: buckets of two 16-byte entries (depth-preferred slot, always-replace
 slot); the caller fixes the memory budget. A TT move is played only after
 ``is_legal`` accepts it, so a key collision can never make an illegal move.
+Each entry is stored as (key ^ data, data) and read once into locals: with
+several threads writing, an entry torn between its two stores fails the key
+test (the lockless XOR trick), and the move check covers what remains.
+
+Threads (Lazy SMP)
+------------------
+``Searcher.run(..., workers=N)`` starts N-1 pthreads (no GIL, no OpenMP: a
+libgomp pool does not survive the fork of the MCTS's and tournaments'
+worker processes) that run their own iterative deepening on the same root,
+each with its own Ctx (buffers, PV), into the shared table; odd helpers
+start a ply deeper. They stop at the deadline, on the global stop flag
+(Ctrl-C, ``request_stop``), or when the main thread, which answers, sets
+``halt``. With one thread no helper exists and the search is unchanged.
 
 Move ordering
 -------------
@@ -57,6 +70,25 @@ from patchsolve.search._order cimport (
 )
 from patchsolve.search._knowledge cimport move_lookahead_bad, lookahead_on, lookahead_candidates
 
+cdef extern from "<pthread.h>" nogil:
+    ctypedef unsigned long pthread_t
+    ctypedef struct pthread_attr_t:
+        pass
+    int pthread_attr_init(pthread_attr_t* attr)
+    int pthread_attr_setstacksize(pthread_attr_t* attr, size_t size)
+    int pthread_attr_destroy(pthread_attr_t* attr)
+    int pthread_create(pthread_t* thread, const pthread_attr_t* attr,
+                       void* (*start)(void*) noexcept nogil, void* arg)
+    int pthread_join(pthread_t thread, void** retval)
+
+cdef extern from *:
+    """
+    static inline int ab_atomic_load(int* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+    static inline void ab_atomic_store(int* p, int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+    """
+    int atomic_load "ab_atomic_load" (int* p) noexcept nogil
+    void atomic_store "ab_atomic_store" (int* p, int v) noexcept nogil
+
 cdef enum:
     INF = 30000
     MAX_PLY = 160        # > the longest remaining game (every non-leather move advances time)
@@ -75,36 +107,57 @@ cdef const ZTables* Z = get_zobrist()
 # Transposition table
 # --------------------------------------------------------------------------
 
-ctypedef struct TTEntry:
-    uint64_t key
+ctypedef struct TTData:
     int32_t move
     int16_t value
     int8_t depth
     uint8_t flag
 
+ctypedef union TTWord:
+    TTData d
+    uint64_t u
 
-cdef inline TTEntry* tt_probe(TTEntry* tt, uint64_t mask, uint64_t key) noexcept nogil:
+ctypedef struct TTEntry:
+    # key ^ data (the lockless XOR trick): with several threads writing, an
+    # entry torn between two stores fails the key test instead of pairing
+    # one position's key with another's value
+    uint64_t check
+    uint64_t data
+
+
+cdef inline bint tt_read(const TTEntry* e, uint64_t key, TTData* out) noexcept nogil:
+    """Copy the entry once (it may change under us) and accept it only when
+    its key matches."""
+    cdef TTWord w
+    cdef uint64_t chk = e.check
+    w.u = e.data
+    if w.d.flag and (chk ^ w.u) == key:
+        out[0] = w.d
+        return True
+    return False
+
+
+cdef inline bint tt_probe(TTEntry* tt, uint64_t mask, uint64_t key, TTData* out) noexcept nogil:
     cdef TTEntry* b = &tt[(key & mask) * 2]
-    if b[0].flag and b[0].key == key:
-        return &b[0]
-    if b[1].flag and b[1].key == key:
-        return &b[1]
-    return NULL
+    return tt_read(&b[0], key, out) or tt_read(&b[1], key, out)
 
 
 cdef inline void tt_store(TTEntry* tt, uint64_t mask, uint64_t key, int depth, int value,
                           int flag, move_t move) noexcept nogil:
     cdef TTEntry* b = &tt[(key & mask) * 2]
     cdef TTEntry* e
-    if b[0].key == key or depth >= b[0].depth or not b[0].flag:
+    cdef TTWord w
+    w.u = b[0].data
+    if (b[0].check ^ w.u) == key or depth >= w.d.depth or not w.d.flag:
         e = &b[0]
     else:
         e = &b[1]
-    e.key = key
-    e.move = move
-    e.value = value
-    e.depth = depth
-    e.flag = flag
+    w.d.move = move
+    w.d.value = value
+    w.d.depth = depth
+    w.d.flag = flag
+    e.check = key ^ w.u
+    e.data = w.u
 
 
 # --------------------------------------------------------------------------
@@ -131,10 +184,13 @@ ctypedef struct Ctx:
     int64_t* keys          # MAX_PLY x MAX_MOVES
     move_t* pv             # MAX_PLY x MAX_PLY triangular PV table
     int* pv_len
+    int* halt              # Lazy SMP helpers: set when the main thread is done (NULL otherwise)
 
 
 cdef inline void check_limits(Ctx* c) noexcept nogil:
     if limits_reached(c.nodes, c.node_limit, c.deadline):
+        c.stop = 1
+    elif c.halt != NULL and atomic_load(c.halt):
         c.stop = 1
 
 
@@ -271,7 +327,7 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
     cdef move_t m, ttmove = -1, bestmove = -1
     cdef move_t* moves
     cdef int64_t* keys = NULL
-    cdef TTEntry* e
+    cdef TTData e
 
     c.nodes += 1
     c.pv_len[ply] = ply
@@ -286,8 +342,7 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
         return evaluate(s, p)
 
     if c.tt != NULL:
-        e = tt_probe(c.tt, c.tt_mask, key)
-        if e != NULL:
+        if tt_probe(c.tt, c.tt_mask, key, &e):
             ttmove = e.move
             # no cut-offs at PV nodes: keeps the PV whole to its last move
             if e.depth >= depth and not pv_node:
@@ -434,11 +489,110 @@ cdef void ctx_release(Ctx* c) noexcept nogil:
 
 # --------------------------------------------------------------------------
 
+# --------------------------------------------------------------------------
+# Lazy SMP: helper threads searching the same root, sharing the TT
+
+cdef enum:
+    HELPER_STACK = 16 << 20   # bytes: the recursion (up to MAX_PLY frames) with room to spare
+
+ctypedef struct Helper:
+    Ctx c                  # own buffers and PV; tt, settings and deadline the main thread's
+    CState root
+    uint64_t key
+    int first_depth
+    int last_depth
+    pthread_t tid
+    int started
+
+
+cdef int iterate(Ctx* c, CState* s, uint64_t key, int d, bint first, int guess) noexcept nogil:
+    """One iteration of the deepening at depth ``d`` (aspirated after the first)."""
+    if not first and c.aspiration > 0:
+        return aspirate(c, s, key, d, guess, c.aspiration)
+    return negamax(c, s, key, d, -INF, INF, 0)
+
+
+cdef void* helper_main(void* arg) noexcept nogil:
+    """A helper's own iterative deepening: it only fills the shared TT (its
+    results are not read), until the main thread halts it or the limits stop it."""
+    cdef Helper* h = <Helper*>arg
+    cdef int d = h.first_depth, v = 0
+    while d <= h.last_depth:
+        h.c.seldepth = 0
+        v = iterate(&h.c, &h.root, h.key, d, d == h.first_depth, v)
+        if h.c.stop or atomic_load(h.c.halt):
+            break
+        d += 1
+    return NULL
+
+
+cdef void helper_setup(Helper* h, const Ctx* main, int* halt, const CState* root, uint64_t key,
+                       int first_depth, int last_depth) noexcept nogil:
+    """A helper given the main context's settings, table and deadline (a
+    copy of the whole Ctx, so a new option reaches the helpers too), its own
+    zeroed counters and its own buffers (checked by the caller)."""
+    h.c = main[0]
+    h.c.moves = NULL
+    h.c.keys = NULL
+    h.c.pv = NULL
+    h.c.pv_len = NULL
+    h.c.nodes = 0
+    h.c.node_limit = 0
+    h.c.stop = 0
+    h.c.seldepth = 0
+    h.c.cut_first = 0
+    h.c.cut_later = 0
+    h.c.cut_later_i = 0
+    h.c.halt = halt
+    ctx_alloc(&h.c, False, 0)
+    h.root = root[0]
+    h.key = key
+    h.first_depth = first_depth
+    h.last_depth = last_depth
+
+
+cdef int helpers_start(Helper* hs, int n, const Ctx* main, int* halt, const CState* root, uint64_t key,
+                       int first_depth, int last_depth) noexcept nogil:
+    """Set up and launch ``n`` helpers; odd ones start one ply deeper so the
+    threads do not all search the same iteration. Returns how many run (a
+    helper whose buffers or thread cannot be had is left out)."""
+    cdef pthread_attr_t attr
+    cdef int i, started = 0
+    pthread_attr_init(&attr)
+    pthread_attr_setstacksize(&attr, HELPER_STACK)
+    for i in range(n):
+        helper_setup(&hs[i], main, halt, root, key, first_depth + (i + 1) % 2, last_depth)
+        if ctx_buffers_ok(&hs[i].c) and pthread_create(&hs[i].tid, &attr, helper_main, &hs[i]) == 0:
+            hs[i].started = 1
+            started += 1
+    pthread_attr_destroy(&attr)
+    return started
+
+
+cdef uint64_t helpers_finish(Helper* hs, int n, int* halt) noexcept nogil:
+    """Halt and join the helpers, free their buffers; their node count."""
+    cdef uint64_t nodes = 0
+    cdef int i
+    atomic_store(halt, 1)
+    for i in range(n):
+        if hs[i].started:
+            pthread_join(hs[i].tid, NULL)
+            nodes += hs[i].c.nodes
+        hs[i].c.tt = NULL          # the main context's: not theirs to free
+        ctx_release(&hs[i].c)
+    return nodes
+
+
+# --------------------------------------------------------------------------
+
 cdef class Searcher:
     """One search: owns the TT and the per-ply buffers. Limits are trusted
     (``alphabeta.py`` validates them)."""
 
     cdef Ctx c
+    cdef int halt              # the helpers' stop flag
+    cdef uint64_t helper_nodes
+    cdef int threads_used
 
     def __cinit__(self, int hash_mb=16, bint use_tt=True, int keep=0, int prune_depth=2,
                   bint use_pvs=True, int aspiration=0, int lmr=0):
@@ -453,6 +607,7 @@ cdef class Searcher:
         self.c.use_pvs = use_pvs
         self.c.aspiration = aspiration
         self.c.lmr = lmr
+        self.threads_used = 1
 
     def __dealloc__(self):
         ctx_release(&self.c)
@@ -461,39 +616,68 @@ cdef class Searcher:
     def tt_entries(self):
         return (self.c.tt_mask + 1) * 2 if self.c.tt != NULL else 0
 
-    def run(self, CoreState root, int depth, uint64_t node_limit, double seconds, int first_depth=1):
+    def run(self, CoreState root, int depth, uint64_t node_limit, double seconds, int first_depth=1,
+            int workers=1):
         """Iterative deepening from ``first_depth`` to ``depth``. Returns a
         list of completed iterations: (depth, value, pv codes, nodes,
         seldepth); the last entry is the answer. An empty list means not
-        even the first iteration finished within the limits."""
+        even the first iteration finished within the limits.
+
+        ``workers`` > 1 adds that many threads less one (Lazy SMP): helpers
+        searching the same root into the shared TT, halted when this
+        (the main) thread is done; the answer is still the main thread's.
+        They share no limit but the deadline and the stop flag, so the
+        caller refuses a node limit with them (``alphabeta.py``)."""
         cdef CState s = root.s
         cdef uint64_t key = full_key(Z, &s)
-        cdef int d, v, last, last_value = 0
+        cdef int d, v, last, last_value = 0, n_help = workers - 1 if workers > 1 else 0
         cdef list done = []
+        cdef Helper* hs = NULL
+        cdef bint first
         self.c.nodes = 0
         self.c.stop = 0
         self.c.node_limit = node_limit
         self.c.deadline = monotonic_now() + seconds if seconds > 0 else 0.0
+        self.helper_nodes = 0
+        self.threads_used = 1
         last = depth
-        d = first_depth
-        while d <= last:
-            self.c.seldepth = 0
-            with nogil:
-                if done and self.c.aspiration > 0:
-                    v = aspirate(&self.c, &s, key, d, last_value, self.c.aspiration)
-                else:
-                    v = negamax(&self.c, &s, key, d, -INF, INF, 0)
-                last_value = v
-            if self.c.stop:
-                break
-            done.append((d, v, [self.c.pv[i] for i in range(self.c.pv_len[0])],
-                         self.c.nodes, self.c.seldepth))
-            d += 1
+        if n_help > 0 and not is_over(&s):
+            hs = <Helper*>calloc(n_help, sizeof(Helper))
+            self.halt = 0
+            if hs != NULL:
+                with nogil:
+                    self.threads_used += helpers_start(hs, n_help, &self.c, &self.halt, &s, key,
+                                                       first_depth, last)
+        try:
+            d = first_depth
+            while d <= last:
+                self.c.seldepth = 0
+                first = not done
+                with nogil:
+                    v = iterate(&self.c, &s, key, d, first, last_value)
+                    last_value = v
+                if self.c.stop:
+                    break
+                done.append((d, v, [self.c.pv[i] for i in range(self.c.pv_len[0])],
+                             self.c.nodes, self.c.seldepth))
+                d += 1
+        finally:
+            if hs != NULL:
+                with nogil:
+                    self.helper_nodes = helpers_finish(hs, n_help, &self.halt)
+                free(hs)
         return done
 
     @property
     def nodes(self):
-        return self.c.nodes
+        """Nodes of the last run, all threads."""
+        return self.c.nodes + self.helper_nodes
+
+    @property
+    def threads(self):
+        """Threads that searched in the last run (helpers that could not be
+        started are not counted)."""
+        return self.threads_used
 
     @property
     def stats(self):

@@ -25,11 +25,19 @@ for every engine by :func:`patchsolve.search` (``dispatch.py``).
     ``learned=False`` uses the hand-tuned evaluation instead of the learned
     one (``search/learned.py``).
 
+    The ``workers`` limit is the number of threads (Lazy SMP: helpers search
+    the same root into one shared table; the main thread's answer is
+    returned). Under a time limit alone it defaults to every core (at most
+    ``MAX_DEFAULT_WORKERS``); with a ``nodes`` or ``depth`` limit it is 1,
+    and more is refused, since threads make the search nondeterministic
+    while those limits promise a reproducible answer.
+
 Exact values are the dedicated solver's (``solver.py``, ``patchsolve.solve``).
 """
 
 from __future__ import annotations
 
+import os
 import time as _time
 from contextlib import contextmanager
 
@@ -44,6 +52,7 @@ MAX_DEPTH = 100
 DEFAULT_TIME = 1.0         # search with no budget given
 DEFAULT_HASH_MB = 16
 MULTIPV_SHARE = 0.5        # with multipv > 1, the main search's share of the budget
+MAX_DEFAULT_WORKERS = 256  # threads by default under a time limit: every core, up to this
 
 # option -> default; limits (time, nodes, ...) are not options
 OPTIONS = {"placements": 2, "prune_depth": 1, "tt": True, "lookahead": 0, "learned": True,
@@ -62,6 +71,26 @@ def check_options(options: dict) -> dict:
         elif not isinstance(value, bool):
             raise LimitError(f"{name} must be True or False, not {value!r}")
     return out
+
+
+def available_cores() -> int:
+    """The cores this process may run on (its affinity mask where the OS
+    has one, so a process pinned with taskset does not oversubscribe)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def threads_for(limits) -> int:
+    """The alpha-beta's threads: ``workers`` if given, else every core under
+    a time limit alone (or none: the default second) and 1 otherwise
+    (``Limits.for_engine`` has refused threads with those limits)."""
+    if limits.workers is not None:
+        return limits.workers
+    if limits.nodes is None and limits.depth is None:
+        return min(available_cores(), MAX_DEFAULT_WORKERS)
+    return 1
 
 
 def _searcher(hash_mb, opts):
@@ -114,17 +143,20 @@ def _run(position, limits, opts) -> SearchResult:
     multipv = limits.multipv or 1
     share = MULTIPV_SHARE if multipv > 1 else 1.0
     start = _time.perf_counter()
+    workers = threads_for(limits)
     searcher = _searcher(limits.hash_mb or DEFAULT_HASH_MB, opts)
     done = searcher.run(position._c, depth or MAX_DEPTH,
-                        int(nodes * share) or 1 if nodes else 0, seconds * share if seconds else 0.0)
+                        int(nodes * share) or 1 if nodes else 0, seconds * share if seconds else 0.0,
+                        workers=workers)
     used = searcher.nodes
     result = _result(position, done, used, _time.perf_counter() - start, limits.seed, "alphabeta")
+    result.workers = searcher.threads
     if multipv > 1 and not stop_requested():
         left_nodes = None if nodes is None else max(1, nodes - used)
         left_time = None if seconds is None else max(1e-3, seconds - (_time.perf_counter() - start))
         reached = done[-1][0] if done else 1
         result.root_moves = _multipv(position, searcher, result, multipv, opts, reached,
-                                     left_nodes, left_time)
+                                     left_nodes, left_time, workers)
         result.nodes = used + sum(d.pop("_nodes", 0) for d in result.root_moves)
         result.time = _time.perf_counter() - start
         result.nps = result.nodes / result.time if result.time > 0 else 0.0
@@ -148,7 +180,7 @@ def knowledge(lookahead: int, learned: bool):
         _knowledge.set_learned(saved)
 
 
-def _multipv(position, searcher, result, count, opts, depth, nodes, seconds) -> list[dict]:
+def _multipv(position, searcher, result, count, opts, depth, nodes, seconds, workers=1) -> list[dict]:
     """The ``count`` best root moves, each valued by a search of its child
     one ply shallower than the main search reached (the candidates are the
     searcher's own: every patch's ``placements`` best placements and walk)."""
@@ -170,7 +202,7 @@ def _multipv(position, searcher, result, count, opts, depth, nodes, seconds) -> 
             v = (a - b) if position.to_move == 0 else (b - a)
             rows.append(root_move(move, v, "exact", proven="win" if child.winner() == position.to_move else "loss"))
             continue
-        done = searcher.run(child._c, child_depth, per_nodes or 0, per_time or 0.0)
+        done = searcher.run(child._c, child_depth, per_nodes or 0, per_time or 0.0, workers=workers)
         v = done[-1][1] if done else _eval.evaluate_state(child._c, child.to_move)
         rows.append(root_move(move, _mover_value(position, child, v), _nodes=searcher.nodes))
     head, rest = rows[0], sorted(rows[1:], key=lambda d: -d["score"])
@@ -196,4 +228,4 @@ def search_alphabeta(position, **kwargs) -> SearchResult:
     return search(position, engine="alphabeta", **kwargs)
 
 
-__all__ = ["run", "search_alphabeta", "evaluate", "check_options", "OPTIONS"]
+__all__ = ["run", "search_alphabeta", "evaluate", "check_options", "threads_for", "OPTIONS"]

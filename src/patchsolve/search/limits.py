@@ -8,7 +8,7 @@ limit          range                  meaning
 ``depth``      1 .. 100               alpha-beta plies (iterative deepening)
 ``iterations`` 1 .. 2**62             MCTS iterations
 ``seed``       0 .. 2**64-1           randomised engines' seed (recorded by all)
-``workers``    1 .. 256               MCTS root-parallel processes
+``workers``    1 .. 256               MCTS root-parallel processes; alpha-beta threads
 ``hash_mb``    1 .. 65536             transposition table memory (megabytes)
 ``max_nodes``  16 .. 2**30            MCTS tree nodes kept in memory
 ``multipv``    1 .. 256               root moves valued one by one (alpha-beta)
@@ -44,7 +44,7 @@ RANGES = {
 
 # the limits each engine reads; any other given limit is refused for it
 ENGINE_LIMITS = {
-    "alphabeta": {"time", "nodes", "depth", "seed", "hash_mb", "multipv"},
+    "alphabeta": {"time", "nodes", "depth", "seed", "workers", "hash_mb", "multipv"},
     "mcts": {"time", "iterations", "seed", "workers", "max_nodes", "multipv"},
     "solve": {"time", "nodes", "seed", "hash_mb"},
 }
@@ -105,7 +105,18 @@ class Limits:
         if wrong:
             raise LimitError(f"{', '.join(wrong)} does not apply to the {engine} engine "
                              f"(it takes {', '.join(sorted(ENGINE_LIMITS[engine]))})")
+        if engine == "alphabeta":
+            self._check_threads()
         return self
+
+    def _check_threads(self) -> None:
+        """Alpha-beta threads race for the shared table, so their result is
+        not reproducible: refused with the limits that promise it is."""
+        if (self.workers or 1) > 1 and (self.nodes is not None or self.depth is not None):
+            given = "nodes" if self.nodes is not None else "depth"
+            raise LimitError(f"workers={self.workers} cannot be combined with a {given} limit: threads make "
+                             f"the alpha-beta nondeterministic, and a {given} limit promises a reproducible "
+                             "result (use a time limit, or workers=1)")
 
     def has_budget(self) -> bool:
         return any(v is not None for v in (self.time, self.nodes, self.depth, self.iterations))

@@ -60,6 +60,7 @@ class SearchResult:
     interrupted: bool = False              # stopped by Ctrl-C / request_stop()
     lower: float | None = None             # proven bounds on score, where known
     upper: float | None = None
+    workers: int | None = None             # threads (alpha-beta) / processes (MCTS) that searched
 
     def to_dict(self) -> dict:
         return {
@@ -79,6 +80,7 @@ class SearchResult:
             "seed": self.seed,
             "iterations": self.iterations,
             "interrupted": self.interrupted,
+            "workers": self.workers,
             "root_moves": [
                 {k: (str(v) if k == "move" else v) for k, v in d.items()} for d in self.root_moves
             ],

@@ -1,0 +1,182 @@
+"""Lazy SMP in the alpha-beta: ``workers`` threads sharing one table.
+
+Threads are not deterministic, so these tests check what must hold whatever
+the interleaving: a legal move and a playable PV, a score in the game's
+range, every thread stopped when the search returns, deterministic budgets
+refused with threads, and one thread the same search as before."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import patchsolve
+from patchsolve.bench import read_positions
+from patchsolve.cli import cli
+from patchsolve.errors import LimitError
+from patchsolve.players import make_player
+from patchsolve.position import Position
+from patchsolve.search import _alphabeta, alphabeta
+from patchsolve.search.limits import Limits
+from patchsolve.search.stop import request_stop
+
+BENCH = read_positions()
+MAX_MARGIN = 200     # no final margin comes near this (81 squares x 2 + buttons + bonus)
+
+
+def os_threads() -> int:
+    return len(os.listdir("/proc/self/task"))
+
+
+def assert_sane(pos, r):
+    assert r.best_move in pos.legal_moves()
+    assert abs(r.score) <= MAX_MARGIN
+    line = pos
+    for m in r.pv:                          # the PV is a legal line from the root
+        assert m in line.legal_moves()
+        line = line.play(m)
+        if line.is_over:
+            break
+
+
+@pytest.mark.parametrize("phase,pos", BENCH, ids=[f"{i}-{p}" for i, (p, _) in enumerate(BENCH)])
+def test_two_threads_give_a_legal_move_and_a_sane_score_on_the_bench_set(phase, pos):
+    r = patchsolve.search(pos, engine="alphabeta", time=0.15, workers=2, endgame_solve=False)
+    assert_sane(pos, r)
+    assert r.workers == 2 and r.depth >= 1
+
+
+def random_position(seed: int, plies: int) -> Position:
+    import random
+
+    rng = random.Random(seed)
+    pos = Position.start(seed=seed)
+    for _ in range(plies):
+        if pos.is_over:
+            break
+        pos = pos.play(rng.choice(pos.legal_moves()))
+    return pos
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**6), st.integers(0, 60), st.integers(2, 4))
+def test_threads_give_legal_moves_on_random_positions(seed, plies, workers):
+    pos = random_position(seed, plies)
+    if pos.is_over:
+        return
+    r = patchsolve.search(pos, engine="alphabeta", time=0.04, workers=workers, endgame_solve=False)
+    assert_sane(pos, r)
+
+
+def test_many_threads_on_a_tiny_table_do_not_crash():
+    """Eight threads colliding in a 1 MB table: torn or foreign entries must
+    never make an illegal move (TT moves are checked with is_legal)."""
+    for _, pos in BENCH[::3]:
+        r = patchsolve.search(pos, engine="alphabeta", time=0.1, workers=8, hash_mb=1, endgame_solve=False)
+        assert_sane(pos, r)
+        assert r.workers == 8
+
+
+def test_request_stop_from_another_thread_stops_every_thread():
+    pos = BENCH[4][1]
+    before = os_threads()
+    box, during = {}, []
+    t = threading.Thread(target=lambda: box.update(r=patchsolve.search(
+        pos, engine="alphabeta", time=60, workers=3, endgame_solve=False)))
+    t0 = time.monotonic()
+    t.start()
+    time.sleep(0.5)
+    during.append(os_threads())
+    request_stop()
+    t.join(10)
+    assert not t.is_alive() and time.monotonic() - t0 < 5
+    assert box["r"].interrupted and box["r"].best_move in pos.legal_moves()
+    assert during[0] >= before + 3           # the Python thread and its two helpers ran ...
+    settle = time.monotonic() + 2            # ... and none is left once the search returned
+    while os_threads() > before and time.monotonic() < settle:
+        time.sleep(0.01)                     # (the Python thread's OS exit can lag its join)
+    assert os_threads() == before
+
+
+def test_a_nodes_or_depth_limit_with_threads_is_refused_with_the_reason():
+    pos = BENCH[0][1]
+    for limit in ({"nodes": 10_000}, {"depth": 3}):
+        with pytest.raises(LimitError, match="nondeterministic"):
+            patchsolve.search(pos, engine="alphabeta", workers=2, **limit)
+
+
+def test_default_threads_every_core_under_time_alone_one_otherwise(monkeypatch):
+    monkeypatch.setattr(alphabeta, "available_cores", lambda: 3)
+    pos = BENCH[5][1]
+    assert patchsolve.search(pos, engine="alphabeta", time=0.1, endgame_solve=False).workers == 3
+    assert patchsolve.search(pos, engine="alphabeta", depth=2, endgame_solve=False).workers == 1
+    assert patchsolve.search(pos, engine="alphabeta", nodes=2000, endgame_solve=False).workers == 1
+    assert patchsolve.search(pos, engine="alphabeta", time=0.1, workers=1, endgame_solve=False).workers == 1
+    monkeypatch.setattr(alphabeta, "available_cores", lambda: 1000)
+    assert alphabeta.threads_for(Limits(time=1)) == alphabeta.MAX_DEFAULT_WORKERS
+
+
+def test_one_thread_is_the_search_of_before():
+    """workers=1 starts no helper: node counts and PVs are those of the
+    default call (the bench signature pins the numbers themselves)."""
+    for _, pos in BENCH[::4]:
+        a = _alphabeta.Searcher(16, True, 4, 2).run(pos._c, 4, 0, 0.0)
+        b = _alphabeta.Searcher(16, True, 4, 2).run(pos._c, 4, 0, 0.0, 1, 1)
+        assert a == b
+
+
+def test_helpers_add_their_nodes_and_share_the_table():
+    """With two threads the node count is both threads' (the helper's work
+    shows as more nodes than the main thread's iterations alone count)."""
+    pos = BENCH[0][1]
+    s = _alphabeta.Searcher(16, True, 4, 2)
+    done = s.run(pos._c, 100, 0, 0.3, 1, 2)
+    assert s.threads == 2 and done
+    assert s.nodes > done[-1][3]
+
+
+def test_tournament_players_keep_one_thread_unless_the_spec_says_so():
+    assert make_player("alphabeta:time=0.1").limits["workers"] == 1
+    assert make_player("alphabeta:time=0.1,workers=2").limits["workers"] == 2
+    assert make_player("alphabeta:depth=3").limits["workers"] == 1
+    assert make_player("alphabeta:time=0.1").spec == "alphabeta:time=0.1"
+
+
+def test_cli_best_with_two_workers_reports_them_in_json():
+    r = CliRunner().invoke(cli, ["best", "--time", "0.2", "--workers", "2", "--json", "-q"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["workers"] == 2 and data["engine"] == "alphabeta"
+    assert data["best_move"] in [str(m) for m in Position.start(seed=0).legal_moves()]
+    text = CliRunner().invoke(cli, ["best", "--time", "0.1", "--workers", "2", "-q"])
+    assert text.exit_code == 0 and "workers 2" in text.stdout
+
+
+def test_cli_refuses_threads_with_a_depth_in_one_line():
+    r = CliRunner().invoke(cli, ["best", "--depth", "3", "--workers", "2"])
+    assert r.exit_code == 2
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("patchsolve: error:") and "workers" in lines[0]
+
+
+def test_ctrl_c_stops_a_two_thread_best():
+    proc = subprocess.Popen([sys.executable, "-m", "patchsolve.cli", "best", "--time", "60", "--workers", "2",
+                             "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    while "searching with" not in proc.stderr.readline():
+        assert proc.poll() is None
+    time.sleep(1.0)
+    t0 = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, _ = proc.communicate(timeout=30)
+    assert proc.returncode == 130 and time.monotonic() - t0 < 5
+    data = json.loads(out)
+    assert data["interrupted"] and data["workers"] == 2
