@@ -57,7 +57,7 @@ class AlphaBeta:
     def choose(self, pos):
         from patchsolve.search import search
 
-        return search(pos, engine="alphabeta", time=self.seconds).best_move
+        return search(pos, engine="alphabeta", time=self.seconds, workers=1).best_move
 
 
 def make_opponent(kind, seconds, seed):
