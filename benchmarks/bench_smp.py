@@ -2,17 +2,20 @@
 threads on the bench set, at a fixed time per position, repeated (the
 machine may be shared: each repeat is printed, and the medians).
 
-Run:  nice python benchmarks/bench_smp.py [--time 1.0] [--threads 1,2] [--repeats 3] [--md]
+Run:  nice python benchmarks/bench_smp.py [--time 1.0] [--threads 1,2] [--repeats 3]
 
 The near-end exact shortcut is off so only the alpha-beta is timed. The
-load average is printed with the figures, since other processes take cores
-from the helpers. Strength is a tournament (see benchmarks/results/smp.md).
+load average and CPU/wall (how many cores the threads really got) are
+printed with the figures, since other processes take cores from the
+helpers; nodes per CPU second shows the threads' overhead apart from that.
+(Depth 100 = every iteration finished: the endgame positions' trees end.) Strength is a tournament (see benchmarks/results/smp.md).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 
@@ -20,16 +23,25 @@ from patchsolve.bench import read_positions
 from patchsolve.search import search
 
 
+def cpu_seconds() -> float:
+    """User + system CPU time of this process, all threads."""
+    u = resource.getrusage(resource.RUSAGE_SELF)
+    return u.ru_utime + u.ru_stime
+
+
 def one_pass(positions, seconds: float, workers: int) -> dict:
-    """Sum of nodes and time, and the depths reached, over the bench set."""
+    """Nodes/s (wall), nodes per CPU second, CPU/wall (the cores the threads
+    actually got) and the depths reached, over the bench set."""
     nodes, elapsed, depths = 0, 0.0, []
+    cpu0 = cpu_seconds()
     for _, pos in positions:
         r = search(pos, engine="alphabeta", time=seconds, workers=workers, endgame_solve=False)
         assert r.workers == workers, (r.workers, workers)
         nodes += r.nodes
         elapsed += r.time
         depths.append(r.depth)
-    return {"nps": nodes / elapsed, "depths": depths}
+    cpu = cpu_seconds() - cpu0
+    return {"nps": nodes / elapsed, "cpu_nps": nodes / cpu, "cores": cpu / elapsed, "depths": depths}
 
 
 def commit() -> str:
@@ -55,16 +67,16 @@ def main() -> None:
             load = os.getloadavg()[0]
             r = one_pass(positions, args.time, w)
             runs[w].append(r)
-            print(f"repeat {rep} threads {w}: {r['nps']:,.0f} nodes/s, depths {r['depths']}, "
-                  f"load {load:.2f}", flush=True)
+            print(f"repeat {rep} threads {w}: {r['nps']:,.0f} nodes/s, {r['cpu_nps']:,.0f} nodes/cpu-s, "
+                  f"cpu/wall {r['cores']:.2f}, depths {r['depths']}, load {load:.2f}", flush=True)
     base = statistics.median(r["nps"] for r in runs[counts[0]])
-    print("\n| threads | median nodes/s | x | mean depth | depths (median per position) |")
-    print("|---|---|---|---|---|")
+    print("\n| threads | median nodes/s | x | nodes/cpu-s | cpu/wall | depths (median per position) |")
+    print("|---|---|---|---|---|---|")
     for w in counts:
-        nps = statistics.median(r["nps"] for r in runs[w])
+        med = {k: statistics.median(r[k] for r in runs[w]) for k in ("nps", "cpu_nps", "cores")}
         per_pos = [statistics.median(r["depths"][i] for r in runs[w]) for i in range(len(positions))]
-        print(f"| {w} | {nps:,.0f} | {nps / base:.2f} | {statistics.mean(per_pos):.2f} | "
-              f"{' '.join(f'{d:g}' for d in per_pos)} |")
+        print(f"| {w} | {med['nps']:,.0f} | {med['nps'] / base:.2f} | {med['cpu_nps']:,.0f} | "
+              f"{med['cores']:.2f} | {' '.join(f'{d:g}' for d in per_pos)} |")
 
 
 if __name__ == "__main__":

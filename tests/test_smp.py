@@ -148,6 +148,8 @@ def test_tournament_players_keep_one_thread_unless_the_spec_says_so():
     assert make_player("alphabeta:time=0.1,workers=2").limits["workers"] == 2
     assert make_player("alphabeta:depth=3").limits["workers"] == 1
     assert make_player("alphabeta:time=0.1").spec == "alphabeta:time=0.1"
+    with pytest.raises(LimitError, match="nondeterministic"):
+        make_player("alphabeta:depth=3,workers=2")     # refused when the spec is read
 
 
 def test_cli_best_with_two_workers_reports_them_in_json():

@@ -92,6 +92,9 @@ class SearchPlayer(Player):
         if engine == "alphabeta":
             # one thread unless the spec says workers=N: a match gives each side one core
             limits.setdefault("workers", 1)
+        from patchsolve.search.limits import split
+
+        split(limits)[0].for_engine(engine)      # a bad limit fails when the spec is read, not mid-game
         self.engine = engine
         self.limits = limits
 
