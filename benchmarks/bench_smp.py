@@ -3,6 +3,14 @@ threads on the bench set, at a fixed time per position, repeated (the
 machine may be shared: each repeat is printed, and the medians).
 
 Run:  nice python benchmarks/bench_smp.py [--time 1.0] [--threads 1,2] [--repeats 3]
+      nice python benchmarks/bench_smp.py --to-depth [--probe-nodes 300000] [--threads 1,2] [--repeats 3]
+
+``--to-depth`` measures the work instead, which a loaded machine hardly
+changes: each position is searched to a fixed depth (the deepest one thread
+finishes within ``--probe-nodes``, so the choice is deterministic) and the
+nodes of all threads are summed. With N threads on N free cores the time to
+that depth would be about N x nodes(1) / nodes(N) times shorter ("work
+speed-up"; it ignores memory contention, which nodes per CPU second shows).
 
 The near-end exact shortcut is off so only the alpha-beta is timed. The
 load average and CPU/wall (how many cores the threads really got) are
@@ -18,9 +26,13 @@ import os
 import resource
 import statistics
 import subprocess
+import time
 
 from patchsolve.bench import read_positions
-from patchsolve.search import search
+from patchsolve.search import _alphabeta, alphabeta, search
+
+PLACEMENTS = alphabeta.OPTIONS["placements"]
+PRUNE_DEPTH = alphabeta.OPTIONS["prune_depth"]
 
 
 def cpu_seconds() -> float:
@@ -44,6 +56,43 @@ def one_pass(positions, seconds: float, workers: int) -> dict:
     return {"nps": nodes / elapsed, "cpu_nps": nodes / cpu, "cores": cpu / elapsed, "depths": depths}
 
 
+def probe_depth(pos, probe_nodes: int) -> int:
+    """The deepest iteration one thread finishes within ``probe_nodes``."""
+    done = _alphabeta.Searcher(alphabeta.DEFAULT_HASH_MB, True, PLACEMENTS, PRUNE_DEPTH).run(
+        pos._c, alphabeta.MAX_DEPTH, probe_nodes, 0.0)
+    return done[-1][0] if done else 1
+
+
+def to_depth(pos, depth: int, workers: int) -> tuple[int, float]:
+    """(nodes of all threads, wall seconds) to finish iteration ``depth`` with
+    ``workers`` threads (the Searcher directly: the API refuses threads with a depth)."""
+    s = _alphabeta.Searcher(alphabeta.DEFAULT_HASH_MB, True, PLACEMENTS, PRUNE_DEPTH)
+    t0 = time.perf_counter()
+    done = s.run(pos._c, depth, 0, 0.0, 1, workers)
+    assert done[-1][0] == depth and s.threads == workers
+    return s.nodes, time.perf_counter() - t0
+
+
+def work_main(args, positions, counts) -> None:
+    # only the middle-game and opening positions: the endgame trees end within a few plies
+    chosen = [(ph, pos, probe_depth(pos, args.probe_nodes)) for ph, pos in positions if ph != "endgame"]
+    print("depths " + " ".join(str(d) for _, _, d in chosen))
+    ratios = {w: [] for w in counts}
+    for rep in range(args.repeats):
+        for w in counts:
+            nodes = [to_depth(pos, d, w) for _, pos, d in chosen]
+            ratios[w].append(nodes)
+            print(f"repeat {rep} threads {w}: nodes {[n for n, _ in nodes]}, "
+                  f"wall {sum(t for _, t in nodes):.2f}s, load {os.getloadavg()[0]:.2f}", flush=True)
+    base = [statistics.median(r[i][0] for r in ratios[counts[0]]) for i in range(len(chosen))]
+    print("\n| threads | total nodes to depth (median) | nodes vs 1 thread (geo. mean) | work speed-up |")
+    print("|---|---|---|---|")
+    for w in counts:
+        med = [statistics.median(r[i][0] for r in ratios[w]) for i in range(len(chosen))]
+        rel = statistics.geometric_mean(m / b for m, b in zip(med, base))
+        print(f"| {w} | {sum(med):,.0f} | {rel:.2f} | {w / rel:.2f} |")
+
+
 def commit() -> str:
     try:
         return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
@@ -57,9 +106,15 @@ def main() -> None:
     ap.add_argument("--time", type=float, default=1.0, help="seconds per position")
     ap.add_argument("--threads", default="1,2", help="comma-separated thread counts")
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--to-depth", action="store_true", help="measure the nodes to a fixed depth instead")
+    ap.add_argument("--probe-nodes", type=int, default=300_000)
     args = ap.parse_args()
     positions = read_positions()
     counts = [int(x) for x in args.threads.split(",")]
+    if args.to_depth:
+        print(f"commit {commit()}, nodes to a fixed depth, cores {os.cpu_count()}")
+        with alphabeta.knowledge(0, True):       # the engine's defaults, as search() sets them
+            return work_main(args, positions, counts)
     runs = {w: [] for w in counts}
     print(f"commit {commit()}, {len(positions)} positions x {args.time} s, cores {os.cpu_count()}")
     for rep in range(args.repeats):
