@@ -29,10 +29,13 @@ import subprocess
 import time
 
 from patchsolve.bench import read_positions
-from patchsolve.search import _alphabeta, alphabeta, search
+from patchsolve.search import alphabeta, search
 
-PLACEMENTS = alphabeta.OPTIONS["placements"]
-PRUNE_DEPTH = alphabeta.OPTIONS["prune_depth"]
+OPTIONS = alphabeta.check_options({})     # the engine's defaults
+
+
+def searcher():
+    return alphabeta._searcher(alphabeta.DEFAULT_HASH_MB, OPTIONS)
 
 
 def cpu_seconds() -> float:
@@ -58,15 +61,14 @@ def one_pass(positions, seconds: float, workers: int) -> dict:
 
 def probe_depth(pos, probe_nodes: int) -> int:
     """The deepest iteration one thread finishes within ``probe_nodes``."""
-    done = _alphabeta.Searcher(alphabeta.DEFAULT_HASH_MB, True, PLACEMENTS, PRUNE_DEPTH).run(
-        pos._c, alphabeta.MAX_DEPTH, probe_nodes, 0.0)
+    done = searcher().run(pos._c, alphabeta.MAX_DEPTH, probe_nodes, 0.0)
     return done[-1][0] if done else 1
 
 
 def to_depth(pos, depth: int, workers: int) -> tuple[int, float]:
     """(nodes of all threads, wall seconds) to finish iteration ``depth`` with
     ``workers`` threads (the Searcher directly: the API refuses threads with a depth)."""
-    s = _alphabeta.Searcher(alphabeta.DEFAULT_HASH_MB, True, PLACEMENTS, PRUNE_DEPTH)
+    s = searcher()
     t0 = time.perf_counter()
     done = s.run(pos._c, depth, 0, 0.0, 1, workers)
     assert done[-1][0] == depth and s.threads == workers
@@ -113,7 +115,7 @@ def main() -> None:
     counts = [int(x) for x in args.threads.split(",")]
     if args.to_depth:
         print(f"commit {commit()}, nodes to a fixed depth, cores {os.cpu_count()}")
-        with alphabeta.knowledge(0, True):       # the engine's defaults, as search() sets them
+        with alphabeta.knowledge(OPTIONS["lookahead"], OPTIONS["learned"]):   # as search() sets them
             return work_main(args, positions, counts)
     runs = {w: [] for w in counts}
     print(f"commit {commit()}, {len(positions)} positions x {args.time} s, cores {os.cpu_count()}")
