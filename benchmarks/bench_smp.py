@@ -10,7 +10,9 @@ changes: each position is searched to a fixed depth (the deepest one thread
 finishes within ``--probe-nodes``, so the choice is deterministic) and the
 nodes of all threads are summed. With N threads on N free cores the time to
 that depth would be about N x nodes(1) / nodes(N) times shorter ("work
-speed-up"; it ignores memory contention, which nodes per CPU second shows).
+speed-up"; it assumes the threads run at one speed -- the main thread's
+share of the nodes, printed, is then 1/N -- and ignores memory contention,
+which nodes per CPU second shows).
 
 The near-end exact shortcut is off so only the alpha-beta is timed. The
 load average and CPU/wall (how many cores the threads really got) are
@@ -65,14 +67,15 @@ def probe_depth(pos, probe_nodes: int) -> int:
     return done[-1][0] if done else 1
 
 
-def to_depth(pos, depth: int, workers: int) -> tuple[int, float]:
-    """(nodes of all threads, wall seconds) to finish iteration ``depth`` with
-    ``workers`` threads (the Searcher directly: the API refuses threads with a depth)."""
+def to_depth(pos, depth: int, workers: int) -> tuple[int, float, float]:
+    """(nodes of all threads, wall seconds, the main thread's share of the
+    nodes) to finish iteration ``depth`` with ``workers`` threads (the
+    Searcher directly: the API refuses threads with a depth)."""
     s = searcher()
     t0 = time.perf_counter()
     done = s.run(pos._c, depth, 0, 0.0, 1, workers)
     assert done[-1][0] == depth and s.threads == workers
-    return s.nodes, time.perf_counter() - t0
+    return s.nodes, time.perf_counter() - t0, done[-1][3] / s.nodes
 
 
 def work_main(args, positions, counts) -> None:
@@ -84,8 +87,9 @@ def work_main(args, positions, counts) -> None:
         for w in counts:
             nodes = [to_depth(pos, d, w) for _, pos, d in chosen]
             ratios[w].append(nodes)
-            print(f"repeat {rep} threads {w}: nodes {[n for n, _ in nodes]}, "
-                  f"wall {sum(t for _, t in nodes):.2f}s, load {os.getloadavg()[0]:.2f}", flush=True)
+            print(f"repeat {rep} threads {w}: nodes {[n for n, _, _ in nodes]}, "
+                  f"main thread's share {statistics.mean(m for _, _, m in nodes):.2f}, "
+                  f"wall {sum(t for _, t, _ in nodes):.2f}s, load {os.getloadavg()[0]:.2f}", flush=True)
     base = [statistics.median(r[i][0] for r in ratios[counts[0]]) for i in range(len(chosen))]
     print("\n| threads | total nodes to depth (median) | nodes vs 1 thread (geo. mean) | work speed-up |")
     print("|---|---|---|---|")
