@@ -162,6 +162,15 @@ def test_cli_best_with_two_workers_reports_them_in_json():
     assert text.exit_code == 0 and "workers 2" in text.stdout
 
 
+def test_cli_eval_values_its_top_moves_on_two_threads():
+    r = CliRunner().invoke(cli, ["eval", "--time", "0.3", "--workers", "2", "--top", "3", "--json", "-q"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    legal = [str(m) for m in Position.start(seed=0).legal_moves()]
+    assert data["workers"] == 2 and len(data["top_moves"]) == 3
+    assert all(row["move"] in legal for row in data["top_moves"])
+
+
 def test_cli_refuses_threads_with_a_depth_in_one_line():
     r = CliRunner().invoke(cli, ["best", "--depth", "3", "--workers", "2"])
     assert r.exit_code == 2

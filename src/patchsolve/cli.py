@@ -566,7 +566,7 @@ def eval_cmd(position, position_file, engine, time_limit, iterations, depth, nod
     if as_json:
         emit_json({"position": pos.to_text(), "to_move": pos.to_move, "engine": r.engine or engine,
                    "score": r.score, "bound": r.bound, "proven": r.proven, "win_probability": r.win_probability,
-                   "interrupted": r.interrupted,
+                   "interrupted": r.interrupted, "workers": r.workers,
                    "best_move": None if r.best_move is None else str(r.best_move), "top_moves": rows})
         return exit_code(r)
     if r.interrupted:
