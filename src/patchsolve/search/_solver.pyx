@@ -81,6 +81,40 @@ from patchsolve.search._order cimport (
     LAZY, cmp_desc, key_move, select_best, next_move, buy_gain, completes_bonus, is_final_buy,
 )
 
+cdef extern from *:
+    """
+    #include <stdlib.h>
+    #include <string.h>
+    #if defined(__linux__)
+    #include <sys/mman.h>
+    #endif
+    /* The table is probed at random: on Linux it asks for 2 MB pages, which
+       saves most of the TLB misses of 4 kB ones (free() releases either). */
+    static void* ps_table_alloc(size_t n) {
+    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+        void* p = NULL;
+        if (n >= ((size_t)2 << 20) && posix_memalign(&p, (size_t)2 << 20, n) == 0) {
+            madvise(p, n, MADV_HUGEPAGE);
+            memset(p, 0, n);
+            return p;
+        }
+    #endif
+        return calloc(n, 1);
+    }
+    static inline int ps_log2(unsigned long long n) {
+        return n > 1 ? 63 - __builtin_clzll(n) : 0;
+    }
+    static inline void ps_prefetch(const void* p) {
+    #if defined(__GNUC__)
+        __builtin_prefetch(p);
+    #endif
+    }
+    """
+    void* ps_table_alloc(size_t n) nogil
+    void ps_prefetch(const void* p) noexcept nogil
+    int ps_log2(uint64_t n) noexcept nogil
+
+
 cdef enum:
     INF = 30000
     MAX_PLY = 160          # > the longest remaining game
@@ -114,11 +148,8 @@ cdef inline Entry* tt_probe(Entry* tt, uint64_t mask, uint64_t key) noexcept nog
 
 
 cdef inline int log2_work(uint64_t n) noexcept nogil:
-    cdef int w = 0
-    while n > 1 and w < 255:
-        n >>= 1
-        w += 1
-    return w
+    """floor(log2(n)), 0 for n <= 1 (one instruction: it runs per move ordered)."""
+    return ps_log2(n)
 
 
 cdef inline void tt_store(Entry* tt, uint64_t mask, uint64_t key, int lo, int hi, move_t move,
@@ -154,6 +185,42 @@ cdef inline void tt_store(Entry* tt, uint64_t mask, uint64_t key, int lo, int hi
 
 
 # --------------------------------------------------------------------------
+# TT keys that forget where the dead holes are
+# --------------------------------------------------------------------------
+#
+# An empty square with no empty neighbour can only ever be covered by a
+# leather patch (every circle patch has two squares or more, and a patch
+# lies inside one connected empty region). Once the 7x7 bonus is decided,
+# where such holes lie no longer matters: two positions whose quilts cover
+# the same squares apart from their isolated holes, with as many holes,
+# have the same legal placements forever (a leather patch goes on any empty
+# square, and a hole in one maps to a hole in the other), so the same value.
+# The table key therefore counts each quilt's holes as covered and adds
+# their number. Brute force checks it (tests/test_solver_keys.py).
+
+cdef uint64_t DEAD_SALT = 0x6A09E667F3BCC909ULL
+
+
+cdef inline uint64_t tt_key(const Ctx* c, const CState* s, uint64_t key) noexcept nogil:
+    """The TT key of ``s`` (``key`` is its Zobrist key)."""
+    cdef int p, n
+    cdef u128 empty, holes
+    if not c.use_dead_keys or s.bonus < 0:
+        return key
+    for p in range(2):
+        empty = FULL & ~s.quilt[p]
+        holes = empty & ~neighbours(empty)
+        n = 0
+        while holes:
+            key ^= Z.q[p][ps_ctz128(holes)]
+            holes &= holes - 1
+            n += 1
+        if n:
+            key ^= mix64(DEAD_SALT + <uint64_t>(2 * n + p))
+    return key
+
+
+# --------------------------------------------------------------------------
 # Context
 # --------------------------------------------------------------------------
 
@@ -165,6 +232,7 @@ ctypedef struct Ctx:
     int use_relax
     int use_etc
     int use_hist           # killer moves and the history of cut-offs in the ordering
+    int use_dead_keys      # TT keys ignore where a decided-bonus quilt's isolated holes lie
     uint32_t* hist         # cut-offs per move code (codes < 2**16)
     move_t killer[MAX_PLY]
     int relax_min
@@ -307,7 +375,10 @@ cdef int order_moves(Ctx* c, const CState* s, const move_t* moves, int n, int64_
     cdef move_t m
     cdef u128 mask
     cdef int seen[N_PATCHES][2]
+    cdef int pgain[N_PATCHES]       # per patch, computed once: its buy gain
+    cdef int8_t pfinal[N_PATCHES]   # ... and whether it is a final buy (-1: not yet known)
     memset(seen, 0, sizeof(seen))
+    memset(pfinal, -1, sizeof(pfinal))
     for i in range(n):
         m = moves[i]
         pid = move_patch(m)
@@ -323,12 +394,15 @@ cdef int order_moves(Ctx* c, const CState* s, const move_t* moves, int n, int64_
         else:
             mask = move_mask(m)
             if pid >= 0:
-                if is_final_buy(T, s, p, pid):
+                if pfinal[pid] < 0:
+                    pfinal[pid] = is_final_buy(T, s, p, pid)
+                    pgain[pid] = buy_gain(T, s, p, pid)
+                if pfinal[pid]:
                     slot = completes_bonus(T, s, s.quilt[p] | mask)
                     if seen[pid][slot]:
                         continue
                     seen[pid][slot] = 1
-                gain = buy_gain(T, s, p, pid)
+                gain = pgain[pid]
             else:
                 gain = 7 if completes_bonus(T, s, s.quilt[p] | mask) else 0
             bad = placement_badness(s.quilt[p], mask)
@@ -554,7 +628,7 @@ cdef int etc_probe(Ctx* c, const CState* s, uint64_t key, int64_t* keys, int n, 
         make_child(c, s, &child, p, m, relaxed)
         if is_over(&child):
             continue
-        e = tt_probe(c.tt, c.tt_mask, child_key(Z, key, s, &child, m))
+        e = tt_probe(c.tt, c.tt_mask, tt_key(c, &child, child_key(Z, key, s, &child, m)))
         if e == NULL:
             continue
         v = e.lo if to_move(&child) == p else -e.hi
@@ -576,6 +650,7 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
     cdef int64_t* keys = NULL
     cdef Entry* e
     cdef uint64_t nodes0 = c.nodes
+    cdef uint64_t tkey
     cdef int left[N_GROUPS]
     cdef int ub[N_GROUPS]
     cdef bint tried[N_GROUPS]
@@ -590,6 +665,10 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
     if ply >= MAX_PLY - 1:      # cannot happen (every game ends sooner); stay safe
         c.stop = 1
         return 0
+    # the probe is a cache miss most of the time: start loading the bucket
+    # now, the static bounds are computed meanwhile
+    tkey = tt_key(c, s, key)
+    ps_prefetch(&c.tt[(tkey & c.tt_mask) * 2])
 
     if c.use_static:
         static_bounds(c, s, p, &slo, &shi)
@@ -600,7 +679,7 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
             c.static_cuts += 1
             return slo
 
-    e = tt_probe(c.tt, c.tt_mask, key)
+    e = tt_probe(c.tt, c.tt_mask, tkey)
     if e != NULL:
         if e.lo >= beta:
             return e.lo
@@ -643,7 +722,7 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
             v = etc_probe(c, s, key, keys, n, p, relaxed, beta, &etcmove)
             if v >= beta:
                 c.etc_cuts += 1
-                tt_store(c.tt, c.tt_mask, key, v, INF, etcmove, c.nodes - nodes0)
+                tt_store(c.tt, c.tt_mask, tkey, v, INF, etcmove, c.nodes - nodes0)
                 return v
         if bestmove < 0:
             select_best(keys, 0, n)
@@ -702,11 +781,11 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
                     break
 
     if best >= beta0:
-        tt_store(c.tt, c.tt_mask, key, best, INF, bestmove, c.nodes - nodes0)
+        tt_store(c.tt, c.tt_mask, tkey, best, INF, bestmove, c.nodes - nodes0)
     elif best <= alpha0:
-        tt_store(c.tt, c.tt_mask, key, -INF, best, bestmove, c.nodes - nodes0)
+        tt_store(c.tt, c.tt_mask, tkey, -INF, best, bestmove, c.nodes - nodes0)
     else:
-        tt_store(c.tt, c.tt_mask, key, best, best, bestmove, c.nodes - nodes0)
+        tt_store(c.tt, c.tt_mask, tkey, best, best, bestmove, c.nodes - nodes0)
     return best
 
 
@@ -726,13 +805,13 @@ cdef class Solver:
     cdef public int steps
 
     def __cinit__(self, int hash_mb=64, bint wdl=False, bint use_static=True, bint use_relax=True,
-                  bint use_etc=False, int relax_min=3, bint use_hist=True):
+                  bint use_etc=False, int relax_min=3, bint use_hist=True, bint use_dead_keys=True):
         cdef uint64_t buckets = 1
         cdef int i
         memset(&self.c, 0, sizeof(Ctx))
         while buckets * 2 * 2 * sizeof(Entry) <= (<uint64_t>hash_mb) << 20:
             buckets *= 2
-        self.c.tt = <Entry*>calloc(buckets * 2, sizeof(Entry))
+        self.c.tt = <Entry*>ps_table_alloc(buckets * 2 * sizeof(Entry))
         self.c.tt_mask = buckets - 1
         self.c.moves = <move_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(move_t))
         self.c.keys = <int64_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(int64_t))
@@ -747,6 +826,7 @@ cdef class Solver:
         self.c.use_etc = use_etc
         self.c.use_hist = use_hist
         self.c.relax_min = relax_min
+        self.c.use_dead_keys = use_dead_keys
 
     def __dealloc__(self):
         free(self.c.tt)
@@ -805,7 +885,7 @@ cdef class Solver:
 
     def tt_bounds(self, CoreState s):
         """(lo, hi, move) the TT holds for ``s``, or None."""
-        cdef Entry* e = tt_probe(self.c.tt, self.c.tt_mask, full_key(Z, &s.s))
+        cdef Entry* e = tt_probe(self.c.tt, self.c.tt_mask, tt_key(&self.c, &s.s, full_key(Z, &s.s)))
         if e == NULL:
             return None
         return e.lo, e.hi, e.move
