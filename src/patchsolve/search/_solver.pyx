@@ -35,7 +35,11 @@ of everything learnt about it), kept across the driver's steps and across
 the root moves of ``solve_all``. Buckets of two 16-byte entries: one kept
 for the biggest subtree (log2 of its nodes), one always replaced; the size
 comes from ``hash_mb``. A TT move is played only after ``is_legal`` accepts
-it, so a key collision never makes an illegal move.
+it, so a key collision never makes an illegal move. Once the 7x7 bonus is
+decided the key ignores where a quilt's isolated holes lie (see "TT keys
+that forget where the dead holes are"). The table sits on 2 MB pages where
+Linux gives them, and each node prefetches its bucket before computing its
+static bounds: the probe is mostly a cache miss.
 
 Pruning (every one keeps the value exact; the tests check them)
 ---------------------------------------------------------------
@@ -50,6 +54,9 @@ Pruning (every one keeps the value exact; the tests check them)
 - Relaxed-quilt group bounds: the placements of one patch lead to children
   that differ only in the mover's quilt; a relaxed game that ignores that
   quilt's geometry bounds the whole group from above (see "Relaxed quilts").
+  Its relaxed game offers only the patches that still fit after at least
+  one placement of the group's patch (``relax_pairs``; 0.86-0.91x the nodes,
+  benchmarks/results/solve_reach.md).
 - Enhanced transposition cut-offs (``use_etc``, off by default: they saved
   few nodes and cost time, benchmarks/results/solve_reach.md): before
   searching a node's moves, the TT is probed for the children of the first
@@ -236,6 +243,7 @@ ctypedef struct Ctx:
     uint32_t* hist         # cut-offs per move code (codes < 2**16)
     move_t killer[MAX_PLY]
     int relax_min
+    int relax_pairs        # a group's relaxed game drops the patches no placement of it leaves room for
     int thr[2]             # relaxed player: covered squares that earn the 7x7 bonus
     uint64_t fits[2]       # relaxed player: patches that fitted when relaxation began
     int unusable[2]        # relaxed player: empty squares no patch can use
@@ -554,6 +562,29 @@ cdef inline void relax_begin(Ctx* c, const CState* s, int p) noexcept nogil:
     c.thr[p] = bonus_threshold(s, p, dead, leather)
 
 
+cdef uint64_t fits_after(const CState* s, int p, int pid, uint64_t cand) noexcept nogil:
+    """The patches of ``cand`` that still fit in ``p``'s quilt after at
+    least one placement of ``pid``: the others can never be placed in any
+    child of ``pid``'s group (the quilt only fills up)."""
+    cdef uint64_t found = 0, todo
+    cdef u128 quilt = s.quilt[p], empty = FULL & ~quilt, after
+    cdef int og, a, y
+    for og in range(T.patch_og_start[pid], T.patch_og_start[pid + 1]):
+        after = fits(T, empty, og)
+        while after and (cand & ~found):
+            a = ps_ctz128(after)
+            after &= after - 1
+            todo = cand & ~found
+            while todo:
+                y = ps_ctz128(<u128>todo)
+                todo &= todo - 1
+                if patch_fits(quilt | (T.og_shape[og] << a), y):
+                    found |= (<uint64_t>1) << y
+        if not (cand & ~found):
+            break
+    return found
+
+
 cdef inline uint64_t relax_salt(Ctx* c, int p, int rmask, int r2) noexcept nogil:
     return (ZRELAX[rmask] ^ ZRELAX[r2]
             ^ mix64(c.fits[p] ^ (<uint64_t>c.thr[p] << 40) ^ (<uint64_t>c.unusable[p] << 48)
@@ -571,6 +602,8 @@ cdef int group_bound(Ctx* c, const CState* s, uint64_t key, int p, int group, in
     cdef move_t m = relaxed_code(s, p, group)
     cdef uint64_t ck
     relax_begin(c, s, p)
+    if c.relax_pairs and group != LEATHER_GROUP:
+        c.fits[p] = fits_after(s, p, group, c.fits[p] & ~((<uint64_t>1) << group))
     relaxed_apply(c, &child, p, m)
     c.nodes += 1
     if is_over(&child):
@@ -805,7 +838,8 @@ cdef class Solver:
     cdef public int steps
 
     def __cinit__(self, int hash_mb=64, bint wdl=False, bint use_static=True, bint use_relax=True,
-                  bint use_etc=False, int relax_min=3, bint use_hist=True, bint use_dead_keys=True):
+                  bint use_etc=False, int relax_min=3, bint use_hist=True, bint use_dead_keys=True,
+                  bint relax_pairs=True):
         cdef uint64_t buckets = 1
         cdef int i
         memset(&self.c, 0, sizeof(Ctx))
@@ -827,6 +861,7 @@ cdef class Solver:
         self.c.use_hist = use_hist
         self.c.relax_min = relax_min
         self.c.use_dead_keys = use_dead_keys
+        self.c.relax_pairs = relax_pairs
 
     def __dealloc__(self):
         free(self.c.tt)
@@ -882,6 +917,18 @@ cdef class Solver:
         with nogil:
             mtd(&self.c, &t, key, &self.lo, &self.hi, &self.gamma, &self.steps, lo, hi, guess, spread)
         return self.lo, self.hi
+
+    def fits_after(self, CoreState s, int player, int pid):
+        """Bit mask of the circle's other patches that still fit in
+        ``player``'s quilt after some placement of ``pid`` (for the tests)."""
+        cdef uint64_t cand = 0
+        cdef int k
+        if not (0 <= player < 2 and 0 <= pid < N_PATCHES):
+            raise ValueError("player or patch out of range")
+        for k in range(s.s.n_circle):
+            if s.s.circle[k] != pid:
+                cand |= (<uint64_t>1) << s.s.circle[k]
+        return fits_after(&s.s, player, pid, cand)
 
     def tt_bounds(self, CoreState s):
         """(lo, hi, move) the TT holds for ``s``, or None."""
