@@ -39,6 +39,7 @@ VARIANTS = {
     "hash 256 MB": ({"hash_mb": 256}, 8),
     "no dead-hole keys": ({"use_dead_keys": False}, 8),
     "no relaxed pairs": ({"relax_pairs": False}, 8),
+    "no fit classes": ({"relax_classes": False}, 8),
 }
 
 

@@ -1,12 +1,13 @@
 """Relaxed pairs (search/_solver.pyx, ``fits_after``): a placement group's
 relaxed game only offers the patches that some placement of the group
-leaves room for. Brute force over the reference rules' placements checks
+leaves room for; fit classes bound again the placements that leave room
+for fewer. Brute force over the reference rules' placements checks
 that set, and the solver's values with and without it."""
 
 import pytest
 from reference import all_placements
 from test_alphabeta import plain_minimax
-from test_solver import ALL
+from test_solver import ALL, plain_wdl
 
 from patchsolve.search import _solver
 from patchsolve.search.solver import solve
@@ -47,10 +48,22 @@ def test_fits_after_rejects_bad_numbers():
         s.fits_after(ALL[0]._c, 2, 0)
 
 
-@pytest.mark.parametrize("pairs", [True, False])
-def test_values_with_and_without_relaxed_pairs_equal_brute_force(pairs):
+@pytest.mark.parametrize("pairs,classes", [(True, True), (True, False), (False, True), (False, False)])
+def test_values_with_and_without_relaxed_pairs_and_fit_classes_equal_brute_force(pairs, classes):
+    class_cuts = 0
     for pos in ALL:
-        s = _solver.Solver(4, False, relax_pairs=pairs)
+        s = _solver.Solver(4, False, relax_pairs=pairs, relax_classes=classes)
         s.set_limits(0, 0.0)
         lo, hi = s.solve(pos._c, *s.bounds(pos._c), s.guess(pos._c))
         assert lo == hi == plain_minimax(pos) == solve(pos).score
+        class_cuts += s.stats["class_cuts"]
+    # the set exercises the fit classes whenever they are on
+    assert (class_cuts > 0) == classes
+
+
+def test_fit_classes_keep_win_loss_values():
+    for pos in ALL[::2]:
+        s = _solver.Solver(4, True)
+        s.set_limits(0, 0.0)
+        lo, hi = s.solve(pos._c, *s.bounds(pos._c), 1, 0)
+        assert (lo > 0 or hi < 0) and (lo > 0) == plain_wdl(pos)

@@ -55,8 +55,10 @@ Pruning (every one keeps the value exact; the tests check them)
   that differ only in the mover's quilt; a relaxed game that ignores that
   quilt's geometry bounds the whole group from above (see "Relaxed quilts").
   Its relaxed game offers only the patches that still fit after at least
-  one placement of the group's patch (``relax_pairs``; 0.86-0.91x the nodes,
-  benchmarks/results/solve_reach.md).
+  one placement of the group's patch (``relax_pairs``). When that bound
+  fails, placements that leave room for fewer of those patches are bounded
+  again by the relaxed game with just the ones they leave room for, once per
+  such set (``relax_classes``, "Fit classes").
 - Enhanced transposition cut-offs (``use_etc``, off by default: they saved
   few nodes and cost time, benchmarks/results/solve_reach.md): before
   searching a node's moves, the TT is probed for the children of the first
@@ -244,6 +246,7 @@ ctypedef struct Ctx:
     move_t killer[MAX_PLY]
     int relax_min
     int relax_pairs        # a group's relaxed game drops the patches no placement of it leaves room for
+    int relax_classes      # once a group's bound fails, placements leaving fewer patches room get their own
     int thr[2]             # relaxed player: covered squares that earn the 7x7 bonus
     uint64_t fits[2]       # relaxed player: patches that fitted when relaxation began
     int unusable[2]        # relaxed player: empty squares no patch can use
@@ -254,6 +257,7 @@ ctypedef struct Ctx:
     uint64_t static_cuts
     uint64_t etc_cuts
     uint64_t relax_cuts
+    uint64_t class_cuts    # placements skipped by a fit class's bound
     move_t* moves          # MAX_PLY x MAX_MOVES
     int64_t* keys          # MAX_PLY x MAX_MOVES
 
@@ -592,8 +596,11 @@ cdef inline uint64_t relax_salt(Ctx* c, int p, int rmask, int r2) noexcept nogil
 
 
 cdef int group_bound(Ctx* c, const CState* s, uint64_t key, int p, int group, int alpha,
-                     int ply, int rmask) noexcept nogil:
-    """Fail-soft value of the relaxed game after ``group``, null window at alpha."""
+                     int ply, int rmask, bint has_only, uint64_t only, uint64_t* used) noexcept nogil:
+    """Fail-soft value of the relaxed game after ``group``, null window at
+    alpha. With ``has_only``, ``only`` is the set of patches the relaxed
+    player may still place (a fit class, see ``fit_class``); ``used``
+    receives the set it used."""
     cdef CState child = s[0]
     cdef int r2 = rmask | (1 << p), v
     cdef int old_thr = c.thr[p]
@@ -602,8 +609,11 @@ cdef int group_bound(Ctx* c, const CState* s, uint64_t key, int p, int group, in
     cdef move_t m = relaxed_code(s, p, group)
     cdef uint64_t ck
     relax_begin(c, s, p)
-    if c.relax_pairs and group != LEATHER_GROUP:
+    if has_only:
+        c.fits[p] = only
+    elif c.relax_pairs and group != LEATHER_GROUP:
         c.fits[p] = fits_after(s, p, group, c.fits[p] & ~((<uint64_t>1) << group))
+    used[0] = c.fits[p]
     relaxed_apply(c, &child, p, m)
     c.nodes += 1
     if is_over(&child):
@@ -615,6 +625,28 @@ cdef int group_bound(Ctx* c, const CState* s, uint64_t key, int p, int group, in
     c.fits[p] = old_fits
     c.unusable[p] = old_unusable
     return v
+
+
+# Fit classes: when a group's relaxed bound fails, the placements that leave
+# room for fewer of the group's patches than the bound assumed are bounded
+# again, one relaxed game per distinct set of patches that still fit (few
+# sets per group: most placements leave room for the same ones).
+
+cdef enum:
+    CLASS_SLOTS = 8
+
+
+cdef inline uint64_t fit_class(const CState* s, int p, move_t m, uint64_t cand) noexcept nogil:
+    """The patches of ``cand`` that still fit after placement ``m``."""
+    cdef u128 q = s.quilt[p] | move_mask(m)
+    cdef uint64_t out = 0, todo = cand
+    cdef int y
+    while todo:
+        y = ps_ctz128(<u128>todo)
+        todo &= todo - 1
+        if patch_fits(q, y):
+            out |= (<uint64_t>1) << y
+    return out
 
 
 # --------------------------------------------------------------------------
@@ -688,6 +720,12 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
     cdef int ub[N_GROUPS]
     cdef bint tried[N_GROUPS]
     cdef bint started[N_GROUPS]
+    cdef uint64_t gfits[N_GROUPS]          # the patch set each group's bound used
+    cdef uint64_t cls_fits[CLASS_SLOTS]    # fit classes bounded at this node
+    cdef int cls_group[CLASS_SLOTS]
+    cdef int cls_v[CLASS_SLOTS]
+    cdef int ncls = 0, k
+    cdef uint64_t fc
 
     c.nodes += 1
     if (c.nodes & CHECK_EVERY) == 0:
@@ -787,7 +825,7 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
                 left[g] -= 1
                 if ((started[g] or searched > 0) and not tried[g] and left[g] + 1 >= c.relax_min):
                     tried[g] = True
-                    v = group_bound(c, s, key, p, g, alpha, ply, rmask)
+                    v = group_bound(c, s, key, p, g, alpha, ply, rmask, False, 0, &gfits[g])
                     if c.stop:
                         return 0
                     if v <= alpha:
@@ -798,6 +836,28 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
                     if ub[g] > best:
                         best = ub[g]
                     continue
+                if c.relax_classes and tried[g] and g != LEATHER_GROUP:
+                    fc = fit_class(s, p, m, gfits[g])
+                    if fc != gfits[g]:
+                        v = INF
+                        for k in range(ncls):
+                            if cls_group[k] == g and cls_fits[k] == fc:
+                                v = cls_v[k]
+                                break
+                        if v == INF:
+                            v = group_bound(c, s, key, p, g, alpha, ply, rmask, True, fc, &fc)
+                            if c.stop:
+                                return 0
+                            if ncls < CLASS_SLOTS:
+                                cls_group[ncls] = g
+                                cls_fits[ncls] = fc
+                                cls_v[ncls] = v
+                                ncls += 1
+                        if v <= alpha:
+                            c.class_cuts += 1
+                            if v > best:
+                                best = v
+                            continue
         v = search_move(c, s, key, m, p, relaxed, alpha, beta, ply, rmask)
         if c.stop:
             return 0
@@ -839,7 +899,7 @@ cdef class Solver:
 
     def __cinit__(self, int hash_mb=64, bint wdl=False, bint use_static=True, bint use_relax=True,
                   bint use_etc=False, int relax_min=3, bint use_hist=True, bint use_dead_keys=True,
-                  bint relax_pairs=True):
+                  bint relax_pairs=True, bint relax_classes=True):
         cdef uint64_t buckets = 1
         cdef int i
         memset(&self.c, 0, sizeof(Ctx))
@@ -862,6 +922,7 @@ cdef class Solver:
         self.c.relax_min = relax_min
         self.c.use_dead_keys = use_dead_keys
         self.c.relax_pairs = relax_pairs
+        self.c.relax_classes = relax_classes
 
     def __dealloc__(self):
         free(self.c.tt)
@@ -884,7 +945,7 @@ cdef class Solver:
     @property
     def stats(self):
         return {"static_cuts": self.c.static_cuts, "etc_cuts": self.c.etc_cuts,
-                "relax_cuts": self.c.relax_cuts}
+                "relax_cuts": self.c.relax_cuts, "class_cuts": self.c.class_cuts}
 
     def set_limits(self, uint64_t node_limit, double seconds):
         """Budget from now for the next calls (0: none). Nodes count from
