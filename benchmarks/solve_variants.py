@@ -40,6 +40,7 @@ VARIANTS = {
     "no dead-hole keys": ({"use_dead_keys": False}, 8),
     "no relaxed pairs": ({"relax_pairs": False}, 8),
     "no fit classes": ({"relax_classes": False}, 8),
+    "group bounds from 3 placements": ({"relax_min": 3}, 8),
 }
 
 

@@ -898,7 +898,7 @@ cdef class Solver:
     cdef public int steps
 
     def __cinit__(self, int hash_mb=64, bint wdl=False, bint use_static=True, bint use_relax=True,
-                  bint use_etc=False, int relax_min=3, bint use_hist=True, bint use_dead_keys=True,
+                  bint use_etc=False, int relax_min=2, bint use_hist=True, bint use_dead_keys=True,
                   bint relax_pairs=True, bint relax_classes=True):
         cdef uint64_t buckets = 1
         cdef int i
