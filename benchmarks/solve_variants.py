@@ -7,7 +7,8 @@ positions of the given buckets, under a node cap (X = not solved within it).
 
 Variants switch one thing off (or on) against the default: static bounds,
 relaxed-quilt group bounds, enhanced transposition cut-offs, killer and
-history ordering, the bracketing spread, the TT size. ``--driver`` instead compares options of
+history ordering, the bracketing spread, the TT size, the dead-hole TT
+keys, the relaxed pairs. CPU time (``time.process_time``) is given too. ``--driver`` instead compares options of
 the whole ``patchsolve.solve`` run (the win/loss pass first, ...): nodes of
 the run, principal variation included.
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from pathlib import Path
 
 from patchsolve import Position
@@ -35,6 +37,10 @@ VARIANTS = {
     "no bracketing (MTD(f) only)": ({}, 0),
     "bracketing 32": ({}, 32),
     "hash 256 MB": ({"hash_mb": 256}, 8),
+    "no dead-hole keys": ({"use_dead_keys": False}, 8),
+    "no relaxed pairs": ({"relax_pairs": False}, 8),
+    "no fit classes": ({"relax_classes": False}, 8),
+    "group bounds from 3 placements": ({"relax_min": 3}, 8),
 }
 
 
@@ -59,6 +65,13 @@ def nodes_to_exact(pos: Position, kwargs: dict, spread: int, cap: int):
     return s.nodes if lo >= hi else None
 
 
+def timed(measure, *args):
+    """(nodes or None, CPU seconds) of one measurement."""
+    t0 = time.process_time()
+    n = measure(*args)
+    return n, time.process_time() - t0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--buckets", type=int, nargs="+", default=[20, 25])
@@ -74,20 +87,24 @@ def main(argv=None) -> int:
         variants = {k: v for k, v in variants.items() if k == "default" or k in args.only}
     entries = [e for e in json.loads(SET.read_text()) if e["bucket"] in args.buckets]
     print(f"nodes to an exact value, cap {args.cap:,} (buckets {args.buckets}, {len(entries)} positions)")
-    print("| variant | solved | total nodes (solved by all) | vs default |")
-    print("|---|---:|---:|---:|")
-    runs = {}
+    print("| variant | solved | total nodes (solved by all) | vs default | CPU s (solved by all) | vs default |")
+    print("|---|---:|---:|---:|---:|---:|")
+    runs, cpu = {}, {}
     for name, (kw, sp) in variants.items():
-        runs[name] = [measure(Position.from_text(e["text"]), kw, sp, args.cap) for e in entries]
+        rows = [timed(measure, Position.from_text(e["text"]), kw, sp, args.cap) for e in entries]
+        runs[name], cpu[name] = [n for n, _ in rows], [t for _, t in rows]
         print(f"  {name}: {runs[name]}", file=sys.stderr, flush=True)
     common = [i for i in range(len(entries)) if all(r[i] is not None for r in runs.values())]
     base = sum(runs["default"][i] for i in common)
+    base_cpu = sum(cpu["default"][i] for i in common)
     for name, r in runs.items():
         if not common:
             break
         total = sum(r[i] for i in common)
+        t = sum(cpu[name][i] for i in common)
         solved = sum(x is not None for x in r)
-        print(f"| {name} | {solved}/{len(r)} | {total:,} | {total / base:.2f} |", flush=True)
+        print(f"| {name} | {solved}/{len(r)} | {total:,} | {total / base:.2f} | {t:.2f} | {t / base_cpu:.2f} |",
+              flush=True)
     return 0
 
 

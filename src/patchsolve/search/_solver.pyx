@@ -35,7 +35,11 @@ of everything learnt about it), kept across the driver's steps and across
 the root moves of ``solve_all``. Buckets of two 16-byte entries: one kept
 for the biggest subtree (log2 of its nodes), one always replaced; the size
 comes from ``hash_mb``. A TT move is played only after ``is_legal`` accepts
-it, so a key collision never makes an illegal move.
+it, so a key collision never makes an illegal move. Once the 7x7 bonus is
+decided the key ignores where a quilt's isolated holes lie (see "TT keys
+that forget where the dead holes are"). The table sits on 2 MB pages where
+Linux gives them, and each node prefetches its bucket before computing its
+static bounds: the probe is mostly a cache miss.
 
 Pruning (every one keeps the value exact; the tests check them)
 ---------------------------------------------------------------
@@ -50,6 +54,11 @@ Pruning (every one keeps the value exact; the tests check them)
 - Relaxed-quilt group bounds: the placements of one patch lead to children
   that differ only in the mover's quilt; a relaxed game that ignores that
   quilt's geometry bounds the whole group from above (see "Relaxed quilts").
+  Its relaxed game offers only the patches that still fit after at least
+  one placement of the group's patch (``relax_pairs``). When that bound
+  fails, placements that leave room for fewer of those patches are bounded
+  again by the relaxed game with just the ones they leave room for, once per
+  such set (``relax_classes``, "Fit classes").
 - Enhanced transposition cut-offs (``use_etc``, off by default: they saved
   few nodes and cost time, benchmarks/results/solve_reach.md): before
   searching a node's moves, the TT is probed for the children of the first
@@ -80,6 +89,40 @@ from patchsolve.search._zobrist cimport ZTables, get_zobrist, full_key, child_ke
 from patchsolve.search._order cimport (
     LAZY, cmp_desc, key_move, select_best, next_move, buy_gain, completes_bonus, is_final_buy,
 )
+
+cdef extern from *:
+    """
+    #include <stdlib.h>
+    #include <string.h>
+    #if defined(__linux__)
+    #include <sys/mman.h>
+    #endif
+    /* The table is probed at random: on Linux it asks for 2 MB pages, which
+       saves most of the TLB misses of 4 kB ones (free() releases either). */
+    static void* ps_table_alloc(size_t n) {
+    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+        void* p = NULL;
+        if (n >= ((size_t)2 << 20) && posix_memalign(&p, (size_t)2 << 20, n) == 0) {
+            madvise(p, n, MADV_HUGEPAGE);
+            memset(p, 0, n);
+            return p;
+        }
+    #endif
+        return calloc(n, 1);
+    }
+    static inline int ps_log2(unsigned long long n) {
+        return n > 1 ? 63 - __builtin_clzll(n) : 0;
+    }
+    static inline void ps_prefetch(const void* p) {
+    #if defined(__GNUC__)
+        __builtin_prefetch(p);
+    #endif
+    }
+    """
+    void* ps_table_alloc(size_t n) nogil
+    void ps_prefetch(const void* p) noexcept nogil
+    int ps_log2(uint64_t n) noexcept nogil
+
 
 cdef enum:
     INF = 30000
@@ -114,11 +157,8 @@ cdef inline Entry* tt_probe(Entry* tt, uint64_t mask, uint64_t key) noexcept nog
 
 
 cdef inline int log2_work(uint64_t n) noexcept nogil:
-    cdef int w = 0
-    while n > 1 and w < 255:
-        n >>= 1
-        w += 1
-    return w
+    """floor(log2(n)), 0 for n <= 1 (one instruction: it runs per move ordered)."""
+    return ps_log2(n)
 
 
 cdef inline void tt_store(Entry* tt, uint64_t mask, uint64_t key, int lo, int hi, move_t move,
@@ -154,6 +194,42 @@ cdef inline void tt_store(Entry* tt, uint64_t mask, uint64_t key, int lo, int hi
 
 
 # --------------------------------------------------------------------------
+# TT keys that forget where the dead holes are
+# --------------------------------------------------------------------------
+#
+# An empty square with no empty neighbour can only ever be covered by a
+# leather patch (every circle patch has two squares or more, and a patch
+# lies inside one connected empty region). Once the 7x7 bonus is decided,
+# where such holes lie no longer matters: two positions whose quilts cover
+# the same squares apart from their isolated holes, with as many holes,
+# have the same legal placements forever (a leather patch goes on any empty
+# square, and a hole in one maps to a hole in the other), so the same value.
+# The table key therefore counts each quilt's holes as covered and adds
+# their number. Brute force checks it (tests/test_solver_keys.py).
+
+cdef uint64_t DEAD_SALT = 0x6A09E667F3BCC909ULL
+
+
+cdef inline uint64_t tt_key(const Ctx* c, const CState* s, uint64_t key) noexcept nogil:
+    """The TT key of ``s`` (``key`` is its Zobrist key)."""
+    cdef int p, n
+    cdef u128 empty, holes
+    if not c.use_dead_keys or s.bonus < 0:
+        return key
+    for p in range(2):
+        empty = FULL & ~s.quilt[p]
+        holes = empty & ~neighbours(empty)
+        n = 0
+        while holes:
+            key ^= Z.q[p][ps_ctz128(holes)]
+            holes &= holes - 1
+            n += 1
+        if n:
+            key ^= mix64(DEAD_SALT + <uint64_t>(2 * n + p))
+    return key
+
+
+# --------------------------------------------------------------------------
 # Context
 # --------------------------------------------------------------------------
 
@@ -165,9 +241,12 @@ ctypedef struct Ctx:
     int use_relax
     int use_etc
     int use_hist           # killer moves and the history of cut-offs in the ordering
+    int use_dead_keys      # TT keys ignore where a decided-bonus quilt's isolated holes lie
     uint32_t* hist         # cut-offs per move code (codes < 2**16)
     move_t killer[MAX_PLY]
     int relax_min
+    int relax_pairs        # a group's relaxed game drops the patches no placement of it leaves room for
+    int relax_classes      # once a group's bound fails, placements leaving fewer patches room get their own
     int thr[2]             # relaxed player: covered squares that earn the 7x7 bonus
     uint64_t fits[2]       # relaxed player: patches that fitted when relaxation began
     int unusable[2]        # relaxed player: empty squares no patch can use
@@ -178,6 +257,7 @@ ctypedef struct Ctx:
     uint64_t static_cuts
     uint64_t etc_cuts
     uint64_t relax_cuts
+    uint64_t class_cuts    # placements skipped by a fit class's bound
     move_t* moves          # MAX_PLY x MAX_MOVES
     int64_t* keys          # MAX_PLY x MAX_MOVES
 
@@ -307,7 +387,10 @@ cdef int order_moves(Ctx* c, const CState* s, const move_t* moves, int n, int64_
     cdef move_t m
     cdef u128 mask
     cdef int seen[N_PATCHES][2]
+    cdef int pgain[N_PATCHES]       # per patch, computed once: its buy gain
+    cdef int8_t pfinal[N_PATCHES]   # ... and whether it is a final buy (-1: not yet known)
     memset(seen, 0, sizeof(seen))
+    memset(pfinal, -1, sizeof(pfinal))
     for i in range(n):
         m = moves[i]
         pid = move_patch(m)
@@ -323,12 +406,15 @@ cdef int order_moves(Ctx* c, const CState* s, const move_t* moves, int n, int64_
         else:
             mask = move_mask(m)
             if pid >= 0:
-                if is_final_buy(T, s, p, pid):
+                if pfinal[pid] < 0:
+                    pfinal[pid] = is_final_buy(T, s, p, pid)
+                    pgain[pid] = buy_gain(T, s, p, pid)
+                if pfinal[pid]:
                     slot = completes_bonus(T, s, s.quilt[p] | mask)
                     if seen[pid][slot]:
                         continue
                     seen[pid][slot] = 1
-                gain = buy_gain(T, s, p, pid)
+                gain = pgain[pid]
             else:
                 gain = 7 if completes_bonus(T, s, s.quilt[p] | mask) else 0
             bad = placement_badness(s.quilt[p], mask)
@@ -480,6 +566,29 @@ cdef inline void relax_begin(Ctx* c, const CState* s, int p) noexcept nogil:
     c.thr[p] = bonus_threshold(s, p, dead, leather)
 
 
+cdef uint64_t fits_after(const CState* s, int p, int pid, uint64_t cand) noexcept nogil:
+    """The patches of ``cand`` that still fit in ``p``'s quilt after at
+    least one placement of ``pid``: the others can never be placed in any
+    child of ``pid``'s group (the quilt only fills up)."""
+    cdef uint64_t found = 0, todo
+    cdef u128 quilt = s.quilt[p], empty = FULL & ~quilt, after
+    cdef int og, a, y
+    for og in range(T.patch_og_start[pid], T.patch_og_start[pid + 1]):
+        after = fits(T, empty, og)
+        while after and (cand & ~found):
+            a = ps_ctz128(after)
+            after &= after - 1
+            todo = cand & ~found
+            while todo:
+                y = ps_ctz128(<u128>todo)
+                todo &= todo - 1
+                if patch_fits(quilt | (T.og_shape[og] << a), y):
+                    found |= (<uint64_t>1) << y
+        if not (cand & ~found):
+            break
+    return found
+
+
 cdef inline uint64_t relax_salt(Ctx* c, int p, int rmask, int r2) noexcept nogil:
     return (ZRELAX[rmask] ^ ZRELAX[r2]
             ^ mix64(c.fits[p] ^ (<uint64_t>c.thr[p] << 40) ^ (<uint64_t>c.unusable[p] << 48)
@@ -487,8 +596,11 @@ cdef inline uint64_t relax_salt(Ctx* c, int p, int rmask, int r2) noexcept nogil
 
 
 cdef int group_bound(Ctx* c, const CState* s, uint64_t key, int p, int group, int alpha,
-                     int ply, int rmask) noexcept nogil:
-    """Fail-soft value of the relaxed game after ``group``, null window at alpha."""
+                     int ply, int rmask, bint has_only, uint64_t only, uint64_t* used) noexcept nogil:
+    """Fail-soft value of the relaxed game after ``group``, null window at
+    alpha. With ``has_only``, ``only`` is the set of patches the relaxed
+    player may still place (a fit class, see ``fit_class``); ``used``
+    receives the set it used."""
     cdef CState child = s[0]
     cdef int r2 = rmask | (1 << p), v
     cdef int old_thr = c.thr[p]
@@ -497,6 +609,11 @@ cdef int group_bound(Ctx* c, const CState* s, uint64_t key, int p, int group, in
     cdef move_t m = relaxed_code(s, p, group)
     cdef uint64_t ck
     relax_begin(c, s, p)
+    if has_only:
+        c.fits[p] = only
+    elif c.relax_pairs and group != LEATHER_GROUP:
+        c.fits[p] = fits_after(s, p, group, c.fits[p] & ~((<uint64_t>1) << group))
+    used[0] = c.fits[p]
     relaxed_apply(c, &child, p, m)
     c.nodes += 1
     if is_over(&child):
@@ -508,6 +625,28 @@ cdef int group_bound(Ctx* c, const CState* s, uint64_t key, int p, int group, in
     c.fits[p] = old_fits
     c.unusable[p] = old_unusable
     return v
+
+
+# Fit classes: when a group's relaxed bound fails, the placements that leave
+# room for fewer of the group's patches than the bound assumed are bounded
+# again, one relaxed game per distinct set of patches that still fit (few
+# sets per group: most placements leave room for the same ones).
+
+cdef enum:
+    CLASS_SLOTS = 8
+
+
+cdef inline uint64_t fit_class(const CState* s, int p, move_t m, uint64_t cand) noexcept nogil:
+    """The patches of ``cand`` that still fit after placement ``m``."""
+    cdef u128 q = s.quilt[p] | move_mask(m)
+    cdef uint64_t out = 0, todo = cand
+    cdef int y
+    while todo:
+        y = ps_ctz128(<u128>todo)
+        todo &= todo - 1
+        if patch_fits(q, y):
+            out |= (<uint64_t>1) << y
+    return out
 
 
 # --------------------------------------------------------------------------
@@ -554,7 +693,7 @@ cdef int etc_probe(Ctx* c, const CState* s, uint64_t key, int64_t* keys, int n, 
         make_child(c, s, &child, p, m, relaxed)
         if is_over(&child):
             continue
-        e = tt_probe(c.tt, c.tt_mask, child_key(Z, key, s, &child, m))
+        e = tt_probe(c.tt, c.tt_mask, tt_key(c, &child, child_key(Z, key, s, &child, m)))
         if e == NULL:
             continue
         v = e.lo if to_move(&child) == p else -e.hi
@@ -576,10 +715,17 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
     cdef int64_t* keys = NULL
     cdef Entry* e
     cdef uint64_t nodes0 = c.nodes
+    cdef uint64_t tkey
     cdef int left[N_GROUPS]
     cdef int ub[N_GROUPS]
     cdef bint tried[N_GROUPS]
     cdef bint started[N_GROUPS]
+    cdef uint64_t gfits[N_GROUPS]          # the patch set each group's bound used
+    cdef uint64_t cls_fits[CLASS_SLOTS]    # fit classes bounded at this node
+    cdef int cls_group[CLASS_SLOTS]
+    cdef int cls_v[CLASS_SLOTS]
+    cdef int ncls = 0, k
+    cdef uint64_t fc
 
     c.nodes += 1
     if (c.nodes & CHECK_EVERY) == 0:
@@ -590,6 +736,10 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
     if ply >= MAX_PLY - 1:      # cannot happen (every game ends sooner); stay safe
         c.stop = 1
         return 0
+    # the probe is a cache miss most of the time: start loading the bucket
+    # now, the static bounds are computed meanwhile
+    tkey = tt_key(c, s, key)
+    ps_prefetch(&c.tt[(tkey & c.tt_mask) * 2])
 
     if c.use_static:
         static_bounds(c, s, p, &slo, &shi)
@@ -600,7 +750,7 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
             c.static_cuts += 1
             return slo
 
-    e = tt_probe(c.tt, c.tt_mask, key)
+    e = tt_probe(c.tt, c.tt_mask, tkey)
     if e != NULL:
         if e.lo >= beta:
             return e.lo
@@ -643,7 +793,7 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
             v = etc_probe(c, s, key, keys, n, p, relaxed, beta, &etcmove)
             if v >= beta:
                 c.etc_cuts += 1
-                tt_store(c.tt, c.tt_mask, key, v, INF, etcmove, c.nodes - nodes0)
+                tt_store(c.tt, c.tt_mask, tkey, v, INF, etcmove, c.nodes - nodes0)
                 return v
         if bestmove < 0:
             select_best(keys, 0, n)
@@ -675,7 +825,7 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
                 left[g] -= 1
                 if ((started[g] or searched > 0) and not tried[g] and left[g] + 1 >= c.relax_min):
                     tried[g] = True
-                    v = group_bound(c, s, key, p, g, alpha, ply, rmask)
+                    v = group_bound(c, s, key, p, g, alpha, ply, rmask, False, 0, &gfits[g])
                     if c.stop:
                         return 0
                     if v <= alpha:
@@ -686,6 +836,28 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
                     if ub[g] > best:
                         best = ub[g]
                     continue
+                if c.relax_classes and tried[g] and g != LEATHER_GROUP:
+                    fc = fit_class(s, p, m, gfits[g])
+                    if fc != gfits[g]:
+                        v = INF
+                        for k in range(ncls):
+                            if cls_group[k] == g and cls_fits[k] == fc:
+                                v = cls_v[k]
+                                break
+                        if v == INF:
+                            v = group_bound(c, s, key, p, g, alpha, ply, rmask, True, fc, &fc)
+                            if c.stop:
+                                return 0
+                            if ncls < CLASS_SLOTS:
+                                cls_group[ncls] = g
+                                cls_fits[ncls] = fc
+                                cls_v[ncls] = v
+                                ncls += 1
+                        if v <= alpha:
+                            c.class_cuts += 1
+                            if v > best:
+                                best = v
+                            continue
         v = search_move(c, s, key, m, p, relaxed, alpha, beta, ply, rmask)
         if c.stop:
             return 0
@@ -702,11 +874,11 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
                     break
 
     if best >= beta0:
-        tt_store(c.tt, c.tt_mask, key, best, INF, bestmove, c.nodes - nodes0)
+        tt_store(c.tt, c.tt_mask, tkey, best, INF, bestmove, c.nodes - nodes0)
     elif best <= alpha0:
-        tt_store(c.tt, c.tt_mask, key, -INF, best, bestmove, c.nodes - nodes0)
+        tt_store(c.tt, c.tt_mask, tkey, -INF, best, bestmove, c.nodes - nodes0)
     else:
-        tt_store(c.tt, c.tt_mask, key, best, best, bestmove, c.nodes - nodes0)
+        tt_store(c.tt, c.tt_mask, tkey, best, best, bestmove, c.nodes - nodes0)
     return best
 
 
@@ -726,13 +898,14 @@ cdef class Solver:
     cdef public int steps
 
     def __cinit__(self, int hash_mb=64, bint wdl=False, bint use_static=True, bint use_relax=True,
-                  bint use_etc=False, int relax_min=3, bint use_hist=True):
+                  bint use_etc=False, int relax_min=2, bint use_hist=True, bint use_dead_keys=True,
+                  bint relax_pairs=True, bint relax_classes=True):
         cdef uint64_t buckets = 1
         cdef int i
         memset(&self.c, 0, sizeof(Ctx))
         while buckets * 2 * 2 * sizeof(Entry) <= (<uint64_t>hash_mb) << 20:
             buckets *= 2
-        self.c.tt = <Entry*>calloc(buckets * 2, sizeof(Entry))
+        self.c.tt = <Entry*>ps_table_alloc(buckets * 2 * sizeof(Entry))
         self.c.tt_mask = buckets - 1
         self.c.moves = <move_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(move_t))
         self.c.keys = <int64_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(int64_t))
@@ -747,6 +920,9 @@ cdef class Solver:
         self.c.use_etc = use_etc
         self.c.use_hist = use_hist
         self.c.relax_min = relax_min
+        self.c.use_dead_keys = use_dead_keys
+        self.c.relax_pairs = relax_pairs
+        self.c.relax_classes = relax_classes
 
     def __dealloc__(self):
         free(self.c.tt)
@@ -769,7 +945,7 @@ cdef class Solver:
     @property
     def stats(self):
         return {"static_cuts": self.c.static_cuts, "etc_cuts": self.c.etc_cuts,
-                "relax_cuts": self.c.relax_cuts}
+                "relax_cuts": self.c.relax_cuts, "class_cuts": self.c.class_cuts}
 
     def set_limits(self, uint64_t node_limit, double seconds):
         """Budget from now for the next calls (0: none). Nodes count from
@@ -803,9 +979,21 @@ cdef class Solver:
             mtd(&self.c, &t, key, &self.lo, &self.hi, &self.gamma, &self.steps, lo, hi, guess, spread)
         return self.lo, self.hi
 
+    def fits_after(self, CoreState s, int player, int pid):
+        """Bit mask of the circle's other patches that still fit in
+        ``player``'s quilt after some placement of ``pid`` (for the tests)."""
+        cdef uint64_t cand = 0
+        cdef int k
+        if not (0 <= player < 2 and 0 <= pid < N_PATCHES):
+            raise ValueError("player or patch out of range")
+        for k in range(s.s.n_circle):
+            if s.s.circle[k] != pid:
+                cand |= (<uint64_t>1) << s.s.circle[k]
+        return fits_after(&s.s, player, pid, cand)
+
     def tt_bounds(self, CoreState s):
         """(lo, hi, move) the TT holds for ``s``, or None."""
-        cdef Entry* e = tt_probe(self.c.tt, self.c.tt_mask, full_key(Z, &s.s))
+        cdef Entry* e = tt_probe(self.c.tt, self.c.tt_mask, tt_key(&self.c, &s.s, full_key(Z, &s.s)))
         if e == NULL:
             return None
         return e.lo, e.hi, e.move

@@ -1,0 +1,91 @@
+"""The solver's table keys forget where a quilt's isolated holes lie once
+the 7x7 bonus is decided (search/_solver.pyx, "TT keys that forget where
+the dead holes are"): brute force checks that positions which differ only
+there have the same value, and that the solver shares their entry."""
+
+from test_alphabeta import plain_minimax
+from test_solver import endgame_with
+
+from patchsolve import Position
+from patchsolve.errors import InvalidPositionError
+from patchsolve.search import _solver
+from patchsolve.search.solver import solve
+
+FULL = (1 << 81) - 1
+
+
+def neighbours(sq):
+    r, c = divmod(sq, 9)
+    return [rr * 9 + cc for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+            if 0 <= rr < 9 and 0 <= cc < 9]
+
+
+def holes(quilt):
+    """Empty squares with no empty neighbour."""
+    return [sq for sq in range(81) if not quilt >> sq & 1
+            and all(quilt >> n & 1 for n in neighbours(sq))]
+
+
+def has_holes_and_bonus_decided(pos):
+    f = pos.fields()
+    return f["bonus_owner"] is not None and any(holes(q) for q in f["quilts"])
+
+
+def moved_hole(pos):
+    """``pos`` with one isolated hole of a quilt filled and another covered
+    square of that quilt emptied instead, that square becoming isolated; None
+    when there is no such square."""
+    f = pos.fields()
+    for p, q in enumerate(f["quilts"]):
+        for h in holes(q):
+            full = q | 1 << h
+            for sq in range(81):
+                if sq != h and full >> sq & 1 and all(full >> n & 1 for n in neighbours(sq)):
+                    quilts = list(f["quilts"])
+                    quilts[p] = full & ~(1 << sq)
+                    try:    # e.g. the bonus owner's 7x7 square must stay covered
+                        return Position.from_fields({**f, "quilts": tuple(quilts)})
+                    except InvalidPositionError:
+                        continue
+    return None
+
+
+POSITIONS = endgame_with(has_holes_and_bonus_decided, 6, first_seed=5000)
+# both quilts' holes still matter while the bonus is free: those keys stay exact
+OPEN = endgame_with(lambda pos: pos.fields()["bonus_owner"] is None
+                    and any(holes(q) for q in pos.fields()["quilts"]), 3, first_seed=5000)
+
+
+def test_the_set_has_both_editions_and_leather():
+    assert {p.fields()["edition"] for p in POSITIONS} == {"revised", "original"}
+    assert any(p.fields()["leather"] for p in POSITIONS)
+
+
+def test_exact_values_with_abstract_keys_equal_brute_force():
+    for pos in POSITIONS + OPEN:
+        assert solve(pos).score == plain_minimax(pos)
+        assert solve(pos, wdl=True).proven == ("win" if solve(pos).proven == "win" else "loss")
+
+
+def test_moving_a_hole_keeps_the_value_and_the_table_entry():
+    pairs = [(a, moved_hole(a)) for a in POSITIONS]
+    pairs = [(a, b) for a, b in pairs if b is not None]
+    assert len(pairs) >= 3
+    for a, b in pairs:
+        assert a != b and plain_minimax(a) == plain_minimax(b)
+        s = _solver.Solver(4, False)
+        s.set_limits(0, 0.0)
+        lo, hi = s.solve(a._c, *s.bounds(a._c), s.guess(a._c))
+        assert lo == hi == plain_minimax(a)
+        assert s.tt_bounds(b._c)[:2] == (lo, hi)
+
+
+def test_without_a_decided_bonus_the_holes_keep_their_own_keys():
+    pairs = [(a, moved_hole(a)) for a in OPEN]
+    pairs = [(a, b) for a, b in pairs if b is not None]
+    assert pairs
+    for a, b in pairs:
+        s = _solver.Solver(4, False)
+        s.set_limits(0, 0.0)
+        s.solve(a._c, *s.bounds(a._c), s.guess(a._c))
+        assert s.tt_bounds(b._c) is None
