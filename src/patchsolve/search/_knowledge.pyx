@@ -159,21 +159,40 @@ cdef inline int best7_any(u128 q) noexcept nogil:
 
 # The quilt terms depend only on the quilt and the circle, and most leaves
 # of a search share one player's quilt with many others: they are memoised
-# in a direct-mapped table (exact: an entry holds its whole key).
-ctypedef struct Geometry:
-    u128 quilt
-    uint64_t circle_set    # bit pid = pid still in the circle
-    uint8_t head[3]        # circle[0..2] (33 = none)
-    uint8_t used
-    uint8_t fits3          # bit k = circle[k] fits the quilt
-    int8_t holes
-    int8_t best7
-    int8_t dead
-    int16_t look
+# in a direct-mapped table (exact: an entry holds its whole key). The table
+# is thread-local (C ``__thread``): the alpha-beta's Lazy SMP threads
+# evaluate at once, and a shared entry could be read half rewritten.
+cdef extern from *:
+    """
+    typedef struct {
+        unsigned __int128 quilt;
+        uint64_t circle_set;
+        uint8_t head[3];
+        uint8_t used;
+        uint8_t fits3;
+        int8_t holes;
+        int8_t best7;
+        int8_t dead;
+        int16_t look;
+    } ps_geometry;
+    #define PS_GEO_BITS 14
+    static __thread ps_geometry ps_geo_table[1 << PS_GEO_BITS];
+    static inline ps_geometry* ps_geo_slot(uint64_t h) {
+        return &ps_geo_table[h & ((1u << PS_GEO_BITS) - 1)];
+    }
+    """
+    ctypedef struct Geometry "ps_geometry":
+        u128 quilt
+        uint64_t circle_set    # bit pid = pid still in the circle
+        uint8_t head[3]        # circle[0..2] (33 = none)
+        uint8_t used
+        uint8_t fits3          # bit k = circle[k] fits the quilt
+        int8_t holes
+        int8_t best7
+        int8_t dead
+        int16_t look
+    Geometry* geo_slot "ps_geo_slot" (uint64_t h) noexcept nogil
 
-cdef enum:
-    GEO_BITS = 14
-cdef Geometry GEO[1 << GEO_BITS]
 cdef bint GEO_ON = True          # off only to time the uncached terms
 
 
@@ -203,7 +222,7 @@ cdef void geometry(const CState* s, u128 q, Geometry* out) noexcept nogil:
     for k in range(s.n_circle):
         set_ |= (<uint64_t>1) << s.circle[k]
     h = mix64(<uint64_t>q ^ mix64(<uint64_t>(q >> 64) ^ set_) ^ (<uint64_t>h0 << 56))
-    e = &GEO[h & ((1 << GEO_BITS) - 1)]
+    e = geo_slot(h)
     if not GEO_ON:
         geometry_compute(s, q, out)
         return
