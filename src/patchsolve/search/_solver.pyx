@@ -724,6 +724,7 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
     cdef uint64_t cls_fits[CLASS_SLOTS]    # fit classes bounded at this node
     cdef int cls_group[CLASS_SLOTS]
     cdef int cls_v[CLASS_SLOTS]
+    cdef int cls_alpha[CLASS_SLOTS]        # the alpha each was bounded at
     cdef int ncls = 0, k
     cdef uint64_t fc
 
@@ -841,7 +842,12 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
                     if fc != gfits[g]:
                         v = INF
                         for k in range(ncls):
-                            if cls_group[k] == g and cls_fits[k] == fc:
+                            # a value that failed low is an upper bound at any
+                            # alpha; one that failed high says only "above
+                            # the alpha it was bounded at", no cut unless
+                            # alpha is still below it (wide windows raise it)
+                            if (cls_group[k] == g and cls_fits[k] == fc
+                                    and (cls_v[k] <= cls_alpha[k] or cls_v[k] > alpha)):
                                 v = cls_v[k]
                                 break
                         if v == INF:
@@ -852,6 +858,7 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
                                 cls_group[ncls] = g
                                 cls_fits[ncls] = fc
                                 cls_v[ncls] = v
+                                cls_alpha[ncls] = alpha
                                 ncls += 1
                         if v <= alpha:
                             c.class_cuts += 1
