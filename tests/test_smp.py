@@ -191,3 +191,20 @@ def test_ctrl_c_stops_a_two_thread_best():
     assert proc.returncode == 130 and time.monotonic() - t0 < 5
     data = json.loads(out)
     assert data["interrupted"] and data["workers"] == 2
+
+
+def test_the_engine_module_itself_refuses_threads_under_a_node_limit():
+    from patchsolve.errors import LimitError
+    from patchsolve.search import alphabeta
+    from patchsolve.search.limits import Limits
+
+    pos = Position.start(seed=3)
+    with pytest.raises(LimitError, match="time limit"):
+        alphabeta.run(pos, Limits(nodes=1000, workers=2), alphabeta.check_options({}))
+
+
+def test_the_mcts_reports_its_worker_processes():
+    import patchsolve
+
+    r = patchsolve.search(Position.start(seed=3), engine="mcts", iterations=200, seed=1)
+    assert r.workers == 1

@@ -84,9 +84,11 @@ cdef extern from "<pthread.h>" nogil:
 cdef extern from *:
     """
     static inline int ab_atomic_load(int* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+    static inline uint64_t ab_load64(const uint64_t* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
     static inline void ab_atomic_store(int* p, int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
     """
     int atomic_load "ab_atomic_load" (int* p) noexcept nogil
+    uint64_t load64 "ab_load64" (const uint64_t* p) noexcept nogil
     void atomic_store "ab_atomic_store" (int* p, int v) noexcept nogil
 
 cdef enum:
@@ -129,8 +131,8 @@ cdef inline bint tt_read(const TTEntry* e, uint64_t key, TTData* out) noexcept n
     """Copy the entry once (it may change under us) and accept it only when
     its key matches."""
     cdef TTWord w
-    cdef uint64_t chk = e.check
-    w.u = e.data
+    cdef uint64_t chk = load64(&e.check)    # each word read once: the compiler may not reload
+    w.u = load64(&e.data)
     if w.d.flag and (chk ^ w.u) == key:
         out[0] = w.d
         return True

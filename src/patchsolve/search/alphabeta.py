@@ -12,9 +12,10 @@ for every engine by :func:`patchsolve.search` (``dispatch.py``).
     move. Where at least ``prune_depth`` plies are left, only the
     ``placements`` best placements of each patch are searched (fewest free
     squares along the patch's edge, 4 more per isolated hole left);
-    ``placements=0`` searches every placement. From the ``lmr``-th move of
-    a node on (walking excepted), a move is first searched one ply
-    shallower and re-searched only when it beats alpha (``lmr=0``: off).
+    ``placements=0`` searches every placement. Once ``lmr`` moves of a node
+    are searched, each further move (walking excepted) is first searched
+    one ply shallower and re-searched only when it beats alpha (``lmr=0``:
+    off).
     The defaults (2 placements everywhere, reductions from the 4th move)
     were chosen by matches: benchmarks/results/search_tuning.md.
     ``multipv=N`` values the N best root moves one by one (half the budget
@@ -87,6 +88,9 @@ def threads_for(limits) -> int:
     a time limit alone (or none: the default second) and 1 otherwise
     (``Limits.for_engine`` has refused threads with those limits)."""
     if limits.workers is not None:
+        if limits.workers > 1 and (limits.nodes is not None or limits.depth is not None):
+            raise LimitError("workers > 1 needs a time limit: threads are not deterministic "
+                             "under a node or depth limit")
         return limits.workers
     if limits.nodes is None and limits.depth is None:
         return min(available_cores(), MAX_DEFAULT_WORKERS)

@@ -285,14 +285,17 @@ def run(position, limits: Limits, cfg: dict) -> SearchResult:
     searcher.set_root(position._c, False)
     if workers == 1:
         done, _ = searcher.run(iterations or 0, time or 0.0, seed)
-        return _finish(position, searcher, [searcher.root_children()], [searcher.pv()], done,
-                       searcher.n_nodes, _time.monotonic() - t0, seed, cfg)
-    deadline = None if time is None else t0 + time
-    jobs = [(position._c, cfg, max_nodes, iterations, deadline, _derive_seed(seed, i)) for i in range(workers)]
-    with multiprocessing.get_context("fork").Pool(workers) as pool:
-        reports = pool.map(_run_worker, jobs)
-    return _finish(position, searcher, [r[0] for r in reports], [r[1] for r in reports],
-                   sum(r[2] for r in reports), sum(r[3] for r in reports), _time.monotonic() - t0, seed, cfg)
+        result = _finish(position, searcher, [searcher.root_children()], [searcher.pv()], done,
+                         searcher.n_nodes, _time.monotonic() - t0, seed, cfg)
+    else:
+        deadline = None if time is None else t0 + time
+        jobs = [(position._c, cfg, max_nodes, iterations, deadline, _derive_seed(seed, i)) for i in range(workers)]
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            reports = pool.map(_run_worker, jobs)
+        result = _finish(position, searcher, [r[0] for r in reports], [r[1] for r in reports],
+                         sum(r[2] for r in reports), sum(r[3] for r in reports), _time.monotonic() - t0, seed, cfg)
+    result.workers = workers
+    return result
 
 
 def search_mcts(position, **kwargs) -> SearchResult:
