@@ -97,18 +97,32 @@ cdef extern from *:
     #if defined(__linux__)
     #include <sys/mman.h>
     #endif
-    /* The table is probed at random: on Linux it asks for 2 MB pages, which
-       saves most of the TLB misses of 4 kB ones (free() releases either). */
+    /* The table is probed at random: on Linux it is an anonymous mapping
+       (zero, and only the pages touched are committed, like calloc) that
+       asks for 2 MB pages, which saves most of the TLB misses of 4 kB ones.
+       ps_table_free releases it with the size it was allocated with. */
     static void* ps_table_alloc(size_t n) {
     #if defined(__linux__) && defined(MADV_HUGEPAGE)
-        void* p = NULL;
-        if (n >= ((size_t)2 << 20) && posix_memalign(&p, (size_t)2 << 20, n) == 0) {
+        if (n >= ((size_t)2 << 20)) {
+            void* p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            if (p == MAP_FAILED)
+                return NULL;
             madvise(p, n, MADV_HUGEPAGE);
-            memset(p, 0, n);
             return p;
         }
     #endif
         return calloc(n, 1);
+    }
+    static void ps_table_free(void* p, size_t n) {
+        if (p == NULL)
+            return;
+    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+        if (n >= ((size_t)2 << 20)) {
+            munmap(p, n);
+            return;
+        }
+    #endif
+        free(p);
     }
     static inline int ps_log2(unsigned long long n) {
         return n > 1 ? 63 - __builtin_clzll(n) : 0;
@@ -120,6 +134,7 @@ cdef extern from *:
     }
     """
     void* ps_table_alloc(size_t n) nogil
+    void ps_table_free(void* p, size_t n) nogil
     void ps_prefetch(const void* p) noexcept nogil
     int ps_log2(uint64_t n) noexcept nogil
 
@@ -932,7 +947,7 @@ cdef class Solver:
         self.c.relax_classes = relax_classes
 
     def __dealloc__(self):
-        free(self.c.tt)
+        ps_table_free(self.c.tt, (self.c.tt_mask + 1) * 2 * sizeof(Entry))
         free(self.c.moves)
         free(self.c.keys)
         free(self.c.hist)
