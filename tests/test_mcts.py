@@ -460,14 +460,3 @@ def test_far_from_the_end_mcts_searches_as_usual():
 def test_the_endgame_solver_can_be_switched_off():
     r = search_mcts(bonus_endgame(), iterations=2000, seed=1, endgame_solve=False)
     assert r.bound == "estimate" and r.iterations > 0  # the tree search ran (its solver may stop it early)
-
-
-def test_evaluation_leaves_are_deterministic_legal_and_skip_the_playouts():
-    pos = Position.start(seed=5)
-    a = search_mcts(pos, iterations=3000, seed=2, leaf="eval")
-    b = search_mcts(pos, iterations=3000, seed=2, leaf="eval")
-    assert (a.best_move, a.score, a.nodes) == (b.best_move, b.score, b.nodes)
-    assert pos.is_legal(a.best_move)
-    # no playout: the scores backed up are evaluations, not finished games' integer margins
-    playout = search_mcts(pos, iterations=3000, seed=2)
-    assert a.score != playout.score

@@ -56,7 +56,7 @@ from patchsolve._core cimport (
     ps_ctz128, ps_select128, ps_bit128, income_ahead,
     MAX_MOVES, MOVE_WALK, BUY_SHIFT, BOARD_SQUARES, LAST_SPACE, N_PATCHES,
 )
-from patchsolve.search._eval cimport placement_score, evaluate
+from patchsolve.search._eval cimport placement_score
 
 cdef enum:
     TREE_TWOLEVEL = 0
@@ -66,8 +66,6 @@ cdef enum:
     VALUE_WIN = 0
     VALUE_MARGIN = 1
     VALUE_BLEND = 2
-    LEAF_PLAYOUT = 0
-    LEAF_EVAL = 1
     MAX_PATH = 1024
     NO_NODE = -1
     PATCH_MARK = -2        # move of a patch node: PATCH_MARK - patch id (always < 0)
@@ -102,7 +100,6 @@ ctypedef struct Config:
     int samples           # heuristic playouts: placements sampled per buy
     double time_weight    # heuristic playouts: buttons a time space is worth
     int hole_penalty      # placement order and playouts: cost of a 1-square hole
-    int leaf              # LEAF_EVAL: a new leaf is valued by the evaluation, no playout
 
 
 cdef const Tables* T = get_tables()
@@ -322,7 +319,7 @@ cdef class Searcher:
 
     def configure(self, str tree, str policy, str value, double blend, double margin_scale,
                   double c, double pw_c, double pw_alpha, bint solver, double epsilon, int samples,
-                  double time_weight, int hole_penalty, str leaf):
+                  double time_weight, int hole_penalty):
         """Set every search parameter (no defaults here: ``mcts.DEFAULTS``
         is the one table; the Python side validates the values)."""
         self.cfg.tree = {"twolevel": TREE_TWOLEVEL, "plain": TREE_PLAIN}[tree]
@@ -338,7 +335,6 @@ cdef class Searcher:
         self.cfg.samples = samples if samples >= 1 else 1
         self.cfg.time_weight = time_weight
         self.cfg.hole_penalty = hole_penalty
-        self.cfg.leaf = {"playout": LEAF_PLAYOUT, "eval": LEAF_EVAL}[leaf]
         self.configured = True
 
     # -- node storage ---------------------------------------------------
@@ -485,15 +481,6 @@ cdef class Searcher:
         else:
             random_playout(s, &self.rng)
 
-    cdef void place_pending(self, CState* s, int leaf) noexcept nogil:
-        """A patch node's patch placed as a playout would, so the leaf is a
-        whole position for the evaluation."""
-        cdef move_t m
-        if self.nodes[leaf].patch >= 0:
-            m = sample_placement(s, self.nodes[leaf].patch, self.cfg.samples,
-                                 self.cfg.hole_penalty, &self.rng)
-            apply_move(s, m)
-
     cdef void prove(self, int* path, int depth) noexcept nogil:
         """After path[depth] got proven: prove its ancestors where possible."""
         cdef int i, x, c, P
@@ -547,12 +534,6 @@ cdef class Searcher:
             m0 = n.margin / n.visits if n.visits > 0 else 0.0
             if n.mover == 1:
                 m0 = -m0
-        elif not is_over(s):
-            # LEAF_EVAL: the evaluation's margin for player 0, and its win
-            # chance Phi(m / 8.75) (8.75 points: the evaluation's error),
-            # as logistic(1.702 m / 8.75)
-            m0 = evaluate(s, 0)
-            w0 = 1.0 / (1.0 + exp(-m0 / 5.14))
         else:
             w0 = 1.0 if winner(s) == 0 else 0.0
             m0 = score(s, 0) - score(s, 1)
@@ -603,10 +584,7 @@ cdef class Searcher:
             if depth == MAX_PATH - 1:
                 break
         if not is_over(&s):
-            if self.cfg.leaf == LEAF_EVAL:
-                self.place_pending(&s, x)
-            else:
-                self.playout(&s, x)
+            self.playout(&s, x)
         self.backup(path, depth, &s, -1)
 
     cdef int root_verdict(self) noexcept nogil:

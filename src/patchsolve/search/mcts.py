@@ -50,7 +50,6 @@ CHOICES = {
     "tree": ("twolevel", "plain"),
     "policy": ("heuristic", "uniform"),
     "value": ("win", "margin", "blend"),
-    "leaf": ("playout", "eval"),
 }
 DEFAULTS = {
     "tree": "twolevel",
@@ -66,7 +65,6 @@ DEFAULTS = {
     "samples": 4,           # heuristic playouts: placements sampled, most compact kept
     "time_weight": 1.0,     # heuristic playouts: buttons one time space is worth
     "hole_penalty": 4,      # placement order/playouts: points against a 1-square hole
-    "leaf": "playout",      # "eval": a new leaf is valued by the (learned) evaluation instead
 }
 _FLOATS = {"blend": (0.0, 1.0), "margin_scale": (1e-9, None), "c": (0.0, None),
            "pw_c": (1e-9, None), "pw_alpha": (0.0, 1.0), "epsilon": (0.0, 1.0),
