@@ -173,7 +173,7 @@ ctypedef struct Ctx:
     int prune_depth        # prune only at nodes with at least this depth left
     int use_pvs
     int aspiration         # root window half-width after the first iteration (0 = full window)
-    int lmr                # late-move reductions from this move index on (0 = off)
+    int lmr                # late-move reductions once this many moves are searched (0 = off)
     uint64_t cut_first     # beta cut-offs by the first move / by a later one
     uint64_t cut_later
     uint64_t cut_later_i   # sum of the move index of later cut-offs
@@ -488,8 +488,6 @@ cdef void ctx_release(Ctx* c) noexcept nogil:
     free(c.pv_len)
     free(c.tt)
 
-
-# --------------------------------------------------------------------------
 
 # --------------------------------------------------------------------------
 # Lazy SMP: helper threads searching the same root, sharing the TT

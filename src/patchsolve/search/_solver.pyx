@@ -581,24 +581,31 @@ cdef inline void relax_begin(Ctx* c, const CState* s, int p) noexcept nogil:
     c.thr[p] = bonus_threshold(s, p, dead, leather)
 
 
+cdef inline uint64_t fitting(u128 q, uint64_t cand) noexcept nogil:
+    """The patches of ``cand`` (a set of patch ids) that fit quilt ``q``."""
+    cdef uint64_t out = 0, todo = cand
+    cdef int y
+    while todo:
+        y = ps_ctz128(<u128>todo)
+        todo &= todo - 1
+        if patch_fits(q, y):
+            out |= (<uint64_t>1) << y
+    return out
+
+
 cdef uint64_t fits_after(const CState* s, int p, int pid, uint64_t cand) noexcept nogil:
     """The patches of ``cand`` that still fit in ``p``'s quilt after at
     least one placement of ``pid``: the others can never be placed in any
     child of ``pid``'s group (the quilt only fills up)."""
-    cdef uint64_t found = 0, todo
+    cdef uint64_t found = 0
     cdef u128 quilt = s.quilt[p], empty = FULL & ~quilt, after
-    cdef int og, a, y
+    cdef int og, a
     for og in range(T.patch_og_start[pid], T.patch_og_start[pid + 1]):
         after = fits(T, empty, og)
         while after and (cand & ~found):
             a = ps_ctz128(after)
             after &= after - 1
-            todo = cand & ~found
-            while todo:
-                y = ps_ctz128(<u128>todo)
-                todo &= todo - 1
-                if patch_fits(quilt | (T.og_shape[og] << a), y):
-                    found |= (<uint64_t>1) << y
+            found |= fitting(quilt | (T.og_shape[og] << a), cand & ~found)
         if not (cand & ~found):
             break
     return found
@@ -653,15 +660,7 @@ cdef enum:
 
 cdef inline uint64_t fit_class(const CState* s, int p, move_t m, uint64_t cand) noexcept nogil:
     """The patches of ``cand`` that still fit after placement ``m``."""
-    cdef u128 q = s.quilt[p] | move_mask(m)
-    cdef uint64_t out = 0, todo = cand
-    cdef int y
-    while todo:
-        y = ps_ctz128(<u128>todo)
-        todo &= todo - 1
-        if patch_fits(q, y):
-            out |= (<uint64_t>1) << y
-    return out
+    return fitting(s.quilt[p] | move_mask(m), cand)
 
 
 # --------------------------------------------------------------------------

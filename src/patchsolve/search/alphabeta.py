@@ -85,12 +85,12 @@ def available_cores() -> int:
 
 def threads_for(limits) -> int:
     """The alpha-beta's threads: ``workers`` if given, else every core under
-    a time limit alone (or none: the default second) and 1 otherwise
-    (``Limits.for_engine`` has refused threads with those limits)."""
+    a time limit alone (or none: the default second) and 1 otherwise;
+    threads with a node or depth limit are refused (``Limits.check_threads``,
+    which ``for_engine`` also runs: this module's ``run`` may be called
+    directly)."""
+    limits.check_threads()
     if limits.workers is not None:
-        if limits.workers > 1 and (limits.nodes is not None or limits.depth is not None):
-            raise LimitError("workers > 1 needs a time limit: threads are not deterministic "
-                             "under a node or depth limit")
         return limits.workers
     if limits.nodes is None and limits.depth is None:
         return min(available_cores(), MAX_DEFAULT_WORKERS)

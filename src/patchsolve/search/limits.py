@@ -106,10 +106,10 @@ class Limits:
             raise LimitError(f"{', '.join(wrong)} does not apply to the {engine} engine "
                              f"(it takes {', '.join(sorted(ENGINE_LIMITS[engine]))})")
         if engine == "alphabeta":
-            self._check_threads()
+            self.check_threads()
         return self
 
-    def _check_threads(self) -> None:
+    def check_threads(self) -> None:
         """Alpha-beta threads race for the shared table, so their result is
         not reproducible: refused with the limits that promise it is."""
         if (self.workers or 1) > 1 and (self.nodes is not None or self.depth is not None):
