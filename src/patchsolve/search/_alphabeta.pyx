@@ -44,7 +44,11 @@ The TT move is searched before anything is generated (most cut-offs need
 nothing else). Then every move gets a key -- ``buy_gain`` (two points a
 square, minus cost and time, plus income to come; walking is 0), then the
 placement score ``_eval.placement_badness`` -- and the first three are picked
-by selection, the rest sorted only if the node goes on. Heuristic searches
+by selection, the rest sorted only if the node goes on. Placements are
+generated a patch at a time (``Picker``): a patch waits until its bound
+(its buy gain with no badness) could beat the best key already listed, so
+a node that cuts off on its best patch never scores the other two; the
+order is exactly that of scoring everything. Heuristic searches
 keep only the ``keep`` best placements per patch at nodes with at least
 ``prune_depth`` plies left. A buy that leaves its player on 53 with no
 leather patch to place is searched once per patch (twice if some placements
@@ -59,14 +63,14 @@ from libc.string cimport memset, memcpy
 from patchsolve._core cimport (
     CState, Tables, u128, move_t, CoreState,
     get_tables, popcount128, to_move, is_over, gen_moves, apply_move, score, is_legal,
-    move_mask, move_patch, rng_next, fits, mix64, stop_requested, monotonic_now, limits_reached, margin,
+    move_mask, move_patch, rng_next, fits, buy_code, mix64, stop_requested, monotonic_now, limits_reached, margin,
     ps_ctz128, ps_popcount64, ps_bit128, income_ahead,
     MAX_MOVES, LAST_SPACE, BOARD_SQUARES, BUY_SHIFT, MOVE_WALK, N_PATCHES,
 )
 from patchsolve.search._eval cimport evaluate, neighbours, placement_badness
 from patchsolve.search._zobrist cimport ZTables, get_zobrist, full_key, child_key
 from patchsolve.search._order cimport (
-    LAZY, cmp_desc, key_move, select_best, next_move, buy_gain, completes_bonus, is_final_buy,
+    LAZY, cmp_desc, key_move, select_best, buy_gain, completes_bonus, is_final_buy,
 )
 from patchsolve.search._knowledge cimport move_lookahead_bad, lookahead_on, lookahead_candidates
 
@@ -182,7 +186,6 @@ ctypedef struct Ctx:
     double deadline        # monotonic seconds; 0 = none
     int stop
     int seldepth
-    move_t* moves          # MAX_PLY x MAX_MOVES
     int64_t* keys          # MAX_PLY x MAX_MOVES
     move_t* pv             # MAX_PLY x MAX_PLY triangular PV table
     int* pv_len
@@ -221,58 +224,138 @@ cdef int rescore_run(const CState* s, int64_t* keys, int lo, int hi, int cand) n
     return hi
 
 
-cdef int order_moves(Ctx* c, const CState* s, const move_t* moves, int n, int64_t* keys,
-                     move_t ttmove, bint prune) noexcept nogil:
-    """Ordering keys of ``moves`` (TT move, then buy_gain, then placement
-    badness), for ``next_move``; equivalent final buys merged; when
-    ``prune``, only the ``c.keep`` best placements of each patch are kept
-    (gen_moves lists each patch's placements together). Returns the count."""
-    cdef int p = to_move(s)
-    cdef int i, j, k = 0, pid, gain, bad, slot, run_start = 0, run_pid = -2
-    cdef move_t m = MOVE_WALK
-    cdef u128 mask
-    cdef int seen[N_PATCHES][2]
-    memset(seen, 0, sizeof(seen))
-    prune = prune and c.keep > 0
-    for i in range(n + 1):
-        if i < n:
-            m = moves[i]
-            pid = move_patch(m)
-        else:
-            pid = -3                      # flushes the last run
-        if prune and pid != run_pid:
-            # keep the best c.keep of the run of run_pid's placements just ended
-            if run_pid >= 0 and k - run_start > c.keep:
-                if lookahead_on():
-                    k = rescore_run(s, keys, run_start, k, lookahead_candidates(c.keep))
-                for j in range(c.keep):
-                    select_best(keys, run_start + j, k)
-                k = run_start + c.keep
-            run_pid = pid
-            run_start = k
-        if i == n:
-            break
-        if m == ttmove:
-            gain = 1000000                # always first, never pruned
-            bad = 0
-        elif m == MOVE_WALK:
-            gain = 0
-            bad = 0
-        else:
-            mask = move_mask(m)
-            if pid >= 0:
-                if is_final_buy(T, s, p, pid):
-                    slot = completes_bonus(T, s, s.quilt[p] | mask)
-                    if seen[pid][slot]:
-                        continue
-                    seen[pid][slot] = 1
-                gain = buy_gain(T, s, p, pid)
-            else:
-                gain = 7 if completes_bonus(T, s, s.quilt[p] | mask) else 0
-            bad = placement_badness(s.quilt[p], mask)
-        keys[k] = order_key(gain, bad, m)
-        k += 1
+ctypedef struct Picker:
+    # The moves of one node, best key first, generated one patch at a time:
+    # a patch's placements are generated and scored only once its bound
+    # could beat the best key already there (most nodes cut off before
+    # the second patch is needed)
+    int64_t* keys          # keys written so far (never the TT move)
+    int n
+    int i                  # moves handed out
+    int npend              # patches not generated yet, highest bound first
+    int pend_pid[3]
+    int64_t pend_ub[3]     # no placement of the patch has a larger key
+    move_t ttmove
+    bint prune
+
+
+cdef int add_patch(Ctx* c, const CState* s, Picker* pk, int pid) noexcept nogil:
+    """Append the keys of ``pid``'s placements (one per 7x7 outcome for a
+    final buy); when pruning, only the ``c.keep`` best, the TT move (searched
+    already, so not listed) taking one of those places."""
+    cdef int p = to_move(s), og, a, gain = buy_gain(T, s, p, pid), lo = pk.n, k = pk.n, keep, j, slot
+    cdef int has_tt = 0
+    cdef bint final = is_final_buy(T, s, p, pid)
+    cdef int seen[2]
+    cdef u128 quilt = s.quilt[p], empty = FULL & ~s.quilt[p], v, mask
+    cdef move_t m
+    cdef int64_t* keys = pk.keys
+    seen[0] = 0
+    seen[1] = 0
+    for og in range(T.patch_og_start[pid], T.patch_og_start[pid + 1]):
+        v = fits(T, empty, og)
+        while v:
+            a = ps_ctz128(v)
+            v &= v - 1
+            m = buy_code(og, a)
+            if m == pk.ttmove:
+                has_tt = 1
+                continue
+            mask = T.og_shape[og] << a
+            if final:
+                slot = completes_bonus(T, s, quilt | mask)
+                if seen[slot]:
+                    continue
+                seen[slot] = 1
+            keys[k] = order_key(gain, placement_badness(quilt, mask), m)
+            k += 1
+    if pk.prune:
+        keep = c.keep - has_tt
+        if k - lo > keep:
+            if lookahead_on():
+                k = rescore_run(s, keys, lo, k, lookahead_candidates(c.keep) - has_tt)
+            for j in range(keep):
+                select_best(keys, lo + j, k)
+            k = lo + keep
+    pk.n = k
     return k
+
+
+cdef void picker_init(Ctx* c, const CState* s, Picker* pk, int64_t* keys, move_t ttmove,
+                      bint prune) noexcept nogil:
+    """Keys of the walk (or of every leather square) now; the affordable
+    patches of the next three wait, by bound (two points a buy-gain button,
+    ``order_key`` with no badness)."""
+    cdef int p = to_move(s), k, j, pid, gain
+    cdef u128 empty = FULL & ~s.quilt[p], mask
+    cdef int64_t ub
+    cdef move_t m
+    pk.keys = keys
+    pk.n = 0
+    pk.i = 0
+    pk.npend = 0
+    pk.ttmove = ttmove
+    pk.prune = prune and c.keep > 0
+    if s.pending >= 0:
+        while empty:                      # every leather square, none pruned
+            m = ps_ctz128(empty) + 1
+            empty &= empty - 1
+            if m == ttmove:
+                continue
+            mask = move_mask(m)
+            gain = 7 if completes_bonus(T, s, s.quilt[p] | mask) else 0
+            keys[pk.n] = order_key(gain, placement_badness(s.quilt[p], mask), m)
+            pk.n += 1
+        return
+    if ttmove != MOVE_WALK:
+        keys[0] = order_key(0, 0, MOVE_WALK)
+        pk.n = 1
+    for k in range(3 if s.n_circle > 3 else s.n_circle):
+        pid = s.circle[k]
+        if T.patch_cost[pid] > s.buttons[p]:
+            continue
+        ub = order_key(buy_gain(T, s, p, pid), 0, <move_t>0x7fffffff)
+        j = pk.npend
+        while j > 0 and pk.pend_ub[j - 1] < ub:    # insertion: at most three
+            pk.pend_ub[j] = pk.pend_ub[j - 1]
+            pk.pend_pid[j] = pk.pend_pid[j - 1]
+            j -= 1
+        pk.pend_ub[j] = ub
+        pk.pend_pid[j] = pid
+        pk.npend += 1
+
+
+cdef void add_next_patch(Ctx* c, const CState* s, Picker* pk) noexcept nogil:
+    cdef int j
+    add_patch(c, s, pk, pk.pend_pid[0])
+    pk.npend -= 1
+    for j in range(pk.npend):
+        pk.pend_pid[j] = pk.pend_pid[j + 1]
+        pk.pend_ub[j] = pk.pend_ub[j + 1]
+
+
+cdef move_t picker_next(Ctx* c, const CState* s, Picker* pk) noexcept nogil:
+    """The next best move, or -1 when none is left. The first LAZY are found
+    by selection (a waiting patch is generated when its bound beats the best
+    key there); then everything left is generated and sorted once."""
+    cdef int i = pk.i
+    if i < LAZY:
+        while True:
+            if pk.n > i:
+                select_best(pk.keys, i, pk.n)
+            if pk.npend > 0 and (pk.n == i or pk.pend_ub[0] > pk.keys[i]):
+                add_next_patch(c, s, pk)
+            else:
+                break
+    elif i == LAZY:
+        while pk.npend > 0:
+            add_next_patch(c, s, pk)
+        if pk.n > LAZY:
+            qsort(pk.keys + LAZY, pk.n - LAZY, sizeof(int64_t), cmp_desc)
+    if i >= pk.n:
+        return -1
+    pk.i += 1
+    return key_move(pk.keys[i])
 
 
 # --------------------------------------------------------------------------
@@ -324,11 +407,10 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
     """Value of ``s`` (not over) for its player to move, fail-soft.
     The TT move is tried before any move is generated: when it cuts off,
     the node never pays for generating and ordering up to 1345 moves."""
-    cdef int p, n = 0, i, v, best = -INF, alpha0 = alpha, child_depth, flag, searched = 0
+    cdef int p, v, best = -INF, alpha0 = alpha, child_depth, flag, searched = 0
     cdef bint pv_node = beta - alpha > 1, cut = False, tt_first = False
     cdef move_t m, ttmove = -1, bestmove = -1
-    cdef move_t* moves
-    cdef int64_t* keys = NULL
+    cdef Picker pk
     cdef TTData e
 
     c.nodes += 1
@@ -373,19 +455,16 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
                 c.cut_first += 1
                 cut = True
 
-    # stage 2: every move, ordered (the TT move is skipped)
+    # stage 2: the other moves, best first, generated a patch at a time
     if not cut:
-        moves = c.moves + ply * MAX_MOVES
-        n = gen_moves(s, moves)
-        keys = c.keys + ply * MAX_MOVES
-        n = order_moves(c, s, moves, n, keys, ttmove, depth >= c.prune_depth)
+        picker_init(c, s, &pk, c.keys + ply * MAX_MOVES, ttmove if tt_first else -1,
+                    depth >= c.prune_depth)
+    while not cut:
+        m = picker_next(c, s, &pk)
+        if m < 0:
+            break
         if bestmove < 0:
-            select_best(keys, 0, n)
-            bestmove = key_move(keys[0])
-    for i in range(n):
-        m = next_move(keys, i, n)
-        if tt_first and m == ttmove:
-            continue
+            bestmove = m
         if reducible(c, searched, child_depth, m):
             # a late move is first tried one ply shallower; only one that
             # beats alpha there pays for the full-depth search
@@ -466,7 +545,6 @@ cdef void ctx_alloc(Ctx* c, bint with_tt, int hash_mb) noexcept nogil:
     megabytes (at least one bucket). A failed allocation leaves its pointer NULL (the caller
     checks); ``ctx_release`` frees whatever was allocated."""
     cdef uint64_t buckets = 1
-    c.moves = <move_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(move_t))
     c.keys = <int64_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(int64_t))
     c.pv = <move_t*>calloc(MAX_PLY * MAX_PLY, sizeof(move_t))
     c.pv_len = <int*>calloc(MAX_PLY + 1, sizeof(int))
@@ -478,11 +556,10 @@ cdef void ctx_alloc(Ctx* c, bint with_tt, int hash_mb) noexcept nogil:
 
 
 cdef inline bint ctx_buffers_ok(const Ctx* c) noexcept nogil:
-    return c.moves != NULL and c.keys != NULL and c.pv != NULL and c.pv_len != NULL
+    return c.keys != NULL and c.pv != NULL and c.pv_len != NULL
 
 
 cdef void ctx_release(Ctx* c) noexcept nogil:
-    free(c.moves)
     free(c.keys)
     free(c.pv)
     free(c.pv_len)
@@ -532,7 +609,6 @@ cdef void helper_setup(Helper* h, const Ctx* main, int* halt, const CState* root
     copy of the whole Ctx, so a new option reaches the helpers too), its own
     zeroed counters and its own buffers (checked by the caller)."""
     h.c = main[0]
-    h.c.moves = NULL
     h.c.keys = NULL
     h.c.pv = NULL
     h.c.pv_len = NULL
@@ -766,14 +842,17 @@ def ordered_moves(CoreState s, int keep):
     badness), at most ``keep`` placements of each patch (0: all): the
     candidates of a multi-PV root search."""
     cdef Ctx c
-    cdef move_t moves[MAX_MOVES]
+    cdef Picker pk
     cdef int64_t keys[MAX_MOVES]
-    cdef int n, k, i
+    cdef move_t m
+    cdef list out = []
     if is_over(&s.s):
-        return []
+        return out
     memset(&c, 0, sizeof(Ctx))
     c.keep = keep if keep > 0 else 0
-    n = gen_moves(&s.s, moves)
-    k = order_moves(&c, &s.s, moves, n, keys, -1, keep > 0)
-    qsort(keys, k, sizeof(int64_t), cmp_desc)
-    return [key_move(keys[i]) for i in range(k)]
+    picker_init(&c, &s.s, &pk, keys, -1, keep > 0)
+    m = picker_next(&c, &s.s, &pk)
+    while m >= 0:
+        out.append(m)
+        m = picker_next(&c, &s.s, &pk)
+    return out
