@@ -31,3 +31,43 @@ def test_fit_writes_weights_that_load_and_a_manifest_that_adds_up(tmp_path):
     assert saved["features"] == list(kn.FEATURES) and len(saved["weights"]) == len(kn.FEATURES)
     assert man["games"] == 6 and man["train_positions"] + man["held_out_positions"] == man["positions"]
     assert set(man["held_out"]) == {"learned", "hand_tuned", "margin_now"}
+
+
+def test_rows_carry_the_search_score_of_their_position(tmp_path):
+    from patchsolve.position import Position
+    from patchsolve.search import search
+
+    data = tmp_path / "d.csv"
+    selfplay.generate(data, 1, seed=3, nodes=300, noise_plies=6)
+    rows = fit.read_rows([data])
+    for r in rows[:5] + rows[-3:]:
+        pos = Position(r["position"])
+        assert int(r["mover"]) == pos.to_move
+        assert float(r["search_score"]) == search(pos, engine="alphabeta", nodes=300, learned=False).score
+
+
+def test_a_blended_target_needs_search_scores_and_is_recorded(tmp_path):
+    import pytest
+
+    data = tmp_path / "d.csv"
+    selfplay.generate(data, 4, seed=9, nodes=300, noise_plies=6)
+    rows = fit.read_rows([data])
+    outcome = fit.fit(rows, held_out=0.25, seed=1)
+    blend = fit.fit(rows, held_out=0.25, seed=1, outcome=0.3)
+    assert blend["manifest"]["outcome_weight"] == 0.3 and outcome["manifest"]["outcome_weight"] == 1.0
+    assert blend["weights"] != outcome["weights"]
+    # the held-out error is against the outcomes either way: the margin-now baseline is the same
+    assert blend["manifest"]["held_out"]["margin_now"] == outcome["manifest"]["held_out"]["margin_now"]
+    for r in rows:
+        r["search_score"] = ""
+    with pytest.raises(ValueError, match="search_score"):
+        fit.fit(rows, held_out=0.25, seed=1, outcome=0.3)
+
+
+def test_appending_to_a_file_of_other_columns_is_refused(tmp_path):
+    import pytest
+
+    old = tmp_path / "old.csv"
+    old.write_text("game,ply,mover,final_margin,position\n")
+    with pytest.raises(ValueError, match="columns"):
+        selfplay.generate(old, 1, seed=1, nodes=100)

@@ -4,7 +4,10 @@ file with its manifest.
 
 Model: final margin for the player to move = margin now + w . FEATURES
 (``_knowledge.FEATURES``), fitted by ridge-regularised least squares on the
-training games. Games (not positions) are split into training and held-out
+training games. The target is the final margin, or (``outcome`` < 1) a
+blend with the self-play search's own score of the position, which carries
+less of the noise of the moves still to come; the held-out error is always
+against the final margins. Games (not positions) are split into training and held-out
 sets by a seeded shuffle, so no held-out position shares a game with a
 training one.
 """
@@ -30,24 +33,29 @@ def read_rows(paths) -> list[dict]:
     return rows
 
 
-def design(rows):
-    """Feature matrix, targets net of the margin now, the margins now, the
-    final margins and the hand-tuned evaluation of every row."""
+def design(rows, outcome: float = 1.0):
+    """Feature matrix, targets net of the margin now (``outcome`` x final
+    margin + the rest x search score), the margins now, the final margins
+    and the hand-tuned evaluation of every row."""
+    if outcome < 1.0 and any(not r.get("search_score") for r in rows):
+        raise ValueError("a target blended with search scores needs games with a search_score column")
     saved = _knowledge.learned_weights()
     _knowledge.set_learned(None)          # the hand-tuned evaluation, for comparison
     try:
-        X, base, final, hand = [], [], [], []
+        X, base, final, hand, searched = [], [], [], [], []
         for r in rows:
             c = Position.from_text(r["position"])._c
             p = int(r["mover"])
             X.append(_knowledge.features(c, p))
             base.append(_knowledge.margin_of(c, p))
             final.append(float(r["final_margin"]))
+            searched.append(float(r["search_score"]) if outcome < 1.0 else 0.0)
             hand.append(_eval.evaluate_state(c, p))
     finally:
         _knowledge.set_learned(saved)
-    X, base, final, hand = map(np.array, (X, base, final, hand))
-    return X, final - base, base, final, hand
+    X, base, final, hand, searched = map(np.array, (X, base, final, hand, searched))
+    target = outcome * final + (1.0 - outcome) * searched
+    return X, target - base, base, final, hand
 
 
 def split_games(rows, held_out: float, seed: int):
@@ -64,11 +72,11 @@ def errors(pred, final) -> dict:
     return {"rmse": round(rmse, 3), "r2": round(r2, 4)}
 
 
-def fit(rows, held_out: float = 0.2, seed: int = 0, ridge: float = 1.0) -> dict:
+def fit(rows, held_out: float = 0.2, seed: int = 0, ridge: float = 1.0, outcome: float = 1.0) -> dict:
     """Weights and the training manifest (held-out error of the learned and
     the hand-tuned evaluation, and of the margin now alone)."""
     train, test = split_games(rows, held_out, seed)
-    X, y, *_ = design(train)
+    X, y, *_ = design(train, outcome)
     scale = np.maximum(np.abs(X).max(axis=0), 1e-9)
     Xs = X / scale
     w = np.linalg.solve(Xs.T @ Xs + ridge * np.eye(X.shape[1]), Xs.T @ y) / scale
@@ -79,6 +87,7 @@ def fit(rows, held_out: float = 0.2, seed: int = 0, ridge: float = 1.0) -> dict:
         "manifest": {
             "model": "final margin = margin now + weights . features (ridge least squares)",
             "ridge": ridge,
+            "outcome_weight": outcome,
             "split_seed": seed,
             "held_out_fraction": held_out,
             "games": len({r["game"] for r in rows}),

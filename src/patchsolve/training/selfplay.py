@@ -6,7 +6,9 @@ random legal move with probability ``noise``) so the positions cover more
 than the engine's own lines. Every position before the end is one row:
 game id, ply, player to move, that player's final margin, and the position
 text (features are computed at training time from the text, so changing the
-features needs no new games). Rows are appended to a CSV as each game ends,
+features needs no new games), and the search's own score of the position
+(the mover's expected margin at the game's node budget; a label with less
+noise than the outcome, for ``fit --target``). Rows are appended to a CSV as each game ends,
 so an interrupted run keeps its games. Deterministic under a node budget.
 """
 
@@ -19,7 +21,7 @@ from pathlib import Path
 from patchsolve.position import Position
 from patchsolve.search import search
 
-COLUMNS = ["game", "ply", "mover", "final_margin", "position"]
+COLUMNS = ["game", "ply", "mover", "final_margin", "position", "search_score"]
 
 
 def final_margin(pos: Position, player: int) -> int:
@@ -34,14 +36,15 @@ def play_game(seed: int, nodes: int, noise_plies: int, noise: float, learned: bo
     seen = []
     ply = 0
     while not pos.is_over:
-        seen.append((ply, pos.to_move, pos.to_text()))
+        result = search(pos, engine="alphabeta", nodes=nodes, learned=learned)
+        seen.append((ply, pos.to_move, pos.to_text(), result.score))
+        # the search runs on noisy plies too: its score labels the position
+        move = result.best_move
         if ply < noise_plies and rng.random() < noise:
             move = rng.choice(pos.legal_moves())
-        else:
-            move = search(pos, engine="alphabeta", nodes=nodes, learned=learned).best_move
         pos = pos.play(move)
         ply += 1
-    return [[seed, p, mover, final_margin(pos, mover), text] for p, mover, text in seen]
+    return [[seed, p, mover, final_margin(pos, mover), text, score] for p, mover, text, score in seen]
 
 
 def _play_job(job) -> list[list]:
@@ -64,7 +67,10 @@ def generate(path: Path, games: int, seed: int, nodes: int, noise_plies: int = 1
     done = set()
     if path.exists():
         with path.open(newline="") as f:
-            done = {int(r["game"]) for r in csv.DictReader(f)}
+            reader = csv.DictReader(f)
+            if reader.fieldnames != COLUMNS:
+                raise ValueError(f"{path}: columns {reader.fieldnames}, not this version's {COLUMNS}")
+            done = {int(r["game"]) for r in reader}
     new = not path.exists()
     jobs = [(seed * 1_000_000 + g, nodes, noise_plies, noise, learned) for g in range(games)
             if seed * 1_000_000 + g not in done]
