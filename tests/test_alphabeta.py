@@ -14,7 +14,7 @@ import pytest
 import reference as ref
 
 import patchsolve
-from patchsolve import Position, bench
+from patchsolve import Move, Position, bench
 from patchsolve.errors import PatchsolveError
 from patchsolve.search import _alphabeta as ab, _eval
 from patchsolve.errors import LimitError as InvalidLimitError
@@ -267,6 +267,34 @@ def test_a_non_position_raises_a_patchsolve_error():
 
 
 # -- the exact solver's bounds are exact ---------------------------------------------
+
+def test_an_interrupted_iteration_answers_with_the_best_root_move_it_finished():
+    """The node limit stops iteration d; the root moves that finished in it
+    were searched d plies (without a table, pruning or reductions their
+    values are exactly minimax), and the best of them is the answer."""
+    replaced = partial_answers = 0
+    for pos in endgames(10, 300000, min_tree=20000, first_seed=50):
+        for budget in (1, 2049, 5121, 10241):
+            searcher = ab.Searcher(16, False, 0, 100, True, 0, 0)
+            done = searcher.run(pos._c, 99, budget, 0.0)
+            if searcher.partial is None:
+                continue
+            partial_answers += 1
+            depth, value, pv = searcher.partial[:3]
+            assert depth == (done[-1][0] + 1 if done else 1)
+            child = pos.play(Move.from_code(pv[0]))
+            if child.is_over:
+                exact = margin(child, pos.to_move)
+            else:
+                exact = ab.minimax(child._c, depth - 1)[0]
+                exact = exact if child.to_move == pos.to_move else -exact
+            assert value == exact, (pos.to_text(), budget)
+            result = search_alphabeta(pos, nodes=budget, placements=0, tt=False, lmr=0, endgame_solve=False)
+            assert (result.best_move.code, result.score) == (pv[0], value)
+            assert result.depth == (done[-1][0] if done else 0)
+            replaced += not done or done[-1][2][0] != pv[0]
+    assert partial_answers >= 20 and replaced >= 1
+
 
 SEARCH_OPTIONS = [{}, {"use_pvs": False}, {"aspiration": 3}]
 

@@ -190,6 +190,7 @@ ctypedef struct Ctx:
     move_t* pv             # MAX_PLY x MAX_PLY triangular PV table
     int* pv_len
     int* halt              # Lazy SMP helpers: set when the main thread is done (NULL otherwise)
+    int root_value         # value of the root's best move so far in this iteration (pv row 0)
 
 
 cdef inline void check_limits(Ctx* c) noexcept nogil:
@@ -451,6 +452,8 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
         if v > alpha:
             alpha = v
             update_pv(c, ply, ttmove)
+            if ply == 0:
+                c.root_value = v
             if v >= beta:
                 c.cut_first += 1
                 cut = True
@@ -483,6 +486,8 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
             if v > alpha:
                 alpha = v
                 update_pv(c, ply, m)
+                if ply == 0:
+                    c.root_value = v
                 if v >= beta:
                     if searched == 1:
                         c.cut_first += 1
@@ -669,6 +674,7 @@ cdef class Searcher:
     cdef int halt              # the helpers' stop flag
     cdef uint64_t helper_nodes
     cdef int threads_used
+    cdef public object partial  # (depth, value, pv, nodes, seldepth) of the interrupted iteration, or None
 
     def __cinit__(self, int hash_mb=16, bint use_tt=True, int keep=0, int prune_depth=2,
                   bint use_pvs=True, int aspiration=0, int lmr=0):
@@ -696,8 +702,10 @@ cdef class Searcher:
             int workers=1):
         """Iterative deepening from ``first_depth`` to ``depth``. Returns a
         list of completed iterations: (depth, value, pv codes, nodes,
-        seldepth); the last entry is the answer. An empty list means not
-        even the first iteration finished within the limits.
+        seldepth). An empty list means not even the first iteration
+        finished within the limits. ``partial`` is then set to the same
+        tuple for the iteration the limits interrupted, when at least one
+        root move finished in it (else None).
 
         ``workers`` > 1 adds that many threads less one (Lazy SMP): helpers
         searching the same root into the shared TT, halted when this
@@ -716,6 +724,7 @@ cdef class Searcher:
         self.c.deadline = monotonic_now() + seconds if seconds > 0 else 0.0
         self.helper_nodes = 0
         self.threads_used = 1
+        self.partial = None
         last = depth
         if n_help > 0 and not is_over(&s):
             hs = <Helper*>calloc(n_help, sizeof(Helper))
@@ -733,6 +742,13 @@ cdef class Searcher:
                     v = iterate(&self.c, &s, key, d, first, last_value)
                     last_value = v
                 if self.c.stop:
+                    # root moves that finished before the stop searched d
+                    # plies: the best of them (the previous best comes
+                    # first) is the better-informed answer
+                    if self.c.pv_len[0] > 0:
+                        self.partial = (d, self.c.root_value,
+                                        [self.c.pv[i] for i in range(self.c.pv_len[0])],
+                                        self.c.nodes, self.c.seldepth)
                     break
                 done.append((d, v, [self.c.pv[i] for i in range(self.c.pv_len[0])],
                              self.c.nodes, self.c.seldepth))

@@ -119,10 +119,16 @@ def _static(position, nodes, elapsed, seed, engine) -> SearchResult:
                         root_moves=[root_move(move, score)])
 
 
-def _result(position, done, nodes, elapsed, seed, engine) -> SearchResult:
-    if not done:
+def _result(position, done, partial, nodes, elapsed, seed, engine) -> SearchResult:
+    """The deepest finished iteration's answer; its move, value and PV are
+    replaced by those of the interrupted iteration when one of its root
+    moves finished: the previous best is searched first there, so whatever
+    finished is either it, deeper, or a move proven better at that depth.
+    ``depth`` stays that of the last finished iteration."""
+    if not done and partial is None:
         return _static(position, nodes, elapsed, seed, engine)
-    depth, value, pv, _, _ = done[-1]
+    depth = done[-1][0] if done else 0
+    _, value, pv, _, _ = partial if partial is not None else done[-1]
     moves = [Move.from_code(c) for c in pv]
     nps = nodes / elapsed if elapsed > 0 else 0.0
     return SearchResult(moves[0], value, "estimate", moves, depth, nodes, elapsed, nps, seed, engine=engine,
@@ -133,8 +139,9 @@ def _result(position, done, nodes, elapsed, seed, engine) -> SearchResult:
 
 def run(position, limits, opts) -> SearchResult:
     """Iterative deepening within ``limits`` (depth, time, nodes; the first
-    reached stops it; the deepest finished iteration answers; none given:
-    one second), with the knowledge switches ``lookahead`` / ``learned``;
+    reached stops it; none given: one second; the deepest finished
+    iteration answers, or the best root move that finished in the
+    interrupted one, ``_result``), with the knowledge switches ``lookahead`` / ``learned``;
     ``opts`` as ``check_options`` returns them (the dispatcher checks once)."""
     with knowledge(opts["lookahead"], opts["learned"]):
         return _run(position, limits, opts)
@@ -153,7 +160,8 @@ def _run(position, limits, opts) -> SearchResult:
                         int(nodes * share) or 1 if nodes else 0, seconds * share if seconds else 0.0,
                         workers=workers)
     used = searcher.nodes
-    result = _result(position, done, used, _time.perf_counter() - start, limits.seed, "alphabeta")
+    result = _result(position, done, searcher.partial, used, _time.perf_counter() - start, limits.seed,
+                     "alphabeta")
     result.workers = searcher.threads
     if multipv > 1 and not stop_requested():
         left_nodes = None if nodes is None else max(1, nodes - used)
