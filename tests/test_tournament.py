@@ -150,6 +150,25 @@ def test_a_player_of_another_installation_plays_the_same_moves_over_the_pipe():
     assert piped.moves == direct.moves and piped.scores == direct.scores
 
 
+def test_a_player_of_another_installation_does_not_inherit_our_pythonpath(tmp_path, monkeypatch):
+    """Run from a source tree through PYTHONPATH, the parent must not hand
+    that path to the other interpreter: it would import the parent's
+    patchsolve and measure the engine against itself. Here PYTHONPATH
+    points at a patchsolve that cannot be imported; the other side must
+    still play, with its own installation."""
+    import sys
+
+    shadow = tmp_path / "patchsolve"
+    shadow.mkdir()
+    (shadow / "__init__.py").write_text("raise ImportError('the parent PYTHONPATH leaked')\n")
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    player = make_player(f"ext[{sys.executable}]:greedy")
+    try:
+        assert Position.start(seed=2).is_legal(player.choose(Position.start(seed=2)))
+    finally:
+        player.close()
+
+
 def test_a_bad_external_player_is_a_clear_error():
     with pytest.raises(PatchsolveError):
         make_player("ext[/no/such/python]:greedy")

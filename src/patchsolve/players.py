@@ -152,12 +152,16 @@ class ProcessPlayer(Player):
     JSON reply. Used to measure a change against the previous version."""
 
     def __init__(self, python: str, spec: str, seed: int = 0):
+        import os
         import subprocess
 
         self.spec = f"ext[{python}]:{spec}"
+        # without our PYTHONPATH: inherited, it would make the other
+        # interpreter import this patchsolve instead of its own
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
         try:
             self._proc = subprocess.Popen([python, "-c", _WORKER, spec, str(seed)], stdin=subprocess.PIPE,
-                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
         except OSError as e:
             raise PatchsolveError(f"cannot start {python}: {e.strerror}") from None
 
