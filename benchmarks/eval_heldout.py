@@ -1,0 +1,37 @@
+"""Held-out error of weights files on the same positions: the held-out
+games of ``fit``'s split of the data given (same ``--split-seed`` and
+``--held-out`` as the fit), against the final margins.
+
+    python benchmarks/eval_heldout.py gen4_seed5.csv --weights src/patchsolve/data/eval_weights.json gen4.json
+
+Prints RMSE and R^2 per weights file, and of the hand-tuned evaluation.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import numpy as np
+
+from patchsolve.training import fit
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("data", nargs="+")
+    ap.add_argument("--weights", nargs="+", required=True)
+    ap.add_argument("--split-seed", type=int, default=0)
+    ap.add_argument("--held-out", type=float, default=0.2)
+    a = ap.parse_args(argv)
+    _, test = fit.split_games(fit.read_rows(a.data), a.held_out, a.split_seed)
+    X, _, base, final, hand = fit.design(test)
+    print(f"{len(test)} held-out positions, {len({r['game'] for r in test})} games")
+    print(f"hand-tuned: {fit.errors(hand, final)}")
+    for path in a.weights:
+        w = np.array(json.load(open(path, encoding="utf-8"))["weights"])
+        print(f"{path}: {fit.errors(base + X @ w, final)}")
+
+
+if __name__ == "__main__":
+    main()
