@@ -107,6 +107,19 @@ def test_the_tournament_command_prints_the_table_and_writes_files(tmp_path):
     assert len(list((tmp_path / "games").iterdir())) == 4
 
 
+def test_the_tournament_command_names_the_patchsolve_an_external_player_imports(tmp_path):
+    import subprocess
+    import sys
+
+    import patchsolve
+
+    spec = f"ext[{sys.executable}]:greedy"
+    res = subprocess.run([sys.executable, "-m", "patchsolve.cli", "tournament", spec, "random", "--pairs", "1",
+                          "--workers", "1"], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert f"info: {spec}: patchsolve from {patchsolve.__file__}" in res.stderr
+
+
 def test_the_tournament_command_names_a_bad_player_in_one_line():
     from click.testing import CliRunner
 

@@ -1094,6 +1094,7 @@ def tournament(players, pairs, seed, workers, edition, one_pairing, csv_file, md
     if len(players) < 2:
         raise CliError("a tournament needs at least two players")
     runner = _tournament_backend(backend, address, workers, quiet)
+    _show_external_players(players, quiet)
     sink = tour.GameSink(list(players), games_file=games_file, records_dir=records_dir,
                          csv_file=csv_file, md_file=md_file, pairs=pairs, round_robin=not one_pairing)
     progress = None if quiet else tour.print_progress
@@ -1111,6 +1112,21 @@ def tournament(players, pairs, seed, workers, edition, one_pairing, csv_file, md
     else:
         click.echo(tour.to_markdown(results), nl=False)
     return INTERRUPTED if interrupted else 0
+
+
+def _show_external_players(specs, quiet):
+    """Name the patchsolve each ``ext[PYTHON]`` player imports: a match
+    against another version means little if both sides load the same one."""
+    from patchsolve.players import ProcessPlayer, make_player
+
+    for spec in specs:
+        if spec.startswith("ext["):
+            player = make_player(spec)
+            try:
+                if isinstance(player, ProcessPlayer):
+                    info(quiet, f"{spec}: patchsolve from {player.where()}")
+            finally:
+                player.close()
 
 
 def _tournament_backend(name, address, workers, quiet):

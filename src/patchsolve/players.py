@@ -138,6 +138,9 @@ for line in sys.stdin:
     elif req["cmd"] == "new_game":
         player.new_game()
         reply = {}
+    elif req["cmd"] == "where":
+        import patchsolve
+        reply = {"path": patchsolve.__file__}
     else:
         break
     sys.stdout.write(json.dumps(reply) + "\n")
@@ -184,6 +187,11 @@ class ProcessPlayer(Player):
 
     def new_game(self) -> None:
         self._ask({"cmd": "new_game"})
+
+    def where(self) -> str:
+        """The file of the patchsolve package the other interpreter imports
+        (to show a match is against the installation meant)."""
+        return self._ask({"cmd": "where"})["path"]
 
     def close(self) -> None:
         if self._proc.poll() is None:
