@@ -63,7 +63,7 @@ from libc.string cimport memset, memcpy
 from patchsolve._core cimport (
     CState, Tables, u128, move_t, CoreState,
     get_tables, popcount128, to_move, is_over, gen_moves, apply_move, score, is_legal,
-    move_mask, move_patch, rng_next, fits, buy_code, mix64, stop_requested, monotonic_now, limits_reached, margin,
+    move_mask, rng_next, fits, buy_code, mix64, stop_requested, monotonic_now, limits_reached, margin,
     ps_ctz128, ps_popcount64, ps_bit128, income_ahead,
     MAX_MOVES, LAST_SPACE, BOARD_SQUARES, BUY_SHIFT, MOVE_WALK, N_PATCHES,
 )
@@ -240,7 +240,7 @@ ctypedef struct Picker:
     bint prune
 
 
-cdef int add_patch(Ctx* c, const CState* s, Picker* pk, int pid) noexcept nogil:
+cdef void add_patch(Ctx* c, const CState* s, Picker* pk, int pid) noexcept nogil:
     """Append the keys of ``pid``'s placements (one per 7x7 outcome for a
     final buy); when pruning, only the ``c.keep`` best, the TT move (searched
     already, so not listed) taking one of those places."""
@@ -279,7 +279,6 @@ cdef int add_patch(Ctx* c, const CState* s, Picker* pk, int pid) noexcept nogil:
                 select_best(keys, lo + j, k)
             k = lo + keep
     pk.n = k
-    return k
 
 
 cdef void picker_init(Ctx* c, const CState* s, Picker* pk, int64_t* keys, move_t ttmove,
