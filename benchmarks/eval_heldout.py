@@ -10,10 +10,11 @@ Prints RMSE and R^2 per weights file, and of the hand-tuned evaluation.
 from __future__ import annotations
 
 import argparse
-import json
+from pathlib import Path
 
 import numpy as np
 
+from patchsolve.search import learned
 from patchsolve.training import fit
 
 
@@ -29,7 +30,7 @@ def main(argv=None) -> None:
     print(f"{len(test)} held-out positions, {len({r['game'] for r in test})} games")
     print(f"hand-tuned: {fit.errors(hand, final)}")
     for path in a.weights:
-        w = np.array(json.load(open(path, encoding="utf-8"))["weights"])
+        w = np.array(learned.read(Path(path).read_text(encoding="utf-8"))["weights"])   # names checked
         print(f"{path}: {fit.errors(base + X @ w, final)}")
 
 

@@ -29,12 +29,6 @@ def design(rows):
     return X, y, base, final, phase, searched
 
 
-def ridge(X, y, lam=1.0):
-    scale = np.maximum(np.abs(X).max(axis=0), 1e-9)
-    Xs = X / scale
-    return np.linalg.solve(Xs.T @ Xs + lam * np.eye(X.shape[1]), Xs.T @ y) / scale
-
-
 def phase2(X, ph):
     return np.hstack([X, X[:, :N_SIDE] * (ph ** 2)[:, None]])
 
@@ -55,7 +49,7 @@ def main(paths) -> None:
     Xb, _, bb, fb, pb, sb = design(test)
     for name, form in (("linear (shipped form)", lambda X, ph: X), ("+ phase^2", phase2),
                        ("+ pairwise products", products), ("3 phase buckets", buckets)):
-        w = ridge(form(Xa, pa), ya)
+        w = fit.ridge_weights(form(Xa, pa), ya)
         print(f"{name}: {fit.errors(bb + form(Xb, pb) @ w, fb)}")
     print(f"the self-play search's score: {fit.errors(sb, fb)}")
 

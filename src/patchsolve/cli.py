@@ -1117,14 +1117,13 @@ def tournament(players, pairs, seed, workers, edition, one_pairing, csv_file, md
 def _show_external_players(specs, quiet):
     """Name the patchsolve each ``ext[PYTHON]`` player imports: a match
     against another version means little if both sides load the same one."""
-    from patchsolve.players import ProcessPlayer, make_player
+    from patchsolve.players import make_player
 
     for spec in specs:
-        if spec.startswith("ext["):
-            player = make_player(spec)
+        if spec.strip().startswith("ext["):     # as make_player tells them
+            player = make_player(spec)          # a ProcessPlayer
             try:
-                if isinstance(player, ProcessPlayer):
-                    info(quiet, f"{spec}: patchsolve from {player.where()}")
+                info(quiet, f"{spec}: patchsolve from {player.where()}")
             finally:
                 player.close()
 

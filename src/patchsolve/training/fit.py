@@ -72,14 +72,20 @@ def errors(pred, final) -> dict:
     return {"rmse": round(rmse, 3), "r2": round(r2, 4)}
 
 
+def ridge_weights(X, y, ridge: float = 1.0):
+    """Ridge least squares on the columns scaled to [-1, 1] (so one
+    ``ridge`` suits every feature), returned in the unscaled units."""
+    scale = np.maximum(np.abs(X).max(axis=0), 1e-9)
+    Xs = X / scale
+    return np.linalg.solve(Xs.T @ Xs + ridge * np.eye(X.shape[1]), Xs.T @ y) / scale
+
+
 def fit(rows, held_out: float = 0.2, seed: int = 0, ridge: float = 1.0, outcome: float = 1.0) -> dict:
     """Weights and the training manifest (held-out error of the learned and
     the hand-tuned evaluation, and of the margin now alone)."""
     train, test = split_games(rows, held_out, seed)
     X, y, *_ = design(train, outcome)
-    scale = np.maximum(np.abs(X).max(axis=0), 1e-9)
-    Xs = X / scale
-    w = np.linalg.solve(Xs.T @ Xs + ridge * np.eye(X.shape[1]), Xs.T @ y) / scale
+    w = ridge_weights(X, y, ridge)
     Xt, _, base_t, final_t, hand_t = design(test)
     return {
         "features": list(_knowledge.FEATURES),

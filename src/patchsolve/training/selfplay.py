@@ -8,7 +8,7 @@ game id, ply, player to move, that player's final margin, and the position
 text (features are computed at training time from the text, so changing the
 features needs no new games), and the search's own score of the position
 (the mover's expected margin at the game's node budget; a label with less
-noise than the outcome, for ``fit --target``). Rows are appended to a CSV as each game ends,
+noise than the outcome, for ``fit --outcome``). Rows are appended to a CSV as each game ends,
 so an interrupted run keeps its games. Deterministic under a node budget.
 """
 
