@@ -183,8 +183,9 @@ def test_the_pv_is_a_legal_line():
     {"policy": "smart"}, {"tree": "wide"}, {"value": "points"}, {"c": -1.0}, {"pw_alpha": 2.0},
     {"epsilon": 1.5}, {"samples": 0}, {"solver": "yes"}, {"max_nodes": 3}, {"max_nodes": 10**13}, {"depth": 4},
     {"hole_penalty": 1.5}, {"hole_penalty": 17}, {"samples": 65}, {"blend": 1.5}, {"margin_scale": 0},
+    {"leaf": "net"}, {"minimax": 1.5}, {"minimax": "0.3"},
     # retired options (benchmarks/results/retired_options.md) are unknown now
-    {"policy": "eval"}, {"minimax": 0.1}, {"centre_margin": True}, {"playout_plies": 4},
+    {"policy": "eval"}, {"centre_margin": True}, {"playout_plies": 4},
     {"ab_root_depth": 30}, {"ab_prior_depth": 2}, {"ab_leaf_depth": 1},
 ])
 def test_bad_limits_raise_patchsolve_errors(limits):
@@ -460,3 +461,66 @@ def test_far_from_the_end_mcts_searches_as_usual():
 def test_the_endgame_solver_can_be_switched_off():
     r = search_mcts(bonus_endgame(), iterations=2000, seed=1, endgame_solve=False)
     assert r.bound == "estimate" and r.iterations > 0  # the tree search ran (its solver may stop it early)
+
+
+# -- evaluation leaves and implicit minimax backups ----------------------------
+
+@pytest.mark.parametrize("options", [{"leaf": "eval"}, {"leaf": "eval", "minimax": 0.3}, {"minimax": 0.5}])
+def test_knowledge_options_are_deterministic_and_legal(options):
+    pos = Position.start(seed=5)
+    a = search_mcts(pos, iterations=3000, seed=7, **options)
+    b = search_mcts(pos, iterations=3000, seed=7, **options)
+    assert a.best_move == b.best_move and a.score == b.score
+    assert [(d["move"], d["visits"]) for d in a.root_moves] == [(d["move"], d["visits"]) for d in b.root_moves]
+    assert pos.is_legal(a.best_move)
+    assert all(pos.is_legal(d["move"]) for d in a.root_moves)
+
+
+def test_evaluation_leaves_skip_the_playouts():
+    pos = Position.start(seed=5)
+    a = search_mcts(pos, iterations=3000, seed=2, leaf="eval")
+    playout = search_mcts(pos, iterations=3000, seed=2)
+    # the scores backed up are evaluations, not finished games' integer margins
+    assert a.score != int(a.score) and a.score != playout.score
+
+
+def _searched_root(pos, **options):
+    from patchsolve.search import mcts
+
+    cfg = mcts.check_config(options)
+    s = mcts._new_searcher(cfg, 1 << 20)
+    s.set_root(pos._c, False)
+    s.run(4000, 0.0, 3)
+    return s.root_children()
+
+
+def test_implicit_minimax_is_the_best_child_value_for_the_chooser():
+    """A patch node's placements are the same player's choice: its minimax
+    value is their best. Every value is a reward in [0, 1]."""
+    checked = 0
+    for d in _searched_root(Position.start(seed=5), leaf="eval", minimax=0.3):
+        assert 0.0 <= d["mm"] <= 1.0
+        kids = [g for g in d.get("children", ()) if g["visits"] > 0 or g["proven"]]
+        if kids:
+            best = max(1.0 if g["proven"] > 0 else 0.0 if g["proven"] < 0 else g["mm"] for g in kids)
+            assert d["mm"] == pytest.approx(best)
+            checked += 1
+    assert checked >= 2
+
+
+def test_without_minimax_the_search_is_unchanged_by_the_statistic():
+    pos = Position.start(seed=5)
+    a = search_mcts(pos, iterations=3000, seed=7, leaf="eval")
+    b = search_mcts(pos, iterations=3000, seed=7, leaf="eval", minimax=0.0)
+    assert [(d["move"], d["visits"]) for d in a.root_moves] == [(d["move"], d["visits"]) for d in b.root_moves]
+    c = search_mcts(pos, iterations=3000, seed=7, leaf="eval", minimax=0.5)
+    assert [(d["move"], d["visits"]) for d in a.root_moves] != [(d["move"], d["visits"]) for d in c.root_moves]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_evaluation_leaves_with_minimax_agree_with_the_exact_solver_on_small_endgames(seed):
+    pos = random_small_endgame(random.Random(seed))
+    values = exact_move_values(pos)
+    _, winnable = exact_value(pos)
+    r = search_mcts(pos, iterations=20000, seed=seed, leaf="eval", minimax=0.3)
+    assert values[r.best_move.code][1] == winnable, (seed, r.best_move, values)

@@ -56,7 +56,7 @@ from patchsolve._core cimport (
     ps_ctz128, ps_select128, ps_bit128, income_ahead,
     MAX_MOVES, MOVE_WALK, BUY_SHIFT, BOARD_SQUARES, LAST_SPACE, N_PATCHES,
 )
-from patchsolve.search._eval cimport placement_score
+from patchsolve.search._eval cimport placement_score, evaluate_margin
 
 cdef enum:
     TREE_TWOLEVEL = 0
@@ -66,6 +66,8 @@ cdef enum:
     VALUE_WIN = 0
     VALUE_MARGIN = 1
     VALUE_BLEND = 2
+    LEAF_PLAYOUT = 0
+    LEAF_EVAL = 1
     MAX_PATH = 1024
     NO_NODE = -1
     PATCH_MARK = -2        # move of a patch node: PATCH_MARK - patch id (always < 0)
@@ -75,6 +77,7 @@ ctypedef struct Node:
     double value          # sum of playout rewards in [0, 1], for mover
     double margin         # sum of final margins, mover - opponent
     double wins           # playouts won by mover (tie-break included)
+    double mm             # implicit minimax: the best leaf result below, for mover
     int32_t visits
     move_t move           # real move code, or PATCH_MARK - patch for a patch node
     int32_t first_child   # newest child; NO_NODE if none
@@ -100,6 +103,8 @@ ctypedef struct Config:
     int samples           # heuristic playouts: placements sampled per buy
     double time_weight    # heuristic playouts: buttons a time space is worth
     int hole_penalty      # placement order and playouts: cost of a 1-square hole
+    int leaf              # LEAF_EVAL: a new leaf is valued by the evaluation, no playout
+    double minimax        # UCT's exploitation term: (1 - minimax) mean + minimax x mm
 
 
 cdef const Tables* T = get_tables()
@@ -108,23 +113,25 @@ cdef const Tables* T = get_tables()
 # Move helpers and heuristics
 # --------------------------------------------------------------------------
 
-cdef inline int64_t order_key(move_t m, u128 quilt, int hole_penalty) noexcept nogil:
-    """Unique key ordering placements best first: compactness, then a hash
-    of the code (so ties are not broken by board position), then the code."""
+cdef inline int64_t order_key(move_t m, const CState* s, const Config* cfg) noexcept nogil:
+    """Unique key ordering the placements of the mover of ``s`` best first:
+    compactness, then a hash of the code (so ties are not broken by board
+    position), then the code."""
     cdef uint64_t h = (<uint64_t>m * 0x9E3779B97F4A7C15ULL) >> 48
-    return ((<int64_t>placement_score(move_mask(m), quilt, hole_penalty)) << 40) | (<int64_t>h << 20) | m
+    return ((<int64_t>placement_score(move_mask(m), s.quilt[to_move(s)], cfg.hole_penalty)) << 40
+            | (<int64_t>h << 20) | m)
 
 
-cdef move_t best_below(const move_t* moves, int n, u128 quilt, int hole_penalty, int64_t below,
+cdef move_t best_below(const move_t* moves, int n, const CState* s, const Config* cfg, int64_t below,
                        int64_t* key_out) noexcept nogil:
     """The move of ``moves`` with the highest ``order_key`` under ``below``
     (-1 when none): the widening order, one step at a time. Its key goes to
     ``key_out`` when that is not NULL."""
     cdef int i
-    cdef int64_t key, best_key = -1
+    cdef int64_t key, best_key = -(1LL << 62)
     cdef move_t best = -1
     for i in range(n):
-        key = order_key(moves[i], quilt, hole_penalty)
+        key = order_key(moves[i], s, cfg)
         if key < below and key > best_key:
             best_key, best = key, moves[i]
     if key_out != NULL:
@@ -319,7 +326,7 @@ cdef class Searcher:
 
     def configure(self, str tree, str policy, str value, double blend, double margin_scale,
                   double c, double pw_c, double pw_alpha, bint solver, double epsilon, int samples,
-                  double time_weight, int hole_penalty):
+                  double time_weight, int hole_penalty, str leaf, double minimax):
         """Set every search parameter (no defaults here: ``mcts.DEFAULTS``
         is the one table; the Python side validates the values)."""
         self.cfg.tree = {"twolevel": TREE_TWOLEVEL, "plain": TREE_PLAIN}[tree]
@@ -335,6 +342,8 @@ cdef class Searcher:
         self.cfg.samples = samples if samples >= 1 else 1
         self.cfg.time_weight = time_weight
         self.cfg.hole_penalty = hole_penalty
+        self.cfg.leaf = {"playout": LEAF_PLAYOUT, "eval": LEAF_EVAL}[leaf]
+        self.cfg.minimax = minimax
         self.configured = True
 
     # -- node storage ---------------------------------------------------
@@ -391,7 +400,6 @@ cdef class Searcher:
         cdef Node* nx = &self.nodes[x]
         cdef int k = nx.n_children, n, pid
         cdef int64_t last
-        cdef u128 quilt
         patch_out[0] = -1
         if self.cfg.tree == TREE_PLAIN:
             # Stride through gen_moves' order from a per-node offset: a cheap
@@ -407,9 +415,8 @@ cdef class Searcher:
             return PATCH_MARK - pid
         # placements (or leather squares): the best key below the newest child's
         n = placements_of(s, nx.patch, buf)
-        quilt = s.quilt[to_move(s)]
-        last = order_key(self.nodes[nx.first_child].move, quilt, self.cfg.hole_penalty) if k > 0 else (1LL << 62)
-        return best_below(buf, n, quilt, self.cfg.hole_penalty, last, NULL)
+        last = order_key(self.nodes[nx.first_child].move, s, &self.cfg) if k > 0 else (1LL << 62)
+        return best_below(buf, n, s, &self.cfg, last, NULL)
 
     cdef inline bint may_add_child(self, int x, const CState* s) noexcept nogil:
         """Whether node ``x`` takes a new child now: progressive widening on
@@ -444,7 +451,7 @@ cdef class Searcher:
         """The placement of ``patch`` the widening order puts first."""
         cdef move_t buf[MAX_MOVES]
         cdef int n = placements_of(s, patch, buf)
-        return best_below(buf, n, s.quilt[to_move(s)], self.cfg.hole_penalty, 1LL << 62, NULL)
+        return best_below(buf, n, s, &self.cfg, 1LL << 62, NULL)
 
     cdef int select_child(self, int x) noexcept nogil:
         """UCT over the children, skipping proven losses for the player to
@@ -462,6 +469,8 @@ cdef class Searcher:
                 if self.nodes[c].visits == 0:
                     return c
                 q = self.nodes[c].value / self.nodes[c].visits
+                if self.cfg.minimax > 0:
+                    q = (1.0 - self.cfg.minimax) * q + self.cfg.minimax * self.nodes[c].mm
                 u = q + self.cfg.c * sqrt(logn / self.nodes[c].visits)
                 if u > best_u:
                     best_u, best = u, c
@@ -470,12 +479,16 @@ cdef class Searcher:
 
     # -- one iteration --------------------------------------------------
     cdef void playout(self, CState* s, int leaf) noexcept nogil:
+        """Finish the game from ``s`` (LEAF_EVAL: only place a chosen
+        patch, so the leaf is a whole position for the evaluation)."""
         cdef move_t m
         if self.nodes[leaf].patch >= 0:      # a patch was chosen, not yet placed
             m = sample_placement(s, self.nodes[leaf].patch,
                                  self.cfg.samples if self.cfg.policy != POLICY_UNIFORM else 1,
                                  self.cfg.hole_penalty, &self.rng)
             apply_move(s, m)
+        if self.cfg.leaf == LEAF_EVAL:
+            return
         if self.cfg.policy != POLICY_UNIFORM:
             heuristic_playout(s, &self.rng, &self.cfg)
         else:
@@ -534,6 +547,12 @@ cdef class Searcher:
             m0 = n.margin / n.visits if n.visits > 0 else 0.0
             if n.mover == 1:
                 m0 = -m0
+        elif not is_over(s):
+            # LEAF_EVAL: the evaluation's margin for player 0 and, as its
+            # win chance, Phi(m / 8.75) (8.75 points: the learned
+            # evaluation's held-out error) as logistic(1.702 m / 8.75)
+            m0 = evaluate_margin(s, 0)
+            w0 = 1.0 / (1.0 + exp(-m0 / 5.14))
         else:
             w0 = 1.0 if winner(s) == 0 else 0.0
             m0 = score(s, 0) - score(s, 1)
@@ -548,6 +567,37 @@ cdef class Searcher:
             n.value += r[q]
             n.wins += w[q]
             n.margin += m0 if q == 0 else -m0
+        if self.cfg.minimax > 0:
+            self.minimax_backup(path, depth, r)
+
+    cdef void minimax_backup(self, int* path, int depth, const double* r) noexcept nogil:
+        """Implicit minimax backups (Lanctot et al. 2014): a leaf's ``mm`` is
+        its first result; an inner node's, the best of its children's for
+        the player who chooses there, seen from its own mover (rewards of
+        the two players add up to 1). A proven child counts as 1 or 0."""
+        cdef int i, c
+        cdef double best, v
+        cdef Node* x = &self.nodes[path[depth]]
+        if x.first_child == NO_NODE:
+            x.mm = r[x.mover]
+        for i in range(depth - 1, -1, -1):
+            x = &self.nodes[path[i]]
+            best = -1.0
+            c = x.first_child
+            while c != NO_NODE:
+                if self.nodes[c].proven != 0:
+                    v = 1.0 if self.nodes[c].proven > 0 else 0.0
+                elif self.nodes[c].visits > 0:
+                    v = self.nodes[c].mm
+                else:
+                    v = -1.0
+                if v > best:
+                    best = v
+                c = self.nodes[c].next_sibling
+            if best < 0:
+                return
+            # the children's mover is the player to move at x
+            x.mm = best if self.nodes[x.first_child].mover == x.mover else 1.0 - best
 
     cdef void iterate(self) noexcept nogil:
         cdef int path[MAX_PATH]
@@ -717,7 +767,7 @@ cdef class Searcher:
     cdef dict node_stats(self, int c):
         cdef Node* n = &self.nodes[c]
         return {"visits": n.visits, "value": n.value, "wins": n.wins, "margin": n.margin,
-                "proven": n.proven, "move": n.move, "patch": n.patch}
+                "proven": n.proven, "move": n.move, "patch": n.patch, "mm": n.mm}
 
     def root_children(self):
         """Statistics of the root's children (mover = the player to move at the

@@ -50,6 +50,7 @@ CHOICES = {
     "tree": ("twolevel", "plain"),
     "policy": ("heuristic", "uniform"),
     "value": ("win", "margin", "blend"),
+    "leaf": ("playout", "eval"),
 }
 DEFAULTS = {
     "tree": "twolevel",
@@ -65,10 +66,12 @@ DEFAULTS = {
     "samples": 4,           # heuristic playouts: placements sampled, most compact kept
     "time_weight": 1.0,     # heuristic playouts: buttons one time space is worth
     "hole_penalty": 4,      # placement order/playouts: points against a 1-square hole
+    "leaf": "playout",      # "eval": a new leaf is valued by the (learned) evaluation, no playout
+    "minimax": 0.0,         # implicit minimax backups: weight of the best-line value in UCT
 }
 _FLOATS = {"blend": (0.0, 1.0), "margin_scale": (1e-9, None), "c": (0.0, None),
            "pw_c": (1e-9, None), "pw_alpha": (0.0, 1.0), "epsilon": (0.0, 1.0),
-           "time_weight": (0.0, 10.0)}
+           "time_weight": (0.0, 10.0), "minimax": (0.0, 1.0)}
 
 
 # --------------------------------------------------------------------------
