@@ -7,7 +7,7 @@ Run:  python benchmarks/behaviour_fingerprint.py > before.txt
 
 Per bench-set position (``patchsolve.bench.read_positions``): the MCTS's
 move, score and root visits at a fixed seed and iteration budget (default
-options, uniform playouts, plain UCT), alpha-beta's move, value and nodes at
+options, playouts (heuristic, uniform), plain UCT), alpha-beta's move, value and nodes at
 a fixed depth, the static evaluation, and the greedy players' moves along a
 few noisy greedy games. No timing: every figure is deterministic.
 """
@@ -18,7 +18,8 @@ from patchsolve import bench
 from patchsolve.players import GreedyPlayer
 from patchsolve.search import alphabeta, search
 
-MCTS_VARIANTS = ({}, {"policy": "uniform"}, {"tree": "plain", "policy": "uniform"})
+MCTS_VARIANTS = ({}, {"leaf": "playout"}, {"leaf": "playout", "policy": "uniform"},
+                 {"tree": "plain", "leaf": "playout", "policy": "uniform"})
 ITERATIONS = 3000
 
 

@@ -3,8 +3,10 @@
 
 The tree lives in one growable array of ``Node`` structs (no Python objects);
 children form a singly linked list, newest child first. One iteration walks
-down from the root by UCT, adds one node, finishes the game with a playout
-and backs the result up the path.
+down from the root by UCT, adds one node, values it (the evaluation with
+``LEAF_EVAL``, the default; a playout to the end of the game with
+``LEAF_PLAYOUT``) and backs the result up the path, with the implicit
+minimax values (``minimax_backup``) when ``minimax`` > 0.
 
 Non-alternating turns
 ---------------------
@@ -37,8 +39,8 @@ child is, and a loss when it is fully expanded and every child is a loss.
 A proven win at the root ends the search. A proven loss does not: the search
 goes on ignoring proofs (``lost_root``), so the best loss is still found.
 
-Playouts (``POLICY_*``) run to the end of the game: uniformly random moves,
-or the heuristic policy (``heuristic_move``).
+Playouts (``POLICY_*``, with ``LEAF_PLAYOUT``) run to the end of the game:
+uniformly random moves, or the heuristic policy (``heuristic_move``).
 
 Every parameter comes from ``configure()``, which the Python side
 (``mcts.py``, the one table of defaults) calls with all of them.
@@ -574,12 +576,14 @@ cdef class Searcher:
         """Implicit minimax backups (Lanctot et al. 2014): a leaf's ``mm`` is
         its first result; an inner node's, the best of its children's for
         the player who chooses there, seen from its own mover (rewards of
-        the two players add up to 1). A proven child counts as 1 or 0."""
+        the two players add up to 1). A proven node counts as 1 or 0, a leaf
+        too: where every option is lost (and proofs are ignored to find the
+        smallest loss) the term is then the same for all of them."""
         cdef int i, c
         cdef double best, v
         cdef Node* x = &self.nodes[path[depth]]
         if x.first_child == NO_NODE:
-            x.mm = r[x.mover]
+            x.mm = r[x.mover] if x.proven == 0 else (1.0 if x.proven > 0 else 0.0)
         for i in range(depth - 1, -1, -1):
             x = &self.nodes[path[i]]
             best = -1.0

@@ -12,22 +12,32 @@ defaults of its own). What the default configuration does and why:
   widening, most compact first, so that hundreds of near-identical
   placements do not starve the choice of what to buy. ``"plain"`` is
   full-width UCT over all legal moves, the baseline.
-- ``policy="heuristic"``: playouts buy the patch with the best button gain
-  net of time, place it as compactly as a few sampled placements allow, and
-  choose at random with probability ``epsilon``; ``"uniform"`` playouts
-  are about twice as fast and nearly as good.
+- ``leaf="eval"``: a new leaf is valued by the evaluation (the learned one
+  when its weights are loaded): its margin, and as its win chance
+  logistic(margin / 5.14), about Phi(margin / 8.75) for an evaluation
+  whose error is 8.75 points; a patch chosen but not yet placed is first
+  placed as a playout would. No playout: 3.5-4x the iterations a second.
+- ``minimax=0.3``: implicit minimax backups (Lanctot et al. 2014). Each node
+  also keeps the best leaf value below it for the player who chooses there,
+  and UCT's exploitation term is 0.7 x the mean + 0.3 x that value.
+- ``leaf="playout"``, ``policy="heuristic"`` (the default before): playouts
+  buy the patch with the best button gain net of time, place it as
+  compactly as a few sampled placements allow, and choose at random with
+  probability ``epsilon``; ``"uniform"`` playouts are about twice as fast
+  and nearly as good.
 - ``value="blend"``: mostly the win/loss result, partly a logistic of the
   final margin, so the search still prefers larger wins and smaller losses.
 - the MCTS-solver proves wins and losses; a proven win ends the search, in
   a proven loss the search goes on ignoring proofs to find the best loss.
 
 How each value was chosen, and the options tried and retired, are in
-``benchmarks/RESULTS_mcts.md`` and ``benchmarks/results/retired_options.md``.
+``benchmarks/RESULTS_mcts.md``, ``benchmarks/results/mcts_knowledge.md`` and
+``benchmarks/results/retired_options.md``.
 
 Statistics are always from the point of view of the player to move in the
 searched position: ``score`` is the mean final margin (player to move minus
-opponent) of the playouts through the chosen move, ``win_probability`` their
-win rate (1.0 / 0.0 once proven; ``result.proven`` is then "win" / "loss").
+opponent) of the leaves' values (evaluated or played out) through the
+chosen move, ``win_probability`` their win rate (1.0 / 0.0 once proven; ``result.proven`` is then "win" / "loss").
 """
 
 from __future__ import annotations
@@ -66,8 +76,8 @@ DEFAULTS = {
     "samples": 4,           # heuristic playouts: placements sampled, most compact kept
     "time_weight": 1.0,     # heuristic playouts: buttons one time space is worth
     "hole_penalty": 4,      # placement order/playouts: points against a 1-square hole
-    "leaf": "playout",      # "eval": a new leaf is valued by the (learned) evaluation, no playout
-    "minimax": 0.0,         # implicit minimax backups: weight of the best-line value in UCT
+    "leaf": "eval",         # a new leaf is valued by the (learned) evaluation; "playout": played out
+    "minimax": 0.3,         # implicit minimax backups: weight of the best-line value in UCT
 }
 _FLOATS = {"blend": (0.0, 1.0), "margin_scale": (1e-9, None), "c": (0.0, None),
            "pw_c": (1e-9, None), "pw_alpha": (0.0, 1.0), "epsilon": (0.0, 1.0),
@@ -190,14 +200,16 @@ def _proven_name(p):
 
 def _root_moves(options):
     """Per-root-move statistics, best first (first-level visits, then the
-    placement's own), for ``patchsolve eval``."""
+    placement's own, each tie broken by value as ``_pick`` does), for
+    ``patchsolve eval``."""
     rows = []
     for key, opt in options.items():
         if key[0] == "move":
-            rows.append(((opt.stat.visits, opt.stat.visits), key[1], opt.stat, None))
+            rows.append(((opt.stat.visits, opt.stat.value, opt.stat.visits, opt.stat.value),
+                         key[1], opt.stat, None))
             continue
         for code, st in opt.children.items():
-            rows.append(((opt.stat.visits, st.visits), code, st, opt.stat))
+            rows.append(((opt.stat.visits, opt.stat.value, st.visits, st.value), code, st, opt.stat))
     rows.sort(key=lambda r: (r[2].proven > 0, r[0]), reverse=True)
     out = []
     for _, code, st, parent in rows:
