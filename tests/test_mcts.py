@@ -208,7 +208,8 @@ def test_a_finished_game_has_no_best_move_and_its_exact_margin():
 
 # -- determinism and budgets ----------------------------------------------------
 
-@pytest.mark.parametrize("options", [{}, {"policy": "uniform"}, {"tree": "plain", "policy": "uniform"},
+@pytest.mark.parametrize("options", [{}, {"leaf": "playout"}, {"leaf": "playout", "policy": "uniform"},
+                                     {"tree": "plain", "leaf": "playout", "policy": "uniform"},
                                      {"value": "margin", "solver": False}])
 def test_same_seed_and_iterations_give_the_same_answer(options):
     pos = random_midgame(11, 20)
@@ -249,7 +250,8 @@ def test_iterations_and_time_stop_at_whichever_comes_first():
 # -- legality -----------------------------------------------------------------------
 
 @pytest.mark.parametrize("options", [
-    {}, {"policy": "uniform"}, {"tree": "plain"}, {"tree": "plain", "policy": "uniform"},
+    {}, {"leaf": "playout"}, {"leaf": "playout", "policy": "uniform"}, {"tree": "plain"},
+    {"tree": "plain", "leaf": "playout", "policy": "uniform"}, {"minimax": 0.0},
     {"value": "margin"}, {"value": "blend", "solver": False}, {"max_nodes": 64}, {"max_nodes": 16},
 ])
 def test_never_returns_an_illegal_move(options):
@@ -344,11 +346,13 @@ def test_margin_valued_search_agrees_with_the_exact_margin_on_nearly_every_small
     assert len(misses) <= 1, misses
 
 
-def test_agrees_on_small_endgames_with_plain_uct_and_uniform_playouts_too():
+@pytest.mark.parametrize("options", [{"leaf": "playout"},
+                                     {"tree": "plain", "leaf": "playout", "policy": "uniform"}])
+def test_agrees_on_small_endgames_with_playouts_and_plain_uct_too(options):
     for seed in range(100, 104):
         pos = random_small_endgame(random.Random(seed))
         _, winnable = exact_value(pos)
-        r = search_mcts(pos, iterations=20000, seed=seed, tree="plain", policy="uniform")
+        r = search_mcts(pos, iterations=20000, seed=seed, **options)
         assert exact_move_values(pos)[r.best_move.code][1] == winnable
 
 
@@ -465,7 +469,7 @@ def test_the_endgame_solver_can_be_switched_off():
 
 # -- evaluation leaves and implicit minimax backups ----------------------------
 
-@pytest.mark.parametrize("options", [{"leaf": "eval"}, {"leaf": "eval", "minimax": 0.3}, {"minimax": 0.5}])
+@pytest.mark.parametrize("options", [{"minimax": 0.0}, {"leaf": "playout", "minimax": 0.5}])
 def test_knowledge_options_are_deterministic_and_legal(options):
     pos = Position.start(seed=5)
     a = search_mcts(pos, iterations=3000, seed=7, **options)
@@ -513,12 +517,3 @@ def test_the_minimax_weight_steers_the_search():
     a = search_mcts(pos, iterations=3000, seed=7, minimax=0.0)
     b = search_mcts(pos, iterations=3000, seed=7, minimax=0.5)
     assert [(d["move"], d["visits"]) for d in a.root_moves] != [(d["move"], d["visits"]) for d in b.root_moves]
-
-
-@pytest.mark.parametrize("seed", range(6))
-def test_evaluation_leaves_with_minimax_agree_with_the_exact_solver_on_small_endgames(seed):
-    pos = random_small_endgame(random.Random(seed))
-    values = exact_move_values(pos)
-    _, winnable = exact_value(pos)
-    r = search_mcts(pos, iterations=20000, seed=seed, leaf="eval", minimax=0.3)
-    assert values[r.best_move.code][1] == winnable, (seed, r.best_move, values)

@@ -76,9 +76,9 @@ cdef enum:
 
 
 ctypedef struct Node:
-    double value          # sum of playout rewards in [0, 1], for mover
-    double margin         # sum of final margins, mover - opponent
-    double wins           # playouts won by mover (tie-break included)
+    double value          # sum of leaf rewards in [0, 1], for mover
+    double margin         # sum of leaf margins (final or evaluated), mover - opponent
+    double wins           # sum of leaf win chances for mover (a playout's is 0 or 1)
     double mm             # implicit minimax: the best leaf result below, for mover
     int32_t visits
     move_t move           # real move code, or PATCH_MARK - patch for a patch node

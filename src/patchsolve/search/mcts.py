@@ -35,9 +35,10 @@ How each value was chosen, and the options tried and retired, are in
 ``benchmarks/results/retired_options.md``.
 
 Statistics are always from the point of view of the player to move in the
-searched position: ``score`` is the mean final margin (player to move minus
-opponent) of the leaves' values (evaluated or played out) through the
-chosen move, ``win_probability`` their win rate (1.0 / 0.0 once proven; ``result.proven`` is then "win" / "loss").
+searched position: ``score`` is the mean margin (player to move minus
+opponent) of the leaves through the chosen move (evaluated, or played out
+to the end), ``win_probability`` their mean win chance (1.0 / 0.0 once
+proven; ``result.proven`` is then "win" / "loss").
 """
 
 from __future__ import annotations
@@ -69,7 +70,7 @@ DEFAULTS = {
     "blend": 0.25,          # value="blend": weight of the margin reward
     "margin_scale": 10.0,   # margin reward = logistic(margin / margin_scale)
     "c": 0.7,               # UCT: mean + c * sqrt(ln N / n)
-    "pw_c": 0.5,            # widening: at most 1 + pw_c * visits ** pw_alpha placements
+    "pw_c": 0.25,           # widening: at most 1 + pw_c * visits ** pw_alpha placements
     "pw_alpha": 0.5,
     "solver": True,
     "epsilon": 0.25,        # heuristic playouts: chance of a random walk/patch choice
