@@ -124,11 +124,10 @@ cdef inline int64_t order_key(move_t m, const CState* s, const Config* cfg) noex
             | (<int64_t>h << 20) | m)
 
 
-cdef move_t best_below(const move_t* moves, int n, const CState* s, const Config* cfg, int64_t below,
-                       int64_t* key_out) noexcept nogil:
+cdef move_t best_below(const move_t* moves, int n, const CState* s, const Config* cfg,
+                       int64_t below) noexcept nogil:
     """The move of ``moves`` with the highest ``order_key`` under ``below``
-    (-1 when none): the widening order, one step at a time. Its key goes to
-    ``key_out`` when that is not NULL."""
+    (-1 when none): the widening order, one step at a time."""
     cdef int i
     cdef int64_t key, best_key = -(1LL << 62)
     cdef move_t best = -1
@@ -136,8 +135,6 @@ cdef move_t best_below(const move_t* moves, int n, const CState* s, const Config
         key = order_key(moves[i], s, cfg)
         if key < below and key > best_key:
             best_key, best = key, moves[i]
-    if key_out != NULL:
-        key_out[0] = best_key
     return best
 
 
@@ -418,7 +415,7 @@ cdef class Searcher:
         # placements (or leather squares): the best key below the newest child's
         n = placements_of(s, nx.patch, buf)
         last = order_key(self.nodes[nx.first_child].move, s, &self.cfg) if k > 0 else (1LL << 62)
-        return best_below(buf, n, s, &self.cfg, last, NULL)
+        return best_below(buf, n, s, &self.cfg, last)
 
     cdef inline bint may_add_child(self, int x, const CState* s) noexcept nogil:
         """Whether node ``x`` takes a new child now: progressive widening on
@@ -453,7 +450,7 @@ cdef class Searcher:
         """The placement of ``patch`` the widening order puts first."""
         cdef move_t buf[MAX_MOVES]
         cdef int n = placements_of(s, patch, buf)
-        return best_below(buf, n, s, &self.cfg, 1LL << 62, NULL)
+        return best_below(buf, n, s, &self.cfg, 1LL << 62)
 
     cdef int select_child(self, int x) noexcept nogil:
         """UCT over the children, skipping proven losses for the player to
