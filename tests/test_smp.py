@@ -24,7 +24,7 @@ from patchsolve.cli import cli
 from patchsolve.errors import LimitError
 from patchsolve.players import make_player
 from patchsolve.position import Position
-from patchsolve.search import _alphabeta, alphabeta
+from patchsolve.search import _alphabeta, alphabeta, limits
 from patchsolve.search.limits import Limits
 from patchsolve.search.stop import request_stop
 
@@ -114,14 +114,14 @@ def test_a_nodes_or_depth_limit_with_threads_is_refused_with_the_reason():
 
 
 def test_default_threads_every_core_under_time_alone_one_otherwise(monkeypatch):
-    monkeypatch.setattr(alphabeta, "available_cores", lambda: 3)
+    monkeypatch.setattr(limits, "available_cores", lambda: 3)
     pos = BENCH[5][1]
     assert patchsolve.search(pos, engine="alphabeta", time=0.1, endgame_solve=False).workers == 3
     assert patchsolve.search(pos, engine="alphabeta", depth=2, endgame_solve=False).workers == 1
     assert patchsolve.search(pos, engine="alphabeta", nodes=2000, endgame_solve=False).workers == 1
     assert patchsolve.search(pos, engine="alphabeta", time=0.1, workers=1, endgame_solve=False).workers == 1
-    monkeypatch.setattr(alphabeta, "available_cores", lambda: 1000)
-    assert alphabeta.threads_for(Limits(time=1)) == alphabeta.MAX_DEFAULT_WORKERS
+    monkeypatch.setattr(limits, "available_cores", lambda: 1000)
+    assert limits.threads_for(Limits(time=1), "alphabeta") == limits.MAX_DEFAULT_WORKERS
 
 
 def test_one_thread_is_the_search_of_before():

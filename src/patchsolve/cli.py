@@ -993,11 +993,13 @@ def _move_rows(pos: Position, rows: list, wdl: bool = False) -> None:
               help="Give up after this many seconds, up to 86400 (default: the solver's own, 30 s).")
 @click.option("--nodes", type=int, default=None, help="Give up after this many nodes (1..2**62).")
 @click.option("--hash-mb", type=int, default=None, help="Transposition table memory (MB, 1..65536; default 64).")
+@click.option("--workers", type=int, default=None,
+              help="Threads (1..256; default: every core, 1 with --nodes).")
 @click.option("--wdl", is_flag=True, help="Prove only who wins (far cheaper than the exact margin).")
 @click.option("--all-moves", is_flag=True, help="The proven value of every legal move, by patch.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def solve(position, position_file, time_limit, nodes, hash_mb, wdl, all_moves, quiet, as_json):
+def solve(position, position_file, time_limit, nodes, hash_mb, workers, wdl, all_moves, quiet, as_json):
     """Solve POSITION exactly: the final score margin under perfect play
     (both players maximising their own margin) and a best move. When the
     budget runs out first, prints the proven interval the value lies in and
@@ -1016,7 +1018,8 @@ def solve(position, position_file, time_limit, nodes, hash_mb, wdl, all_moves, q
 
     pos = load_position(position, position_file)
     _searchable(pos)
-    limits = {k: v for k, v in (("time", time_limit), ("nodes", nodes), ("hash_mb", hash_mb)) if v is not None}
+    limits = {k: v for k, v in (("time", time_limit), ("nodes", nodes), ("hash_mb", hash_mb), ("workers", workers))
+              if v is not None}
     info(quiet, f"solving{' who wins' if wdl else ''} ({_limits_text(limits) or 'default budget'})")
     r = exact(pos, wdl=wdl, all_moves=all_moves, progress=_solve_progress(quiet), **limits)
     info(quiet, f"done: {result_summary(r)}")
@@ -1042,7 +1045,7 @@ def solve(position, position_file, time_limit, nodes, hash_mb, wdl, all_moves, q
     click.echo("pv: " + " ".join(str(m) for m in r.pv))
     if all_moves:
         _move_rows(pos, r.root_moves, wdl)
-    click.echo(f"stats: nodes {r.nodes}  time {r.time:.2f}s  nps {r.nps:.0f}")
+    click.echo(f"stats: nodes {r.nodes}  time {r.time:.2f}s  nps {r.nps:.0f}  threads {r.workers}")
     if r.interrupted:
         return INTERRUPTED
     return 0 if proven else 1

@@ -74,26 +74,10 @@ from patchsolve.search._order cimport (
 )
 from patchsolve.search._knowledge cimport move_lookahead_bad, lookahead_on, lookahead_candidates
 
-cdef extern from "<pthread.h>" nogil:
-    ctypedef unsigned long pthread_t
-    ctypedef struct pthread_attr_t:
-        pass
-    int pthread_attr_init(pthread_attr_t* attr)
-    int pthread_attr_setstacksize(pthread_attr_t* attr, size_t size)
-    int pthread_attr_destroy(pthread_attr_t* attr)
-    int pthread_create(pthread_t* thread, const pthread_attr_t* attr,
-                       void* (*start)(void*) noexcept nogil, void* arg)
-    int pthread_join(pthread_t thread, void** retval)
-
-cdef extern from *:
-    """
-    static inline int ab_atomic_load(int* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
-    static inline uint64_t ab_load64(const uint64_t* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
-    static inline void ab_atomic_store(int* p, int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
-    """
-    int atomic_load "ab_atomic_load" (int* p) noexcept nogil
-    uint64_t load64 "ab_load64" (const uint64_t* p) noexcept nogil
-    void atomic_store "ab_atomic_store" (int* p, int v) noexcept nogil
+from patchsolve.search._threads cimport (
+    pthread_t, pthread_attr_t, pthread_attr_init, pthread_attr_setstacksize, pthread_attr_destroy,
+    pthread_create, pthread_join, atomic_load, atomic_store, load64, HELPER_STACK,
+)
 
 cdef enum:
     INF = 30000
@@ -572,9 +556,6 @@ cdef void ctx_release(Ctx* c) noexcept nogil:
 
 # --------------------------------------------------------------------------
 # Lazy SMP: helper threads searching the same root, sharing the TT
-
-cdef enum:
-    HELPER_STACK = 16 << 20   # bytes: the recursion (up to MAX_PLY frames) with room to spare
 
 ctypedef struct Helper:
     Ctx c                  # own buffers and PV; tt, settings and deadline the main thread's

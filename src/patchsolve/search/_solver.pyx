@@ -32,8 +32,9 @@ Transposition table
 Every value in this solver is exact to the end of the game, so a TT entry
 holds both a proven lower and upper bound of its position (the intersection
 of everything learnt about it), kept across the driver's steps and across
-the root moves of ``solve_all``. Buckets of two 16-byte entries: one kept
-for the biggest subtree (log2 of its nodes), one always replaced; the size
+the root moves of ``solve_all``. Buckets of two 16-byte entries (stored
+lockless, see "Threads"): one kept for the biggest subtree (log2 of its
+nodes), one always replaced; the size
 comes from ``hash_mb``. A TT move is played only after ``is_legal`` accepts
 it, so a key collision never makes an illegal move. Once the 7x7 bonus is
 decided the key ignores where a quilt's isolated holes lie (see "TT keys
@@ -64,6 +65,19 @@ Pruning (every one keeps the value exact; the tests check them)
   searching a node's moves, the TT is probed for the children of the first
   few moves; one already proven good enough cuts off the node.
 
+Threads (Lazy SMP)
+------------------
+``Solver(..., threads=N)`` runs N-1 helper pthreads (``_threads.pxd``)
+beside each ``solve``: every helper runs the same driver on the root with
+its own context (buffers, killers, history) and a little noise in the
+order of placements (without it the threads search much the same tree: 2
+threads took up to 1.7x the time, benchmarks/results/solve_reach.md), into
+the shared table, whose entries are stored as (key ^ data, data) so a torn
+entry fails its key test. The first thread to close the interval stops
+the others; the answer is the intersection of every thread's proven
+interval. ``probe`` (the PV's and the all-moves' tests) stays on one
+thread.
+
 Move ordering: the TT move first, then the ply's killer (the last move that
 cut off at that ply), then by ``buy_gain`` (squares, cost, time and income of
 a buy), by how well a placement hugs the quilt, and by the history of
@@ -88,6 +102,10 @@ from patchsolve.search._eval cimport evaluate, neighbours, isolated, placement_b
 from patchsolve.search._zobrist cimport ZTables, get_zobrist, full_key, child_key
 from patchsolve.search._order cimport (
     LAZY, cmp_desc, key_move, select_best, next_move, buy_gain, completes_bonus, is_final_buy,
+)
+from patchsolve.search._threads cimport (
+    pthread_t, pthread_attr_t, pthread_attr_init, pthread_attr_setstacksize, pthread_attr_destroy,
+    pthread_create, pthread_join, atomic_load, atomic_store, load64, HELPER_STACK,
 )
 
 cdef extern from *:
@@ -144,6 +162,7 @@ cdef enum:
     MAX_PLY = 160          # > the longest remaining game
     CHECK_EVERY = 1023     # limits are checked when (nodes & CHECK_EVERY) == 0
     ETC_MOVES = 8          # enhanced transposition cut-offs: children probed per node
+    NOISE_MASK = 3         # Lazy SMP helpers: placement badness noise, 0..NOISE_MASK
 
 
 cdef const Tables* T = get_tables()
@@ -153,22 +172,40 @@ cdef const ZTables* Z = get_zobrist()
 # Transposition table: proven [lo, hi] per position
 # --------------------------------------------------------------------------
 
-ctypedef struct Entry:
-    uint64_t key
+ctypedef struct EntryData:
     uint16_t move          # every move code is below 2**16 (the largest buy is 265 << 7 | 80)
     int16_t lo
     int16_t hi
     uint8_t work           # log2 of the nodes its last search took
     uint8_t used
 
+ctypedef union EntryWord:
+    EntryData d
+    uint64_t u
 
-cdef inline Entry* tt_probe(Entry* tt, uint64_t mask, uint64_t key) noexcept nogil:
-    cdef Entry* b = &tt[(key & mask) * 2]
-    if b[0].used and b[0].key == key:
-        return &b[0]
-    if b[1].used and b[1].key == key:
-        return &b[1]
-    return NULL
+ctypedef struct Entry:
+    # key ^ data (the lockless XOR trick, as in the alpha-beta): with several
+    # threads writing, an entry torn between its two stores fails the key
+    # test instead of pairing one position's key with another's bounds
+    uint64_t check
+    uint64_t data
+
+
+cdef inline bint tt_read(const Entry* e, uint64_t key, EntryWord* out) noexcept nogil:
+    """Copy the entry once (another thread may change it) and accept it
+    only when its key matches."""
+    cdef uint64_t chk = load64(&e.check)
+    out.u = load64(&e.data)
+    return out.d.used and (chk ^ out.u) == key
+
+
+cdef inline bint tt_probe(const Entry* tt, uint64_t mask, uint64_t key, EntryData* out) noexcept nogil:
+    cdef const Entry* b = &tt[(key & mask) * 2]
+    cdef EntryWord w
+    if tt_read(&b[0], key, &w) or tt_read(&b[1], key, &w):
+        out[0] = w.d
+        return True
+    return False
 
 
 cdef inline int log2_work(uint64_t n) noexcept nogil:
@@ -180,32 +217,39 @@ cdef inline void tt_store(Entry* tt, uint64_t mask, uint64_t key, int lo, int hi
                           uint64_t nodes) noexcept nogil:
     """Intersect with what the table knows of ``key`` (every bound is about
     the same exact value), else take the always-replace slot unless the
-    kept slot holds a smaller subtree."""
+    kept slot holds a smaller subtree. Two threads storing the same entry
+    at once may lose one's bounds, never mix them: each writes the
+    intersection of bounds it read whole."""
     cdef Entry* b = &tt[(key & mask) * 2]
     cdef Entry* e
-    cdef int w = log2_work(nodes)
-    if b[0].used and b[0].key == key:
+    cdef EntryWord w, w0, w1
+    cdef int wk = log2_work(nodes)
+    if tt_read(&b[0], key, &w0):
         e = &b[0]
-    elif b[1].used and b[1].key == key:
+        w = w0
+    elif tt_read(&b[1], key, &w1):
         e = &b[1]
+        w = w1
     else:
-        e = &b[0] if (not b[0].used or w >= b[0].work) else &b[1]
-        e.key = key
-        e.lo = -INF
-        e.hi = INF
-        e.used = 1
-        e.work = 0
-    if lo > e.lo:
-        e.lo = lo
-    if hi < e.hi:
-        e.hi = hi
-    if e.lo > e.hi:        # cannot happen with exact values; keep the entry sane regardless
-        e.lo = lo
-        e.hi = hi
+        e = &b[0] if (not w0.d.used or wk >= w0.d.work) else &b[1]
+        w.u = load64(&e.data)         # a new entry keeps the slot's old move: played only if legal
+        w.d.lo = -INF
+        w.d.hi = INF
+        w.d.used = 1
+        w.d.work = 0
+    if lo > w.d.lo:
+        w.d.lo = lo
+    if hi < w.d.hi:
+        w.d.hi = hi
+    if w.d.lo > w.d.hi:    # cannot happen with exact values; keep the entry sane regardless
+        w.d.lo = lo
+        w.d.hi = hi
     if move >= 0:
-        e.move = <uint16_t>move
-    if w > e.work:
-        e.work = w
+        w.d.move = <uint16_t>move
+    if wk > w.d.work:
+        w.d.work = wk
+    e.check = key ^ w.u
+    e.data = w.u
 
 
 # --------------------------------------------------------------------------
@@ -275,10 +319,26 @@ ctypedef struct Ctx:
     uint64_t class_cuts    # placements skipped by a fit class's bound
     move_t* moves          # MAX_PLY x MAX_MOVES
     int64_t* keys          # MAX_PLY x MAX_MOVES
+    int* halt              # Lazy SMP: this thread stops when it is set (NULL: no other thread)
+    uint64_t noise         # Lazy SMP helpers: seed of their ordering noise (0: none)
+
+
+# a Lazy SMP helper thread (see the end of the file)
+ctypedef struct Helper:
+    Ctx c
+    CState root
+    uint64_t key
+    int lo0, hi0, guess, spread
+    int lo, hi, gamma, steps
+    int* solved
+    pthread_t tid
+    int started
 
 
 cdef inline void check_limits(Ctx* c) noexcept nogil:
     if limits_reached(c.nodes, c.node_limit, c.deadline):
+        c.stop = 1
+    elif c.halt != NULL and atomic_load(c.halt):
         c.stop = 1
 
 
@@ -433,6 +493,10 @@ cdef int order_moves(Ctx* c, const CState* s, const move_t* moves, int n, int64_
             else:
                 gain = 7 if completes_bonus(T, s, s.quilt[p] | mask) else 0
             bad = placement_badness(s.quilt[p], mask)
+        if c.noise and gain < 99999:
+            # a helper orders placements of one buy a little differently
+            # from the main thread, so the threads do not search the same tree
+            bad += <int>(mix64(c.noise ^ <uint64_t>m) & NOISE_MASK)
         keys[k] = order_key(gain, bad, hist_rank(c, m), m)
         k += 1
     return k
@@ -700,15 +764,14 @@ cdef int etc_probe(Ctx* c, const CState* s, uint64_t key, int64_t* keys, int n, 
     TT already proves for one of the first children, -INF if none."""
     cdef int i, v, best = -INF
     cdef CState child
-    cdef Entry* e
+    cdef EntryData e
     cdef move_t m
     for i in range(n if n < ETC_MOVES else ETC_MOVES):
         m = next_move(keys, i, n)
         make_child(c, s, &child, p, m, relaxed)
         if is_over(&child):
             continue
-        e = tt_probe(c.tt, c.tt_mask, tt_key(c, &child, child_key(Z, key, s, &child, m)))
-        if e == NULL:
+        if not tt_probe(c.tt, c.tt_mask, tt_key(c, &child, child_key(Z, key, s, &child, m)), &e):
             continue
         v = e.lo if to_move(&child) == p else -e.hi
         if v > best:
@@ -727,7 +790,7 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
     cdef move_t m, ttmove = -1, bestmove = -1, etcmove = -1
     cdef move_t* moves
     cdef int64_t* keys = NULL
-    cdef Entry* e
+    cdef EntryData e
     cdef uint64_t nodes0 = c.nodes
     cdef uint64_t tkey
     cdef int left[N_GROUPS]
@@ -765,8 +828,7 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
             c.static_cuts += 1
             return slo
 
-    e = tt_probe(c.tt, c.tt_mask, tkey)
-    if e != NULL:
+    if tt_probe(c.tt, c.tt_mask, tkey, &e):
         if e.lo >= beta:
             return e.lo
         if e.hi <= alpha:
@@ -917,10 +979,16 @@ cdef class Solver:
     cdef public int hi
     cdef public int gamma
     cdef public int steps
+    cdef int threads
+    cdef int halt              # set to stop the helpers
+    cdef int solved            # set by a helper that closed the interval
+    cdef Helper* hs            # the running helpers (NULL between calls)
+    cdef int n_help
+    cdef uint64_t helper_nodes
 
     def __cinit__(self, int hash_mb=64, bint wdl=False, bint use_static=True, bint use_relax=True,
                   bint use_etc=False, int relax_min=2, bint use_hist=True, bint use_dead_keys=True,
-                  bint relax_pairs=True, bint relax_classes=True):
+                  bint relax_pairs=True, bint relax_classes=True, int threads=1):
         cdef uint64_t buckets = 1
         cdef int i
         memset(&self.c, 0, sizeof(Ctx))
@@ -944,6 +1012,7 @@ cdef class Solver:
         self.c.use_dead_keys = use_dead_keys
         self.c.relax_pairs = relax_pairs
         self.c.relax_classes = relax_classes
+        self.threads = threads if threads > 1 else 1
 
     def __dealloc__(self):
         ps_table_free(self.c.tt, (self.c.tt_mask + 1) * 2 * sizeof(Entry))
@@ -957,7 +1026,17 @@ cdef class Solver:
 
     @property
     def nodes(self):
-        return self.c.nodes
+        """Nodes of every thread so far (read live while ``solve`` runs)."""
+        cdef uint64_t n = self.c.nodes + self.helper_nodes
+        cdef int i
+        if self.hs != NULL:
+            for i in range(self.n_help):
+                n += load64(&self.hs[i].c.nodes)
+        return n
+
+    @property
+    def threads(self):
+        return self.threads
 
     @property
     def tt_entries(self):
@@ -996,8 +1075,26 @@ cdef class Solver:
         (see "Driver"). Returns (lo, hi)."""
         cdef CState t = s.s
         cdef uint64_t key = full_key(Z, &t)
+        cdef Helper* hs = NULL
+        cdef int n_help = self.threads - 1
+        if n_help > 0 and lo < hi:
+            hs = <Helper*>calloc(n_help, sizeof(Helper))
         with nogil:
+            if hs != NULL:
+                self.halt = 0
+                self.solved = 0
+                helpers_start(hs, n_help, &self.c, &self.halt, &self.solved, &t, key, lo, hi, guess, spread)
+                self.n_help = n_help
+                self.hs = hs
+                self.c.halt = &self.solved
             mtd(&self.c, &t, key, &self.lo, &self.hi, &self.gamma, &self.steps, lo, hi, guess, spread)
+            if hs != NULL:
+                self.hs = NULL
+                self.helper_nodes += helpers_finish(hs, n_help, &self.halt, &self.lo, &self.hi)
+                self.c.halt = NULL
+                # a helper's proof stopped this thread, not the budget
+                self.c.stop = limits_reached(self.c.nodes, self.c.node_limit, self.c.deadline)
+        free(hs)
         return self.lo, self.hi
 
     def fits_after(self, CoreState s, int player, int pid):
@@ -1014,8 +1111,8 @@ cdef class Solver:
 
     def tt_bounds(self, CoreState s):
         """(lo, hi, move) the TT holds for ``s``, or None."""
-        cdef Entry* e = tt_probe(self.c.tt, self.c.tt_mask, tt_key(&self.c, &s.s, full_key(Z, &s.s)))
-        if e == NULL:
+        cdef EntryData e
+        if not tt_probe(self.c.tt, self.c.tt_mask, tt_key(&self.c, &s.s, full_key(Z, &s.s)), &e):
             return None
         return e.lo, e.hi, e.move
 
@@ -1082,3 +1179,82 @@ cdef void mtd(Ctx* c, CState* s, uint64_t key, int* lo, int* hi, int* gamma, int
         step = step * 2 if run >= 3 else 1
         last = dirn
         g = v + step if dirn > 0 else v - step + 1
+
+
+# --------------------------------------------------------------------------
+# Lazy SMP: helper threads running the same driver into the shared table
+# --------------------------------------------------------------------------
+#
+# Every helper runs its own driver on the root with its own context (move
+# buffers, killers, history, counters) and ordering noise, into the main
+# thread's table; all proven bounds are about the same exact values, so
+# whatever one thread stores the others may use. A helper that closes the
+# interval first sets ``solved``, which stops the main thread; the answer is
+# the intersection of every thread's proven interval.
+
+cdef void* helper_main(void* arg) noexcept nogil:
+    cdef Helper* h = <Helper*>arg
+    mtd(&h.c, &h.root, h.key, &h.lo, &h.hi, &h.gamma, &h.steps, h.lo0, h.hi0, h.guess, h.spread)
+    if not h.c.stop:
+        atomic_store(h.solved, 1)
+    return NULL
+
+
+cdef bint helper_setup(Helper* h, int i, const Ctx* main, int* halt, int* solved, const CState* root,
+                       uint64_t key, int lo, int hi, int guess, int spread) noexcept nogil:
+    """A copy of the main context (so every setting reaches the helper) with
+    its own buffers, zeroed counters and no node limit (threads are refused
+    with one). False when its buffers cannot be had."""
+    h.c = main[0]
+    h.c.nodes = 0
+    h.c.node_limit = 0
+    h.c.stop = 0
+    h.c.static_cuts = h.c.etc_cuts = h.c.relax_cuts = h.c.class_cuts = 0
+    h.c.halt = halt
+    h.c.noise = mix64(<uint64_t>(i + 1)) | 1
+    h.c.moves = <move_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(move_t))
+    h.c.keys = <int64_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(int64_t))
+    h.c.hist = <uint32_t*>calloc(1 << 16, sizeof(uint32_t))
+    h.root = root[0]
+    h.key = key
+    h.lo0, h.hi0, h.guess, h.spread = lo, hi, guess, spread
+    h.lo, h.hi = lo, hi
+    h.solved = solved
+    return h.c.moves != NULL and h.c.keys != NULL and h.c.hist != NULL
+
+
+cdef int helpers_start(Helper* hs, int n, const Ctx* main, int* halt, int* solved, const CState* root,
+                       uint64_t key, int lo, int hi, int guess, int spread) noexcept nogil:
+    """Launch ``n`` helpers; returns how many run (one whose buffers or
+    thread cannot be had is left out)."""
+    cdef pthread_attr_t attr
+    cdef int i, started = 0
+    pthread_attr_init(&attr)
+    pthread_attr_setstacksize(&attr, HELPER_STACK)
+    for i in range(n):
+        if (helper_setup(&hs[i], i, main, halt, solved, root, key, lo, hi, guess, spread)
+                and pthread_create(&hs[i].tid, &attr, helper_main, &hs[i]) == 0):
+            hs[i].started = 1
+            started += 1
+    pthread_attr_destroy(&attr)
+    return started
+
+
+cdef uint64_t helpers_finish(Helper* hs, int n, int* halt, int* lo, int* hi) noexcept nogil:
+    """Halt and join the helpers, narrow [lo, hi] by their intervals, free
+    their buffers; their node count."""
+    cdef uint64_t nodes = 0
+    cdef int i
+    atomic_store(halt, 1)
+    for i in range(n):
+        if hs[i].started:
+            pthread_join(hs[i].tid, NULL)
+            nodes += hs[i].c.nodes
+            if hs[i].lo > lo[0]:
+                lo[0] = hs[i].lo
+            if hs[i].hi < hi[0]:
+                hi[0] = hs[i].hi
+        free(hs[i].c.moves)
+        free(hs[i].c.keys)
+        free(hs[i].c.hist)
+    return nodes

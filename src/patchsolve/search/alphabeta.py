@@ -29,7 +29,7 @@ for every engine by :func:`patchsolve.search` (``dispatch.py``).
     The ``workers`` limit is the number of threads (Lazy SMP: helpers search
     the same root into one shared table; the main thread's answer is
     returned). Under a time limit alone it defaults to every core (at most
-    ``MAX_DEFAULT_WORKERS``); with a ``nodes`` or ``depth`` limit it is 1,
+    ``limits.MAX_DEFAULT_WORKERS``); with a ``nodes`` or ``depth`` limit it is 1,
     and more is refused, since threads make the search nondeterministic
     while those limits promise a reproducible answer.
 
@@ -38,14 +38,13 @@ Exact values are the dedicated solver's (``solver.py``, ``patchsolve.solve``).
 
 from __future__ import annotations
 
-import os
 import time as _time
 from contextlib import contextmanager
 
 from patchsolve.errors import LimitError
 from patchsolve.position import Move
 from patchsolve.search import _alphabeta, _eval
-from patchsolve.search.limits import allocation, with_defaults
+from patchsolve.search.limits import allocation, threads_for, with_defaults
 from patchsolve.search.stop import stop_requested
 from patchsolve.search.result import SearchResult, root_move, win_probability_of
 
@@ -53,7 +52,6 @@ MAX_DEPTH = 100
 DEFAULT_TIME = 1.0         # search with no budget given
 DEFAULT_HASH_MB = 16
 MULTIPV_SHARE = 0.5        # with multipv > 1, the main search's share of the budget
-MAX_DEFAULT_WORKERS = 256  # threads by default under a time limit: every core, up to this
 
 # option -> default; limits (time, nodes, ...) are not options
 OPTIONS = {"placements": 2, "prune_depth": 1, "tt": True, "lookahead": 0, "learned": True,
@@ -72,29 +70,6 @@ def check_options(options: dict) -> dict:
         elif not isinstance(value, bool):
             raise LimitError(f"{name} must be True or False, not {value!r}")
     return out
-
-
-def available_cores() -> int:
-    """The cores this process may run on (its affinity mask where the OS
-    has one, so a process pinned with taskset does not oversubscribe)."""
-    try:
-        return len(os.sched_getaffinity(0)) or 1
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
-
-
-def threads_for(limits) -> int:
-    """The alpha-beta's threads: ``workers`` if given, else every core under
-    a time limit alone (or none: the default second) and 1 otherwise;
-    threads with a node or depth limit are refused (``Limits.check_threads``,
-    which ``for_engine`` also runs: this module's ``run`` may be called
-    directly)."""
-    limits.check_threads()
-    if limits.workers is not None:
-        return limits.workers
-    if limits.nodes is None and limits.depth is None:
-        return min(available_cores(), MAX_DEFAULT_WORKERS)
-    return 1
 
 
 def _searcher(hash_mb, opts):
@@ -154,7 +129,7 @@ def _run(position, limits, opts) -> SearchResult:
     multipv = limits.multipv or 1
     share = MULTIPV_SHARE if multipv > 1 else 1.0
     start = _time.perf_counter()
-    workers = threads_for(limits)
+    workers = threads_for(limits, "alphabeta")
     searcher = _searcher(limits.hash_mb or DEFAULT_HASH_MB, opts)
     done = searcher.run(position._c, depth or MAX_DEPTH,
                         int(nodes * share) or 1 if nodes else 0, seconds * share if seconds else 0.0,
@@ -240,4 +215,4 @@ def search_alphabeta(position, **kwargs) -> SearchResult:
     return search(position, engine="alphabeta", **kwargs)
 
 
-__all__ = ["run", "search_alphabeta", "evaluate", "check_options", "threads_for", "OPTIONS"]
+__all__ = ["run", "search_alphabeta", "evaluate", "check_options", "OPTIONS"]

@@ -57,6 +57,10 @@ def endgame_shortcut(position: Position, limits: Limits, engine: str):
         budget["nodes"] = max(1, int(limits.nodes * ENDGAME_SHARE))
     if not budget:
         budget["nodes"] = ENDGAME_NODES
+    # the solver's threads follow the alpha-beta's (every core under a time
+    # limit unless workers says otherwise); the MCTS gets one thread, since
+    # its workers are processes that may each get here
+    budget["workers"] = limits.workers if engine == "alphabeta" else 1
     t0 = _time.perf_counter()
     r = _solve_run(position, Limits(hash_mb=_shortcut_hash_mb(limits, budget), seed=limits.seed, **budget), {})
     if r.bound == "exact":

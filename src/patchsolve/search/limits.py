@@ -8,7 +8,7 @@ limit          range                  meaning
 ``depth``      1 .. 100               alpha-beta plies (iterative deepening)
 ``iterations`` 1 .. 2**62             MCTS iterations
 ``seed``       0 .. 2**64-1           randomised engines' seed (recorded by all)
-``workers``    1 .. 256               MCTS root-parallel processes; alpha-beta threads
+``workers``    1 .. 256               MCTS root-parallel processes; alpha-beta / solver threads
 ``hash_mb``    1 .. 65536             transposition table memory (megabytes)
 ``max_nodes``  16 .. 2**30            MCTS tree nodes kept in memory
 ``multipv``    1 .. 256               root moves valued one by one (alpha-beta)
@@ -22,12 +22,14 @@ cannot be allocated is also a ``LimitError`` (see :func:`allocation`).
 from __future__ import annotations
 
 import math
+import os
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 
 from patchsolve.errors import LimitError
 
 MAX_TIME = 86400.0
+MAX_DEFAULT_WORKERS = 256  # alpha-beta / solver threads by default under a time limit: every core, up to this
 
 # name -> (lowest, highest); time is a float, the rest are integers
 RANGES = {
@@ -46,7 +48,7 @@ RANGES = {
 ENGINE_LIMITS = {
     "alphabeta": {"time", "nodes", "depth", "seed", "workers", "hash_mb", "multipv"},
     "mcts": {"time", "iterations", "seed", "workers", "max_nodes", "multipv"},
-    "solve": {"time", "nodes", "seed", "hash_mb"},
+    "solve": {"time", "nodes", "seed", "workers", "hash_mb"},
 }
 
 
@@ -105,17 +107,19 @@ class Limits:
         if wrong:
             raise LimitError(f"{', '.join(wrong)} does not apply to the {engine} engine "
                              f"(it takes {', '.join(sorted(ENGINE_LIMITS[engine]))})")
-        if engine == "alphabeta":
-            self.check_threads()
+        if engine in ("alphabeta", "solve"):
+            self.check_threads(engine)
         return self
 
-    def check_threads(self) -> None:
-        """Alpha-beta threads race for the shared table, so their result is
-        not reproducible: refused with the limits that promise it is."""
+    def check_threads(self, engine: str = "alphabeta") -> None:
+        """Alpha-beta and solver threads race for the shared table, so their
+        result (the solver's: its node count, and its bounds when the budget
+        runs out) is not reproducible: refused with the limits that promise
+        it is."""
         if (self.workers or 1) > 1 and (self.nodes is not None or self.depth is not None):
             given = "nodes" if self.nodes is not None else "depth"
             raise LimitError(f"workers={self.workers} cannot be combined with a {given} limit: threads make "
-                             f"the alpha-beta nondeterministic, and a {given} limit promises a reproducible "
+                             f"the {engine} nondeterministic, and a {given} limit promises a reproducible "
                              "result (use a time limit, or workers=1)")
 
     def has_budget(self) -> bool:
@@ -154,4 +158,29 @@ def allocation(what: str, megabytes):
         raise LimitError(f"cannot allocate the {what}{size}: choose a smaller one") from None
 
 
-__all__ = ["Limits", "LimitError", "RANGES", "ENGINE_LIMITS", "MAX_TIME", "check", "split", "with_defaults", "allocation"]
+
+def available_cores() -> int:
+    """The cores this process may run on (its affinity mask where the OS
+    has one, so a process pinned with taskset does not oversubscribe)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def threads_for(limits: Limits, engine: str) -> int:
+    """The alpha-beta's or solver's threads: ``workers`` if given, else
+    every core under a time limit alone (or none: the default budget) and 1
+    otherwise; threads with a node or depth limit are refused
+    (``Limits.check_threads``, which ``for_engine`` also runs: the engines'
+    ``run`` may be called directly)."""
+    limits.check_threads(engine)
+    if limits.workers is not None:
+        return limits.workers
+    if limits.nodes is None and limits.depth is None:
+        return min(available_cores(), MAX_DEFAULT_WORKERS)
+    return 1
+
+
+__all__ = ["Limits", "LimitError", "RANGES", "ENGINE_LIMITS", "MAX_TIME", "MAX_DEFAULT_WORKERS", "check", "split",
+           "with_defaults", "allocation", "available_cores", "threads_for"]

@@ -60,7 +60,7 @@ class SearchResult:
     interrupted: bool = False              # stopped by Ctrl-C / request_stop()
     lower: float | None = None             # proven bounds on score, where known
     upper: float | None = None
-    workers: int | None = None             # threads (alpha-beta) / processes (MCTS) that searched
+    workers: int | None = None             # threads (alpha-beta, solver) / processes (MCTS) that searched
 
     def to_dict(self) -> dict:
         return {

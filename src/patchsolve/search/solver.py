@@ -1,6 +1,6 @@
 """The exact endgame solver (Python side of ``_solver.pyx``).
 
-``solve(position, time=, nodes=, hash_mb=, wdl=, all_moves=, progress=)``
+``solve(position, time=, nodes=, hash_mb=, workers=, wdl=, all_moves=, progress=)``
     The final score margin for the player to move under perfect play (both
     players maximise their own margin). The C driver narrows a proven
     interval ``[lower, upper]`` by null-window searches (``_solver.pyx``,
@@ -33,6 +33,12 @@
     it ties or beats the best so far; placements of a final buy that end
     alike share one value.
 
+``workers`` (threads; default every core under a time limit, 1 with a node
+limit, and more is refused with one): Lazy SMP, helpers running the same
+driver into the shared table (``_solver.pyx``, "Threads"). Values stay
+exact and intervals proven; node counts, and the bounds reached when the
+budget runs out, vary from run to run.
+
 ``progress``: a callable given a dict (``nodes``, ``nps``, ``time``,
 ``lower``, ``upper``, ``gamma`` -- the test value of the running search --,
 ``steps``, ``move`` while valuing root moves) about once a second.
@@ -46,7 +52,7 @@ import time as _time
 from patchsolve.errors import LimitError
 from patchsolve.position import Position
 from patchsolve.search import _solver
-from patchsolve.search.limits import allocation, with_defaults
+from patchsolve.search.limits import allocation, threads_for, with_defaults
 from patchsolve.search.result import SearchResult
 
 DEFAULT_SOLVE_TIME = 30.0    # no budget given: a solver cannot know how hard a position is
@@ -64,10 +70,10 @@ SIGN_HASH_DIV = 4            # its table: this fraction of hash_mb (it is thrown
 class _Run:
     """One solve: the C solver, the budget, the clock and progress."""
 
-    def __init__(self, hash_mb, wdl, flags, nodes, seconds, progress):
-        self.solver = _solver.Solver(hash_mb, wdl, *flags)
+    def __init__(self, hash_mb, wdl, flags, nodes, seconds, progress, threads=1):
+        self.solver = _solver.Solver(hash_mb, wdl, *flags, threads=threads)
         self.active = self.solver      # the one searching (the sign pass's, then this)
-        self.hash_mb, self.flags = hash_mb, flags
+        self.hash_mb, self.flags, self.threads = hash_mb, flags, threads
         self.budget = (nodes or 0, seconds or 0.0)
         self.start = _time.perf_counter()
         self.solver.set_limits(*self.budget)
@@ -98,7 +104,7 @@ class _Run:
         than the exact value; benchmarks/results/solve_reach.md) within
         SIGN_SHARE of the budget; the exact solver then gets the rest."""
         nodes, seconds = self.budget
-        w = _solver.Solver(max(1, self.hash_mb // SIGN_HASH_DIV), True, *self.flags)
+        w = _solver.Solver(max(1, self.hash_mb // SIGN_HASH_DIV), True, *self.flags, threads=self.threads)
         w.set_limits(int(nodes * SIGN_SHARE), seconds * SIGN_SHARE)
         self.active = w
         lo, hi = self.call(w.solve, pos._c, *w.bounds(pos._c), 1, 0)
@@ -285,6 +291,7 @@ def _result(run: _Run, position: Position, lo: int, hi: int, seed) -> SearchResu
     r = SearchResult(best, score, bound, pv or [best], 0, nodes, elapsed, nodes / elapsed if elapsed > 0 else 0.0,
                      seed, engine="solve-wdl" if wdl else "solve")
     r.lower, r.upper = mlo, mhi
+    r.workers = run.threads
     r.proven = _outcome(position, lo, hi, pv, wdl) or run.sign
     r.depth = len(pv)
     return r
@@ -403,8 +410,9 @@ def run(position: Position, limits, opts: dict) -> SearchResult:
         seconds = DEFAULT_SOLVE_TIME
     hash_mb = limits.hash_mb or DEFAULT_HASH_MB
     flags = (opts["static"], opts["relax"], opts["etc"])
+    threads = threads_for(limits, "solve")
     with allocation("solver table", hash_mb):
-        run_ = _Run(hash_mb, opts["wdl"], flags, nodes, seconds, opts["progress"])
+        run_ = _Run(hash_mb, opts["wdl"], flags, nodes, seconds, opts["progress"], threads)
     if opts["all_moves"]:
         return _solve_all(run_, position, limits.seed)
     lo = hi = None
