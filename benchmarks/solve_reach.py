@@ -11,6 +11,7 @@ below 20, 25, 30, 35, 40 or 50 spaces (each bucket from its own games).
     python benchmarks/solve_reach.py run --wdl           # new solver, win/loss only
     python benchmarks/solve_reach.py run --no-sign-first # new solver without the win/loss pass first
     python benchmarks/solve_reach.py run --solver old    # the alpha-beta solver (before; at commit 14b201e)
+    python benchmarks/solve_reach.py run --workers 1     # one thread (default: every core)
 
 A run solves each position once with ``--budget`` seconds; "within 1 s"
 counts the proofs that took at most 1 s of that run (the solvers do not
@@ -133,6 +134,7 @@ def main(argv=None) -> int:
     r.add_argument("--wdl", action="store_true")
     r.add_argument("--no-sign-first", action="store_true", help="exact solve without the win/loss pass first")
     r.add_argument("--hash-mb", type=int, default=64)
+    r.add_argument("--workers", type=int, default=None, help="solver threads (default: every core)")
     r.add_argument("--buckets", type=int, nargs="*", default=None)
     r.add_argument("--out", type=Path, default=None, help="also write the rows as JSON")
     args = ap.parse_args(argv)
@@ -144,10 +146,13 @@ def main(argv=None) -> int:
     entries = json.loads(SET.read_text())
     if args.no_sign_first:
         SOLVE_OPTIONS["sign_first"] = False
+    if args.workers is not None:
+        SOLVE_OPTIONS["workers"] = args.workers
     rows = run(entries, args.solver, args.budget, args.wdl, args.hash_mb, args.buckets)
     if args.out:
         args.out.write_text(json.dumps(rows, indent=1) + "\n")
-    print(f"solver {args.solver}{' --wdl' if args.wdl else ''}, budget {args.budget:g} s, hash {args.hash_mb} MB")
+    print(f"solver {args.solver}{' --wdl' if args.wdl else ''}, budget {args.budget:g} s, hash {args.hash_mb} MB, "
+          f"workers {args.workers or 'every core'}")
     print(table(rows, args.budget))
     return 0
 

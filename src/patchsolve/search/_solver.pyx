@@ -54,7 +54,9 @@ Pruning (every one keeps the value exact; the tests check them)
   bonus): that quilt never changes again.
 - Relaxed-quilt group bounds: the placements of one patch lead to children
   that differ only in the mover's quilt; a relaxed game that ignores that
-  quilt's geometry bounds the whole group from above (see "Relaxed quilts").
+  quilt's geometry bounds the whole group from above (see "Relaxed quilts";
+  its 7x7 bonus only once the patches bought can cover an open square,
+  ``use_cover``).
   Its relaxed game offers only the patches that still fit after at least
   one placement of the group's patch (``relax_pairs``). When that bound
   fails, placements that leave room for fewer of those patches are bounded
@@ -269,10 +271,18 @@ cdef inline void tt_store(Entry* tt, uint64_t mask, uint64_t key, int lo, int hi
 cdef uint64_t DEAD_SALT = 0x6A09E667F3BCC909ULL
 
 
-cdef inline uint64_t tt_key(const Ctx* c, const CState* s, uint64_t key) noexcept nogil:
-    """The TT key of ``s`` (``key`` is its Zobrist key)."""
+cdef uint64_t BOUGHT_SALT = 0xBB67AE8584CAA73BULL
+
+
+cdef inline uint64_t tt_key(const Ctx* c, const CState* s, uint64_t key, int ply, int rmask) noexcept nogil:
+    """The TT key of ``s`` (``key`` is its Zobrist key) at ``ply`` with the
+    players of ``rmask`` relaxed."""
     cdef int p, n
     cdef u128 empty, holes
+    if rmask and c.use_cover and s.bonus < 0:
+        for p in range(2):
+            if (rmask >> p) & 1 and c.thr[p] <= BOARD_SQUARES:
+                key ^= mix64(BOUGHT_SALT + <uint64_t>p ^ c.rb[ply][p] ^ (<uint64_t>c.rl[ply][p] << 40))
     if not c.use_dead_keys or s.bonus < 0:
         return key
     for p in range(2):
@@ -292,6 +302,14 @@ cdef inline uint64_t tt_key(const Ctx* c, const CState* s, uint64_t key) noexcep
 # Context
 # --------------------------------------------------------------------------
 
+cdef enum:
+    COVER_STEPS = 4096         # relaxed games' bonus: search steps before it gives up (bonus_coverable)
+    COVER_SLOTS = 1 << 17      # its cache entries per thread (2 MB; 2**14 searched half again as often)
+
+ctypedef struct CoverSlot:
+    uint64_t key               # odd; 0: empty
+    int yes
+
 ctypedef struct Ctx:
     Entry* tt
     uint64_t tt_mask
@@ -309,6 +327,9 @@ ctypedef struct Ctx:
     int thr[2]             # relaxed player: covered squares that earn the 7x7 bonus
     uint64_t fits[2]       # relaxed player: patches that fitted when relaxation began
     int unusable[2]        # relaxed player: empty squares no patch can use
+    u128 rq[2]             # relaxed player: its empty squares when relaxation began
+    uint64_t rb[MAX_PLY][2]  # relaxed players: the patches each bought since, per ply (see "bonus_coverable")
+    int8_t rl[MAX_PLY][2]    # ... and the leather patches each placed
     uint64_t nodes
     uint64_t node_limit
     double deadline
@@ -317,8 +338,12 @@ ctypedef struct Ctx:
     uint64_t etc_cuts
     uint64_t relax_cuts
     uint64_t class_cuts    # placements skipped by a fit class's bound
+    uint64_t cover_calls   # relaxed bonus checks (bonus_coverable), and those the cache did not answer
+    uint64_t cover_searches
     move_t* moves          # MAX_PLY x MAX_MOVES
     int64_t* keys          # MAX_PLY x MAX_MOVES
+    int use_cover          # relaxed games: the bonus only once the bought patches can cover a 7x7 square
+    CoverSlot* cover       # COVER_SLOTS cached results of cover_search (per thread)
     int* halt              # Lazy SMP: this thread stops when it is set (NULL: no other thread)
     uint64_t noise         # Lazy SMP helpers: seed of their ordering noise (0: none)
 
@@ -546,9 +571,11 @@ cdef inline u128 low_squares(int n) noexcept nogil:
     return (ps_bit128(n) - 1) if n > 0 else 0
 
 
-cdef inline void relaxed_apply(Ctx* c, CState* s, int p, move_t m) noexcept nogil:
+cdef inline void relaxed_apply(Ctx* c, CState* s, int p, move_t m, int ply) noexcept nogil:
     """Play ``m`` for the relaxed ``p``, whose quilt is kept canonical (its
-    first squares covered) so relaxed positions share TT entries."""
+    first squares covered) so relaxed positions share TT entries; ``ply``
+    is the child's, whose bought set and leather count (inherited from the
+    parent) get the move's patch."""
     cdef u128 q = s.quilt[p]
     if m > BOARD_SQUARES:
         s.quilt[p] = 0
@@ -556,11 +583,141 @@ cdef inline void relaxed_apply(Ctx* c, CState* s, int p, move_t m) noexcept nogi
         s.quilt[p] = low_squares(popcount128(q) + T.patch_size[move_patch(m)])
         if s.pending == p and s.quilt[p] == FULL:
             s.pending = -1
+        c.rb[ply][p] |= (<uint64_t>1) << move_patch(m)
     else:
         apply_move(s, m)
         s.quilt[p] = low_squares(popcount128(s.quilt[p]))
-    if s.bonus < 0 and popcount128(s.quilt[p]) >= c.thr[p]:
+        if m != MOVE_WALK:
+            c.rl[ply][p] += 1
+    if (m != MOVE_WALK and s.bonus < 0 and popcount128(s.quilt[p]) >= c.thr[p]
+            and (not c.use_cover or bonus_coverable(c, p, ply))):
         s.bonus = p
+
+
+cdef inline void inherit(Ctx* c, int ply) noexcept nogil:
+    """The relaxed players' bought sets and leather counts of ply + 1 (a
+    child about to be made) start as those of ``ply``."""
+    c.rb[ply + 1][0] = c.rb[ply][0]
+    c.rb[ply + 1][1] = c.rb[ply][1]
+    c.rl[ply + 1][0] = c.rl[ply][0]
+    c.rl[ply + 1][1] = c.rl[ply][1]
+
+
+# The 7x7 bonus in a relaxed game: counting squares alone, the relaxed
+# player would take it as soon as it has covered as many squares as the
+# emptiest open 7x7 square lacks (``thr``), whichever patches it bought:
+# often 7 too many for the bound (benchmarks/results/solve_reach.md, round
+# 4). So the relaxed player takes it only once, in addition, the patches it
+# has bought since the relaxation began and the leather patches it has
+# placed can cover some open square's empty squares, each lying on empty
+# squares of its quilt as it was then (``rq``): any real game of the group
+# that completes a square has bought and placed such patches by then, so
+# the relaxed value still bounds it. A depth-first search covers the lowest
+# uncovered square first (each cover is tried once), gives up after
+# COVER_STEPS steps (and then grants the bonus: sound), and its answers are
+# cached per thread. A relaxed position's value now depends on its bought
+# sets, so they salt its TT key while the bonus is open (and ``rq`` salts
+# the relaxation's, see ``relax_salt``).
+
+ctypedef struct Cover:
+    u128 empty                 # squares still free
+    uint64_t pids              # patches not yet used
+    int area                   # their squares
+    int leather                # leather patches still to place
+    int steps                  # left before the search gives up (and says yes: sound)
+
+
+cdef bint coverable(Cover* k, u128 todo) noexcept nogil:
+    """Can the empty squares ``todo`` all be covered by ``k.pids`` (each
+    once, on ``k.empty``) and ``k.leather`` leather patches?"""
+    cdef int target, pid, og, j, a, size
+    cdef uint64_t todo_p, b
+    cdef u128 m, bit
+    if todo == 0:
+        return True
+    if popcount128(todo) > k.leather + k.area:
+        return False
+    # a square with no empty neighbour takes a leather patch
+    if popcount128(todo & ~neighbours(k.empty)) > k.leather:
+        return False
+    k.steps -= 1
+    if k.steps < 0:
+        return True
+    target = ps_ctz128(todo)
+    bit = ps_bit128(target)
+    if k.leather > 0:
+        k.leather -= 1
+        k.empty &= ~bit
+        if coverable(k, todo & ~bit):
+            k.leather += 1
+            k.empty |= bit
+            return True
+        k.leather += 1
+        k.empty |= bit
+    todo_p = k.pids
+    while todo_p:
+        pid = ps_ctz128(<u128>todo_p)
+        todo_p &= todo_p - 1
+        b = (<uint64_t>1) << pid
+        size = T.patch_size[pid]
+        for og in range(T.patch_og_start[pid], T.patch_og_start[pid + 1]):
+            for j in range(T.og_ncells[og]):
+                a = target - T.og_cells[og][j]
+                if a < 0 or not (T.og_anchors[og] & ps_bit128(a)):
+                    continue
+                m = T.og_shape[og] << a
+                if m & ~k.empty:
+                    continue
+                k.empty &= ~m
+                k.pids &= ~b
+                k.area -= size
+                if coverable(k, todo & ~m):
+                    k.empty |= m
+                    k.pids |= b
+                    k.area += size
+                    return True
+                k.empty |= m
+                k.pids |= b
+                k.area += size
+    return False
+
+
+cdef bint bonus_coverable(Ctx* c, int p, int ply) noexcept nogil:
+    """``cover_search``, cached per context (the same relaxation meets the
+    same bought sets again and again)."""
+    cdef uint64_t key = mix64(<uint64_t>c.rq[p] ^ mix64((<uint64_t>(c.rq[p] >> 64))
+                              ^ mix64(c.rb[ply][p] ^ (<uint64_t>c.rl[ply][p] << 40)))) | 1
+    cdef CoverSlot* slot = &c.cover[key & (COVER_SLOTS - 1)]
+    c.cover_calls += 1
+    if slot.key != key:
+        c.cover_searches += 1
+        slot.key = key
+        slot.yes = cover_search(c, p, ply)
+    return slot.yes
+
+
+cdef bint cover_search(const Ctx* c, int p, int ply) noexcept nogil:
+    """Can the relaxed ``p``'s bought patches and placed leather (at ``ply``)
+    cover an open 7x7 square of its quilt as it was when relaxed?"""
+    cdef Cover k
+    cdef uint64_t f = c.rb[ply][p]
+    cdef int i
+    cdef u128 todo
+    k.pids = f
+    k.area = 0
+    while f:
+        k.area += T.patch_size[ps_ctz128(<u128>f)]
+        f &= f - 1
+    k.leather = c.rl[ply][p]
+    k.steps = COVER_STEPS
+    for i in range(9):
+        todo = T.square7[i] & c.rq[p]
+        if popcount128(todo) > k.leather + k.area:
+            continue
+        k.empty = c.rq[p]
+        if coverable(&k, todo):
+            return True
+    return False
 
 
 cdef inline bint patch_fits(u128 quilt, int pid) noexcept nogil:
@@ -643,6 +800,7 @@ cdef inline void relax_begin(Ctx* c, const CState* s, int p) noexcept nogil:
     if c.unusable[p] < 0:
         c.unusable[p] = 0
     c.thr[p] = bonus_threshold(s, p, dead, leather)
+    c.rq[p] = FULL & ~s.quilt[p]
 
 
 cdef inline uint64_t fitting(u128 q, uint64_t cand) noexcept nogil:
@@ -678,7 +836,9 @@ cdef uint64_t fits_after(const CState* s, int p, int pid, uint64_t cand) noexcep
 cdef inline uint64_t relax_salt(Ctx* c, int p, int rmask, int r2) noexcept nogil:
     return (ZRELAX[rmask] ^ ZRELAX[r2]
             ^ mix64(c.fits[p] ^ (<uint64_t>c.thr[p] << 40) ^ (<uint64_t>c.unusable[p] << 48)
-                  ^ (<uint64_t>(p + 1) << 56)))
+                  ^ (<uint64_t>(p + 1) << 56))
+            ^ (mix64(<uint64_t>c.rq[p] ^ mix64(<uint64_t>(c.rq[p] >> 64) + <uint64_t>p))
+               if c.use_cover and c.thr[p] <= BOARD_SQUARES else 0))
 
 
 cdef int group_bound(Ctx* c, const CState* s, uint64_t key, int p, int group, int alpha,
@@ -692,6 +852,7 @@ cdef int group_bound(Ctx* c, const CState* s, uint64_t key, int p, int group, in
     cdef int old_thr = c.thr[p]
     cdef uint64_t old_fits = c.fits[p]
     cdef int old_unusable = c.unusable[p]
+    cdef u128 old_rq = c.rq[p]
     cdef move_t m = relaxed_code(s, p, group)
     cdef uint64_t ck
     relax_begin(c, s, p)
@@ -700,7 +861,10 @@ cdef int group_bound(Ctx* c, const CState* s, uint64_t key, int p, int group, in
     elif c.relax_pairs and group != LEATHER_GROUP:
         c.fits[p] = fits_after(s, p, group, c.fits[p] & ~((<uint64_t>1) << group))
     used[0] = c.fits[p]
-    relaxed_apply(c, &child, p, m)
+    inherit(c, ply)
+    c.rb[ply + 1][p] = 0
+    c.rl[ply + 1][p] = 0
+    relaxed_apply(c, &child, p, m, ply + 1)
     c.nodes += 1
     if is_over(&child):
         v = leaf(c, &child, p)
@@ -710,6 +874,7 @@ cdef int group_bound(Ctx* c, const CState* s, uint64_t key, int p, int group, in
     c.thr[p] = old_thr
     c.fits[p] = old_fits
     c.unusable[p] = old_unusable
+    c.rq[p] = old_rq
     return v
 
 
@@ -739,10 +904,11 @@ cdef inline int child_value(Ctx* c, CState* child, uint64_t key, int alpha, int 
 
 
 cdef inline void make_child(Ctx* c, const CState* s, CState* child, int p, move_t m,
-                            bint relaxed) noexcept nogil:
+                            bint relaxed, int ply) noexcept nogil:
     child[0] = s[0]
+    inherit(c, ply)
     if relaxed:
-        relaxed_apply(c, child, p, m)
+        relaxed_apply(c, child, p, m, ply + 1)
     else:
         apply_move(child, m)
 
@@ -750,7 +916,7 @@ cdef inline void make_child(Ctx* c, const CState* s, CState* child, int p, move_
 cdef int search_move(Ctx* c, const CState* s, uint64_t key, move_t m, int p, bint relaxed,
                      int alpha, int beta, int ply, int rmask) noexcept nogil:
     cdef CState child
-    make_child(c, s, &child, p, m, relaxed)
+    make_child(c, s, &child, p, m, relaxed, ply)
     if is_over(&child):
         c.nodes += 1
         return leaf(c, &child, p)
@@ -759,7 +925,7 @@ cdef int search_move(Ctx* c, const CState* s, uint64_t key, move_t m, int p, bin
 
 
 cdef int etc_probe(Ctx* c, const CState* s, uint64_t key, int64_t* keys, int n, int p,
-                   bint relaxed, int beta, move_t* cutmove) noexcept nogil:
+                   bint relaxed, int beta, int ply, move_t* cutmove) noexcept nogil:
     """Enhanced transposition cut-off: the best value (for ``p``) that the
     TT already proves for one of the first children, -INF if none."""
     cdef int i, v, best = -INF
@@ -768,10 +934,10 @@ cdef int etc_probe(Ctx* c, const CState* s, uint64_t key, int64_t* keys, int n, 
     cdef move_t m
     for i in range(n if n < ETC_MOVES else ETC_MOVES):
         m = next_move(keys, i, n)
-        make_child(c, s, &child, p, m, relaxed)
+        make_child(c, s, &child, p, m, relaxed, ply)
         if is_over(&child):
             continue
-        if not tt_probe(c.tt, c.tt_mask, tt_key(c, &child, child_key(Z, key, s, &child, m)), &e):
+        if not tt_probe(c.tt, c.tt_mask, tt_key(c, &child, child_key(Z, key, s, &child, m), ply + 1, 0), &e):
             continue
         v = e.lo if to_move(&child) == p else -e.hi
         if v > best:
@@ -816,7 +982,7 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
         return 0
     # the probe is a cache miss most of the time: start loading the bucket
     # now, the static bounds are computed meanwhile
-    tkey = tt_key(c, s, key)
+    tkey = tt_key(c, s, key, ply, rmask)
     ps_prefetch(&c.tt[(tkey & c.tt_mask) * 2])
 
     if c.use_static:
@@ -866,8 +1032,8 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
             n = gen_moves(s, moves)
         keys = c.keys + ply * MAX_MOVES
         n = order_moves(c, s, moves, n, keys, ttmove, c.killer[ply])
-        if c.use_etc and n > 1:
-            v = etc_probe(c, s, key, keys, n, p, relaxed, beta, &etcmove)
+        if c.use_etc and n > 1 and not rmask:
+            v = etc_probe(c, s, key, keys, n, p, relaxed, beta, ply, &etcmove)
             if v >= beta:
                 c.etc_cuts += 1
                 tt_store(c.tt, c.tt_mask, tkey, v, INF, etcmove, c.nodes - nodes0)
@@ -988,7 +1154,7 @@ cdef class Solver:
 
     def __cinit__(self, int hash_mb=64, bint wdl=False, bint use_static=True, bint use_relax=True,
                   bint use_etc=False, int relax_min=2, bint use_hist=True, bint use_dead_keys=True,
-                  bint relax_pairs=True, bint relax_classes=True, int threads=1):
+                  bint relax_pairs=True, bint relax_classes=True, int threads=1, bint use_cover=True):
         cdef uint64_t buckets = 1
         cdef int i
         memset(&self.c, 0, sizeof(Ctx))
@@ -999,9 +1165,11 @@ cdef class Solver:
         self.c.moves = <move_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(move_t))
         self.c.keys = <int64_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(int64_t))
         self.c.hist = <uint32_t*>calloc(1 << 16, sizeof(uint32_t))
+        self.c.cover = <CoverSlot*>calloc(COVER_SLOTS, sizeof(CoverSlot))
         for i in range(MAX_PLY):
             self.c.killer[i] = -1
-        if self.c.tt == NULL or self.c.moves == NULL or self.c.keys == NULL or self.c.hist == NULL:
+        if (self.c.tt == NULL or self.c.moves == NULL or self.c.keys == NULL or self.c.hist == NULL
+                or self.c.cover == NULL):
             raise MemoryError("solver table")
         self.c.wdl = wdl
         self.c.use_static = use_static
@@ -1012,6 +1180,7 @@ cdef class Solver:
         self.c.use_dead_keys = use_dead_keys
         self.c.relax_pairs = relax_pairs
         self.c.relax_classes = relax_classes
+        self.c.use_cover = use_cover
         self.threads = threads if threads > 1 else 1
 
     def __dealloc__(self):
@@ -1019,6 +1188,7 @@ cdef class Solver:
         free(self.c.moves)
         free(self.c.keys)
         free(self.c.hist)
+        free(self.c.cover)
 
     @property
     def wdl(self):
@@ -1045,7 +1215,8 @@ cdef class Solver:
     @property
     def stats(self):
         return {"static_cuts": self.c.static_cuts, "etc_cuts": self.c.etc_cuts,
-                "relax_cuts": self.c.relax_cuts, "class_cuts": self.c.class_cuts}
+                "relax_cuts": self.c.relax_cuts, "class_cuts": self.c.class_cuts,
+                "cover_calls": self.c.cover_calls, "cover_searches": self.c.cover_searches}
 
     def set_limits(self, uint64_t node_limit, double seconds):
         """Budget from now for the next calls (0: none). Nodes count from
@@ -1109,10 +1280,27 @@ cdef class Solver:
                 cand |= (<uint64_t>1) << s.s.circle[k]
         return fits_after(&s.s, player, pid, cand)
 
+    def covers(self, CoreState s, int player, pids, int leather):
+        """Whether the patches ``pids`` (each at most once) and ``leather``
+        leather patches can cover the empty squares of one 7x7 square of
+        ``player``'s quilt (what a relaxed game asks before it grants the
+        bonus; for the tests)."""
+        cdef uint64_t mask = 0
+        if not (0 <= player < 2 and 0 <= leather <= 100):
+            raise ValueError("player or leather out of range")
+        for pid in pids:
+            if not 0 <= pid < N_PATCHES:
+                raise ValueError(f"no patch {pid}")
+            mask |= (<uint64_t>1) << <int>pid
+        self.c.rq[player] = FULL & ~s.s.quilt[player]
+        self.c.rb[0][player] = mask
+        self.c.rl[0][player] = leather
+        return bool(cover_search(&self.c, player, 0))
+
     def tt_bounds(self, CoreState s):
         """(lo, hi, move) the TT holds for ``s``, or None."""
         cdef EntryData e
-        if not tt_probe(self.c.tt, self.c.tt_mask, tt_key(&self.c, &s.s, full_key(Z, &s.s)), &e):
+        if not tt_probe(self.c.tt, self.c.tt_mask, tt_key(&self.c, &s.s, full_key(Z, &s.s), 0, 0), &e):
             return None
         return e.lo, e.hi, e.move
 
@@ -1215,12 +1403,13 @@ cdef bint helper_setup(Helper* h, int i, const Ctx* main, int* halt, int* solved
     h.c.moves = <move_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(move_t))
     h.c.keys = <int64_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(int64_t))
     h.c.hist = <uint32_t*>calloc(1 << 16, sizeof(uint32_t))
+    h.c.cover = <CoverSlot*>calloc(COVER_SLOTS, sizeof(CoverSlot))
     h.root = root[0]
     h.key = key
     h.lo0, h.hi0, h.guess, h.spread = lo, hi, guess, spread
     h.lo, h.hi = lo, hi
     h.solved = solved
-    return h.c.moves != NULL and h.c.keys != NULL and h.c.hist != NULL
+    return h.c.moves != NULL and h.c.keys != NULL and h.c.hist != NULL and h.c.cover != NULL
 
 
 cdef int helpers_start(Helper* hs, int n, const Ctx* main, int* halt, int* solved, const CState* root,
@@ -1257,4 +1446,5 @@ cdef uint64_t helpers_finish(Helper* hs, int n, int* halt, int* lo, int* hi) noe
         free(hs[i].c.moves)
         free(hs[i].c.keys)
         free(hs[i].c.hist)
+        free(hs[i].c.cover)
     return nodes

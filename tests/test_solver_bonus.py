@@ -1,0 +1,77 @@
+"""The 7x7 bonus in the solver's relaxed games (search/_solver.pyx,
+``bonus_coverable``): the relaxed player takes the bonus only once the
+patches it bought and the leather it placed can cover an open 7x7 square
+of its quilt. The cover test is checked against brute force over the
+reference rules' placements; the solver's values with and without it
+against plain minimax."""
+
+import itertools
+import random
+
+import pytest
+from reference import all_placements
+from test_alphabeta import plain_minimax
+from test_solver import ALL, BONUS, LEATHER
+
+from patchsolve.search import _solver
+from patchsolve.search.solver import solve
+
+WINDOWS = [sum(1 << (r * 9 + c) for r in range(r0, r0 + 7) for c in range(c0, c0 + 7))
+           for r0 in range(3) for c0 in range(3)]
+FULL = (1 << 81) - 1
+
+
+def brute_covers(quilt, pids, leather):
+    """Some subset of ``pids``, placed on empty squares without overlap,
+    leaves at most ``leather`` empty squares of some 7x7 square uncovered."""
+    empty = FULL & ~quilt
+    fitting = {pid: [m for m in all_placements(pid) if not m & quilt] for pid in pids}
+    for k in range(len(pids) + 1):
+        for subset in itertools.combinations(pids, k):
+            for choice in itertools.product(*(fitting[pid] for pid in subset)):
+                union = 0
+                for m in choice:
+                    if union & m:
+                        break
+                    union |= m
+                else:
+                    if any(bin(w & empty & ~union).count("1") <= leather for w in WINDOWS):
+                        return True
+    return False
+
+
+def cases():
+    rng = random.Random(7)
+    for pos in ALL:
+        for player in (0, 1):
+            quilt = pos.quilt(player)
+            for _ in range(4):
+                pids = rng.sample(range(33), rng.randint(1, 3))
+                yield pos, player, quilt, pids, rng.randint(0, 2)
+
+
+def test_the_cover_test_matches_brute_force():
+    s = _solver.Solver(1, False)
+    seen = {True: 0, False: 0}
+    for pos, player, quilt, pids, leather in cases():
+        want = brute_covers(quilt, pids, leather)
+        assert s.covers(pos._c, player, pids, leather) == want, (pos.to_text(), player, pids, leather)
+        seen[want] += 1
+    assert seen[True] >= 5 and seen[False] >= 5, seen       # both answers are exercised
+
+
+def test_bad_cover_arguments_raise():
+    s = _solver.Solver(1, False)
+    for args in ((2, [1], 0), (0, [33], 0), (0, [1], -1)):
+        with pytest.raises(ValueError):
+            s.covers(ALL[0]._c, *args)
+
+
+@pytest.mark.parametrize("use_cover", [True, False])
+def test_values_with_and_without_the_cover_test_equal_plain_minimax(use_cover):
+    for pos in BONUS + LEATHER + ALL[::4]:
+        s = _solver.Solver(4, False, use_cover=use_cover)
+        s.set_limits(0, 0.0)
+        lo, hi = s.bounds(pos._c)
+        assert s.solve(pos._c, lo, hi, s.guess(pos._c)) == (plain_minimax(pos),) * 2
+        assert solve(pos).score == plain_minimax(pos)
