@@ -56,7 +56,8 @@ Pruning (every one keeps the value exact; the tests check them)
   that differ only in the mover's quilt; a relaxed game that ignores that
   quilt's geometry bounds the whole group from above (see "Relaxed quilts";
   its 7x7 bonus only once the patches bought can cover an open square,
-  ``use_cover``).
+  ``use_cover``, and a buy only if every patch bought can lie on the quilt
+  together, ``use_pack``).
   Its relaxed game offers only the patches that still fit after at least
   one placement of the group's patch (``relax_pairs``). When that bound
   fails, placements that leave room for fewer of those patches are bounded
@@ -279,9 +280,9 @@ cdef inline uint64_t tt_key(const Ctx* c, const CState* s, uint64_t key, int ply
     players of ``rmask`` relaxed."""
     cdef int p, n
     cdef u128 empty, holes
-    if rmask and c.use_cover and s.bonus < 0:
+    if rmask and (c.use_pack or (c.use_cover and s.bonus < 0)):
         for p in range(2):
-            if (rmask >> p) & 1 and c.thr[p] <= BOARD_SQUARES:
+            if (rmask >> p) & 1 and (c.use_pack or c.thr[p] <= BOARD_SQUARES):
                 key ^= mix64(BOUGHT_SALT + <uint64_t>p ^ c.rb[ply][p] ^ (<uint64_t>c.rl[ply][p] << 40))
     if not c.use_dead_keys or s.bonus < 0:
         return key
@@ -340,9 +341,12 @@ ctypedef struct Ctx:
     uint64_t class_cuts    # placements skipped by a fit class's bound
     uint64_t cover_calls   # relaxed bonus checks (bonus_coverable), and those the cache did not answer
     uint64_t cover_searches
+    uint64_t pack_calls    # relaxed packing checks (packable), and those the cache did not answer
+    uint64_t pack_searches
     move_t* moves          # MAX_PLY x MAX_MOVES
     int64_t* keys          # MAX_PLY x MAX_MOVES
     int use_cover          # relaxed games: the bonus only once the bought patches can cover a 7x7 square
+    int use_pack           # relaxed games: a buy only if all the patches bought can lie on the quilt together
     CoverSlot* cover       # COVER_SLOTS cached results of cover_search (per thread)
     int* halt              # Lazy SMP: this thread stops when it is set (NULL: no other thread)
     uint64_t noise         # Lazy SMP helpers: seed of their ordering noise (0: none)
@@ -729,7 +733,76 @@ cdef inline bint patch_fits(u128 quilt, int pid) noexcept nogil:
     return False
 
 
-cdef int gen_relaxed(Ctx* c, const CState* s, int p, move_t* out) noexcept nogil:
+# Packing in a relaxed game: the relaxed player may buy a patch only if it
+# and every patch it bought since the relaxation began can all lie, without
+# overlap, on the empty squares of its quilt as it was then (``rq``): any
+# real game of the group places them so. A depth-first search places the
+# largest first, checks that every patch left still fits somewhere, gives
+# up after COVER_STEPS steps (and then allows the buy: sound); its answers
+# share the cover cache (salted).
+
+cdef uint64_t PACK_SALT = 0x3C6EF372FE94F82BULL
+
+
+cdef bint packs(Cover* k, uint64_t todo) noexcept nogil:
+    """Can the patches ``todo`` all lie on ``k.empty`` without overlap?"""
+    cdef int pid = -1, q, og, best = 0
+    cdef uint64_t f = todo, rest
+    cdef u128 a, m
+    if todo == 0:
+        return True
+    k.steps -= 1
+    if k.steps < 0:
+        return True
+    while f:
+        q = ps_ctz128(<u128>f)
+        f &= f - 1
+        if not patch_fits(FULL & ~k.empty, q):
+            return False
+        if T.patch_size[q] > best:
+            best = T.patch_size[q]
+            pid = q
+    rest = todo & ~((<uint64_t>1) << pid)
+    for og in range(T.patch_og_start[pid], T.patch_og_start[pid + 1]):
+        a = fits(T, k.empty, og)
+        while a:
+            m = T.og_shape[og] << ps_ctz128(a)
+            a &= a - 1
+            k.empty &= ~m
+            if packs(k, rest):
+                k.empty |= m
+                return True
+            k.empty |= m
+    return False
+
+
+cdef bint packable(Ctx* c, int p, int ply, int pid) noexcept nogil:
+    """May the relaxed ``p`` (at ``ply``) buy ``pid`` on top of what it bought?"""
+    cdef uint64_t todo = c.rb[ply][p] | ((<uint64_t>1) << pid), f = todo
+    cdef Cover k
+    cdef uint64_t key
+    cdef CoverSlot* slot
+    cdef int area = 0
+    if not (todo & (todo - 1)):
+        return True                # one patch: it fitted when the relaxation began
+    while f:
+        area += T.patch_size[ps_ctz128(<u128>f)]
+        f &= f - 1
+    if area > popcount128(c.rq[p]):
+        return False
+    key = mix64(PACK_SALT ^ <uint64_t>c.rq[p] ^ mix64((<uint64_t>(c.rq[p] >> 64)) ^ mix64(todo))) | 1
+    slot = &c.cover[key & (COVER_SLOTS - 1)]
+    c.pack_calls += 1
+    if slot.key != key:
+        c.pack_searches += 1
+        k.empty = c.rq[p]
+        k.steps = COVER_STEPS
+        slot.key = key
+        slot.yes = packs(&k, todo)
+    return slot.yes
+
+
+cdef int gen_relaxed(Ctx* c, const CState* s, int p, move_t* out, int ply) noexcept nogil:
     cdef int n = 1, k, pid
     cdef int empty = BOARD_SQUARES - popcount128(s.quilt[p]) - c.unusable[p]
     if s.pending >= 0:
@@ -739,7 +812,7 @@ cdef int gen_relaxed(Ctx* c, const CState* s, int p, move_t* out) noexcept nogil
     for k in range(3 if s.n_circle > 3 else s.n_circle):
         pid = s.circle[k]
         if T.patch_cost[pid] <= s.buttons[p] and T.patch_size[pid] <= empty \
-                and (c.fits[p] >> pid) & 1:
+                and (c.fits[p] >> pid) & 1 and (not c.use_pack or packable(c, p, ply, pid)):
             out[n] = relaxed_code(s, p, pid)
             n += 1
     return n
@@ -838,7 +911,7 @@ cdef inline uint64_t relax_salt(Ctx* c, int p, int rmask, int r2) noexcept nogil
             ^ mix64(c.fits[p] ^ (<uint64_t>c.thr[p] << 40) ^ (<uint64_t>c.unusable[p] << 48)
                   ^ (<uint64_t>(p + 1) << 56))
             ^ (mix64(<uint64_t>c.rq[p] ^ mix64(<uint64_t>(c.rq[p] >> 64) + <uint64_t>p))
-               if c.use_cover and c.thr[p] <= BOARD_SQUARES else 0))
+               if c.use_pack or (c.use_cover and c.thr[p] <= BOARD_SQUARES) else 0))
 
 
 cdef int group_bound(Ctx* c, const CState* s, uint64_t key, int p, int group, int alpha,
@@ -1027,7 +1100,7 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
     if not cut:
         moves = c.moves + ply * MAX_MOVES
         if relaxed:
-            n = gen_relaxed(c, s, p, moves)
+            n = gen_relaxed(c, s, p, moves, ply)
         else:
             n = gen_moves(s, moves)
         keys = c.keys + ply * MAX_MOVES
@@ -1154,7 +1227,8 @@ cdef class Solver:
 
     def __cinit__(self, int hash_mb=64, bint wdl=False, bint use_static=True, bint use_relax=True,
                   bint use_etc=False, int relax_min=2, bint use_hist=True, bint use_dead_keys=True,
-                  bint relax_pairs=True, bint relax_classes=True, int threads=1, bint use_cover=True):
+                  bint relax_pairs=True, bint relax_classes=True, int threads=1, bint use_cover=True,
+                  bint use_pack=True):
         cdef uint64_t buckets = 1
         cdef int i
         memset(&self.c, 0, sizeof(Ctx))
@@ -1181,6 +1255,7 @@ cdef class Solver:
         self.c.relax_pairs = relax_pairs
         self.c.relax_classes = relax_classes
         self.c.use_cover = use_cover
+        self.c.use_pack = use_pack
         self.threads = threads if threads > 1 else 1
 
     def __dealloc__(self):
@@ -1216,7 +1291,8 @@ cdef class Solver:
     def stats(self):
         return {"static_cuts": self.c.static_cuts, "etc_cuts": self.c.etc_cuts,
                 "relax_cuts": self.c.relax_cuts, "class_cuts": self.c.class_cuts,
-                "cover_calls": self.c.cover_calls, "cover_searches": self.c.cover_searches}
+                "cover_calls": self.c.cover_calls, "cover_searches": self.c.cover_searches,
+                "pack_calls": self.c.pack_calls, "pack_searches": self.c.pack_searches}
 
     def set_limits(self, uint64_t node_limit, double seconds):
         """Budget from now for the next calls (0: none). Nodes count from
@@ -1296,6 +1372,22 @@ cdef class Solver:
         self.c.rb[0][player] = mask
         self.c.rl[0][player] = leather
         return bool(cover_search(&self.c, player, 0))
+
+    def packs(self, CoreState s, int player, pids):
+        """Whether the patches ``pids`` can all lie on the empty squares of
+        ``player``'s quilt without overlap (what a relaxed game asks before
+        it allows a buy; for the tests)."""
+        cdef uint64_t mask = 0
+        cdef Cover k
+        if not 0 <= player < 2:
+            raise ValueError("player out of range")
+        for pid in pids:
+            if not 0 <= pid < N_PATCHES:
+                raise ValueError(f"no patch {pid}")
+            mask |= (<uint64_t>1) << <int>pid
+        k.empty = FULL & ~s.s.quilt[player]
+        k.steps = COVER_STEPS
+        return bool(packs(&k, mask))
 
     def tt_bounds(self, CoreState s):
         """(lo, hi, move) the TT holds for ``s``, or None."""

@@ -1,9 +1,10 @@
-"""The 7x7 bonus in the solver's relaxed games (search/_solver.pyx,
-``bonus_coverable``): the relaxed player takes the bonus only once the
-patches it bought and the leather it placed can cover an open 7x7 square
-of its quilt. The cover test is checked against brute force over the
-reference rules' placements; the solver's values with and without it
-against plain minimax."""
+"""What a relaxed player bought (search/_solver.pyx): in a relaxed game a
+player buys a patch only if it and every patch it bought since the
+relaxation began can lie on its quilt together (``packable``), and takes
+the 7x7 bonus only once those patches and the leather it placed can cover
+an open 7x7 square (``bonus_coverable``). Both tests are checked against
+brute force over the reference rules' placements; the solver's values with
+and without them against plain minimax."""
 
 import itertools
 import random
@@ -14,7 +15,6 @@ from test_alphabeta import plain_minimax
 from test_solver import ALL, BONUS, LEATHER
 
 from patchsolve.search import _solver
-from patchsolve.search.solver import solve
 
 WINDOWS = [sum(1 << (r * 9 + c) for r in range(r0, r0 + 7) for c in range(c0, c0 + 7))
            for r0 in range(3) for c0 in range(3)]
@@ -60,18 +60,49 @@ def test_the_cover_test_matches_brute_force():
     assert seen[True] >= 5 and seen[False] >= 5, seen       # both answers are exercised
 
 
-def test_bad_cover_arguments_raise():
+def brute_packs(quilt, pids):
+    """The patches ``pids`` all lie on empty squares without overlap."""
+    fitting = [[m for m in all_placements(pid) if not m & quilt] for pid in pids]
+    for choice in itertools.product(*fitting):
+        union = 0
+        for m in choice:
+            if union & m:
+                break
+            union |= m
+        else:
+            return True
+    return False
+
+
+def test_the_packing_test_matches_brute_force():
+    s = _solver.Solver(1, False)
+    seen = {True: 0, False: 0}
+    rng = random.Random(11)
+    for pos in ALL:
+        for player in (0, 1):
+            quilt = pos.quilt(player)
+            for _ in range(6):
+                pids = rng.sample(range(33), rng.randint(1, 3))
+                want = brute_packs(quilt, pids)
+                assert s.packs(pos._c, player, pids) == want, (pos.to_text(), player, pids)
+                seen[want] += 1
+    assert seen[True] >= 5 and seen[False] >= 5, seen
+
+
+def test_bad_arguments_raise():
     s = _solver.Solver(1, False)
     for args in ((2, [1], 0), (0, [33], 0), (0, [1], -1)):
         with pytest.raises(ValueError):
             s.covers(ALL[0]._c, *args)
+    for args in ((2, [1]), (0, [33]), (0, [-1])):
+        with pytest.raises(ValueError):
+            s.packs(ALL[0]._c, *args)
 
 
-@pytest.mark.parametrize("use_cover", [True, False])
-def test_values_with_and_without_the_cover_test_equal_plain_minimax(use_cover):
+@pytest.mark.parametrize("use_cover,use_pack", [(True, True), (True, False), (False, True), (False, False)])
+def test_values_with_and_without_either_test_equal_plain_minimax(use_cover, use_pack):
     for pos in BONUS + LEATHER + ALL[::4]:
-        s = _solver.Solver(4, False, use_cover=use_cover)
+        s = _solver.Solver(4, False, use_cover=use_cover, use_pack=use_pack)
         s.set_limits(0, 0.0)
         lo, hi = s.bounds(pos._c)
         assert s.solve(pos._c, lo, hi, s.guess(pos._c)) == (plain_minimax(pos),) * 2
-        assert solve(pos).score == plain_minimax(pos)
