@@ -8,7 +8,7 @@ positions of the given buckets, under a node cap (X = not solved within it).
 Variants switch one thing off (or on) against the default: static bounds,
 relaxed-quilt group bounds, enhanced transposition cut-offs, killer and
 history ordering, the bracketing spread, the TT size, the dead-hole TT
-keys, the relaxed pairs. CPU time (``time.process_time``) is given too. ``--driver`` instead compares options of
+keys, the relaxed pairs, the relaxed players' cover and packing tests. CPU time (``time.process_time``) is given too. ``--driver`` instead compares options of
 the whole ``patchsolve.solve`` run (the win/loss pass first, ...): nodes of
 the run, principal variation included.
 """
@@ -41,6 +41,9 @@ VARIANTS = {
     "no relaxed pairs": ({"relax_pairs": False}, 8),
     "no fit classes": ({"relax_classes": False}, 8),
     "group bounds from 3 placements": ({"relax_min": 3}, 8),
+    "no cover test (bonus by squares alone)": ({"use_cover": False}, 8),
+    "no packing test": ({"use_pack": False}, 8),
+    "neither (as before round 4)": ({"use_cover": False, "use_pack": False}, 8),
 }
 
 
