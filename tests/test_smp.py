@@ -85,12 +85,13 @@ def test_many_threads_on_a_tiny_table_do_not_crash():
         assert r.workers == 8
 
 
-def test_request_stop_from_another_thread_stops_every_thread():
-    pos = BENCH[4][1]
+def stop_from_another_thread(call, threads):
+    """Run ``call()`` in a thread, request a stop after 0.5 s and check that
+    it returns within 5 s, that ``threads`` OS threads ran and that none is
+    left; its result."""
     before = os_threads()
     box, during = {}, []
-    t = threading.Thread(target=lambda: box.update(r=patchsolve.search(
-        pos, engine="alphabeta", time=60, workers=3, endgame_solve=False)))
+    t = threading.Thread(target=lambda: box.update(r=call()))
     t0 = time.monotonic()
     t.start()
     time.sleep(0.5)
@@ -98,12 +99,19 @@ def test_request_stop_from_another_thread_stops_every_thread():
     request_stop()
     t.join(10)
     assert not t.is_alive() and time.monotonic() - t0 < 5
-    assert box["r"].interrupted and box["r"].best_move in pos.legal_moves()
-    assert during[0] >= before + 3           # the Python thread and its two helpers ran ...
+    assert during[0] >= before + threads     # the Python thread and its helpers ran ...
     settle = time.monotonic() + 2            # ... and none is left once the search returned
     while os_threads() > before and time.monotonic() < settle:
         time.sleep(0.01)                     # (the Python thread's OS exit can lag its join)
     assert os_threads() == before
+    return box["r"]
+
+
+def test_request_stop_from_another_thread_stops_every_thread():
+    pos = BENCH[4][1]
+    r = stop_from_another_thread(
+        lambda: patchsolve.search(pos, engine="alphabeta", time=60, workers=3, endgame_solve=False), 3)
+    assert r.interrupted and r.best_move in pos.legal_moves()
 
 
 def test_a_nodes_or_depth_limit_with_threads_is_refused_with_the_reason():

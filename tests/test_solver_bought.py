@@ -21,6 +21,19 @@ WINDOWS = [sum(1 << (r * 9 + c) for r in range(r0, r0 + 7) for c in range(c0, c0
 FULL = (1 << 81) - 1
 
 
+def disjoint_unions(placement_lists):
+    """The squares of each choice of one placement per list, when the
+    chosen placements do not overlap."""
+    for choice in itertools.product(*placement_lists):
+        union = 0
+        for m in choice:
+            if union & m:
+                break
+            union |= m
+        else:
+            yield union
+
+
 def brute_covers(quilt, pids, leather):
     """Some subset of ``pids``, placed on empty squares without overlap,
     leaves at most ``leather`` empty squares of some 7x7 square uncovered."""
@@ -28,15 +41,9 @@ def brute_covers(quilt, pids, leather):
     fitting = {pid: [m for m in all_placements(pid) if not m & quilt] for pid in pids}
     for k in range(len(pids) + 1):
         for subset in itertools.combinations(pids, k):
-            for choice in itertools.product(*(fitting[pid] for pid in subset)):
-                union = 0
-                for m in choice:
-                    if union & m:
-                        break
-                    union |= m
-                else:
-                    if any(bin(w & empty & ~union).count("1") <= leather for w in WINDOWS):
-                        return True
+            for union in disjoint_unions([fitting[pid] for pid in subset]):
+                if any(bin(w & empty & ~union).count("1") <= leather for w in WINDOWS):
+                    return True
     return False
 
 
@@ -63,15 +70,7 @@ def test_the_cover_test_matches_brute_force():
 def brute_packs(quilt, pids):
     """The patches ``pids`` all lie on empty squares without overlap."""
     fitting = [[m for m in all_placements(pid) if not m & quilt] for pid in pids]
-    for choice in itertools.product(*fitting):
-        union = 0
-        for m in choice:
-            if union & m:
-                break
-            union |= m
-        else:
-            return True
-    return False
+    return next(disjoint_unions(fitting), None) is not None
 
 
 def test_the_packing_test_matches_brute_force():

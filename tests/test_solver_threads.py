@@ -4,20 +4,16 @@ interval proven; threads are refused with a node limit (which promises a
 reproducible result), default to every core under a time limit, stop on
 Ctrl-C and leave no thread behind."""
 
-import os
-import threading
-import time
-
 import pytest
 from click.testing import CliRunner
 from test_alphabeta import plain_minimax
+from test_smp import stop_from_another_thread
 from test_solver import ALL, plain_wdl
 
 import patchsolve
 from patchsolve.cli import cli
 from patchsolve.errors import LimitError
 from patchsolve.search import limits
-from patchsolve.search.stop import request_stop
 from patchsolve.search.solver import solve
 
 # from benchmarks/solve_reach.json, with the exact values one thread proved
@@ -30,10 +26,6 @@ REACH = [
     ("revised 9,25,18,29,15,19,2,1,24,16,10,17,4 1ffffbd8c0e7239ecfef0/1cd46a1f9ffcbe0feffc7 "
      "14/11 9/9 35/40 - 44,50 - - 1", -7),
 ]
-
-
-def os_threads() -> int:
-    return len(os.listdir("/proc/self/task"))
 
 
 def test_more_threads_than_cores_keep_every_value_exact():
@@ -82,24 +74,9 @@ def test_default_threads_every_core_under_a_time_limit_one_with_nodes(monkeypatc
 def test_request_stop_stops_every_thread_and_none_is_left():
     far = patchsolve.Position.from_text(
         "original 3,21,10,32,1,18,22,11,13,19,23,28,27,25,2,0 19fffe4f038383c3c1e3f/1c1e0f0783e1f07a3f1fc "
-        "12/7 12/10 39/37 - 44,50 - - -")            # about two minutes on one thread
-    before = os_threads()
-    box, during = {}, []
-    t = threading.Thread(target=lambda: box.update(r=patchsolve.solve(far, time=60, workers=3)))
-    t0 = time.monotonic()
-    t.start()
-    time.sleep(0.5)
-    during.append(os_threads())
-    request_stop()
-    t.join(10)
-    assert not t.is_alive() and time.monotonic() - t0 < 5
-    r = box["r"]
+        "12/7 12/10 39/37 - 44,50 - - -")            # minutes on one thread
+    r = stop_from_another_thread(lambda: patchsolve.solve(far, time=60, workers=3), 3)
     assert r.interrupted and r.lower <= r.upper and far.is_legal(r.best_move)
-    assert during[0] >= before + 3           # the Python thread and two helpers ran ...
-    settle = time.monotonic() + 2            # ... and none is left once it returned
-    while os_threads() > before and time.monotonic() < settle:
-        time.sleep(0.01)
-    assert os_threads() == before
 
 
 def test_cli_solve_reports_its_threads():

@@ -74,10 +74,7 @@ from patchsolve.search._order cimport (
 )
 from patchsolve.search._knowledge cimport move_lookahead_bad, lookahead_on, lookahead_candidates
 
-from patchsolve.search._threads cimport (
-    pthread_t, pthread_attr_t, pthread_attr_init, pthread_attr_setstacksize, pthread_attr_destroy,
-    pthread_create, pthread_join, atomic_load, atomic_store, load64, HELPER_STACK,
-)
+from patchsolve.search._threads cimport pthread_t, pthread_join, atomic_load, atomic_store, load64, launch
 
 cdef enum:
     INF = 30000
@@ -617,16 +614,12 @@ cdef int helpers_start(Helper* hs, int n, const Ctx* main, int* halt, const CSta
     """Set up and launch ``n`` helpers; odd ones start one ply deeper so the
     threads do not all search the same iteration. Returns how many run (a
     helper whose buffers or thread cannot be had is left out)."""
-    cdef pthread_attr_t attr
     cdef int i, started = 0
-    pthread_attr_init(&attr)
-    pthread_attr_setstacksize(&attr, HELPER_STACK)
     for i in range(n):
         helper_setup(&hs[i], main, halt, root, key, first_depth + (i + 1) % 2, last_depth)
-        if ctx_buffers_ok(&hs[i].c) and pthread_create(&hs[i].tid, &attr, helper_main, &hs[i]) == 0:
+        if ctx_buffers_ok(&hs[i].c) and launch(&hs[i].tid, helper_main, &hs[i]):
             hs[i].started = 1
             started += 1
-    pthread_attr_destroy(&attr)
     return started
 
 

@@ -106,10 +106,7 @@ from patchsolve.search._zobrist cimport ZTables, get_zobrist, full_key, child_ke
 from patchsolve.search._order cimport (
     LAZY, cmp_desc, key_move, select_best, next_move, buy_gain, completes_bonus, is_final_buy,
 )
-from patchsolve.search._threads cimport (
-    pthread_t, pthread_attr_t, pthread_attr_init, pthread_attr_setstacksize, pthread_attr_destroy,
-    pthread_create, pthread_join, atomic_load, atomic_store, load64, HELPER_STACK,
-)
+from patchsolve.search._threads cimport pthread_t, pthread_join, atomic_load, atomic_store, load64, launch
 
 cdef extern from *:
     """
@@ -1508,16 +1505,12 @@ cdef int helpers_start(Helper* hs, int n, const Ctx* main, int* halt, int* solve
                        uint64_t key, int lo, int hi, int guess, int spread) noexcept nogil:
     """Launch ``n`` helpers; returns how many run (one whose buffers or
     thread cannot be had is left out)."""
-    cdef pthread_attr_t attr
     cdef int i, started = 0
-    pthread_attr_init(&attr)
-    pthread_attr_setstacksize(&attr, HELPER_STACK)
     for i in range(n):
         if (helper_setup(&hs[i], i, main, halt, solved, root, key, lo, hi, guess, spread)
-                and pthread_create(&hs[i].tid, &attr, helper_main, &hs[i]) == 0):
+                and launch(&hs[i].tid, helper_main, &hs[i])):
             hs[i].started = 1
             started += 1
-    pthread_attr_destroy(&attr)
     return started
 
 

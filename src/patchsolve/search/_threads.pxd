@@ -29,3 +29,15 @@ cdef extern from *:
 
 cdef enum:
     HELPER_STACK = 16 << 20   # bytes: a searcher's recursion (up to 160 frames) with room to spare
+
+
+cdef inline bint launch(pthread_t* tid, void* (*fn)(void*) noexcept nogil, void* arg) noexcept nogil:
+    """Start ``fn(arg)`` on a new thread with HELPER_STACK bytes of stack;
+    False when the thread cannot be had."""
+    cdef pthread_attr_t attr
+    cdef bint ok
+    pthread_attr_init(&attr)
+    pthread_attr_setstacksize(&attr, HELPER_STACK)
+    ok = pthread_create(tid, &attr, fn, arg) == 0
+    pthread_attr_destroy(&attr)
+    return ok
