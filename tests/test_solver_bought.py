@@ -47,12 +47,14 @@ def brute_covers(quilt, pids, leather):
     return False
 
 
-def cases():
-    rng = random.Random(7)
+def cases(seed, per_quilt):
+    """(position, player, quilt, 1-3 random patch ids, 0-2 leather) on every
+    quilt of the endgame sets."""
+    rng = random.Random(seed)
     for pos in ALL:
         for player in (0, 1):
             quilt = pos.quilt(player)
-            for _ in range(4):
+            for _ in range(per_quilt):
                 pids = rng.sample(range(33), rng.randint(1, 3))
                 yield pos, player, quilt, pids, rng.randint(0, 2)
 
@@ -60,7 +62,7 @@ def cases():
 def test_the_cover_test_matches_brute_force():
     s = _solver.Solver(1, False)
     seen = {True: 0, False: 0}
-    for pos, player, quilt, pids, leather in cases():
+    for pos, player, quilt, pids, leather in cases(7, 4):
         want = brute_covers(quilt, pids, leather)
         assert s.covers(pos._c, player, pids, leather) == want, (pos.to_text(), player, pids, leather)
         seen[want] += 1
@@ -76,15 +78,10 @@ def brute_packs(quilt, pids):
 def test_the_packing_test_matches_brute_force():
     s = _solver.Solver(1, False)
     seen = {True: 0, False: 0}
-    rng = random.Random(11)
-    for pos in ALL:
-        for player in (0, 1):
-            quilt = pos.quilt(player)
-            for _ in range(6):
-                pids = rng.sample(range(33), rng.randint(1, 3))
-                want = brute_packs(quilt, pids)
-                assert s.packs(pos._c, player, pids) == want, (pos.to_text(), player, pids)
-                seen[want] += 1
+    for pos, player, quilt, pids, _ in cases(11, 6):
+        want = brute_packs(quilt, pids)
+        assert s.packs(pos._c, player, pids) == want, (pos.to_text(), player, pids)
+        seen[want] += 1
     assert seen[True] >= 5 and seen[False] >= 5, seen
 
 
