@@ -39,7 +39,6 @@ VARIANTS = {
     "hash 256 MB": ({"hash_mb": 256}, 8),
     "no dead-hole keys": ({"use_dead_keys": False}, 8),
     "no relaxed pairs": ({"relax_pairs": False}, 8),
-    "no fit classes": ({"relax_classes": False}, 8),
     "group bounds from 3 placements": ({"relax_min": 3}, 8),
     "no cover test (bonus by squares alone)": ({"use_cover": False}, 8),
     "no packing test": ({"use_pack": False}, 8),

@@ -59,10 +59,10 @@ Pruning (every one keeps the value exact; the tests check them)
   ``use_cover``, and a buy only if every patch bought can lie on the quilt
   together, ``use_pack``).
   Its relaxed game offers only the patches that still fit after at least
-  one placement of the group's patch (``relax_pairs``). When that bound
-  fails, placements that leave room for fewer of those patches are bounded
-  again by the relaxed game with just the ones they leave room for, once per
-  such set (``relax_classes``, "Fit classes").
+  one placement of the group's patch (``relax_pairs``). (Fit classes, which
+  bounded again the placements leaving room for fewer of those patches,
+  were removed once the packing test made them cost more nodes than they
+  saved: benchmarks/results/solve_reach.md, round 4.)
 - Enhanced transposition cut-offs (``use_etc``, off by default: they saved
   few nodes and cost time, benchmarks/results/solve_reach.md): before
   searching a node's moves, the TT is probed for the children of the first
@@ -321,7 +321,6 @@ ctypedef struct Ctx:
     move_t killer[MAX_PLY]
     int relax_min
     int relax_pairs        # a group's relaxed game drops the patches no placement of it leaves room for
-    int relax_classes      # once a group's bound fails, placements leaving fewer patches room get their own
     int thr[2]             # relaxed player: covered squares that earn the 7x7 bonus
     uint64_t fits[2]       # relaxed player: patches that fitted when relaxation began
     int unusable[2]        # relaxed player: empty squares no patch can use
@@ -335,7 +334,6 @@ ctypedef struct Ctx:
     uint64_t static_cuts
     uint64_t etc_cuts
     uint64_t relax_cuts
-    uint64_t class_cuts    # placements skipped by a fit class's bound
     uint64_t cover_calls   # relaxed bonus checks (bonus_coverable), and those the cache did not answer
     uint64_t cover_searches
     uint64_t pack_calls    # relaxed packing checks (packable), and those the cache did not answer
@@ -912,11 +910,9 @@ cdef inline uint64_t relax_salt(Ctx* c, int p, int rmask, int r2) noexcept nogil
 
 
 cdef int group_bound(Ctx* c, const CState* s, uint64_t key, int p, int group, int alpha,
-                     int ply, int rmask, bint has_only, uint64_t only, uint64_t* used) noexcept nogil:
+                     int ply, int rmask) noexcept nogil:
     """Fail-soft value of the relaxed game after ``group``, null window at
-    alpha. With ``has_only``, ``only`` is the set of patches the relaxed
-    player may still place (a fit class, see ``fit_class``); ``used``
-    receives the set it used."""
+    alpha."""
     cdef CState child = s[0]
     cdef int r2 = rmask | (1 << p), v
     cdef int old_thr = c.thr[p]
@@ -926,11 +922,8 @@ cdef int group_bound(Ctx* c, const CState* s, uint64_t key, int p, int group, in
     cdef move_t m = relaxed_code(s, p, group)
     cdef uint64_t ck
     relax_begin(c, s, p)
-    if has_only:
-        c.fits[p] = only
-    elif c.relax_pairs and group != LEATHER_GROUP:
+    if c.relax_pairs and group != LEATHER_GROUP:
         c.fits[p] = fits_after(s, p, group, c.fits[p] & ~((<uint64_t>1) << group))
-    used[0] = c.fits[p]
     inherit(c, ply)
     c.rb[ply + 1][p] = 0
     c.rl[ply + 1][p] = 0
@@ -946,20 +939,6 @@ cdef int group_bound(Ctx* c, const CState* s, uint64_t key, int p, int group, in
     c.unusable[p] = old_unusable
     c.rq[p] = old_rq
     return v
-
-
-# Fit classes: when a group's relaxed bound fails, the placements that leave
-# room for fewer of the group's patches than the bound assumed are bounded
-# again, one relaxed game per distinct set of patches that still fit (few
-# sets per group: most placements leave room for the same ones).
-
-cdef enum:
-    CLASS_SLOTS = 8
-
-
-cdef inline uint64_t fit_class(const CState* s, int p, move_t m, uint64_t cand) noexcept nogil:
-    """The patches of ``cand`` that still fit after placement ``m``."""
-    return fitting(s.quilt[p] | move_mask(m), cand)
 
 
 # --------------------------------------------------------------------------
@@ -1033,13 +1012,6 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
     cdef int ub[N_GROUPS]
     cdef bint tried[N_GROUPS]
     cdef bint started[N_GROUPS]
-    cdef uint64_t gfits[N_GROUPS]          # the patch set each group's bound used
-    cdef uint64_t cls_fits[CLASS_SLOTS]    # fit classes bounded at this node
-    cdef int cls_group[CLASS_SLOTS]
-    cdef int cls_v[CLASS_SLOTS]
-    cdef int cls_alpha[CLASS_SLOTS]        # the alpha each was bounded at
-    cdef int ncls = 0, k
-    cdef uint64_t fc
 
     c.nodes += 1
     if (c.nodes & CHECK_EVERY) == 0:
@@ -1138,7 +1110,7 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
                 left[g] -= 1
                 if ((started[g] or searched > 0) and not tried[g] and left[g] + 1 >= c.relax_min):
                     tried[g] = True
-                    v = group_bound(c, s, key, p, g, alpha, ply, rmask, False, 0, &gfits[g])
+                    v = group_bound(c, s, key, p, g, alpha, ply, rmask)
                     if c.stop:
                         return 0
                     if v <= alpha:
@@ -1149,34 +1121,6 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
                     if ub[g] > best:
                         best = ub[g]
                     continue
-                if c.relax_classes and tried[g] and g != LEATHER_GROUP:
-                    fc = fit_class(s, p, m, gfits[g])
-                    if fc != gfits[g]:
-                        v = INF
-                        for k in range(ncls):
-                            # a value that failed low is an upper bound at any
-                            # alpha; one that failed high says only "above
-                            # the alpha it was bounded at", no cut unless
-                            # alpha is still below it (wide windows raise it)
-                            if (cls_group[k] == g and cls_fits[k] == fc
-                                    and (cls_v[k] <= cls_alpha[k] or cls_v[k] > alpha)):
-                                v = cls_v[k]
-                                break
-                        if v == INF:
-                            v = group_bound(c, s, key, p, g, alpha, ply, rmask, True, fc, &fc)
-                            if c.stop:
-                                return 0
-                            if ncls < CLASS_SLOTS:
-                                cls_group[ncls] = g
-                                cls_fits[ncls] = fc
-                                cls_v[ncls] = v
-                                cls_alpha[ncls] = alpha
-                                ncls += 1
-                        if v <= alpha:
-                            c.class_cuts += 1
-                            if v > best:
-                                best = v
-                            continue
         v = search_move(c, s, key, m, p, relaxed, alpha, beta, ply, rmask)
         if c.stop:
             return 0
@@ -1224,7 +1168,7 @@ cdef class Solver:
 
     def __cinit__(self, int hash_mb=64, bint wdl=False, bint use_static=True, bint use_relax=True,
                   bint use_etc=False, int relax_min=2, bint use_hist=True, bint use_dead_keys=True,
-                  bint relax_pairs=True, bint relax_classes=True, int threads=1, bint use_cover=True,
+                  bint relax_pairs=True, int threads=1, bint use_cover=True,
                   bint use_pack=True):
         cdef uint64_t buckets = 1
         cdef int i
@@ -1250,7 +1194,6 @@ cdef class Solver:
         self.c.relax_min = relax_min
         self.c.use_dead_keys = use_dead_keys
         self.c.relax_pairs = relax_pairs
-        self.c.relax_classes = relax_classes
         self.c.use_cover = use_cover
         self.c.use_pack = use_pack
         self.threads = threads if threads > 1 else 1
@@ -1287,7 +1230,7 @@ cdef class Solver:
     @property
     def stats(self):
         return {"static_cuts": self.c.static_cuts, "etc_cuts": self.c.etc_cuts,
-                "relax_cuts": self.c.relax_cuts, "class_cuts": self.c.class_cuts,
+                "relax_cuts": self.c.relax_cuts,
                 "cover_calls": self.c.cover_calls, "cover_searches": self.c.cover_searches,
                 "pack_calls": self.c.pack_calls, "pack_searches": self.c.pack_searches}
 
@@ -1486,7 +1429,7 @@ cdef bint helper_setup(Helper* h, int i, const Ctx* main, int* halt, int* solved
     h.c.nodes = 0
     h.c.node_limit = 0
     h.c.stop = 0
-    h.c.static_cuts = h.c.etc_cuts = h.c.relax_cuts = h.c.class_cuts = 0
+    h.c.static_cuts = h.c.etc_cuts = h.c.relax_cuts = 0
     h.c.halt = halt
     h.c.noise = mix64(<uint64_t>(i + 1)) | 1
     h.c.moves = <move_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(move_t))
