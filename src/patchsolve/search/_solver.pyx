@@ -272,15 +272,21 @@ cdef uint64_t DEAD_SALT = 0x6A09E667F3BCC909ULL
 cdef uint64_t BOUGHT_SALT = 0xBB67AE8584CAA73BULL
 
 
+cdef inline bint bought_matters(const Ctx* c, int p, bint bonus_open) noexcept nogil:
+    """Whether a relaxed ``p``'s value depends on what it bought since the
+    relaxation began (and so on its quilt then): always with the packing
+    test, with the cover test while the bonus is open and within its reach."""
+    return c.use_pack or (c.use_cover and bonus_open and c.thr[p] <= BOARD_SQUARES)
+
+
 cdef inline uint64_t tt_key(const Ctx* c, const CState* s, uint64_t key, int ply, int rmask) noexcept nogil:
     """The TT key of ``s`` (``key`` is its Zobrist key) at ``ply`` with the
     players of ``rmask`` relaxed."""
     cdef int p, n
     cdef u128 empty, holes
-    if rmask and (c.use_pack or (c.use_cover and s.bonus < 0)):
-        for p in range(2):
-            if (rmask >> p) & 1 and (c.use_pack or c.thr[p] <= BOARD_SQUARES):
-                key ^= mix64(BOUGHT_SALT + <uint64_t>p ^ c.rb[ply][p] ^ (<uint64_t>c.rl[ply][p] << 40))
+    for p in range(2):
+        if (rmask >> p) & 1 and bought_matters(c, p, s.bonus < 0):
+            key ^= mix64(BOUGHT_SALT + <uint64_t>p ^ c.rb[ply][p] ^ (<uint64_t>c.rl[ply][p] << 40))
     if not c.use_dead_keys or s.bonus < 0:
         return key
     for p in range(2):
@@ -345,6 +351,23 @@ ctypedef struct Ctx:
     CoverSlot* cover       # COVER_SLOTS cached results of cover_search (per thread)
     int* halt              # Lazy SMP: this thread stops when it is set (NULL: no other thread)
     uint64_t noise         # Lazy SMP helpers: seed of their ordering noise (0: none)
+
+
+cdef bint ctx_buffers(Ctx* c) noexcept nogil:
+    """Allocate a context's own buffers (the main thread's and each
+    helper's); False when one cannot be had (``ctx_free`` still frees the rest)."""
+    c.moves = <move_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(move_t))
+    c.keys = <int64_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(int64_t))
+    c.hist = <uint32_t*>calloc(1 << 16, sizeof(uint32_t))
+    c.cover = <CoverSlot*>calloc(COVER_SLOTS, sizeof(CoverSlot))
+    return c.moves != NULL and c.keys != NULL and c.hist != NULL and c.cover != NULL
+
+
+cdef void ctx_free(Ctx* c) noexcept nogil:
+    free(c.moves)
+    free(c.keys)
+    free(c.hist)
+    free(c.cover)
 
 
 # a Lazy SMP helper thread (see the end of the file)
@@ -681,11 +704,25 @@ cdef bint coverable(Cover* k, u128 todo) noexcept nogil:
     return False
 
 
+cdef inline int set_area(uint64_t pids) noexcept nogil:
+    """The squares of the patches of ``pids`` (a set of patch ids)."""
+    cdef int area = 0
+    while pids:
+        area += T.patch_size[ps_ctz128(<u128>pids)]
+        pids &= pids - 1
+    return area
+
+
+cdef inline uint64_t quilt_key(u128 empty, uint64_t what) noexcept nogil:
+    """A cache key (odd: 0 marks an empty slot) for ``what`` asked of a
+    quilt with these empty squares."""
+    return mix64(<uint64_t>empty ^ mix64(<uint64_t>(empty >> 64) ^ mix64(what))) | 1
+
+
 cdef bint bonus_coverable(Ctx* c, int p, int ply) noexcept nogil:
     """``cover_search``, cached per context (the same relaxation meets the
     same bought sets again and again)."""
-    cdef uint64_t key = mix64(<uint64_t>c.rq[p] ^ mix64((<uint64_t>(c.rq[p] >> 64))
-                              ^ mix64(c.rb[ply][p] ^ (<uint64_t>c.rl[ply][p] << 40)))) | 1
+    cdef uint64_t key = quilt_key(c.rq[p], c.rb[ply][p] ^ (<uint64_t>c.rl[ply][p] << 40))
     cdef CoverSlot* slot = &c.cover[key & (COVER_SLOTS - 1)]
     c.cover_calls += 1
     if slot.key != key:
@@ -699,14 +736,10 @@ cdef bint cover_search(const Ctx* c, int p, int ply) noexcept nogil:
     """Can the relaxed ``p``'s bought patches and placed leather (at ``ply``)
     cover an open 7x7 square of its quilt as it was when relaxed?"""
     cdef Cover k
-    cdef uint64_t f = c.rb[ply][p]
     cdef int i
     cdef u128 todo
-    k.pids = f
-    k.area = 0
-    while f:
-        k.area += T.patch_size[ps_ctz128(<u128>f)]
-        f &= f - 1
+    k.pids = c.rb[ply][p]
+    k.area = set_area(k.pids)
     k.leather = c.rl[ply][p]
     k.steps = COVER_STEPS
     for i in range(9):
@@ -773,19 +806,15 @@ cdef bint packs(Cover* k, uint64_t todo) noexcept nogil:
 
 cdef bint packable(Ctx* c, int p, int ply, int pid) noexcept nogil:
     """May the relaxed ``p`` (at ``ply``) buy ``pid`` on top of what it bought?"""
-    cdef uint64_t todo = c.rb[ply][p] | ((<uint64_t>1) << pid), f = todo
+    cdef uint64_t todo = c.rb[ply][p] | ((<uint64_t>1) << pid)
     cdef Cover k
     cdef uint64_t key
     cdef CoverSlot* slot
-    cdef int area = 0
     if not (todo & (todo - 1)):
         return True                # one patch: it fitted when the relaxation began
-    while f:
-        area += T.patch_size[ps_ctz128(<u128>f)]
-        f &= f - 1
-    if area > popcount128(c.rq[p]):
+    if set_area(todo) > popcount128(c.rq[p]):
         return False
-    key = mix64(PACK_SALT ^ <uint64_t>c.rq[p] ^ mix64((<uint64_t>(c.rq[p] >> 64)) ^ mix64(todo))) | 1
+    key = quilt_key(c.rq[p], todo ^ PACK_SALT)
     slot = &c.cover[key & (COVER_SLOTS - 1)]
     c.pack_calls += 1
     if slot.key != key:
@@ -906,7 +935,7 @@ cdef inline uint64_t relax_salt(Ctx* c, int p, int rmask, int r2) noexcept nogil
             ^ mix64(c.fits[p] ^ (<uint64_t>c.thr[p] << 40) ^ (<uint64_t>c.unusable[p] << 48)
                   ^ (<uint64_t>(p + 1) << 56))
             ^ (mix64(<uint64_t>c.rq[p] ^ mix64(<uint64_t>(c.rq[p] >> 64) + <uint64_t>p))
-               if c.use_pack or (c.use_cover and c.thr[p] <= BOARD_SQUARES) else 0))
+               if bought_matters(c, p, True) else 0))
 
 
 cdef int group_bound(Ctx* c, const CState* s, uint64_t key, int p, int group, int alpha,
@@ -1149,6 +1178,16 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
 # Python-facing solver
 # --------------------------------------------------------------------------
 
+def _patch_set(pids):
+    """The bit set of patch ids ``pids`` (the test hooks' argument), checked."""
+    cdef uint64_t mask = 0
+    for pid in pids:
+        if not 0 <= pid < N_PATCHES:
+            raise ValueError(f"no patch {pid}")
+        mask |= (<uint64_t>1) << <int>pid
+    return mask
+
+
 cdef class Solver:
     """One solver: its TT (kept across calls) and per-ply buffers. Limits
     are trusted (``solver.py`` validates them). ``lo``/``hi``/``gamma`` are
@@ -1177,14 +1216,9 @@ cdef class Solver:
             buckets *= 2
         self.c.tt = <Entry*>ps_table_alloc(buckets * 2 * sizeof(Entry))
         self.c.tt_mask = buckets - 1
-        self.c.moves = <move_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(move_t))
-        self.c.keys = <int64_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(int64_t))
-        self.c.hist = <uint32_t*>calloc(1 << 16, sizeof(uint32_t))
-        self.c.cover = <CoverSlot*>calloc(COVER_SLOTS, sizeof(CoverSlot))
         for i in range(MAX_PLY):
             self.c.killer[i] = -1
-        if (self.c.tt == NULL or self.c.moves == NULL or self.c.keys == NULL or self.c.hist == NULL
-                or self.c.cover == NULL):
+        if not ctx_buffers(&self.c) or self.c.tt == NULL:
             raise MemoryError("solver table")
         self.c.wdl = wdl
         self.c.use_static = use_static
@@ -1200,10 +1234,7 @@ cdef class Solver:
 
     def __dealloc__(self):
         ps_table_free(self.c.tt, (self.c.tt_mask + 1) * 2 * sizeof(Entry))
-        free(self.c.moves)
-        free(self.c.keys)
-        free(self.c.hist)
-        free(self.c.cover)
+        ctx_free(&self.c)
 
     @property
     def wdl(self):
@@ -1301,13 +1332,9 @@ cdef class Solver:
         leather patches can cover the empty squares of one 7x7 square of
         ``player``'s quilt (what a relaxed game asks before it grants the
         bonus; for the tests)."""
-        cdef uint64_t mask = 0
+        cdef uint64_t mask = _patch_set(pids)
         if not (0 <= player < 2 and 0 <= leather <= 100):
             raise ValueError("player or leather out of range")
-        for pid in pids:
-            if not 0 <= pid < N_PATCHES:
-                raise ValueError(f"no patch {pid}")
-            mask |= (<uint64_t>1) << <int>pid
         self.c.rq[player] = FULL & ~s.s.quilt[player]
         self.c.rb[0][player] = mask
         self.c.rl[0][player] = leather
@@ -1317,14 +1344,10 @@ cdef class Solver:
         """Whether the patches ``pids`` can all lie on the empty squares of
         ``player``'s quilt without overlap (what a relaxed game asks before
         it allows a buy; for the tests)."""
-        cdef uint64_t mask = 0
         cdef Cover k
+        cdef uint64_t mask = _patch_set(pids)
         if not 0 <= player < 2:
             raise ValueError("player out of range")
-        for pid in pids:
-            if not 0 <= pid < N_PATCHES:
-                raise ValueError(f"no patch {pid}")
-            mask |= (<uint64_t>1) << <int>pid
         k.empty = FULL & ~s.s.quilt[player]
         k.steps = COVER_STEPS
         return bool(packs(&k, mask))
@@ -1432,16 +1455,12 @@ cdef bint helper_setup(Helper* h, int i, const Ctx* main, int* halt, int* solved
     h.c.static_cuts = h.c.etc_cuts = h.c.relax_cuts = 0
     h.c.halt = halt
     h.c.noise = mix64(<uint64_t>(i + 1)) | 1
-    h.c.moves = <move_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(move_t))
-    h.c.keys = <int64_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(int64_t))
-    h.c.hist = <uint32_t*>calloc(1 << 16, sizeof(uint32_t))
-    h.c.cover = <CoverSlot*>calloc(COVER_SLOTS, sizeof(CoverSlot))
     h.root = root[0]
     h.key = key
     h.lo0, h.hi0, h.guess, h.spread = lo, hi, guess, spread
     h.lo, h.hi = lo, hi
     h.solved = solved
-    return h.c.moves != NULL and h.c.keys != NULL and h.c.hist != NULL and h.c.cover != NULL
+    return ctx_buffers(&h.c)
 
 
 cdef int helpers_start(Helper* hs, int n, const Ctx* main, int* halt, int* solved, const CState* root,
@@ -1471,8 +1490,5 @@ cdef uint64_t helpers_finish(Helper* hs, int n, int* halt, int* lo, int* hi) noe
                 lo[0] = hs[i].lo
             if hs[i].hi < hi[0]:
                 hi[0] = hs[i].hi
-        free(hs[i].c.moves)
-        free(hs[i].c.keys)
-        free(hs[i].c.hist)
-        free(hs[i].c.cover)
+        ctx_free(&hs[i].c)
     return nodes

@@ -158,7 +158,6 @@ def allocation(what: str, megabytes):
         raise LimitError(f"cannot allocate the {what}{size}: choose a smaller one") from None
 
 
-
 def available_cores() -> int:
     """The cores this process may run on (its affinity mask where the OS
     has one, so a process pinned with taskset does not oversubscribe)."""
