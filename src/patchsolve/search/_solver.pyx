@@ -308,6 +308,7 @@ cdef inline uint64_t tt_key(const Ctx* c, const CState* s, uint64_t key, int ply
 
 cdef enum:
     COVER_STEPS = 4096         # relaxed games' bonus: search steps before it gives up (bonus_coverable)
+    MAX_REGIONS = 8            # cover search: regions ordered by size (more: the rest last, together)
     COVER_SLOTS = 1 << 17      # its cache entries per thread (2 MB; 2**14 searched half again as often)
 
 ctypedef struct CoverSlot:
@@ -635,9 +636,10 @@ cdef inline void inherit(Ctx* c, int ply) noexcept nogil:
 # squares of its quilt as it was then (``rq``): any real game of the group
 # that completes a square has bought and placed such patches by then, so
 # the relaxed value still bounds it. A depth-first search covers the lowest
-# uncovered square first (each cover is tried once), gives up after
-# COVER_STEPS steps (and then grants the bonus: sound), and its answers are
-# cached per thread. A relaxed position's value now depends on its bought
+# uncovered square of the smallest empty region first (each cover is tried
+# once; a small region's squares have the fewest covers, so a search that
+# must fail fails there early), gives up after COVER_STEPS steps (and then
+# grants the bonus: sound), and its answers are cached per thread. A relaxed position's value now depends on its bought
 # sets, so they salt its TT key while the bonus is open (and ``rq`` salts
 # the relaxation's, see ``relax_salt``).
 
@@ -647,6 +649,64 @@ ctypedef struct Cover:
     int area                   # their squares
     int leather                # leather patches still to place
     int steps                  # left before the search gives up (and says yes: sound)
+    u128 regions[MAX_REGIONS]  # the empty regions holding squares to cover, smallest first
+    int nreg
+
+
+cdef inline u128 region_of(u128 seed, u128 empty) noexcept nogil:
+    """The connected region of ``empty`` holding the squares ``seed``."""
+    cdef u128 grown
+    while True:
+        grown = (seed | neighbours(seed)) & empty
+        if grown == seed:
+            return seed
+        seed = grown
+
+
+cdef bint order_regions(Cover* k, u128 todo) noexcept nogil:
+    """Sort the empty regions that hold squares of ``todo`` smallest first
+    into ``k.regions``. False when the regions too small for every patch need more leather
+    patches than there are (a patch lies inside one region)."""
+    cdef u128 rest = todo, region
+    cdef uint64_t pids = k.pids
+    cdef int size, smallest = BOARD_SQUARES + 1, leather = 0, i
+    cdef int sizes[MAX_REGIONS]
+    while pids:
+        size = T.patch_size[ps_ctz128(<u128>pids)]
+        if size < smallest:
+            smallest = size
+        pids &= pids - 1
+    k.nreg = 0
+    while rest:
+        region = region_of(rest & (~rest + 1), k.empty)
+        rest &= ~region
+        size = popcount128(region)
+        if size < smallest:
+            leather += popcount128(todo & region)
+            if leather > k.leather:
+                return False
+        if k.nreg == MAX_REGIONS:      # more than fit: the rest in any order
+            k.regions[k.nreg - 1] |= region
+            continue
+        i = k.nreg
+        while i > 0 and sizes[i - 1] > size:
+            k.regions[i] = k.regions[i - 1]
+            sizes[i] = sizes[i - 1]
+            i -= 1
+        k.regions[i] = region
+        sizes[i] = size
+        k.nreg += 1
+    return True
+
+
+cdef inline int cover_target(const Cover* k, u128 todo) noexcept nogil:
+    """The lowest square of ``todo`` in the first region (smallest first)
+    that still has some."""
+    cdef int i
+    for i in range(k.nreg):
+        if todo & k.regions[i]:
+            return ps_ctz128(todo & k.regions[i])
+    return ps_ctz128(todo)
 
 
 cdef bint coverable(Cover* k, u128 todo) noexcept nogil:
@@ -665,7 +725,7 @@ cdef bint coverable(Cover* k, u128 todo) noexcept nogil:
     k.steps -= 1
     if k.steps < 0:
         return True
-    target = ps_ctz128(todo)
+    target = cover_target(k, todo)
     bit = ps_bit128(target)
     if k.leather > 0:
         k.leather -= 1
@@ -747,7 +807,7 @@ cdef bint cover_search(const Ctx* c, int p, int ply) noexcept nogil:
         if popcount128(todo) > k.leather + k.area:
             continue
         k.empty = c.rq[p]
-        if coverable(&k, todo):
+        if order_regions(&k, todo) and coverable(&k, todo):
             return True
     return False
 
