@@ -13,6 +13,16 @@ below 20, 25, 30, 35, 40 or 50 spaces (each bucket from its own games).
     python benchmarks/solve_reach.py run --solver old    # the alpha-beta solver (before; at commit 14b201e)
     python benchmarks/solve_reach.py run --workers 1     # one thread (default: every core)
 
+The buckets report the hardest positions of each range (the first at or
+below it). The issue's reach targets speak of all realistic positions with
+at most 30 (40) spaces left; ``generate-uniform`` draws, from each of its own
+self-play games, one position uniformly among those at or below the
+threshold, and ``run --set uniform`` reports the fraction proven with a 95%
+(Wilson) interval:
+
+    python benchmarks/solve_reach.py generate-uniform    # writes solve_reach_uniform.json
+    python benchmarks/solve_reach.py run --set uniform --budget 10
+
 A run solves each position once with ``--budget`` seconds; "within 1 s"
 counts the proofs that took at most 1 s of that run (the solvers do not
 adapt to the budget, so this is what a 1 s budget would prove). Rows:
@@ -36,6 +46,8 @@ from patchsolve.patches import LAST_SPACE
 
 HERE = Path(__file__).resolve().parent
 SET = HERE / "solve_reach.json"
+UNIFORM_SET = HERE / "solve_reach_uniform.json"
+THRESHOLDS = (30, 40)
 BUCKETS = (20, 25, 30, 35, 40, 50)
 
 
@@ -70,6 +82,52 @@ def generate(per_bucket: int, nodes: int, noise: float, seed: int) -> list[dict]
                         "edition": pos.fields()["edition"], "text": pos.to_text()})
             print(f"bucket {bucket}: game {game_seed} -> {spaces_left(pos)} spaces left", file=sys.stderr)
     return out
+
+
+def generate_uniform(games: int, nodes: int, noise: float, seed: int) -> list[dict]:
+    """Per threshold, ``games`` games of their own, each giving one position
+    drawn uniformly among its unfinished positions at or below it. Written as
+    they are drawn (a stopped run keeps what it made)."""
+    out = []
+    for t, threshold in enumerate(THRESHOLDS):
+        for k in range(games):
+            game_seed = seed + 1000 * t + k
+            game = self_play(game_seed, nodes, noise)
+            plies = [i for i, p in enumerate(game) if not p.is_over and spaces_left(p) <= threshold]
+            ply = random.Random(f"uniform {game_seed} {threshold}").choice(plies)
+            pos = game[ply]
+            out.append({"bucket": threshold, "spaces_left": spaces_left(pos), "game_seed": game_seed,
+                        "ply": ply, "edition": pos.fields()["edition"], "text": pos.to_text()})
+            UNIFORM_SET.write_text(json.dumps(out, indent=1) + "\n")
+            print(f"at most {threshold}: game {game_seed} ply {ply} -> {spaces_left(pos)} spaces left",
+                  file=sys.stderr)
+    return out
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% interval of a proportion k / n."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def uniform_table(rows, budget: float) -> str:
+    lines = [f"| spaces left | n | proven <= 1 s | proven <= {budget:g} s | 95% interval | median time (proven) |",
+             "|---:|---:|---:|---:|---|---:|"]
+    for threshold in THRESHOLDS:
+        rs = [r for r in rows if r["bucket"] == threshold]
+        if not rs:
+            continue
+        fast = sum(r["proven"] and r["time"] <= 1.0 for r in rs)
+        done = [r for r in rs if r["proven"]]
+        lo, hi = wilson(len(done), len(rs))
+        med = f"{statistics.median(r['time'] for r in done):.2f} s" if done else "-"
+        lines.append(f"| <= {threshold} (any) | {len(rs)} | {fast}/{len(rs)} | {len(done)}/{len(rs)} "
+                     f"({100 * len(done) / len(rs):.0f}%) | [{100 * lo:.0f}%, {100 * hi:.0f}%] | {med} |")
+    return "\n".join(lines)
 
 
 SOLVE_OPTIONS: dict = {}     # extra patchsolve.solve options (--no-sign-first)
@@ -128,7 +186,14 @@ def main(argv=None) -> int:
     g.add_argument("--nodes", type=int, default=3000, help="alpha-beta nodes per self-play move")
     g.add_argument("--noise", type=float, default=0.1, help="chance of a uniformly random move")
     g.add_argument("--seed", type=int, default=0)
+    u = sub.add_parser("generate-uniform")
+    u.add_argument("--games", type=int, default=40, help="games (positions) per threshold")
+    u.add_argument("--nodes", type=int, default=3000, help="alpha-beta nodes per self-play move")
+    u.add_argument("--noise", type=float, default=0.1, help="chance of a uniformly random move")
+    u.add_argument("--seed", type=int, default=50000)
     r = sub.add_parser("run")
+    r.add_argument("--set", choices=["buckets", "uniform"], default="buckets",
+                   help="solve_reach.json (hardest of each range) or solve_reach_uniform.json")
     r.add_argument("--solver", choices=["new", "old"], default="new")
     r.add_argument("--budget", type=float, default=10.0)
     r.add_argument("--wdl", action="store_true")
@@ -143,7 +208,11 @@ def main(argv=None) -> int:
         SET.write_text(json.dumps(entries, indent=1) + "\n")
         print(f"wrote {len(entries)} positions to {SET}")
         return 0
-    entries = json.loads(SET.read_text())
+    if args.cmd == "generate-uniform":
+        entries = generate_uniform(args.games, args.nodes, args.noise, args.seed)
+        print(f"wrote {len(entries)} positions to {UNIFORM_SET}")
+        return 0
+    entries = json.loads((UNIFORM_SET if args.set == "uniform" else SET).read_text())
     if args.no_sign_first:
         SOLVE_OPTIONS["sign_first"] = False
     if args.workers is not None:
@@ -153,7 +222,7 @@ def main(argv=None) -> int:
         args.out.write_text(json.dumps(rows, indent=1) + "\n")
     print(f"solver {args.solver}{' --wdl' if args.wdl else ''}, budget {args.budget:g} s, hash {args.hash_mb} MB, "
           f"workers {args.workers or 'every core'}")
-    print(table(rows, args.budget))
+    print(uniform_table(rows, args.budget) if args.set == "uniform" else table(rows, args.budget))
     return 0
 
 
