@@ -410,7 +410,7 @@ cdef inline int score_floor(const CState* s, int q) noexcept nogil:
             + (2 if s.pending == q else 0))
 
 
-cdef int score_ceiling(const CState* s, int q) noexcept nogil:
+cdef int score_ceiling(const CState* s, int q, uint64_t allowed, int unusable, bint bonus_ok) noexcept nogil:
     """An upper bound on ``q``'s final score. Walking pays exactly one
     button a space; a buy instead moves its time (its travel) and is worth
     ``2 size + income * income spaces ahead - cost - travel`` on top. Every
@@ -419,7 +419,9 @@ cdef int score_ceiling(const CState* s, int q) noexcept nogil:
     the longest travel - 1 (also at most twice the empty squares plus the
     positive non-square parts); one can buy at most one patch a space left.
     Leather patches ahead add 2 each (at most one per empty square), the 7x7
-    bonus 7 while free."""
+    bonus 7 while free. Only the patches of ``allowed`` (a set of patch ids)
+    can still be bought, on at most all but ``unusable`` empty squares, and
+    the bonus only if ``bonus_ok`` (what a relaxed game fixed)."""
     cdef int t = s.time[q], left = LAST_SPACE - t, ia = income_ahead(T, t)
     cdef int empty = BOARD_SQUARES - popcount128(s.quilt[q])
     cdef int i, pid, trav, w, rest, sum_pos = 0, sum_rest = 0, corr = 0, gain, nl
@@ -432,6 +434,8 @@ cdef int score_ceiling(const CState* s, int q) noexcept nogil:
             top[k] = 0
         for i in range(s.n_circle):
             pid = s.circle[i]
+            if not (allowed >> pid) & 1:
+                continue
             trav = T.patch_time[pid] if T.patch_time[pid] < left else left
             rest = T.patch_income[pid] * ia - T.patch_cost[pid] - trav
             w = 2 * T.patch_size[pid] + rest
@@ -455,8 +459,8 @@ cdef int score_ceiling(const CState* s, int q) noexcept nogil:
             if topsum < sum_pos:
                 sum_pos = topsum
         gain = sum_pos
-        if 2 * empty + sum_rest < gain:
-            gain = 2 * empty + sum_rest
+        if 2 * (empty - unusable) + sum_rest < gain:
+            gain = 2 * (empty - unusable) + sum_rest
         gain += corr
     nl = (1 if s.pending == q else 0)
     if left > 0:
@@ -465,15 +469,26 @@ cdef int score_ceiling(const CState* s, int q) noexcept nogil:
     if nl > empty:
         nl = empty
     gain += 2 * nl
-    if s.bonus < 0 and empty > 0:
+    if s.bonus < 0 and empty > 0 and bonus_ok:
         gain += 7
     return score(s, q) + left + s.income[q] * ia + gain
 
 
-cdef inline void static_bounds(const Ctx* c, const CState* s, int p, int* lo, int* hi) noexcept nogil:
-    """Proven bounds on the value of ``s`` for ``p`` (in the solver's units)."""
-    cdef int l = score_floor(s, p) - score_ceiling(s, 1 - p)
-    cdef int h = score_ceiling(s, p) - score_floor(s, 1 - p)
+cdef inline int ceiling(const Ctx* c, const CState* s, int q, int rmask) noexcept nogil:
+    """``score_ceiling`` of ``q``, relaxed (``rmask``) or not: a relaxed
+    player buys only the patches that fitted when its relaxation began, on
+    the squares some patch could use then, and takes the bonus only if its
+    threshold can be reached."""
+    if (rmask >> q) & 1:
+        return score_ceiling(s, q, c.fits[q], c.unusable[q], c.thr[q] <= BOARD_SQUARES)
+    return score_ceiling(s, q, ~(<uint64_t>0), 0, True)
+
+
+cdef inline void static_bounds(const Ctx* c, const CState* s, int p, int rmask, int* lo, int* hi) noexcept nogil:
+    """Proven bounds on the value of ``s`` for ``p`` (in the solver's
+    units; of the relaxed game when ``rmask`` relaxes a player)."""
+    cdef int l = score_floor(s, p) - ceiling(c, s, 1 - p, rmask)
+    cdef int h = ceiling(c, s, p, rmask) - score_floor(s, 1 - p)
     if c.wdl:
         l = 2 * l - 1
         h = 2 * h + 1
@@ -1117,7 +1132,7 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
     ps_prefetch(&c.tt[(tkey & c.tt_mask) * 2])
 
     if c.use_static:
-        static_bounds(c, s, p, &slo, &shi)
+        static_bounds(c, s, p, rmask, &slo, &shi)
         if shi <= alpha:
             c.static_cuts += 1
             return shi
@@ -1335,7 +1350,7 @@ cdef class Solver:
     def bounds(self, CoreState s):
         """Static proven (lo, hi) of ``s`` for its player to move."""
         cdef int lo, hi
-        static_bounds(&self.c, &s.s, to_move(&s.s), &lo, &hi)
+        static_bounds(&self.c, &s.s, to_move(&s.s), 0, &lo, &hi)
         return lo, hi
 
     def probe(self, CoreState s, int alpha, int beta):
