@@ -410,7 +410,17 @@ cdef inline int score_floor(const CState* s, int q) noexcept nogil:
             + (2 if s.pending == q else 0))
 
 
-cdef int score_ceiling(const CState* s, int q, uint64_t allowed, int unusable, bint bonus_ok) noexcept nogil:
+cdef inline int bonus_need(u128 quilt) noexcept nogil:
+    """The fewest squares an open 7x7 square of ``quilt`` lacks."""
+    cdef int i, m, best = BOARD_SQUARES + 1
+    for i in range(9):
+        m = popcount128(T.square7[i] & ~quilt)
+        if m < best:
+            best = m
+    return best
+
+
+cdef int score_ceiling(const CState* s, int q, uint64_t allowed, int unusable, int need) noexcept nogil:
     """An upper bound on ``q``'s final score. Walking pays exactly one
     button a space; a buy instead moves its time (its travel) and is worth
     ``2 size + income * income spaces ahead - cost - travel`` on top. Every
@@ -421,13 +431,14 @@ cdef int score_ceiling(const CState* s, int q, uint64_t allowed, int unusable, b
     Leather patches ahead add 2 each (at most one per empty square), the 7x7
     bonus 7 while free. Only the patches of ``allowed`` (a set of patch ids)
     can still be bought, on at most all but ``unusable`` empty squares, and
-    the bonus only if ``bonus_ok`` (what a relaxed game fixed)."""
+    the bonus only if they and the leather ahead add at least ``need``
+    squares (what a relaxed game fixed, or the emptiest open 7x7 square)."""
     cdef int t = s.time[q], left = LAST_SPACE - t, ia = income_ahead(T, t)
     cdef int empty = BOARD_SQUARES - popcount128(s.quilt[q])
     cdef int i, pid, trav, w, rest, sum_pos = 0, sum_rest = 0, corr = 0, gain, nl
     cdef uint64_t ahead
     cdef int top[4]
-    cdef int k, j, ntop = left if left < 4 else 4, topsum
+    cdef int k, j, ntop = left if left < 4 else 4, topsum, squares = 0
     gain = 0
     if left > 0 and empty > 0:
         for k in range(4):
@@ -436,6 +447,7 @@ cdef int score_ceiling(const CState* s, int q, uint64_t allowed, int unusable, b
             pid = s.circle[i]
             if not (allowed >> pid) & 1:
                 continue
+            squares += T.patch_size[pid]
             trav = T.patch_time[pid] if T.patch_time[pid] < left else left
             rest = T.patch_income[pid] * ia - T.patch_cost[pid] - trav
             w = 2 * T.patch_size[pid] + rest
@@ -469,7 +481,8 @@ cdef int score_ceiling(const CState* s, int q, uint64_t allowed, int unusable, b
     if nl > empty:
         nl = empty
     gain += 2 * nl
-    if s.bonus < 0 and empty > 0 and bonus_ok:
+    # the bonus only if the patches left and the leather ahead can fill it
+    if s.bonus < 0 and empty > 0 and squares + nl >= need:
         gain += 7
     return score(s, q) + left + s.income[q] * ia + gain
 
@@ -480,8 +493,8 @@ cdef inline int ceiling(const Ctx* c, const CState* s, int q, int rmask) noexcep
     the squares some patch could use then, and takes the bonus only if its
     threshold can be reached."""
     if (rmask >> q) & 1:
-        return score_ceiling(s, q, c.fits[q], c.unusable[q], c.thr[q] <= BOARD_SQUARES)
-    return score_ceiling(s, q, ~(<uint64_t>0), 0, True)
+        return score_ceiling(s, q, c.fits[q], c.unusable[q], c.thr[q] - popcount128(s.quilt[q]))
+    return score_ceiling(s, q, ~(<uint64_t>0), 0, bonus_need(s.quilt[q]) if s.bonus < 0 else 0)
 
 
 cdef inline void static_bounds(const Ctx* c, const CState* s, int p, int rmask, int* lo, int* hi) noexcept nogil:
