@@ -47,7 +47,10 @@ Pruning (every one keeps the value exact; the tests check them)
 - Static bounds: what a player can still score at most (buttons now, the
   income to come, one button a space walked, every patch of the circle worth
   its squares and income minus its cost and time, the leather patches ahead,
-  the 7x7 bonus while free) and at least (walking to the end). When they
+  the 7x7 bonus while free and those patches and leather can fill an open
+  square) and at least (walking to the end). In a relaxed game the relaxed
+  player's ceiling counts only what its relaxation allows (the patches that
+  fitted, the squares they could use, the bonus threshold). When they
   settle a node against the window, it is not searched.
 - Final buys: a buy that leaves its player on 53 with no leather patch to
   place is searched once per patch (twice if some placements take the 7x7
