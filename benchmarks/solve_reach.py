@@ -114,19 +114,29 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def groups(rows, keys):
+    """(key, its rows) for each key of ``keys`` that has rows."""
+    for key in keys:
+        rs = [r for r in rows if r["bucket"] == key]
+        if rs:
+            yield key, rs
+
+
+def summary(rs) -> tuple[int, int, str]:
+    """Proven within 1 s, proven at all, and the median time of the proven."""
+    done = [r for r in rs if r["proven"]]
+    med = f"{statistics.median(r['time'] for r in done):.2f} s" if done else "-"
+    return sum(r["time"] <= 1.0 for r in done), len(done), med
+
+
 def uniform_table(rows, budget: float) -> str:
     lines = [f"| spaces left | n | proven <= 1 s | proven <= {budget:g} s | 95% interval | median time (proven) |",
              "|---:|---:|---:|---:|---|---:|"]
-    for threshold in THRESHOLDS:
-        rs = [r for r in rows if r["bucket"] == threshold]
-        if not rs:
-            continue
-        fast = sum(r["proven"] and r["time"] <= 1.0 for r in rs)
-        done = [r for r in rs if r["proven"]]
-        lo, hi = wilson(len(done), len(rs))
-        med = f"{statistics.median(r['time'] for r in done):.2f} s" if done else "-"
-        lines.append(f"| <= {threshold} (any) | {len(rs)} | {fast}/{len(rs)} | {len(done)}/{len(rs)} "
-                     f"({100 * len(done) / len(rs):.0f}%) | [{100 * lo:.0f}%, {100 * hi:.0f}%] | {med} |")
+    for threshold, rs in groups(rows, THRESHOLDS):
+        fast, done, med = summary(rs)
+        lo, hi = wilson(done, len(rs))
+        lines.append(f"| <= {threshold} (any) | {len(rs)} | {fast}/{len(rs)} | {done}/{len(rs)} "
+                     f"({100 * done / len(rs):.0f}%) | [{100 * lo:.0f}%, {100 * hi:.0f}%] | {med} |")
     return "\n".join(lines)
 
 
@@ -164,16 +174,11 @@ def run(entries, solver: str, budget: float, wdl: bool, hash_mb: int, buckets) -
 def table(rows, budget: float) -> str:
     lines = [f"| spaces left | n | proven <= 1 s | proven <= {budget:g} s | median time (proven) | nodes/s |",
              "|---:|---:|---:|---:|---:|---:|"]
-    for bucket in BUCKETS:
-        rs = [r for r in rows if r["bucket"] == bucket]
-        if not rs:
-            continue
-        fast = sum(r["proven"] and r["time"] <= 1.0 for r in rs)
-        done = [r for r in rs if r["proven"]]
-        med = f"{statistics.median(r['time'] for r in done):.2f} s" if done else "-"
+    for bucket, rs in groups(rows, BUCKETS):
+        fast, done, med = summary(rs)
         total_t = sum(r["time"] for r in rs)
         nps = sum(r["nodes"] for r in rs) / total_t if total_t > 0 else 0.0
-        lines.append(f"| <= {bucket} | {len(rs)} | {fast}/{len(rs)} | {len(done)}/{len(rs)} | {med} | "
+        lines.append(f"| <= {bucket} | {len(rs)} | {fast}/{len(rs)} | {done}/{len(rs)} | {med} | "
                      f"{nps / 1e6:.2f} M |")
     return "\n".join(lines)
 
