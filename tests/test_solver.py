@@ -202,7 +202,7 @@ def test_bounds_under_a_node_limit_contain_the_exact_value(nodes):
 
 
 # later positions (from benchmarks/solve_reach.json, both losses for the
-# player to move): the exact value is far beyond 20000 nodes, the sign is not
+# player to move): the exact value is far beyond 5000 nodes, the sign is not
 FAR = ["revised 4,29,22,27,32,18,8,17,25,9,19,3 1f9fcfffe5f8ee713c100/11f8fe7f3fdce07f3fdfc "
        "1/15 10/11 37/40 - 44,50 - - -",
        "original 26,18,10,8,13,19,2,29,1,27,3,16,32,4,17 10894fe3e1eff4fb7fbf/19fffbfdceef4f2290000 "
@@ -212,10 +212,10 @@ FAR = ["revised 4,29,22,27,32,18,8,17,25,9,19,3 1f9fcfffe5f8ee713c100/11f8fe7f3f
 def test_the_win_loss_pass_names_the_winner_when_the_exact_value_is_open():
     for text in FAR:
         pos = patchsolve.Position.from_text(text)
-        r = solve(pos, nodes=20000)
+        r = solve(pos, nodes=5000)
         assert r.bound != "exact" and r.proven == solve(pos, wdl=True).proven
         assert r.upper <= 0 if r.proven == "loss" else r.lower >= 0
-        assert solve(pos, nodes=20000, sign_first=False).proven is None
+        assert solve(pos, nodes=5000, sign_first=False).proven is None
 
 
 def test_a_position_beyond_the_budget_gets_a_proven_interval():

@@ -496,7 +496,8 @@ cdef inline int ceiling(const Ctx* c, const CState* s, int q, int rmask) noexcep
     the squares some patch could use then, and takes the bonus only if its
     threshold can be reached."""
     if (rmask >> q) & 1:
-        return score_ceiling(s, q, c.fits[q], c.unusable[q], c.thr[q] - popcount128(s.quilt[q]))
+        return score_ceiling(s, q, c.fits[q], c.unusable[q],
+                             c.thr[q] - popcount128(s.quilt[q]) if c.thr[q] <= BOARD_SQUARES else INF)
     return score_ceiling(s, q, ~(<uint64_t>0), 0, bonus_need(s.quilt[q]) if s.bonus < 0 else 0)
 
 
@@ -670,9 +671,10 @@ cdef inline void inherit(Ctx* c, int ply) noexcept nogil:
 # uncovered square of the smallest empty region first (each cover is tried
 # once; a small region's squares have the fewest covers, so a search that
 # must fail fails there early), gives up after COVER_STEPS steps (and then
-# grants the bonus: sound), and its answers are cached per thread. A relaxed position's value now depends on its bought
-# sets, so they salt its TT key while the bonus is open (and ``rq`` salts
-# the relaxation's, see ``relax_salt``).
+# grants the bonus: sound), and its answers are cached per thread. A
+# relaxed position's value now depends on its bought sets, so they salt its
+# TT key while the bonus is open (and ``rq`` salts the relaxation's, see
+# ``relax_salt``).
 
 ctypedef struct Cover:
     u128 empty                 # squares still free
@@ -696,8 +698,9 @@ cdef inline u128 region_of(u128 seed, u128 empty) noexcept nogil:
 
 cdef bint order_regions(Cover* k, u128 todo) noexcept nogil:
     """Sort the empty regions that hold squares of ``todo`` smallest first
-    into ``k.regions``. False when the regions too small for every patch need more leather
-    patches than there are (a patch lies inside one region)."""
+    into ``k.regions``. False when the regions too small for every patch
+    need more leather patches than there are (a patch lies inside one
+    region)."""
     cdef u128 rest = todo, region
     cdef uint64_t pids = k.pids
     cdef int size, smallest = BOARD_SQUARES + 1, leather = 0, i
