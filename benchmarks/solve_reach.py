@@ -43,6 +43,7 @@ from pathlib import Path
 import patchsolve
 from patchsolve import Position
 from patchsolve.patches import LAST_SPACE
+from patchsolve.tournament import wilson
 
 HERE = Path(__file__).resolve().parent
 SET = HERE / "solve_reach.json"
@@ -102,16 +103,6 @@ def generate_uniform(games: int, nodes: int, noise: float, seed: int) -> list[di
             print(f"at most {threshold}: game {game_seed} ply {ply} -> {spaces_left(pos)} spaces left",
                   file=sys.stderr)
     return out
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% interval of a proportion k / n."""
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def groups(rows, keys):

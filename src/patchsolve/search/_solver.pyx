@@ -696,20 +696,14 @@ cdef inline u128 region_of(u128 seed, u128 empty) noexcept nogil:
         seed = grown
 
 
-cdef bint order_regions(Cover* k, u128 todo) noexcept nogil:
+cdef bint order_regions(Cover* k, u128 todo, int smallest) noexcept nogil:
     """Sort the empty regions that hold squares of ``todo`` smallest first
     into ``k.regions``. False when the regions too small for every patch
-    need more leather patches than there are (a patch lies inside one
-    region)."""
+    (``smallest``: the size of the smallest) need more leather patches than
+    there are (a patch lies inside one region)."""
     cdef u128 rest = todo, region
-    cdef uint64_t pids = k.pids
-    cdef int size, smallest = BOARD_SQUARES + 1, leather = 0, i
+    cdef int size, leather = 0, i
     cdef int sizes[MAX_REGIONS]
-    while pids:
-        size = T.patch_size[ps_ctz128(<u128>pids)]
-        if size < smallest:
-            smallest = size
-        pids &= pids - 1
     k.nreg = 0
     while rest:
         region = region_of(rest & (~rest + 1), k.empty)
@@ -830,18 +824,24 @@ cdef bint cover_search(const Ctx* c, int p, int ply) noexcept nogil:
     """Can the relaxed ``p``'s bought patches and placed leather (at ``ply``)
     cover an open 7x7 square of its quilt as it was when relaxed?"""
     cdef Cover k
-    cdef int i
+    cdef int i, smallest = BOARD_SQUARES + 1
     cdef u128 todo
+    cdef uint64_t pids
     k.pids = c.rb[ply][p]
     k.area = set_area(k.pids)
     k.leather = c.rl[ply][p]
     k.steps = COVER_STEPS
+    pids = k.pids
+    while pids:            # the same for every square: coverable restores k
+        if T.patch_size[ps_ctz128(<u128>pids)] < smallest:
+            smallest = T.patch_size[ps_ctz128(<u128>pids)]
+        pids &= pids - 1
     for i in range(9):
         todo = T.square7[i] & c.rq[p]
         if popcount128(todo) > k.leather + k.area:
             continue
         k.empty = c.rq[p]
-        if order_regions(&k, todo) and coverable(&k, todo):
+        if order_regions(&k, todo, smallest) and coverable(&k, todo):
             return True
     return False
 
@@ -950,14 +950,9 @@ cdef bint region_alive(u128 region, uint64_t fits_) noexcept nogil:
 cdef u128 dead_regions(u128 empty, uint64_t fits_) noexcept nogil:
     """Empty squares in connected regions that hold no placement of any
     patch of ``fits_``: only leather can ever cover them."""
-    cdef u128 dead = 0, comp, grown
+    cdef u128 dead = 0, comp
     while empty:
-        comp = empty & (~empty + 1)
-        while True:
-            grown = (comp | neighbours(comp)) & empty
-            if grown == comp:
-                break
-            comp = grown
+        comp = region_of(empty & (~empty + 1), empty)
         if not region_alive(comp, fits_):
             dead |= comp
         empty &= ~comp
