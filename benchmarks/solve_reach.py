@@ -22,6 +22,7 @@ threshold, and ``run --set uniform`` reports the fraction proven with a 95%
 
     python benchmarks/solve_reach.py generate-uniform    # writes solve_reach_uniform.json
     python benchmarks/solve_reach.py run --set uniform --budget 10
+    python benchmarks/solve_reach.py table --set uniform ROWS.json   # the tables again, from --out
 
 A run solves each position once with ``--budget`` seconds; "within 1 s"
 counts the proofs that took at most 1 s of that run (the solvers do not
@@ -120,15 +121,35 @@ def summary(rs) -> tuple[int, int, str]:
     return sum(r["time"] <= 1.0 for r in done), len(done), med
 
 
+def ranges(rows):
+    """(label, rows) per range of spaces left between consecutive BUCKETS
+    ("1-20", "21-25", ...), for each range that has rows."""
+    low = 0
+    for bucket in BUCKETS:
+        rs = [r for r in rows if low < r["spaces_left"] <= bucket]
+        if rs:
+            yield f"{low + 1}-{bucket}", rs
+        low = bucket
+
+
 def uniform_table(rows, budget: float) -> str:
-    lines = [f"| spaces left | n | proven <= 1 s | proven <= {budget:g} s | 95% interval | median time (proven) |",
-             "|---:|---:|---:|---:|---|---:|"]
+    """Per threshold (every position of the set at or below it), then the
+    same rows by range of spaces left."""
+    head = f"| n | proven <= 1 s | proven <= {budget:g} s | 95% interval | median time (proven) |"
+    lines = ["| spaces left " + head, "|---:|---:|---:|---:|---|---:|"]
     for threshold, rs in groups(rows, THRESHOLDS):
-        fast, done, med = summary(rs)
-        lo, hi = wilson(done, len(rs))
-        lines.append(f"| <= {threshold} (any) | {len(rs)} | {fast}/{len(rs)} | {done}/{len(rs)} "
-                     f"({100 * done / len(rs):.0f}%) | [{100 * lo:.0f}%, {100 * hi:.0f}%] | {med} |")
+        lines.append(f"| <= {threshold} (any) " + uniform_row(rs))
+    lines += ["", "| range of spaces left (both thresholds' rows) " + head, "|---:|---:|---:|---:|---|---:|"]
+    for label, rs in ranges(rows):
+        lines.append(f"| {label} " + uniform_row(rs))
     return "\n".join(lines)
+
+
+def uniform_row(rs) -> str:
+    fast, done, med = summary(rs)
+    lo, hi = wilson(done, len(rs))
+    return (f"| {len(rs)} | {fast}/{len(rs)} | {done}/{len(rs)} ({100 * done / len(rs):.0f}%) "
+            f"| [{100 * lo:.0f}%, {100 * hi:.0f}%] | {med} |")
 
 
 SOLVE_OPTIONS: dict = {}     # extra patchsolve.solve options (--no-sign-first)
@@ -183,10 +204,14 @@ def main(argv=None) -> int:
     g.add_argument("--noise", type=float, default=0.1, help="chance of a uniformly random move")
     g.add_argument("--seed", type=int, default=0)
     u = sub.add_parser("generate-uniform")
-    u.add_argument("--games", type=int, default=40, help="games (positions) per threshold")
+    u.add_argument("--games", type=int, default=100, help="games (positions) per threshold")
     u.add_argument("--nodes", type=int, default=3000, help="alpha-beta nodes per self-play move")
     u.add_argument("--noise", type=float, default=0.1, help="chance of a uniformly random move")
     u.add_argument("--seed", type=int, default=50000)
+    s = sub.add_parser("table", help="print the tables of rows a run wrote (--out)")
+    s.add_argument("rows", type=Path)
+    s.add_argument("--set", choices=["buckets", "uniform"], default="buckets", help="which set the run solved")
+    s.add_argument("--budget", type=float, default=10.0)
     r = sub.add_parser("run")
     r.add_argument("--set", choices=["buckets", "uniform"], default="buckets",
                    help="solve_reach.json (hardest of each range) or solve_reach_uniform.json")
@@ -207,6 +232,13 @@ def main(argv=None) -> int:
     if args.cmd == "generate-uniform":
         entries = generate_uniform(args.games, args.nodes, args.noise, args.seed)
         print(f"wrote {len(entries)} positions to {UNIFORM_SET}")
+        return 0
+    if args.cmd == "table":
+        try:
+            rows = json.loads(args.rows.read_text())
+        except (OSError, ValueError) as e:
+            raise SystemExit(f"solve_reach.py table: cannot read {args.rows}: {e}")
+        print(uniform_table(rows, args.budget) if args.set == "uniform" else table(rows, args.budget))
         return 0
     entries = json.loads((UNIFORM_SET if args.set == "uniform" else SET).read_text())
     if args.no_sign_first:

@@ -41,9 +41,18 @@ def test_the_wilson_interval(reach):
     assert lo < 0.8 < hi
 
 
-def test_the_kept_uniform_set_draws_forty_games_a_threshold(reach):
+def test_the_kept_uniform_set_draws_a_hundred_games_a_threshold(reach):
     entries = json.loads(reach.UNIFORM_SET.read_text())
     for threshold in reach.THRESHOLDS:
         mine = [e for e in entries if e["bucket"] == threshold]
-        assert len(mine) == 40 and len({e["game_seed"] for e in mine}) == 40
+        assert len(mine) == 100 and len({e["game_seed"] for e in mine}) == 100
         assert all(e["spaces_left"] <= threshold for e in mine)
+
+
+def test_the_ranges_split_rows_by_spaces_left_between_buckets(reach):
+    rows = [{"spaces_left": s, "proven": True, "time": 0.5} for s in (1, 20, 21, 30, 36, 40)]
+    got = {label: [r["spaces_left"] for r in rs] for label, rs in reach.ranges(rows)}
+    assert got == {"1-20": [1, 20], "21-25": [21], "26-30": [30], "36-40": [36, 40]}
+    table = reach.uniform_table([dict(r, bucket=40) for r in rows], 10)
+    assert "| <= 40 (any) | 6 | 6/6 | 6/6 (100%)" in table
+    assert "| 36-40 | 2 | 2/2 | 2/2 (100%)" in table
