@@ -18,7 +18,8 @@ below it). The issue's reach targets speak of all realistic positions with
 at most 30 (40) spaces left; ``generate-uniform`` draws, from each of its own
 self-play games, one position uniformly among those at or below the
 threshold, and ``run --set uniform`` reports the fraction proven with a 95%
-(Wilson) interval:
+(Wilson) interval, per threshold and by range of spaces left (the same
+positions: those near 40 apart from the many nearer the end):
 
     python benchmarks/solve_reach.py generate-uniform    # writes solve_reach_uniform.json
     python benchmarks/solve_reach.py run --set uniform --budget 10
