@@ -13,7 +13,7 @@ from test_solver import ALL, plain_wdl
 import patchsolve
 from patchsolve.cli import cli
 from patchsolve.errors import LimitError
-from patchsolve.search import limits
+from patchsolve.search import _solver, limits
 from patchsolve.search.solver import solve
 
 # from benchmarks/solve_reach.json, with the exact values one thread proved
@@ -50,6 +50,24 @@ def test_threads_prove_the_one_thread_value_and_their_intervals_hold_it(text, va
     pos = patchsolve.Position.from_text(text)
     assert solve(pos, time=60, workers=2).score == value
     for budget in (0.01, 0.1):
+        r = solve(pos, time=budget, workers=2)
+        assert r.lower <= value <= r.upper
+
+
+@pytest.fixture
+def stall_at_once():
+    old = _solver._stall_nodes(1)
+    yield
+    _solver._stall_nodes(old)
+
+
+@pytest.mark.parametrize("text,value", REACH)
+def test_a_stalled_helper_bracketing_from_far_out_keeps_values_exact(stall_at_once, text, value):
+    # the first helper brackets again from -+ 32 after one node: its far
+    # tests must leave every value exact and every interval proven
+    pos = patchsolve.Position.from_text(text)
+    assert solve(pos, time=60, workers=2).score == value
+    for budget in (0.01, 0.1, 0.3):
         r = solve(pos, time=budget, workers=2)
         assert r.lower <= value <= r.upper
 

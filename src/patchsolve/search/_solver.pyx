@@ -79,9 +79,12 @@ its own context (buffers, killers, history) and a little noise in the
 order of placements (without it the threads search much the same tree: 2
 threads took up to 1.7x the time, benchmarks/results/solve_reach.md), into
 the shared table, whose entries are stored as (key ^ data, data) so a torn
-entry fails its key test. The first thread to close the interval stops
-the others; the answer is the intersection of every thread's proven
-interval. ``probe`` (the PV's and the all-moves' tests) stays on one
+entry fails its key test. The first helper, once it has searched
+``STALL_NODES`` without an answer, brackets again from -+ 32 around its
+interval: where the test near the value does not end in the budget, the
+cheap far tests still leave a narrow proven interval. The first thread
+to close the interval stops the others; the answer is the intersection of
+every thread's proven interval. ``probe`` (the PV's and the all-moves' tests) stays on one
 thread.
 
 Move ordering: the TT move first, then the ply's killer (the last move that
@@ -380,6 +383,7 @@ ctypedef struct Helper:
     CState root
     uint64_t key
     int lo0, hi0, guess, spread
+    bint far                   # brackets from far out once stalled (helper 0)
     int lo, hi, gamma, steps
     int* solved
     pthread_t tid
@@ -1524,9 +1528,45 @@ cdef void mtd(Ctx* c, CState* s, uint64_t key, int* lo, int* hi, int* gamma, int
 # interval first sets ``solved``, which stops the main thread; the answer is
 # the intersection of every thread's proven interval.
 
+# After this many nodes without an answer the first helper brackets again
+# from four times as far out (-+ 32 down to 2) around the interval it has:
+# those far tests are cheap, and where a test near the value does not end
+# they still narrow the interval a run out of budget reports
+# (results/solve_reach.md, round 7). Quicker proofs never get there.
+cdef uint64_t STALL_NODES = 1ULL << 21
+cdef int FAR_SPREAD = 4
+
+
+def _stall_nodes(n=None):
+    """The first helper's stall limit (``STALL_NODES``); set to ``n`` (>= 1)
+    when given, for tests that need the far bracketing on small positions.
+    Returns the limit before."""
+    global STALL_NODES
+    old = STALL_NODES
+    if n is not None:
+        if not 1 <= n < 2 ** 62:
+            raise ValueError(f"stall nodes {n!r}: not in 1..2**62-1")
+        STALL_NODES = n
+    return old
+
+
+cdef inline bint stalled(const Helper* h) noexcept nogil:
+    """The helper stopped at its own stall limit, not by the budget or a halt."""
+    return (h.c.stop and h.c.node_limit and h.c.nodes >= h.c.node_limit and not atomic_load(h.c.halt)
+            and not limits_reached(0, 0, h.c.deadline))
+
+
 cdef void* helper_main(void* arg) noexcept nogil:
     cdef Helper* h = <Helper*>arg
+    cdef bint far = h.far and h.spread > 0 and not h.c.wdl
+    if far:
+        h.c.node_limit = STALL_NODES
     mtd(&h.c, &h.root, h.key, &h.lo, &h.hi, &h.gamma, &h.steps, h.lo0, h.hi0, h.guess, h.spread)
+    if far and stalled(h):
+        h.c.stop = 0
+        h.c.node_limit = 0
+        mtd(&h.c, &h.root, h.key, &h.lo, &h.hi, &h.gamma, &h.steps, h.lo, h.hi, h.guess,
+            h.spread * FAR_SPREAD)
     if not h.c.stop:
         atomic_store(h.solved, 1)
     return NULL
@@ -1547,6 +1587,7 @@ cdef bint helper_setup(Helper* h, int i, const Ctx* main, int* halt, int* solved
     h.root = root[0]
     h.key = key
     h.lo0, h.hi0, h.guess, h.spread = lo, hi, guess, spread
+    h.far = i == 0
     h.lo, h.hi = lo, hi
     h.solved = solved
     return ctx_buffers(&h.c)
