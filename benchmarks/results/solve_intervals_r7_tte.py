@@ -1,0 +1,11 @@
+import json, sys, time
+from patchsolve import Position
+from patchsolve.search import _solver
+S = json.load(open('/work/main/benchmarks/solve_reach_uniform.json'))
+for i in [int(a) for a in sys.argv[1:]]:
+    p = Position.from_text(S[i]['text'])
+    s = _solver.Solver(64, False, threads=2)
+    s.set_limits(0, 60.0)
+    t0 = time.perf_counter()
+    lo, hi = s.solve(p._c, *s.bounds(p._c), s.guess(p._c))
+    print(i, lo, hi, f"{time.perf_counter()-t0:.2f}", s.nodes, flush=True)
