@@ -84,8 +84,8 @@ entry fails its key test. The first helper, once it has searched
 interval: where the test near the value does not end in the budget, the
 cheap far tests still leave a narrow proven interval. The first thread
 to close the interval stops the others; the answer is the intersection of
-every thread's proven interval. ``probe`` (the PV's and the all-moves' tests) stays on one
-thread.
+every thread's proven interval. ``probe`` (the PV's and the all-moves'
+tests) stays on one thread.
 
 Move ordering: the TT move first, then the ply's killer (the last move that
 cut off at that ply), then by ``buy_gain`` (squares, cost, time and income of
