@@ -1,8 +1,10 @@
 import json, sys, time, statistics
+from pathlib import Path
+BENCH = Path(__file__).resolve().parents[1]   # benchmarks/
 import patchsolve
 from patchsolve import Position
-S = json.load(open('/work/main/benchmarks/solve_reach_uniform.json'))
-R = json.load(open('/work/main/benchmarks/results/solve_reach_r7_uniform600.json'))
+S = json.load(open(BENCH / 'solve_reach_uniform.json'))
+R = json.load(open(BENCH / 'results' / 'solve_reach_r7_uniform600.json'))
 seen = set(); idx = []
 for i, (e, r) in enumerate(zip(S, R)):
     if not r['proven'] and e['text'] not in seen:

@@ -1,7 +1,9 @@
 import json, sys, time
+from pathlib import Path
+BENCH = Path(__file__).resolve().parents[1]   # benchmarks/
 from patchsolve import Position
 from patchsolve.search import _solver
-S = json.load(open('/work/main/benchmarks/solve_reach_uniform.json'))
+S = json.load(open(BENCH / 'solve_reach_uniform.json'))
 for i in [int(a) for a in sys.argv[1:]]:
     p = Position.from_text(S[i]['text'])
     s = _solver.Solver(64, False, threads=2)
