@@ -8,6 +8,7 @@ import threading
 import pytest
 
 import patchsolve
+import patchsolve as ps
 from patchsolve import Limits, LimitError, PatchsolveError, Position, bench
 from patchsolve.search import ENGINES, dispatch
 
@@ -185,3 +186,19 @@ def test_patchsolve_search_is_a_plain_function():
     assert isinstance(patchsolve.search, types.FunctionType)
     assert mcts_module.__name__ == "patchsolve.search.mcts"
     assert patchsolve.search is dispatch.search
+
+
+def test_a_limits_object_is_the_budget_as_the_keywords_are():
+    pos = ps.Position.start()
+    by_object = ps.search(pos, ps.Limits(depth=2))
+    by_keyword = ps.search(pos, depth=2)
+    assert by_object.best_move == by_keyword.best_move and by_object.nodes == by_keyword.nodes
+    assert ps.search(pos, "mcts", limits=ps.Limits(iterations=50, seed=1)).best_move is not None
+    assert ps.solve(ps.Position.start(), ps.Limits(nodes=100)).bound != "exact"
+
+
+def test_limits_given_twice_are_refused():
+    with pytest.raises(ps.LimitError):
+        ps.search(ps.Position.start(), limits=ps.Limits(depth=2), depth=3)
+    with pytest.raises(ps.LimitError):
+        ps.search(ps.Position.start(), limits={"depth": 2})

@@ -92,16 +92,37 @@ def _solve_run(position, limits, options):
     return run(position, limits, check_options(options))
 
 
-def search(position, engine: str = DEFAULT_ENGINE, *, endgame_solve: bool = True, **kwargs) -> SearchResult:
+def _limits_and_options(limits, kwargs: dict) -> tuple[Limits, dict]:
+    """One ``Limits`` from either a ``Limits`` object or limit keywords (not
+    both), and the remaining keywords as engine options."""
+    given, options = split(kwargs)
+    if limits is None:
+        return given, options
+    if not isinstance(limits, Limits):
+        raise LimitError(f"limits must be a patchsolve.Limits, not {type(limits).__name__}")
+    if given.given():
+        raise LimitError(f"give the limits either as a Limits or as keywords, not both "
+                         f"({', '.join(sorted(given.given()))} given as keywords)")
+    return limits, options
+
+
+def search(position, engine: str = DEFAULT_ENGINE, limits: Limits | None = None, *,
+           endgame_solve: bool = True, **kwargs) -> SearchResult:
     """Search ``position`` with ``engine`` ("alphabeta", the default, or
-    "mcts"). Keyword arguments are limits (``time``, ``nodes``, ``depth``,
-    ``iterations``, ``seed``, ``workers``, ``hash_mb``, ``max_nodes``,
-    ``multipv``; see ``patchsolve.search.limits``) and engine options (see
+    "mcts"). The budget is a :class:`Limits` (``limits=``, or in place of
+    the engine: ``search(pos, Limits(time=1))``) or the same limits as
+    keywords (``time``, ``nodes``, ``depth``, ``iterations``, ``seed``,
+    ``workers``, ``hash_mb``, ``max_nodes``, ``multipv``; see
+    ``patchsolve.search.limits``); other keywords are engine options (see
     the engine's module). ``endgame_solve=False`` skips the exact solver
     near the end."""
     position = check_position(position)
+    if isinstance(engine, Limits):
+        if limits is not None:
+            raise LimitError("two Limits given")
+        engine, limits = DEFAULT_ENGINE, engine
     module = engine_module(engine)
-    limits, options = split(kwargs)
+    limits, options = _limits_and_options(limits, kwargs)
     limits.for_engine(engine)
     if not isinstance(endgame_solve, bool):
         raise LimitError(f"endgame_solve must be True or False, not {endgame_solve!r}")
@@ -121,14 +142,15 @@ def search(position, engine: str = DEFAULT_ENGINE, *, endgame_solve: bool = True
     return result
 
 
-def solve(position, **kwargs) -> SearchResult:
+def solve(position, limits: Limits | None = None, **kwargs) -> SearchResult:
     """The exact final margin for the player to move under perfect play
     (``bound="exact"``) within ``time`` / ``nodes`` (default 30 s), else a
     proven interval (``lower``, ``upper``). Options: ``wdl`` (only who
     wins), ``all_moves`` (every root move valued), ``progress`` (a callable
-    given a dict about once a second); see ``search/solver.py``."""
+    given a dict about once a second); see ``search/solver.py``. The limits
+    may also come as one :class:`Limits`."""
     position = check_position(position)
-    limits, options = split(kwargs)
+    limits, options = _limits_and_options(limits, kwargs)
     limits.for_engine("solve")
     from patchsolve.search import solver
 
