@@ -29,6 +29,7 @@ import sys
 import time
 
 from patchsolve.position import Position
+from patchsolve.tournament import wilson
 from patchsolve.search.mcts import MCTSPlayer, search_mcts
 
 
@@ -90,16 +91,6 @@ def play_game(players, circle_seed):
         plies += 1
     a, b = pos.scores()
     return pos.winner(), a - b, plies
-
-
-def wilson(wins, n, z=1.96):
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    d = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return centre - half, centre + half
 
 
 def match(args):

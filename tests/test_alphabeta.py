@@ -316,7 +316,7 @@ def test_solve_set_values_are_reproduced():
 
     from patchsolve._core import CoreState
 
-    entries = json.loads((Path(__file__).resolve().parent.parent / "benchmarks" / "solve_set.json").read_text())
+    entries = json.loads((Path(__file__).resolve().parent / "data" / "solve_set.json").read_text())
     checked = 0
     for e in entries:
         if e["value"] is None or e["plies_left"] > 6:

@@ -7,7 +7,7 @@ from click.testing import CliRunner
 
 from patchsolve.cli import cli
 
-SOLVE_SET = Path(__file__).resolve().parents[1] / "benchmarks" / "solve_set.json"
+SOLVE_SET = Path(__file__).resolve().parent / "data" / "solve_set.json"
 
 
 def small_endgame():

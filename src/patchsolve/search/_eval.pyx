@@ -4,7 +4,7 @@ searchers (declared in ``_eval.pxd``, with the placement scores).
 
 The evaluation estimates the final score margin from features of each
 player's side, weighted by a least-squares fit to playout outcomes
-(``benchmarks/tune_eval.py`` refits them through ``features`` and
+(``benchmarks/tools/tune_eval.py`` refits them through ``features`` and
 ``set_weights``). The greedy player is the cheap reference opponent and
 the move a search falls back on when it has no time for anything else.
 """
@@ -39,7 +39,7 @@ ctypedef struct Weights:
 cdef Weights W
 # Tuned by least squares against noisy-greedy playout outcomes: 300 games,
 # 3839 positions, 8 playouts each, fill rate picked from a grid by held-out
-# R^2 (benchmarks/tune_eval.py; held-out R^2 0.757, RMSE 8.75 points, against
+# R^2 (benchmarks/tools/tune_eval.py; held-out R^2 0.757, RMSE 8.75 points, against
 # RMSE 17.73 for "the margin now" alone).
 W.income = 0.994
 W.time = 1.538

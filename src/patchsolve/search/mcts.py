@@ -31,7 +31,7 @@ defaults of its own). What the default configuration does and why:
   a proven loss the search goes on ignoring proofs to find the best loss.
 
 How each value was chosen, and the options tried and retired, are in
-``benchmarks/RESULTS_mcts.md``, ``benchmarks/results/mcts_knowledge.md`` and
+``benchmarks/results/mcts.md``, ``benchmarks/results/mcts_knowledge.md`` and
 ``benchmarks/results/retired_options.md``.
 
 Statistics are always from the point of view of the player to move in the

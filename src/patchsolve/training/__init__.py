@@ -1,4 +1,4 @@
 """Training the learned evaluation: self-play generation (``selfplay``) and
 the least-squares fit that writes ``data/eval_weights.json`` (``fit``).
-``benchmarks/train_eval.py`` runs both. Needs only numpy (the ``[train]``
+``benchmarks/tools/train_eval.py`` runs both. Needs only numpy (the ``[train]``
 extra); nothing here is imported at search time."""

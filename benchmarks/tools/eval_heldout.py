@@ -2,7 +2,7 @@
 games of ``fit``'s split of the data given (same ``--split-seed`` and
 ``--held-out`` as the fit), against the final margins.
 
-    python benchmarks/eval_heldout.py gen4_seed5.csv --weights src/patchsolve/data/eval_weights.json gen4.json
+    python benchmarks/tools/eval_heldout.py gen4_seed5.csv --weights src/patchsolve/data/eval_weights.json gen4.json
 
 Prints RMSE and R^2 per weights file, and of the hand-tuned evaluation.
 """

@@ -3,7 +3,7 @@
 answer checked (a legal move, a legal PV). Meant for a debug or
 AddressSanitizer build (benchmarks/results/smp.md has the recipe).
 
-Run:  python benchmarks/stress_smp.py [SECONDS] [SEED]
+Run:  python benchmarks/tools/stress_smp.py [SECONDS] [SEED]
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ Points lost = value(judge's move) - value(MCTS's move), floored at 0. The
 judge is itself fallible (it is the engine the MCTS is compared with), so
 this screens configurations; paired games decide.
 
-    PYTHONPATH=src python benchmarks/judge_moves.py 20 "" "blend=0.5"
+    PYTHONPATH=src python benchmarks/experiments/judge_moves.py 20 "" "blend=0.5"
 
 Arguments: the number of games, then one MCTS option string per
 configuration ("" = the default; "time=0.25" changes the 0.1 s budget).

@@ -1,3 +1,7 @@
+"""Round 7 experiment: seconds to the exact value on 16 positions of the uniform
+set (two threads, 64 MB, driver only), to compare bracketing variants.
+Result: benchmarks/results/solve_reach.md, round 7.
+"""
 import json, sys, time
 from pathlib import Path
 BENCH = Path(__file__).resolve().parents[1]   # benchmarks/

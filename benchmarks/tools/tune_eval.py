@@ -14,7 +14,7 @@ per time space) is chosen from a small grid by R^2 on held-out games.
 
 Run (about a minute on one core)::
 
-    PYTHONPATH=src python benchmarks/tune_eval.py [--games 300 --playouts 8]
+    PYTHONPATH=src python benchmarks/tools/tune_eval.py [--games 300 --playouts 8]
 
 The recorded run that gave the weights now in ``_eval.pyx``:
 ``benchmarks/results/eval_weights.md``.
@@ -30,10 +30,9 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_alphabeta import noisy_greedy_game  # noqa: E402
 
-from patchsolve.search import _eval as ab  # noqa: E402
+from patchsolve.bench import noisy_greedy_game
+from patchsolve.search import _eval as ab
 
 TERMS = ["income", "time", "fill", "holes", "bonus7"]
 

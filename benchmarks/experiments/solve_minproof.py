@@ -5,7 +5,7 @@ prove v with a fresh table (value >= v, value < v + 1) against the nodes
 the run needed. Also how far the evaluation (the driver's first test) and
 a short alpha-beta search are from v.
 
-    python benchmarks/solve_minproof.py benchmarks/results/solve_reach_nosign.json
+    python benchmarks/experiments/solve_minproof.py benchmarks/results/solve_reach_r2_nosign.json
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import patchsolve
 from patchsolve import Position
 from patchsolve.search import _solver
 
-SET = Path(__file__).resolve().parent / "solve_reach.json"
+SET = Path(__file__).resolve().parents[1] / "solve_reach.json"
 AB_NODES = 20000
 
 

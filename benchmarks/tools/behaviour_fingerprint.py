@@ -1,9 +1,9 @@
 """Deterministic behaviour of the searchers, printed line by line, to diff
 before and after a refactor that must not change what they do.
 
-Run:  python benchmarks/behaviour_fingerprint.py > before.txt
+Run:  python benchmarks/tools/behaviour_fingerprint.py > before.txt
       (change the code, rebuild)
-      python benchmarks/behaviour_fingerprint.py > after.txt && diff before.txt after.txt
+      python benchmarks/tools/behaviour_fingerprint.py > after.txt && diff before.txt after.txt
 
 Per bench-set position (``patchsolve.bench.read_positions``): the MCTS's
 move, score and root visits at a fixed seed and iteration budget (default

@@ -6,7 +6,7 @@ PNG; then paints two patches in set-up mode and saves a second PNG
 (``..._setup.png``). Needs the [web] extra, selenium, and Debian's chromium +
 chromium-driver (the system chromedriver: nothing is downloaded).
 
-    python benchmarks/web_screenshot.py [OUT.png]
+    python benchmarks/tools/web_screenshot.py [OUT.png]
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 from patchsolve import Game
 from patchsolve.web import serving_in_thread
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 OUT = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "benchmarks" / "results" / "web_screenshot.png"
 
 

@@ -3,7 +3,7 @@ in benchmarks/results/), with its 95% Wilson interval and mean margin:
 for a run stopped part-way (the table the tournament prints is rewritten
 only for the games it finished, and lost on a kill).
 
-    python benchmarks/summarize_games.py benchmarks/results/tuning_games/*.csv
+    python benchmarks/tools/summarize_games.py benchmarks/results/tuning_games/*.csv
 
 Given several files, a last line sums them (all must name the same A).
 """

@@ -1,3 +1,7 @@
+"""Round 7 experiment: the solver's interval at the end of a 10 s budget on the
+uniform set's open positions (each once, both cores), rows written as JSON.
+Result: benchmarks/results/solve_reach.md, round 7 (solve_intervals_r7.json).
+"""
 import json, sys, time, statistics
 from pathlib import Path
 BENCH = Path(__file__).resolve().parents[1]   # benchmarks/

@@ -1,9 +1,9 @@
 """Train the learned evaluation: self-play generation, fit, weights file.
 
     # games of the current engine (appended; resumable), one CSV per seed
-    python benchmarks/train_eval.py generate --out data/gen0_seed1.csv --games 800 --seed 1 --nodes 4000
+    python benchmarks/tools/train_eval.py generate --out data/gen0_seed1.csv --games 800 --seed 1 --nodes 4000
     # fit on every CSV given, write the package's weights with their manifest
-    python benchmarks/train_eval.py fit data/gen0_seed*.csv --out src/patchsolve/data/eval_weights.json
+    python benchmarks/tools/train_eval.py fit data/gen0_seed*.csv --out src/patchsolve/data/eval_weights.json
 
 Needs the ``[train]`` extra (numpy). The recorded runs and their matches
 are in ``benchmarks/results/knowledge.md``.

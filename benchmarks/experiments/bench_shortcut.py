@@ -1,7 +1,7 @@
 """The near-end shortcut at a short time per move: how many positions the
 exact solver proves within its share, and the time per move.
 
-Run:  python benchmarks/bench_shortcut.py [--time 0.25] [--hash-mb MB]
+Run:  python benchmarks/experiments/bench_shortcut.py [--time 0.25] [--hash-mb MB]
 
 Positions: within 8-15 spaces of the end, from 12 seeded games (half random
 moves, half depth-1 alpha-beta moves); each is kept with probability 0.3.

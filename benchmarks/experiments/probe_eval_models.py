@@ -5,7 +5,7 @@ phase^2; their pairwise products; separate weights in three phase
 buckets), and prints each one's held-out error against the final margins,
 beside the self-play search's own score as a predictor.
 
-    python benchmarks/probe_eval_models.py gen4_seed5.csv
+    python benchmarks/experiments/probe_eval_models.py gen4_seed5.csv
 
 (Needs the ``[train]`` extra and data with a ``search_score`` column.)
 """

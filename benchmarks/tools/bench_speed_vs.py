@@ -2,8 +2,8 @@
 side-by-side comparison of two builds in the same minute (the machine may
 be shared: run both back to back, twice):
 
-    python benchmarks/bench_speed_vs.py                       # this checkout
-    /work/venv-base/bin/python benchmarks/bench_speed_vs.py   # d5cdd84, built in its own venv
+    python benchmarks/tools/bench_speed_vs.py                       # this checkout
+    /work/venv-base/bin/python benchmarks/tools/bench_speed_vs.py   # d5cdd84, built in its own venv
 
 Prints alpha-beta nodes per CPU second (node-limited searches), MCTS
 iterations per CPU second (iteration-limited), the mean alpha-beta depth
