@@ -287,6 +287,11 @@ cdef inline uint64_t tt_key(const Ctx* c, const CState* s, uint64_t key, int ply
     for p in range(2):
         if (rmask >> p) & 1 and bought_matters(c, p, s.bonus < 0):
             key ^= mix64(BOUGHT_SALT + <uint64_t>p ^ c.rb[ply][p] ^ (<uint64_t>c.rl[ply][p] << 40))
+    if s.bonus >= 0 and c.shapes != NULL:
+        for p in range(2):
+            if not (rmask >> p) & 1:
+                key ^= shape_of(c, s.quilt[p], p).adjust
+        return key
     if not c.use_dead_keys or s.bonus < 0:
         return key
     for p in range(2):
@@ -308,11 +313,19 @@ cdef inline uint64_t tt_key(const Ctx* c, const CState* s, uint64_t key, int ply
 
 cdef enum:
     COVER_STEPS = 4096         # relaxed games' bonus: search steps before it gives up (bonus_coverable)
+    SHAPE_SLOTS = 1 << 16      # quilt-shape keys cached per thread (2 MB)
+    MAX_REGIONS = 8            # cover search: regions ordered by size (more: the rest last, together)
     COVER_SLOTS = 1 << 17      # its cache entries per thread (2 MB; 2**14 searched half again as often)
 
 ctypedef struct CoverSlot:
     uint64_t key               # odd; 0: empty
     int yes
+
+ctypedef struct ShapeSlot:
+    u128 empty                 # the quilt's empty squares
+    uint64_t shape             # the hash of its regions' shapes
+    uint64_t adjust            # what turns its Zobrist part into that
+    int who                    # its player + 1; 0: empty slot
 
 ctypedef struct Ctx:
     Entry* tt
@@ -349,18 +362,20 @@ ctypedef struct Ctx:
     int use_cover          # relaxed games: the bonus only once the bought patches can cover a 7x7 square
     int use_pack           # relaxed games: a buy only if all the patches bought can lie on the quilt together
     CoverSlot* cover       # COVER_SLOTS cached results of cover_search (per thread)
+    ShapeSlot* shapes      # SHAPE_SLOTS cached quilt-shape key adjustments (NULL: shape keys off)
     int* halt              # Lazy SMP: this thread stops when it is set (NULL: no other thread)
     uint64_t noise         # Lazy SMP helpers: seed of their ordering noise (0: none)
 
 
-cdef bint ctx_buffers(Ctx* c) noexcept nogil:
+cdef bint ctx_buffers(Ctx* c, bint shapes) noexcept nogil:
     """Allocate a context's own buffers (the main thread's and each
-    helper's); False when one cannot be had (``ctx_free`` still frees the rest)."""
+    helper's), the shape cache if ``shapes``; False when one cannot be had (``ctx_free`` still frees the rest)."""
     c.moves = <move_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(move_t))
     c.keys = <int64_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(int64_t))
     c.hist = <uint32_t*>calloc(1 << 16, sizeof(uint32_t))
     c.cover = <CoverSlot*>calloc(COVER_SLOTS, sizeof(CoverSlot))
-    return c.moves != NULL and c.keys != NULL and c.hist != NULL and c.cover != NULL
+    c.shapes = <ShapeSlot*>calloc(SHAPE_SLOTS, sizeof(ShapeSlot)) if shapes else NULL
+    return (not shapes or c.shapes != NULL) and c.moves != NULL and c.keys != NULL and c.hist != NULL and c.cover != NULL
 
 
 cdef void ctx_free(Ctx* c) noexcept nogil:
@@ -368,6 +383,93 @@ cdef void ctx_free(Ctx* c) noexcept nogil:
     free(c.keys)
     free(c.hist)
     free(c.cover)
+    free(c.shapes)
+
+
+# --------------------------------------------------------------------------
+# TT keys by quilt shape
+# --------------------------------------------------------------------------
+#
+# Once the 7x7 bonus is decided, a quilt matters to the rest of the game
+# only through its empty regions (connected sets of empty squares): a patch
+# lies inside one region, and what fits there depends on the region's shape,
+# not on where it lies or how it is turned, since every patch may be placed
+# in all eight orientations; the score counts empty squares. Two quilts
+# whose regions are the same shapes up to translation, rotation and
+# reflection, as many of each, have the same value in every position. The
+# table key therefore replaces such a quilt's squares by the multiset of its
+# regions' canonical shapes (each the least of its eight images moved to the
+# corner), cached per thread by the quilt's empty squares. It also subsumes
+# the isolated holes (one-square regions). A TT move found through another
+# quilt of the same shapes is checked by ``is_legal`` like any other.
+
+cdef uint64_t SHAPE_SALT = 0xA54FF53A5F1D36F1ULL
+
+
+cdef u128 region_shape(u128 region) noexcept nogil:
+    """The least of the region's eight images, each moved to the top-left
+    corner (rows of 9 bits): equal for congruent regions only."""
+    cdef int r0 = 9, r1 = -1, c0 = 9, c1 = -1, sq, r, col, y, x, h, w, t
+    cdef u128 rest = region, best = 0, img[8]
+    while rest:
+        sq = ps_ctz128(rest)
+        rest &= rest - 1
+        r = sq // 9
+        col = sq - 9 * r
+        if r < r0: r0 = r
+        if r > r1: r1 = r
+        if col < c0: c0 = col
+        if col > c1: c1 = col
+    h = r1 - r0 + 1
+    w = c1 - c0 + 1
+    for t in range(8):
+        img[t] = 0
+    rest = region
+    while rest:
+        sq = ps_ctz128(rest)
+        rest &= rest - 1
+        y = sq // 9 - r0
+        x = sq - 9 * (sq // 9) - c0
+        img[0] |= ps_bit128(y * 9 + x)
+        img[1] |= ps_bit128(y * 9 + (w - 1 - x))
+        img[2] |= ps_bit128((h - 1 - y) * 9 + x)
+        img[3] |= ps_bit128((h - 1 - y) * 9 + (w - 1 - x))
+        img[4] |= ps_bit128(x * 9 + y)
+        img[5] |= ps_bit128(x * 9 + (h - 1 - y))
+        img[6] |= ps_bit128((w - 1 - x) * 9 + y)
+        img[7] |= ps_bit128((w - 1 - x) * 9 + (h - 1 - y))
+    best = img[0]
+    for t in range(1, 8):
+        if img[t] < best:
+            best = img[t]
+    return best
+
+
+cdef ShapeSlot* shape_of(Ctx* c, u128 quilt, int p) noexcept nogil:
+    """The cache slot of ``p``'s quilt: ``shape`` hashes the multiset of
+    its regions' shapes, and ``adjust``, XORed into a key, turns the quilt's
+    part (the Zobrist keys of its covered squares) into that hash."""
+    cdef u128 empty = FULL & ~quilt, rest, region, shape
+    cdef uint64_t h = quilt_key(empty, <uint64_t>p), zq = 0, multiset = 0
+    cdef ShapeSlot* slot = &c.shapes[h & (SHAPE_SLOTS - 1)]
+    if slot.who == p + 1 and slot.empty == empty:
+        return slot
+    rest = quilt
+    while rest:
+        zq ^= Z.q[p][ps_ctz128(rest)]
+        rest &= rest - 1
+    rest = empty
+    while rest:
+        region = region_of(rest & (~rest + 1), empty)
+        rest &= ~region
+        shape = region_shape(region)
+        # a sum, not a XOR: two regions of one shape must not cancel
+        multiset += mix64(<uint64_t>shape ^ mix64(<uint64_t>(shape >> 64) + SHAPE_SALT))
+    slot.empty = empty
+    slot.shape = mix64(multiset ^ (SHAPE_SALT + <uint64_t>p))
+    slot.adjust = zq ^ slot.shape
+    slot.who = p + 1
+    return slot
 
 
 # a Lazy SMP helper thread (see the end of the file)
@@ -635,7 +737,7 @@ cdef inline void inherit(Ctx* c, int ply) noexcept nogil:
 # squares of its quilt as it was then (``rq``): any real game of the group
 # that completes a square has bought and placed such patches by then, so
 # the relaxed value still bounds it. A depth-first search covers the lowest
-# uncovered square first (each cover is tried once), gives up after
+# uncovered square of the smallest empty region first (each cover is tried once), gives up after
 # COVER_STEPS steps (and then grants the bonus: sound), and its answers are
 # cached per thread. A relaxed position's value now depends on its bought
 # sets, so they salt its TT key while the bonus is open (and ``rq`` salts
@@ -647,6 +749,66 @@ ctypedef struct Cover:
     int area                   # their squares
     int leather                # leather patches still to place
     int steps                  # left before the search gives up (and says yes: sound)
+    u128 regions[MAX_REGIONS]  # the empty regions holding squares to cover, smallest first
+    int nreg
+
+
+cdef inline u128 region_of(u128 seed, u128 empty) noexcept nogil:
+    """The connected region of ``empty`` holding the squares ``seed``."""
+    cdef u128 grown
+    while True:
+        grown = (seed | neighbours(seed)) & empty
+        if grown == seed:
+            return seed
+        seed = grown
+
+
+cdef bint order_regions(Cover* k, u128 todo) noexcept nogil:
+    """Sort the empty regions that hold squares of ``todo`` smallest first
+    into ``k.regions`` (the search covers the smallest first: its squares
+    have the fewest covers, so a search that must fail fails there early).
+    False when the regions too small for every patch need more leather
+    patches than there are (a patch lies inside one region)."""
+    cdef u128 rest = todo, region
+    cdef uint64_t pids = k.pids
+    cdef int size, smallest = BOARD_SQUARES + 1, leather = 0, i, j
+    cdef int sizes[MAX_REGIONS]
+    while pids:
+        size = T.patch_size[ps_ctz128(<u128>pids)]
+        if size < smallest:
+            smallest = size
+        pids &= pids - 1
+    k.nreg = 0
+    while rest:
+        region = region_of(rest & (~rest + 1), k.empty)
+        rest &= ~region
+        size = popcount128(region)
+        if size < smallest:
+            leather += popcount128(todo & region)
+            if leather > k.leather:
+                return False
+        if k.nreg == MAX_REGIONS:      # more than fit: the rest in any order
+            k.regions[k.nreg - 1] |= region
+            continue
+        i = k.nreg
+        while i > 0 and sizes[i - 1] > size:
+            k.regions[i] = k.regions[i - 1]
+            sizes[i] = sizes[i - 1]
+            i -= 1
+        k.regions[i] = region
+        sizes[i] = size
+        k.nreg += 1
+    return True
+
+
+cdef inline int cover_target(const Cover* k, u128 todo) noexcept nogil:
+    """The lowest square of ``todo`` in the first region (smallest first)
+    that still has some."""
+    cdef int i
+    for i in range(k.nreg):
+        if todo & k.regions[i]:
+            return ps_ctz128(todo & k.regions[i])
+    return ps_ctz128(todo)
 
 
 cdef bint coverable(Cover* k, u128 todo) noexcept nogil:
@@ -665,7 +827,7 @@ cdef bint coverable(Cover* k, u128 todo) noexcept nogil:
     k.steps -= 1
     if k.steps < 0:
         return True
-    target = ps_ctz128(todo)
+    target = cover_target(k, todo)
     bit = ps_bit128(target)
     if k.leather > 0:
         k.leather -= 1
@@ -747,7 +909,7 @@ cdef bint cover_search(const Ctx* c, int p, int ply) noexcept nogil:
         if popcount128(todo) > k.leather + k.area:
             continue
         k.empty = c.rq[p]
-        if coverable(&k, todo):
+        if order_regions(&k, todo) and coverable(&k, todo):
             return True
     return False
 
@@ -930,12 +1092,20 @@ cdef uint64_t fits_after(const CState* s, int p, int pid, uint64_t cand) noexcep
     return found
 
 
-cdef inline uint64_t relax_salt(Ctx* c, int p, int rmask, int r2) noexcept nogil:
+cdef inline uint64_t relax_salt(Ctx* c, const CState* s, int p, int rmask, int r2) noexcept nogil:
+    """What the relaxation of ``p`` at ``s`` fixed; its quilt then (``rq``)
+    by its regions' shapes once the bonus is decided (the packing test
+    asks only what fits together on it)."""
+    cdef uint64_t q = 0
+    if bought_matters(c, p, True):
+        if s.bonus >= 0 and c.shapes != NULL:
+            q = shape_of(c, FULL & ~c.rq[p], p).shape
+        else:
+            q = mix64(<uint64_t>c.rq[p] ^ mix64(<uint64_t>(c.rq[p] >> 64) + <uint64_t>p))
     return (ZRELAX[rmask] ^ ZRELAX[r2]
             ^ mix64(c.fits[p] ^ (<uint64_t>c.thr[p] << 40) ^ (<uint64_t>c.unusable[p] << 48)
                   ^ (<uint64_t>(p + 1) << 56))
-            ^ (mix64(<uint64_t>c.rq[p] ^ mix64(<uint64_t>(c.rq[p] >> 64) + <uint64_t>p))
-               if bought_matters(c, p, True) else 0))
+            ^ q)
 
 
 cdef int group_bound(Ctx* c, const CState* s, uint64_t key, int p, int group, int alpha,
@@ -961,7 +1131,7 @@ cdef int group_bound(Ctx* c, const CState* s, uint64_t key, int p, int group, in
     if is_over(&child):
         v = leaf(c, &child, p)
     else:
-        ck = child_key(Z, key, s, &child, m) ^ relax_salt(c, p, rmask, r2)
+        ck = child_key(Z, key, s, &child, m) ^ relax_salt(c, s, p, rmask, r2)
         v = child_value(c, &child, ck, alpha, alpha + 1, ply + 1, to_move(&child) == p, r2)
     c.thr[p] = old_thr
     c.fits[p] = old_fits
@@ -1208,7 +1378,7 @@ cdef class Solver:
     def __cinit__(self, int hash_mb=64, bint wdl=False, bint use_static=True, bint use_relax=True,
                   bint use_etc=False, int relax_min=2, bint use_hist=True, bint use_dead_keys=True,
                   bint relax_pairs=True, int threads=1, bint use_cover=True,
-                  bint use_pack=True):
+                  bint use_pack=True, bint use_shape_keys=True):
         cdef uint64_t buckets = 1
         cdef int i
         memset(&self.c, 0, sizeof(Ctx))
@@ -1218,7 +1388,7 @@ cdef class Solver:
         self.c.tt_mask = buckets - 1
         for i in range(MAX_PLY):
             self.c.killer[i] = -1
-        if not ctx_buffers(&self.c) or self.c.tt == NULL:
+        if not ctx_buffers(&self.c, use_shape_keys) or self.c.tt == NULL:
             raise MemoryError("solver table")
         self.c.wdl = wdl
         self.c.use_static = use_static
@@ -1460,7 +1630,7 @@ cdef bint helper_setup(Helper* h, int i, const Ctx* main, int* halt, int* solved
     h.lo0, h.hi0, h.guess, h.spread = lo, hi, guess, spread
     h.lo, h.hi = lo, hi
     h.solved = solved
-    return ctx_buffers(&h.c)
+    return ctx_buffers(&h.c, main.shapes != NULL)
 
 
 cdef int helpers_start(Helper* hs, int n, const Ctx* main, int* halt, int* solved, const CState* root,
