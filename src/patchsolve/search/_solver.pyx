@@ -330,6 +330,9 @@ ctypedef struct Ctx:
     uint32_t* hist         # cut-offs per move code (codes < 2**16)
     move_t killer[MAX_PLY]
     int relax_min
+    int relax_each         # EXPERIMENT: a group whose bound failed by at most this much gets per-placement bounds
+    uint64_t each_tried
+    uint64_t each_cut
     int relax_pairs        # a group's relaxed game drops the patches no placement of it leaves room for
     int thr[2]             # relaxed player: covered squares that earn the 7x7 bonus
     uint64_t fits[2]       # relaxed player: patches that fitted when relaxation began
@@ -1059,6 +1062,35 @@ cdef int group_bound(Ctx* c, const CState* s, uint64_t key, int p, int group, in
     return v
 
 
+cdef int placement_bound(Ctx* c, const CState* s, uint64_t key, int p, move_t m, int alpha,
+                         int ply, int rmask) noexcept nogil:
+    """Fail-soft value of the relaxed game after the real placement ``m``
+    (p's quilt relaxed from the child on), null window at alpha."""
+    cdef CState child = s[0]
+    cdef int r2 = rmask | (1 << p), v
+    cdef int old_thr = c.thr[p]
+    cdef uint64_t old_fits = c.fits[p]
+    cdef int old_unusable = c.unusable[p]
+    cdef u128 old_rq = c.rq[p]
+    cdef uint64_t ck
+    apply_move(&child, m)
+    c.nodes += 1
+    if is_over(&child):
+        return leaf(c, &child, p)
+    relax_begin(c, &child, p)
+    child.quilt[p] = low_squares(popcount128(child.quilt[p]))
+    inherit(c, ply)
+    c.rb[ply + 1][p] = 0
+    c.rl[ply + 1][p] = 0
+    ck = child_key(Z, key, s, &child, m) ^ relax_salt(c, p, rmask, r2) ^ 0x5555AAAA3333CCCCULL
+    v = child_value(c, &child, ck, alpha, alpha + 1, ply + 1, to_move(&child) == p, r2)
+    c.thr[p] = old_thr
+    c.fits[p] = old_fits
+    c.unusable[p] = old_unusable
+    c.rq[p] = old_rq
+    return v
+
+
 # --------------------------------------------------------------------------
 # Negamax
 # --------------------------------------------------------------------------
@@ -1128,6 +1160,7 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
     cdef uint64_t tkey
     cdef int left[N_GROUPS]
     cdef int ub[N_GROUPS]
+    cdef int rv[N_GROUPS]
     cdef bint tried[N_GROUPS]
     cdef bint started[N_GROUPS]
 
@@ -1206,6 +1239,7 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
             for g in range(N_GROUPS):
                 left[g] = 0
                 ub[g] = INF
+                rv[g] = INF
                 tried[g] = False
                 started[g] = False
             for i in range(n):
@@ -1234,11 +1268,23 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
                     if v <= alpha:
                         ub[g] = v
                         c.relax_cuts += 1
+                    else:
+                        rv[g] = v
                 started[g] = True
                 if ub[g] <= alpha:
                     if ub[g] > best:
                         best = ub[g]
                     continue
+                if c.relax_each and tried[g] and rv[g] - alpha <= c.relax_each:
+                    c.each_tried += 1
+                    v = placement_bound(c, s, key, p, m, alpha, ply, rmask)
+                    if c.stop:
+                        return 0
+                    if v <= alpha:
+                        c.each_cut += 1
+                        if v > best:
+                            best = v
+                        continue
         v = search_move(c, s, key, m, p, relaxed, alpha, beta, ply, rmask)
         if c.stop:
             return 0
@@ -1297,7 +1343,7 @@ cdef class Solver:
     def __cinit__(self, int hash_mb=64, bint wdl=False, bint use_static=True, bint use_relax=True,
                   bint use_etc=False, int relax_min=2, bint use_hist=True, bint use_dead_keys=True,
                   bint relax_pairs=True, int threads=1, bint use_cover=True,
-                  bint use_pack=True):
+                  bint use_pack=True, int relax_each=0):
         cdef uint64_t buckets = 1
         cdef int i
         memset(&self.c, 0, sizeof(Ctx))
@@ -1319,6 +1365,7 @@ cdef class Solver:
         self.c.relax_pairs = relax_pairs
         self.c.use_cover = use_cover
         self.c.use_pack = use_pack
+        self.c.relax_each = relax_each
         self.threads = threads if threads > 1 else 1
 
     def __dealloc__(self):
@@ -1352,7 +1399,8 @@ cdef class Solver:
         return {"static_cuts": self.c.static_cuts, "etc_cuts": self.c.etc_cuts,
                 "relax_cuts": self.c.relax_cuts,
                 "cover_calls": self.c.cover_calls, "cover_searches": self.c.cover_searches,
-                "pack_calls": self.c.pack_calls, "pack_searches": self.c.pack_searches}
+                "pack_calls": self.c.pack_calls, "pack_searches": self.c.pack_searches,
+                "each_tried": self.c.each_tried, "each_cut": self.c.each_cut}
 
     def set_limits(self, uint64_t node_limit, double seconds):
         """Budget from now for the next calls (0: none). Nodes count from
