@@ -148,6 +148,14 @@ cdef extern from *:
     static inline int ps_log2(unsigned long long n) {
         return n > 1 ? 63 - __builtin_clzll(n) : 0;
     }
+    static inline void ps_atomic_max(int* p, int v) {
+        int o = __atomic_load_n(p, __ATOMIC_RELAXED);
+        while (v > o && !__atomic_compare_exchange_n(p, &o, v, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
+    }
+    static inline void ps_atomic_min(int* p, int v) {
+        int o = __atomic_load_n(p, __ATOMIC_RELAXED);
+        while (v < o && !__atomic_compare_exchange_n(p, &o, v, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
+    }
     static inline void ps_prefetch(const void* p) {
     #if defined(__GNUC__)
         __builtin_prefetch(p);
@@ -157,6 +165,8 @@ cdef extern from *:
     void* ps_table_alloc(size_t n) nogil
     void ps_table_free(void* p, size_t n) nogil
     void ps_prefetch(const void* p) noexcept nogil
+    void atomic_max "ps_atomic_max" (int* p, int v) noexcept nogil
+    void atomic_min "ps_atomic_min" (int* p, int v) noexcept nogil
     int ps_log2(uint64_t n) noexcept nogil
 
 
@@ -355,6 +365,10 @@ ctypedef struct Ctx:
     CoverSlot* cover       # COVER_SLOTS cached results of cover_search (per thread)
     int* halt              # Lazy SMP: this thread stops when it is set (NULL: no other thread)
     uint64_t noise         # Lazy SMP helpers: seed of their ordering noise (0: none)
+    int* sh                # shared root interval: sh[0] lo, sh[1] hi, sh[2 + i] thread i's test (NULL: alone)
+    int tid
+    int nthreads
+    int cur_gamma
 
 
 cdef bint ctx_buffers(Ctx* c) noexcept nogil:
@@ -391,6 +405,8 @@ cdef inline void check_limits(Ctx* c) noexcept nogil:
         c.stop = 1
     elif c.halt != NULL and atomic_load(c.halt):
         c.stop = 1
+    elif c.sh != NULL and (c.cur_gamma <= atomic_load(&c.sh[0]) or c.cur_gamma > atomic_load(&c.sh[1])):
+        c.stop = 2             # another thread settled this test: drop it
 
 
 cdef inline int leaf(const Ctx* c, const CState* s, int p) noexcept nogil:
@@ -1384,8 +1400,22 @@ cdef class Solver:
         cdef uint64_t key = full_key(Z, &t)
         cdef Helper* hs = NULL
         cdef int n_help = self.threads - 1
+        cdef int* sh = NULL
+        cdef int i
         if n_help > 0 and lo < hi:
             hs = <Helper*>calloc(n_help, sizeof(Helper))
+            sh = <int*>calloc(2 + self.threads, sizeof(int))
+            if sh == NULL:
+                free(hs)
+                hs = NULL
+            else:
+                sh[0] = lo
+                sh[1] = hi
+                for i in range(self.threads):
+                    sh[2 + i] = INF + 1
+                self.c.sh = sh
+                self.c.tid = 0
+                self.c.nthreads = self.threads
         with nogil:
             if hs != NULL:
                 self.halt = 0
@@ -1401,6 +1431,13 @@ cdef class Solver:
                 self.c.halt = NULL
                 # a helper's proof stopped this thread, not the budget
                 self.c.stop = limits_reached(self.c.nodes, self.c.node_limit, self.c.deadline)
+        if sh != NULL:
+            if sh[0] > self.lo:
+                self.lo = sh[0]
+            if sh[1] < self.hi:
+                self.hi = sh[1]
+        self.c.sh = NULL
+        free(sh)
         free(hs)
         return self.lo, self.hi
 
@@ -1459,39 +1496,97 @@ cdef int null_window(Ctx* c, CState* s, uint64_t key, int t, int* lo, int* hi, i
     """One test "is the value >= t?" narrowing [lo, hi] with its fail-soft
     value ``v``: 1 (yes), 0 (no), -1 (stopped; nothing changed)."""
     gamma[0] = t
+    c.cur_gamma = t
+    if c.sh != NULL:
+        atomic_store(&c.sh[2 + c.tid], t)
     v[0] = search(c, s, key, t - 1, t, 0, 0)
+    if c.sh != NULL:
+        atomic_store(&c.sh[2 + c.tid], INF + 1)
+    if c.stop == 2:
+        c.stop = 0
+        merge(c, lo, hi)
+        return -2
     if c.stop:
         return -1
     steps[0] += 1
     if v[0] >= t:
         lo[0] = v[0]
+        if c.sh != NULL:
+            atomic_max(&c.sh[0], v[0])
         return 1
     hi[0] = v[0]
+    if c.sh != NULL:
+        atomic_min(&c.sh[1], v[0])
     return 0
+
+
+cdef inline void merge(Ctx* c, int* lo, int* hi) noexcept nogil:
+    """Narrow this thread's interval by the shared one."""
+    cdef int l, h
+    if c.sh == NULL:
+        return
+    l = atomic_load(&c.sh[0])
+    h = atomic_load(&c.sh[1])
+    if l > lo[0]:
+        lo[0] = l
+    if h < hi[0]:
+        hi[0] = h
+
+
+cdef int AVOID_MODE = 1
+def set_avoid(int m):
+    global AVOID_MODE
+    AVOID_MODE = m
+
+cdef int avoid(Ctx* c, int g, int lo, int hi) noexcept nogil:
+    """A helper's test value: ``g`` unless another thread tests it now,
+    then a neighbour inside (lo, hi]."""
+    cdef int j, k, cand
+    if c.sh == NULL or c.tid == 0 or AVOID_MODE == 0:
+        return g
+    if AVOID_MODE == 2 and hi - lo > 2:
+        return g
+    for k in range(2 * c.nthreads + 1):
+        cand = g + ((k + 1) // 2 if k % 2 == 1 else -(k // 2))
+        if not (lo < cand <= hi):
+            continue
+        for j in range(c.nthreads):
+            if j != c.tid and atomic_load(&c.sh[2 + j]) == cand:
+                break
+        else:
+            return cand
+    return g
 
 
 cdef void mtd(Ctx* c, CState* s, uint64_t key, int* lo, int* hi, int* gamma, int* steps,
               int lo0, int hi0, int guess, int spread) noexcept nogil:
     """The driver (module doc): ``lo``/``hi`` are updated in place after
     every step so another thread can report them."""
-    cdef int g, v, step = 1, last = 0, dirn, run = 0, d = spread, side, t, high
+    cdef int g, v, step = 1, last = 0, dirn, run = 0, d = spread, side, side0, t, high
     lo[0] = lo0
     hi[0] = hi0
     g = guess
     # bracketing: tests at guess -+ d for d = spread, spread/2, ..., 2; the
     # far ones are cheap and leave a narrow proven interval early
     while d >= 2 and lo[0] < hi[0] and not c.stop and not c.wdl:
-        for side in range(2):
+        for side0 in range(2):
+            side = 1 - side0 if c.tid % 2 else side0
+            merge(c, lo, hi)
             t = g - d if side == 0 else g + d + 1
             if not (lo[0] < t <= hi[0]):
                 continue
             high = null_window(c, s, key, t, lo, hi, gamma, steps, &v)
+            if high == -2:
+                continue
             if high < 0:
                 return
             if high == side:       # beyond the guess's bracket: follow it
                 g = v
         d //= 2
-    while lo[0] < hi[0] and not c.stop:
+    while True:
+        merge(c, lo, hi)
+        if not (lo[0] < hi[0] and not c.stop):
+            break
         if c.wdl and (lo[0] > 0 or hi[0] < 0):
             break              # the sign is all a win/loss solve wants
         # test value: fail high iff value >= g; needs lo < g <= hi
@@ -1501,7 +1596,10 @@ cdef void mtd(Ctx* c, CState* s, uint64_t key, int* lo, int* hi, int* gamma, int
             g = hi[0]
         if hi[0] - lo[0] <= 4 * step and step > 1:
             g = lo[0] + (hi[0] - lo[0] + 1) // 2
+        g = avoid(c, g, lo[0], hi[0])
         high = null_window(c, s, key, g, lo, hi, gamma, steps, &v)
+        if high == -2:
+            continue
         if high < 0:
             break
         dirn = 1 if high else -1
@@ -1544,6 +1642,7 @@ cdef bint helper_setup(Helper* h, int i, const Ctx* main, int* halt, int* solved
     h.c.static_cuts = h.c.etc_cuts = h.c.relax_cuts = 0
     h.c.halt = halt
     h.c.noise = mix64(<uint64_t>(i + 1)) | 1
+    h.c.tid = i + 1
     h.root = root[0]
     h.key = key
     h.lo0, h.hi0, h.guess, h.spread = lo, hi, guess, spread
