@@ -355,6 +355,11 @@ ctypedef struct Ctx:
     CoverSlot* cover       # COVER_SLOTS cached results of cover_search (per thread)
     int* halt              # Lazy SMP: this thread stops when it is set (NULL: no other thread)
     uint64_t noise         # Lazy SMP helpers: seed of their ordering noise (0: none)
+    int in_probe
+    uint64_t probe_limit
+    uint64_t probe_tries
+    uint64_t probe_cuts
+    uint64_t probe_aborts
 
 
 cdef bint ctx_buffers(Ctx* c) noexcept nogil:
@@ -391,6 +396,8 @@ cdef inline void check_limits(Ctx* c) noexcept nogil:
         c.stop = 1
     elif c.halt != NULL and atomic_load(c.halt):
         c.stop = 1
+    elif c.in_probe and c.nodes >= c.probe_limit:
+        c.stop = 3
 
 
 cdef inline int leaf(const Ctx* c, const CState* s, int p) noexcept nogil:
@@ -1063,6 +1070,16 @@ cdef int group_bound(Ctx* c, const CState* s, uint64_t key, int p, int group, in
 # Negamax
 # --------------------------------------------------------------------------
 
+cdef int PROBE_K = 0
+cdef uint64_t PROBE_B = 4096
+cdef int PROBE_PLY = 6
+def set_probe(int k, uint64_t b, int ply):
+    global PROBE_K, PROBE_B, PROBE_PLY
+    PROBE_K = k
+    PROBE_B = b
+    PROBE_PLY = ply
+
+
 cdef inline int child_value(Ctx* c, CState* child, uint64_t key, int alpha, int beta,
                             int ply, bint same, int rmask) noexcept nogil:
     if same:
@@ -1130,6 +1147,9 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
     cdef int ub[N_GROUPS]
     cdef bint tried[N_GROUPS]
     cdef bint started[N_GROUPS]
+    cdef move_t probed[8]
+    cdef int nprobed = 0, j
+    cdef bint skip
 
     c.nodes += 1
     if (c.nodes & CHECK_EVERY) == 0:
@@ -1201,6 +1221,39 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
         if bestmove < 0:
             select_best(keys, 0, n)
             bestmove = key_move(keys[0])
+        if PROBE_K and not c.in_probe and ply <= PROBE_PLY and not rmask and n >= 2:
+            # try the first few moves with a small node budget each: a cheap
+            # refutation found here spares the dear one the order would pick
+            for i in range(n if n < PROBE_K else PROBE_K):
+                m = next_move(keys, i, n)
+                if tt_first and m == ttmove:
+                    continue
+                c.in_probe = 1
+                c.probe_limit = c.nodes + PROBE_B
+                c.probe_tries += 1
+                v = search_move(c, s, key, m, p, relaxed, alpha, beta, ply, rmask)
+                c.in_probe = 0
+                if c.stop == 3:
+                    c.stop = 0
+                    c.probe_aborts += 1
+                    continue
+                if c.stop:
+                    return 0
+                probed[nprobed] = m
+                nprobed += 1
+                searched += 1
+                if v > best:
+                    best = v
+                    bestmove = m
+                if v > alpha:
+                    alpha = v
+                    if v >= beta:
+                        c.probe_cuts += 1
+                        if c.use_hist:
+                            c.killer[ply] = m
+                            c.hist[m & 0xFFFF] += 1
+                        n = 0
+                        break
         bounds = not relaxed and c.use_relax and n > 2
         if bounds:
             for g in range(N_GROUPS):
@@ -1221,6 +1274,12 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
     for i in range(n):
         m = next_move(keys, i, n)
         if tt_first and m == ttmove:
+            continue
+        skip = False
+        for j in range(nprobed):
+            if probed[j] == m:
+                skip = True
+        if skip:
             continue
         if bounds:
             g = group_of(m)
@@ -1352,7 +1411,8 @@ cdef class Solver:
         return {"static_cuts": self.c.static_cuts, "etc_cuts": self.c.etc_cuts,
                 "relax_cuts": self.c.relax_cuts,
                 "cover_calls": self.c.cover_calls, "cover_searches": self.c.cover_searches,
-                "pack_calls": self.c.pack_calls, "pack_searches": self.c.pack_searches}
+                "pack_calls": self.c.pack_calls, "pack_searches": self.c.pack_searches,
+                "probe": (self.c.probe_tries, self.c.probe_cuts, self.c.probe_aborts)}
 
     def set_limits(self, uint64_t node_limit, double seconds):
         """Budget from now for the next calls (0: none). Nodes count from
