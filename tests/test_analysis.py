@@ -119,7 +119,6 @@ def test_the_graph_marks_each_mistake_and_every_ply():
 
 
 def test_cli_analyze_writes_the_svg(tmp_path):
-    pytest.importorskip("patchsolve.search.alphabeta")
     path = tmp_path / "short.txt"
     short_game(44).write(path)
     out = tmp_path / "review.svg"

@@ -98,9 +98,16 @@ def test_parse_of_to_text_is_the_position_for_positions_reached_by_random_play(s
 ))
 def test_arbitrary_text_raises_only_notation_or_invalid_position_errors(text):
     try:
-        ps.Position.from_text(text)
+        pos = ps.Position.from_text(text)
     except (NotationError, InvalidPositionError):
-        pass
+        return
+    # Whatever is accepted is a position that prints and parses back to itself.
+    assert ps.Position.from_text(pos.to_text()) == pos
+
+
+def test_a_known_bad_text_is_refused():
+    with pytest.raises(NotationError):
+        ps.Position.from_text("revised")
 
 
 @settings(max_examples=150, deadline=None)
@@ -110,9 +117,15 @@ def test_arbitrary_text_raises_only_notation_or_invalid_position_errors(text):
 def test_arbitrary_json_raises_only_notation_or_invalid_position_errors(data):
     for value in (data, json.dumps(data)):
         try:
-            ps.Position.from_json(value)
+            pos = ps.Position.from_json(value)
         except (NotationError, InvalidPositionError):
-            pass
+            continue
+        assert ps.Position.from_json(pos.to_json()) == pos
+
+
+def test_a_known_bad_json_is_refused():
+    with pytest.raises(NotationError):
+        ps.Position.from_json("{}")
 
 
 @settings(max_examples=100, deadline=None)
@@ -124,9 +137,18 @@ def test_arbitrary_field_values_raise_only_invalid_position_errors(base, name, v
     fields = ps.Position.from_text(base).fields()
     fields[name] = value
     try:
-        ps.Position.from_fields(fields)
+        pos = ps.Position.from_fields(fields)
     except InvalidPositionError:
-        pass
+        return
+    # Accepted values are kept as given (the position is what was asked for).
+    assert ps.Position.from_text(pos.to_text()) == pos
+
+
+def test_a_known_bad_field_value_is_refused():
+    fields = ps.Position.from_text(START_TEXT).fields()
+    fields["time"] = (60, 0)
+    with pytest.raises(InvalidPositionError):
+        ps.Position.from_fields(fields)
 
 
 # -- syntax errors name the field and the token ---------------------------
