@@ -103,7 +103,7 @@ def test_bad_threshold_is_a_patchsolve_error():
 
 
 def test_the_graph_marks_each_mistake_and_every_ply():
-    game = short_game()
+    game = short_game(20)
     n = len(game)
     values = [float((k * 7) % 13 - 6) for k in range(n + 1)]
     review = analyze_game(game, threshold=2.0, evaluate=scripted(values, ["(none)"] * (n + 1)))
@@ -139,3 +139,83 @@ def test_cli_analyze_refuses_an_unwritable_svg_before_searching(tmp_path):
     r = CliRunner().invoke(cli, ["analyze", str(path), "--depth", "1", "--engine", "alphabeta", "-q",
                                  "--svg", str(tmp_path / "no" / "such" / "dir.svg")])
     assert r.exit_code == 2 and "cannot write" in r.stderr and "Traceback" not in r.output
+
+
+# -- judging: classes, win probability lost, accuracy ----------------------
+
+@pytest.mark.parametrize("loss,win_loss,win_before,best,expected", [
+    (0.0, 0.0, 0.5, False, "best"),          # nothing lost
+    (9.0, 0.3, 0.5, True, "best"),           # the engine's own move is never charged
+    (1.0, 0.049, 0.5, False, "good"),
+    (2.0, 0.05, 0.5, False, "inaccuracy"),
+    (4.0, 0.10, 0.5, False, "mistake"),
+    (8.0, 0.199, 0.5, False, "mistake"),
+    (8.0, 0.20, 0.5, False, "blunder"),
+    # saturated: the points decide, whatever the win probability says
+    (2.9, 0.0, 0.99, False, "good"),
+    (3.0, 0.0, 0.99, False, "inaccuracy"),
+    (6.0, 0.001, 0.01, False, "mistake"),
+    (12.0, 0.0, 0.995, False, "blunder"),
+])
+def test_the_class_of_a_move_follows_the_documented_thresholds(loss, win_loss, win_before, best, expected):
+    from patchsolve.analysis import judge
+    assert judge(loss, win_loss, win_before, best) == expected
+
+
+def test_move_accuracy_is_lichess_formula():
+    from patchsolve.analysis import game_accuracy, move_accuracy
+    assert move_accuracy(0.0) == pytest.approx(100.0, abs=1e-3)
+    assert move_accuracy(0.2) == pytest.approx(103.1668 * 2.718281828 ** (-0.04354 * 20) - 3.1669)
+    assert move_accuracy(1.0) == 0.0
+    assert game_accuracy([100.0, 50.0]) == pytest.approx((75.0 + 2 / (1 / 100 + 1 / 50)) / 2)
+    assert game_accuracy([]) is None
+
+
+def test_classes_summary_and_accuracy_on_a_game_with_known_values():
+    game = short_game(20)
+    n = len(game)
+    # Every position is worth 0 to the player to move with a 50% chance, except
+    # that the engine's choice is never the move played: each unforced move
+    # then loses exactly what the next position's value says.
+    values = [0.0] * (n + 1)
+    wins = [0.5] * (n + 1)
+    values[2], wins[2] = 7.0, 0.75    # after move 2 the opponent has +7: the mover lost 7 points, 25% win
+    values[4], wins[4] = 2.0, 0.57    # after move 4: lost 2 points, 7% win (an inaccuracy)
+    review = analyze_game(game, threshold=5.0, evaluate=scripted(values, ["(none)"] * (n + 1), wins))
+    moves = {m.number: m for m in review.moves}
+    forced = [p.number for p in game.replay() if len(p.before.legal_moves()) == 1]
+    for k in forced:
+        assert moves[k].forced and moves[k].judgement == "best" and moves[k].loss == 0
+    assert 2 not in forced and 4 not in forced
+    assert moves[2].loss == 7.0 and moves[2].win_loss == pytest.approx(0.25)
+    assert moves[2].judgement == "blunder" and moves[2].flag == "?"
+    assert moves[4].loss == 2.0 and moves[4].win_loss == pytest.approx(0.07)
+    assert moves[4].judgement == "inaccuracy"
+    summary = review.summary()
+    mover2 = moves[2].player
+    assert summary[mover2]["classes"]["blunder"] >= 1
+    assert summary[mover2]["biggest_mistakes"][0] == {"number": 2, "move": moves[2].move, "best_move": "(none)",
+                                                      "loss": 7.0, "class": "blunder"}
+    for pl in (0, 1):
+        judged = [m for m in review.moves if m.player == pl and not m.forced]
+        assert sum(summary[pl]["classes"].values()) == summary[pl]["moves"]
+        assert summary[pl]["forced"] == sum(1 for m in review.moves if m.player == pl and m.forced)
+        from patchsolve.analysis import game_accuracy
+        assert summary[pl]["accuracy"] == round(game_accuracy([m.accuracy for m in judged]), 1)
+    d = review.to_dict()
+    assert d["moves"][1]["class"] == "blunder" and "judgement" not in d["moves"][1]
+    assert 2 in d["critical_moments"]
+
+
+def test_critical_moments_are_the_largest_swings_in_order():
+    game = short_game(20)
+    n = len(game)
+    wins = [0.5] * (n + 1)
+    wins[2], wins[6], wins[9] = 0.9, 0.2, 0.45
+    values = [0.0] * (n + 1)
+    review = analyze_game(game, evaluate=scripted(values, [None] * (n + 1), wins))
+    numbers = [m.number for m in review.critical_moments()]
+    assert len(numbers) == 3 and numbers == sorted(numbers)
+    swing = {m.number: abs(m.win0 - (review.moves[i - 1].win0 if i else review.start.win0))
+             for i, m in enumerate(review.moves)}
+    assert min(swing[k] for k in numbers) >= max(v for k, v in swing.items() if k not in numbers)

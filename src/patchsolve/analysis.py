@@ -8,10 +8,34 @@ after it, and 0 when the move is the engine's own choice (so search noise
 does not charge the engine's move). A search that reports ``interrupted``
 (Ctrl-C) ends the review with the moves reviewed so far. The CLI's ``analyze``, the review graph
 (:mod:`patchsolve.review_svg`) and the web app all use :func:`analyze_game`.
+
+**Judging a move.** Beside the points lost, each move gets the win
+probability it lost (the mover's chance to win after the engine's best move
+minus after the move played, never below 0; 0 for the engine's own move) and
+a class:
+
+- ``best``: the engine's own move, or no points lost;
+- ``good``: lost less than 5 points of win probability;
+- ``inaccuracy``: 5 to 10 points; ``mistake``: 10 to 20; ``blunder``: 20 or more.
+
+Where the win probability is saturated (the mover's chance before the move
+is above 97% or below 3%, so a lost point barely moves it) the class comes
+from the points lost instead: ``inaccuracy`` from 3 points, ``mistake`` from
+6, ``blunder`` from 12. A move is ``forced`` when it was the only legal move;
+its class is ``best``. A loss is ``exact`` when the solver proved both
+values it compares.
+
+**Accuracy** (per player, 0-100) follows lichess: each move scores
+``103.1668 * exp(-0.04354 * L) - 3.1669`` (clipped to 0..100), ``L`` the win
+probability lost in percent, so a perfect move scores 100 and a move that
+loses 20 points of win probability about 40; the player's accuracy is the
+mean of the arithmetic and the harmonic mean of those scores (the harmonic
+mean weighs the bad moves). Forced moves are left out.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass
 from typing import Callable
 
@@ -45,9 +69,49 @@ class MoveReview:
     margin0: float            # player 0's margin after the move
     win0: float               # player 0's win probability after the move
     flag: str                 # "", "?" (loss > threshold) or "??" (> twice)
+    win_loss: float = 0.0     # win probability lost by the mover, 0..1
+    judgement: str = "best"   # best, good, inaccuracy, mistake or blunder (see the module)
+    forced: bool = False      # the only legal move
+    exact: bool = False       # both values compared were proven by the solver
+    accuracy: float = 100.0   # the move's accuracy score, 0..100
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        """The review of this move as a JSON-ready dict (``class`` is the judgement)."""
+        d = asdict(self)
+        d["class"] = d.pop("judgement")
+        return d
+
+
+
+CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
+WIN_LOSS_THRESHOLDS = (0.05, 0.10, 0.20)     # inaccuracy, mistake, blunder: win probability lost
+POINT_THRESHOLDS = (3.0, 6.0, 12.0)          # the same, in points, where the win probability is saturated
+SATURATED = 0.03                             # a chance below 3% or above 97% is saturated
+
+
+def judge(loss: float, win_loss: float, win_before: float, best: bool) -> str:
+    """The class of a move that lost ``loss`` points and ``win_loss`` win
+    probability, the mover's chance before it being ``win_before``."""
+    if best or loss <= 0:
+        return "best"
+    saturated = win_before < SATURATED or win_before > 1 - SATURATED
+    amount, thresholds = (loss, POINT_THRESHOLDS) if saturated else (win_loss, WIN_LOSS_THRESHOLDS)
+    level = sum(1 for t in thresholds if amount >= t)
+    return CLASSES[1 + level]
+
+
+def move_accuracy(win_loss: float) -> float:
+    """lichess's accuracy of one move from the win probability it lost (0..1)."""
+    return max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * 100.0 * win_loss) - 3.1669))
+
+
+def game_accuracy(scores: list[float]) -> float | None:
+    """The mean of the arithmetic and harmonic means of move accuracies."""
+    if not scores:
+        return None
+    mean = sum(scores) / len(scores)
+    harmonic = len(scores) / sum(1.0 / max(x, 1e-9) for x in scores)
+    return (mean + harmonic) / 2
 
 
 @dataclass
@@ -59,25 +123,48 @@ class GameReview:
     interrupted: bool = False     # stopped (Ctrl-C): ``moves`` are the first ones only
 
     def summary(self) -> list[dict]:
+        """Per player: moves, average points and win probability lost, the
+        accuracy, a count per class, the three biggest mistakes, the final score."""
         out = []
         for pl in (0, 1):
             mine = [m for m in self.moves if m.player == pl]
+            judged = [m for m in mine if not m.forced]
             worst = max(mine, key=lambda m: m.loss, default=None)
+            biggest = sorted((m for m in mine if m.loss > 0), key=lambda m: (-m.loss, m.number))[:3]
+            accuracy = game_accuracy([m.accuracy for m in judged])
             out.append({"player": pl, "moves": len(mine),
                         "average_loss": sum(m.loss for m in mine) / len(mine) if mine else 0.0,
+                        "average_win_loss": sum(m.win_loss for m in mine) / len(mine) if mine else 0.0,
+                        "accuracy": None if accuracy is None else round(accuracy, 1),
+                        "classes": {c: sum(1 for m in mine if m.judgement == c) for c in CLASSES},
+                        "forced": len(mine) - len(judged),
                         "flagged": sum(1 for m in mine if m.flag),
                         "blunders": sum(1 for m in mine if m.flag == "??"),
                         "worst": None if worst is None or worst.loss == 0 else
                         {"number": worst.number, "move": worst.move, "loss": worst.loss},
+                        "biggest_mistakes": [{"number": m.number, "move": m.move, "best_move": m.best_move,
+                                              "loss": m.loss, "class": m.judgement} for m in biggest],
                         "final_score": self.final_scores[pl]})
         return out
 
     def mistakes(self) -> list[MoveReview]:
+        """The moves flagged by the points threshold (``?`` and ``??``)."""
         return [m for m in self.moves if m.flag]
 
+    def critical_moments(self, count: int = 3) -> list[MoveReview]:
+        """The ``count`` moves after which player 0's win probability swung
+        the most (either way), in the order they were played."""
+        before = [self.start.win0] + [m.win0 for m in self.moves[:-1]]
+        swings = sorted(zip(self.moves, before), key=lambda mb: (-abs(mb[0].win0 - mb[1]), mb[0].number))
+        return sorted((m for m, b in swings[:count] if m.win0 != b), key=lambda m: m.number)
+
     def to_dict(self) -> dict:
+        """The whole review as a JSON-ready dict."""
         return {"threshold": self.threshold, "interrupted": self.interrupted, "start": asdict(self.start),
-                "moves": [m.to_dict() for m in self.moves], "summary": self.summary()}
+                "moves": [m.to_dict() for m in self.moves], "summary": self.summary(),
+                "critical_moments": [m.number for m in self.critical_moments()],
+                "classes": {"win_loss_thresholds": list(WIN_LOSS_THRESHOLDS),
+                            "point_thresholds": list(POINT_THRESHOLDS), "saturated": SATURATED}}
 
 
 def verdict_of(pos, result) -> Verdict:
@@ -100,6 +187,7 @@ def verdict_of(pos, result) -> Verdict:
 
 
 def flag_of(loss: float, threshold: float) -> str:
+    """``??`` above twice the threshold, ``?`` above it, else empty."""
     return "??" if loss > 2 * threshold else "?" if loss > threshold else ""
 
 
@@ -135,9 +223,16 @@ def _review(ply, verdicts, threshold) -> MoveReview:
     before, after = verdicts[ply.number - 1], verdicts[ply.number]
     sign = 1.0 if ply.player == 0 else -1.0
     best_value, played_value = sign * before.margin0, sign * after.margin0
-    loss = 0.0 if before.best_move == str(ply.move) else max(0.0, best_value - played_value)
+    played_best = before.best_move == str(ply.move)
+    forced = len(ply.before.legal_moves()) == 1
+    loss = 0.0 if played_best or forced else max(0.0, best_value - played_value)
+    win_before = before.win0 if ply.player == 0 else 1.0 - before.win0
+    win_after = after.win0 if ply.player == 0 else 1.0 - after.win0
+    win_loss = 0.0 if loss == 0 else max(0.0, win_before - win_after)
     return MoveReview(ply.number, ply.player, ply.before.to_text(), str(ply.move), before.best_move,
-                      best_value, played_value, loss, after.margin0, after.win0, flag_of(loss, threshold))
+                      best_value, played_value, loss, after.margin0, after.win0, flag_of(loss, threshold),
+                      win_loss, judge(loss, win_loss, win_before, played_best or forced), forced,
+                      before.exact and after.exact, 100.0 if forced else move_accuracy(win_loss))
 
 
-__all__ = ["analyze_game", "GameReview", "MoveReview", "Verdict"]
+__all__ = ["analyze_game", "GameReview", "MoveReview", "Verdict", "judge", "move_accuracy", "game_accuracy"]
