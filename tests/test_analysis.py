@@ -219,3 +219,16 @@ def test_critical_moments_are_the_largest_swings_in_order():
     swing = {m.number: abs(m.win0 - (review.moves[i - 1].win0 if i else review.start.win0))
              for i, m in enumerate(review.moves)}
     assert min(swing[k] for k in numbers) >= max(v for k, v in swing.items() if k not in numbers)
+
+
+def test_the_graph_carries_each_players_accuracy_and_classes():
+    game = short_game(20)
+    n = len(game)
+    values = [float((k * 7) % 13 - 6) for k in range(n + 1)]
+    review = analyze_game(game, threshold=2.0, evaluate=scripted(values, ["(none)"] * (n + 1)))
+    doc = xml.dom.minidom.parseString(review_svg(review))
+    texts = [t.firstChild.data for t in doc.getElementsByTagName("text") if t.firstChild]
+    for row in review.summary():
+        line = next(t for t in texts if t.startswith(f"player {row['player']}: accuracy"))
+        assert f"accuracy {row['accuracy']:.1f}" in line
+        assert f"{row['classes']['blunder']} blunders" in line

@@ -5,6 +5,8 @@ probability. Every mistake (a move whose loss is above the threshold) is a
 dot on the margin line after that move, its area growing with the loss and
 its colour the mover's. Each ply has an invisible column carrying
 ``data-ply="k"`` (the position after k moves) so a page can jump to it.
+Below the panels, one line per player: the accuracy and the count of each
+class (:mod:`patchsolve.analysis`).
 """
 
 from __future__ import annotations
@@ -63,7 +65,7 @@ def review_svg(review) -> str:
     def yw(p):
         return y_win0 + PANEL_H - p * PANEL_H
 
-    height = y_win0 + PANEL_H + 34
+    height = y_win0 + PANEL_H + 34 + 36
     parts = [f'<rect width="100%" height="100%" fill="#fff"/>',
              _text(LEFT, TOP - 10, f"Player 0's margin (points); mistakes (loss > {review.threshold:g}) "
                    "by mover, size = points lost", size=12, weight="bold")]
@@ -80,6 +82,7 @@ def review_svg(review) -> str:
     for k in range(0, n + 1, label_every):
         parts.append(_text(xs(k), y_win0 + PANEL_H + 14, k, size=10, anchor="middle", fill="#666"))
     parts.append(_text(LEFT + inner / 2, y_win0 + PANEL_H + 28, "move", size=10, anchor="middle", fill="#666"))
+    parts += _summary_lines(review, y_win0 + PANEL_H + 48)
     parts += _hit_columns(review, xs, step, y_margin0, y_win0 + PANEL_H - y_margin0)
     parts += _mistake_marks(review, xs, ym)
     body = "\n".join(parts)
@@ -96,9 +99,25 @@ def _hit_columns(review, xs, step, y0, h) -> list[str]:
     return parts
 
 
+def _summary_lines(review, y) -> list[str]:
+    parts = []
+    for row in review.summary():
+        c = row["classes"]
+        acc = "-" if row["accuracy"] is None else f"{row['accuracy']:.1f}"
+        text = (f"player {row['player']}: accuracy {acc}, average loss {row['average_loss']:.1f} points; "
+                f"{c['inaccuracy']} inaccuracies, {c['mistake']} mistakes, {c['blunder']} blunders; "
+                f"{row['forced']} forced")
+        parts.append(f'<circle cx="{LEFT + 5}" cy="{y - 4}" r="5" fill="{_PLAYER_FILL[row["player"]]}" stroke="#222"/>')
+        parts.append(_text(LEFT + 16, y, text, size=11))
+        y += 16
+    return parts
+
+
 def _move_tip(m) -> str:
-    return (f"{m.number}. player {m.player}: {m.move} (engine: {m.best_move or '-'}), "
-            f"loss {m.loss:.1f}, margin {m.margin0:+.1f}, win {100 * m.win0:.0f}%")
+    forced = ", forced" if m.forced else ""
+    return (f"{m.number}. player {m.player}: {m.move} (engine: {m.best_move or '-'}), {m.judgement}{forced}, "
+            f"loss {m.loss:.1f}, win probability lost {100 * m.win_loss:.0f}%, margin {m.margin0:+.1f}, "
+            f"win {100 * m.win0:.0f}%")
 
 
 def _mistake_marks(review, xs, ym) -> list[str]:
