@@ -232,3 +232,37 @@ def test_the_graph_carries_each_players_accuracy_and_classes():
         line = next(t for t in texts if t.startswith(f"player {row['player']}: accuracy"))
         assert f"accuracy {row['accuracy']:.1f}" in line
         assert f"{row['classes']['blunder']} blunders" in line
+
+
+# -- many games ---------------------------------------------------------------
+
+def test_many_games_from_a_folder_and_a_multi_game_file(tmp_path):
+    from patchsolve.analysis import CSV_FIELDS, games_from, review_games
+
+    a, b = short_game(40), short_game(44)
+    folder = tmp_path / "games"
+    folder.mkdir()
+    a.write(folder / "a.txt")
+    b.write(folder / "b.txt")
+    both = tmp_path / "both.txt"
+    both.write_text(a.to_text() + "\n" + b.to_text())
+    by_folder = games_from(folder)
+    by_file = games_from(both)
+    assert [n for n, _ in by_folder] == ["a.txt", "b.txt"]
+    assert [n for n, _ in by_file] == ["both.txt#1", "both.txt#2"]
+    assert [Game.from_text(t) for _, t in by_file] == [a, b]
+    rows = [r for rows in review_games(by_file, depth=2) for r in rows]
+    assert sorted((r["game"], r["player"]) for r in rows) == [("both.txt#1", 0), ("both.txt#1", 1),
+                                                             ("both.txt#2", 0), ("both.txt#2", 1)]
+    for r in rows:
+        assert set(r) == set(CSV_FIELDS)
+        game = a if r["game"].endswith("#1") else b
+        assert r["final_score"] == game.end.scores()[r["player"]]
+        assert r["moves"] == sum(1 for p in game.replay() if p.player == r["player"])
+
+
+def test_a_bad_record_among_many_is_refused_before_any_search(tmp_path):
+    from patchsolve.analysis import review_games
+
+    with pytest.raises(ps.PatchsolveError, match="bad.txt"):
+        list(review_games([("ok.txt", short_game(40).to_text()), ("bad.txt", "circle 1,2\nmoves\nfly\n")], depth=1))

@@ -235,4 +235,85 @@ def _review(ply, verdicts, threshold) -> MoveReview:
                       before.exact and after.exact, 100.0 if forced else move_accuracy(win_loss))
 
 
-__all__ = ["analyze_game", "GameReview", "MoveReview", "Verdict", "judge", "move_accuracy", "game_accuracy"]
+# -- many games: one summary row per game and player ------------------------
+
+RECORD_HEADER = "# patchsolve game record"
+CSV_FIELDS = ("game", "player", "moves", "accuracy", "average_loss", "average_win_loss", "best", "good",
+              "inaccuracy", "mistake", "blunder", "forced", "final_score", "won", "interrupted")
+
+
+def games_from(path) -> list[tuple[str, str]]:
+    """The game records of ``path``: every ``*.txt`` file of a folder (sorted
+    by name), or the records of one file, which may hold several (each starts
+    with the line ``# patchsolve game record``). Returns ``(name, text)``
+    pairs; a record is parsed where it is reviewed."""
+    from pathlib import Path
+
+    from patchsolve.errors import NotationError
+
+    path = Path(path)
+    if path.is_dir():
+        files = sorted(path.glob("*.txt"))
+        if not files:
+            raise NotationError("no game records (*.txt) in the folder", field="file", token=str(path))
+        return [(f.name, _read(f)) for f in files]
+    text = _read(path)
+    starts = [i for i, line in enumerate(text.splitlines()) if line.strip() == RECORD_HEADER]
+    if len(starts) <= 1:
+        return [(path.name, text)]
+    lines = text.splitlines()
+    bounds = starts + [len(lines)]
+    return [(f"{path.name}#{k + 1}", "\n".join(lines[a:b]) + "\n") for k, (a, b) in enumerate(zip(bounds, bounds[1:]))]
+
+
+def _read(path) -> str:
+    from patchsolve.errors import NotationError
+
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise NotationError(f"cannot read the game record: {e}", field="file", token=str(path)) from None
+
+
+def summary_rows(name: str, review: GameReview) -> list[dict]:
+    """The CSV rows (``CSV_FIELDS``) of one reviewed game: one per player."""
+    rows = []
+    for s in review.summary():
+        final = review.final_scores
+        rows.append({"game": name, "player": s["player"], "moves": s["moves"], "accuracy": s["accuracy"],
+                     "average_loss": round(s["average_loss"], 3), "average_win_loss": round(s["average_win_loss"], 4),
+                     **s["classes"], "forced": s["forced"], "final_score": s["final_score"],
+                     "won": None if review.interrupted else int(final[s["player"]] > final[1 - s["player"]]),
+                     "interrupted": review.interrupted})
+    return rows
+
+
+def _review_job(job) -> list[dict]:
+    """One game of :func:`review_games` (module level: it runs in a worker)."""
+    from patchsolve.game import Game
+
+    name, text, engine, threshold, limits = job
+    return summary_rows(name, analyze_game(Game.from_text(text), engine=engine, threshold=threshold, **limits))
+
+
+def review_games(records, engine: str = "alphabeta", threshold: float = 5.0, backend: str = "local",
+                 workers: int = 1, address: str | None = None, **limits):
+    """Review many games on a backend (``patchsolve.backends``: local
+    processes or Ray) and yield each game's summary rows as it finishes.
+    ``records`` are ``(name, text)`` pairs (:func:`games_from`); every record
+    is parsed first, so a bad one is refused before any search runs."""
+    from patchsolve.backends import make_backend
+    from patchsolve.game import Game
+
+    records = list(records)
+    for name, text in records:
+        try:
+            Game.from_text(text)
+        except PatchsolveError as e:
+            raise type(e)(f"{name}: {e}") from None
+    jobs = [(name, text, engine, float(threshold), dict(limits)) for name, text in records]
+    for _, rows in make_backend(backend, workers=workers, address=address).run(_review_job, jobs):
+        yield rows
+
+
+__all__ = ["analyze_game", "games_from", "review_games", "summary_rows", "CSV_FIELDS", "GameReview", "MoveReview", "Verdict", "judge", "move_accuracy", "game_accuracy"]
