@@ -354,3 +354,100 @@ def test_the_web_app_loads_board_text_as_a_position_and_a_record_as_a_game():
     assert loaded.start == pos and len(loaded) == 0
     record = ps.Game(ps.Position.start(seed=0), ["walk"]).to_text()
     assert len(views.load_text(record)) == 1
+
+
+# -- what follows from the table (board.fields_from_table: board text and the web set-up) ----------
+
+def table_of(pos, **answers):
+    """The arguments a person reads off the table for ``pos`` (labels as drawn)."""
+    f, labels = pos.fields(), pos.labels
+    cells = [[labels[p].get(sq) for sq in range(81)] for p in (0, 1)]
+    return (f["edition"], f["circle"], cells, f["buttons"], f["time"]), answers
+
+
+def from_table(pos, **answers):
+    args, answers = table_of(pos, **answers)
+    return board.fields_from_table(*args, **answers)
+
+
+def test_every_position_of_a_game_follows_from_its_table_and_the_answers_it_cannot_show():
+    from patchsolve.validation import covers_7x7
+
+    full = 2**81 - 1
+    for g in range(3):
+        for pos in random_game(g)[::2]:
+            f = pos.fields()
+            both_bonus = all(covers_7x7(q) for q in f["quilts"])
+            fields, labels = from_table(pos, on_top=f["on_top"] if f["time"][0] == f["time"][1] else None,
+                                        bonus_owner=f["bonus_owner"] if both_bonus else None,
+                                        pending_leather=f["pending_leather"] if full in f["quilts"] else None)
+            assert fields == f and labels == pos.labels
+
+
+def _after(start, *moves):
+    pos = start
+    for m in moves:
+        pos = pos.play(m)
+    return pos
+
+
+START0 = ps.Position.start(seed=0)
+
+
+def test_income_is_the_income_printed_on_the_patches_of_each_quilt():
+    pos = _after(START0, "walk")            # player 1 to move; buys a patch that pays income
+    bought = next(m for m in pos.legal_moves() if m.kind == "buy" and PATCHES[m.patch].income)
+    pos = pos.play(bought)
+    fields, _ = from_table(pos)
+    assert fields["income"] == (0, PATCHES[bought.patch].income)
+
+
+def test_leather_left_is_the_leather_spaces_ahead_of_both_tokens_and_one_passed_is_still_to_place():
+    pos = _after(START0, "walk")
+    args, _ = table_of(pos)
+    edition, circle, cells, buttons, _time = args
+    # player 1 has walked past space 26 (buttons as walking there gives), player 0 is on 13
+    fields, _ = board.fields_from_table(edition, circle, cells, (5, 5 + 27 - 0), (13, 27))
+    assert fields["leather"] == (32, 38, 44, 50)
+    assert fields["pending_leather"] == 1          # taken, not yet laid: player 1 places it
+    cells[1][40] = "L"                             # laid at e5: nothing left to place
+    fields, labels = board.fields_from_table(edition, circle, cells, (5, 32), (13, 27))
+    assert fields["pending_leather"] is None and labels[1] == {40: "L"}
+
+
+def test_a_leather_patch_on_a_full_quilt_is_discarded_so_it_is_asked_not_derived():
+    with pytest.raises(InvalidPositionError, match="pending_leather"):
+        ps.Position(board_text(q0="\n".join(["?????????"] * 9), circle="-", p0="buttons 0 time 27",
+                               p1="buttons 0 time 13", extra="income 0/0\nbonus_owner 0\npending_leather 0"))
+
+
+def test_the_bonus_goes_to_the_one_quilt_covering_a_7x7_and_is_asked_when_both_do():
+    pos = next(p for p in greedy_game(0) if p.bonus_owner is not None)  # one quilt covers a 7x7 square
+    f = pos.fields()
+    fields, _ = from_table(pos, on_top=f["on_top"] if f["time"][0] == f["time"][1] else None,
+                           pending_leather=f["pending_leather"] if 2**81 - 1 in f["quilts"] else None)
+    assert fields["bonus_owner"] == pos.bonus_owner
+    args, _ = table_of(pos)
+    edition, circle, cells, buttons, time = args
+    other = 1 - pos.bonus_owner
+    with pytest.raises(InvalidPositionError, match="bonus_owner"):   # a wrong answer is refused, not kept
+        board.fields_from_table(edition, circle, cells, buttons, time, bonus_owner=other,
+                                on_top=f["on_top"] if time[0] == time[1] else None)
+
+
+def test_tokens_on_one_space_need_the_answer_who_is_on_top():
+    pos = first(lambda p: p.time(0) == p.time(1) and p.time(0) > 0)
+    with pytest.raises(InvalidPositionError, match="on top"):
+        from_table(pos)
+    f = pos.fields()
+    full = 2**81 - 1 in f["quilts"]
+    assert from_table(pos, on_top=f["on_top"], pending_leather=f["pending_leather"] if full else None)[0] == f
+
+
+def test_a_table_whose_patches_are_not_the_catalogue_is_refused():
+    args, _ = table_of(_after(START0, START0.legal_moves()[-1]))
+    edition, circle, cells, buttons, time = args
+    with pytest.raises(InvalidPositionError, match="unknown patch id"):
+        board.fields_from_table(edition, circle + (40,), cells, buttons, time)
+    with pytest.raises(InvalidPositionError, match="neither in the circle nor drawn"):
+        board.fields_from_table(edition, circle[1:], cells, buttons, time)

@@ -236,11 +236,33 @@ def test_set_up_a_position_from_the_table(base):
     assert status == 200, v
     assert ps.Position.from_text(v["position"]) == START.play(f"{START.circle[0]}:0@a1")
     assert v["fields"]["income"] == [ps.position.PATCHES[START.circle[0]].income, 0]
+    # the position keeps which patch lies where, as a game played to it would
+    mask = START.parse_move(f"{START.circle[0]}:0@a1").mask
+    assert v["labels"][0] == {str(sq): START.circle[0] for sq in range(81) if mask >> sq & 1}
+    assert v["labels"][1] == {}
+
+
+def test_the_set_up_derives_a_leather_patch_still_to_place(base):
+    # player 0 has passed leather space 26 and no leather patch is laid: it is still to place,
+    # as board text derives it (the same derivation, board.fields_from_table)
+    status, v = call(base, "/api/setup", table(time=[27, 13]))
+    assert status == 200, v
+    assert v["pending_leather"] == 0 and v["to_move"] == 0
+    assert any(m.startswith("leather@") for m in v["legal"])
+    with_leather = table(time=[27, 13])
+    with_leather["quilts"][0].append({"leather": True, "square": "i9"})
+    status, v = call(base, "/api/setup", with_leather)
+    assert status == 200 and v["pending_leather"] is None and v["labels"][0]["80"] == "L"
 
 
 @pytest.mark.parametrize("over,status,needle", [
-    ({"circle": list(START.circle)}, 422, "both in the circle and in the quilts"),
-    ({"circle": list(START.circle[2:])}, 422, "neither in the circle nor in a quilt"),
+    ({"circle": list(START.circle)}, 422, "also still in the circle"),
+    ({"circle": list(START.circle[2:])}, 422, "neither in the circle nor drawn"),
+    ({"circle": list(START.circle[1:]) + [99]}, 422, "unknown patch id"),
+    ({"quilts": [[{"patch": START.circle[0], "orientation": 0, "square": "a1"},
+                  {"patch": START.circle[0], "orientation": 0, "square": "a5"}], []]}, 422, "laid twice"),
+    ({"time": [5, 5], "on_top": None}, 422, "on top"),
+    ({"on_top": 1}, 422, "on_top"),
     ({"quilts": [[{"patch": START.circle[0], "orientation": 0, "square": "i9"}], []]}, 422, "i9"),
     ({"quilts": [[{"leather": True, "square": "a1"}, {"patch": START.circle[0], "orientation": 0,
                                                       "square": "a1"}], []]}, 422, "overlaps"),

@@ -324,48 +324,88 @@ def _derived_pending(fields, leather_drawn: int):
 def fields_from_board(text: str) -> tuple[dict, tuple[dict, dict]]:
     """The fields of the position drawn in ``text`` and its labels
     (per player, square -> patch id or ``"L"``); validated."""
+    b = parse_board(text)
+    opts = b["options"]
+    return fields_from_table(b["edition"], b["circle"], [b["players"][p]["cells"] for p in (0, 1)],
+                             tuple(b["players"][p]["buttons"] for p in (0, 1)),
+                             tuple(b["players"][p]["time"] for p in (0, 1)),
+                             on_top=opts.get("on_top"), bonus_owner=opts.get("bonus_owner"),
+                             pending_leather=opts.get("pending_leather"), income=opts.get("income"))
+
+
+def fields_from_table(edition: str, circle, cells, buttons, time, *, on_top=None, bonus_owner=None,
+                      pending_leather=None, income=None) -> tuple[dict, tuple[dict, dict] | None]:
+    """The position on a table: what a person sees, plus what follows from it.
+
+    The one derivation behind board text (:func:`fields_from_board`) and the
+    web app's set-up form (:mod:`patchsolve.web.table`). Given: the edition,
+    the ``circle`` (ids from the neutral token on), ``cells`` (per player 81
+    labels, square 0 = a1 first: None empty, a patch id, ``"L"`` leather or
+    ``"?"`` covered by an unnamed patch), ``buttons`` and ``time`` (pairs),
+    and the answers the table cannot show: ``on_top`` (both tokens on one
+    space), ``bonus_owner`` (both quilts cover a 7x7 square),
+    ``pending_leather`` (only when it does not follow from the ``L`` drawn)
+    and ``income`` (only with ``?`` squares).
+
+    Derived (RULES.md): each income, the printed income of the patches on
+    that quilt; the leather patches still on the time board, the leather
+    spaces ahead of both tokens; the 7x7 bonus, the one player whose quilt
+    covers a 7x7 square; who reached space 53 first; a leather patch still to
+    place, when fewer ``L`` are drawn than leather patches taken, no quilt is
+    full and no ``?`` hides them: the player who has just passed a leather
+    space.
+
+    Returns ``(fields, labels)``, validated (labels None when a quilt has
+    ``?`` squares); a drawing no catalogue patches explain raises
+    :class:`~patchsolve.errors.InvalidPositionError`, a missing or
+    superfluous answer too.
+    """
     from patchsolve.validation import covers_7x7, validate_fields
 
-    b = parse_board(text)
-    ed, opts = EDITIONS[b["edition"]], b["options"]
-    cells = [b["players"][p]["cells"] for p in (0, 1)]
+    if edition not in EDITIONS:
+        raise NotationError(f"unknown edition (expected {' or '.join(EDITION_NAMES)})", field="edition",
+                            token=str(edition)[:40])
+    ed = EDITIONS[edition]
+    circle = tuple(circle)
+    foreign = sorted({x for x in circle if not (isinstance(x, int) and 0 <= x < len(PATCHES))}, key=str)
+    if foreign:
+        raise InvalidPositionError(f"circle: unknown patch id(s) {foreign[:5]} (ids are 0..{len(PATCHES) - 1})")
     unknown = any(UNKNOWN in c for c in cells)
     placed = _patch_masks(cells)
-    problems = _check_patches(placed, b["circle"], unknown)
+    problems = _check_patches(placed, circle, unknown)
     if problems:
         raise InvalidPositionError(problems)
-    if unknown and "income" not in opts:
+    if unknown and income is None:
         raise NotationError("a quilt has '?' squares, so give the incomes with a line 'income I0/I1'",
                             field="income", token=None)
-    if not unknown and "income" in opts:
+    if not unknown and income is not None:
         raise NotationError("the incomes follow from the patches drawn; give 'income' only with '?' squares",
-                            field="income", token=f"{opts['income'][0]}/{opts['income'][1]}")
+                            field="income", token=f"{income[0]}/{income[1]}")
     quilts = tuple(sum(1 << sq for sq, x in enumerate(cells[p]) if x is not None) for p in (0, 1))
-    income = opts.get("income") or tuple(sum(PATCHES[i].income for i, (q, _) in placed.items() if q == p)
-                                          for p in (0, 1))
-    t = (b["players"][0]["time"], b["players"][1]["time"])
-    on_top = opts.get("on_top")
+    if income is None:
+        income = tuple(sum(PATCHES[i].income for i, (q, _) in placed.items() if q == p) for p in (0, 1))
+    t = tuple(time)
     covering = [p for p in (0, 1) if covers_7x7(quilts[p])]
-    if "bonus_owner" not in opts and len(covering) == 2:
-        raise InvalidPositionError("both quilts cover a 7x7 square: say who took the bonus tile with a line "
-                                   "'bonus_owner P'")
+    if bonus_owner is None and len(covering) == 2:
+        raise InvalidPositionError("both quilts cover a 7x7 square: say who took the bonus tile "
+                                   "(board text: a line 'bonus_owner P')")
     at_end = [p for p in (0, 1) if t[p] == LAST_SPACE]
     first = at_end[0] if len(at_end) == 1 else (1 - on_top if at_end and on_top is not None else None)
     fields = {
-        "edition": b["edition"],
-        "circle": b["circle"],
+        "edition": edition,
+        "circle": circle,
         "quilts": quilts,
-        "buttons": (b["players"][0]["buttons"], b["players"][1]["buttons"]),
-        "income": income,
+        "buttons": tuple(buttons),
+        "income": tuple(income),
         "time": t,
         "on_top": on_top,
         "leather": tuple(s for s in ed.leather_spaces if s > max(t)),
-        "bonus_owner": opts.get("bonus_owner", covering[0] if covering else None),
+        "bonus_owner": bonus_owner if bonus_owner is not None else covering[0] if covering else None,
         "first_at_end": first,
         "pending_leather": None,
     }
-    if "pending_leather" in opts or unknown:
-        fields["pending_leather"] = opts.get("pending_leather")
+    if pending_leather is not None or unknown:
+        fields["pending_leather"] = pending_leather
     else:
         fields["pending_leather"] = _derived_pending(fields, sum(c.count(LEATHER) for c in cells))
     validate_fields(fields)
@@ -423,5 +463,5 @@ def format_board(fields: dict, labels=None) -> str:
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["format_board", "fields_from_board", "parse_board", "looks_like_board", "start_circle",
+__all__ = ["format_board", "fields_from_board", "fields_from_table", "parse_board", "looks_like_board", "start_circle",
            "TILING_BUDGET"]

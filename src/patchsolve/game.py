@@ -25,6 +25,7 @@ move number and the line.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +36,20 @@ from patchsolve.position import DEFAULT_SEED, Move, Position
 
 HEADER_KEYS = ("edition", "first", "circle", "position")
 LEATHER_LABEL = "L"
+
+
+@functools.lru_cache(maxsize=64)
+def _tiling(start: Position):
+    # cached: the web app rebuilds its game from the start text on every request,
+    # and a tiling search that fails spends its whole budget (a fifth of a second)
+    return start.labels_or_tiling()
+
+
+def _start_labels(start: Position) -> tuple[dict, dict]:
+    labels = start.labels
+    if labels is None and (start.quilt(0) or start.quilt(1)):
+        labels = _tiling(start)
+    return (dict(labels[0]), dict(labels[1])) if labels is not None else ({}, {})
 
 
 @dataclass(frozen=True)
@@ -65,8 +80,9 @@ class Game:
         self._moves: list[Move] = []
         self._positions: list[Position] = [start]
         # per position: the label of each covered square of each quilt
-        # (patch id, or "L" for a leather patch)
-        self._labels: list[tuple[dict, dict]] = [({}, {})]
+        # (patch id, or "L" for a leather patch); the start's own when it
+        # knows them (board text, a set-up), else a tiling of its quilts
+        self._labels: list[tuple[dict, dict]] = [_start_labels(start)]
         for m in moves:
             self.push(m)
 
@@ -121,7 +137,12 @@ class Game:
         return self._positions[k]
 
     def labels(self, k: int | None = None) -> tuple[dict, dict]:
-        """For each player, square -> patch id (or ``"L"``) after ``k`` moves."""
+        """For each player, square -> patch id (or ``"L"``) after ``k`` moves.
+
+        The patches already on the start's quilts are the start's labels
+        (``start.labels``) when it knows them, else a tiling of its quilts by
+        the patches that left the circle (``start.labels_or_tiling()``, as
+        board text draws them), else unnamed (missing from the dicts)."""
         if k is None:
             k = len(self._moves)
         self.position(k)

@@ -128,7 +128,7 @@ async def api_new(request: Request):
 
 async def api_setup(request: Request):
     from patchsolve.game import Game
-    from patchsolve.web.setup import position_from_table
+    from patchsolve.web.table import position_from_table
 
     data = await read_json(request)
     return JSONResponse(views.view(Game(position_from_table(data))))
