@@ -74,8 +74,8 @@ def check_options(options: dict) -> dict:
 
 def _searcher(hash_mb, opts):
     with allocation("transposition table", hash_mb):
-        return _alphabeta.Searcher(hash_mb, opts["tt"], opts["placements"], opts["prune_depth"],
-                                   True, 0, opts["lmr"])
+        return _alphabeta.Searcher(hash_mb, tt=opts["tt"], placements=opts["placements"],
+                                   prune_depth=opts["prune_depth"], lmr=opts["lmr"])
 
 
 def _mover_value(position, child, value):
