@@ -72,7 +72,6 @@ from patchsolve.search._zobrist cimport ZTables, get_zobrist, full_key, child_ke
 from patchsolve.search._order cimport (
     LAZY, cmp_desc, key_move, select_best, buy_gain, completes_bonus, is_final_buy,
 )
-from patchsolve.search._knowledge cimport move_lookahead_bad, lookahead_on, lookahead_candidates
 
 from patchsolve.search._threads cimport pthread_t, pthread_join, atomic_load, atomic_store, load64, launch
 
@@ -187,23 +186,6 @@ cdef inline int64_t order_key(int gain, int bad, move_t m) noexcept nogil:
     return ((<int64_t>(gain * 256 - bad + (1 << 24))) << 32) | <uint32_t>m
 
 
-cdef int rescore_run(const CState* s, int64_t* keys, int lo, int hi, int cand) noexcept nogil:
-    """Placement look-ahead on one patch's run keys[lo:hi]: the ``cand``
-    best by the cheap key are re-keyed with the look-ahead badness (the
-    rest dropped). Returns the new end of the run. The look-ahead costs
-    about ten times the cheap key, hence the two stages."""
-    cdef int j
-    cdef move_t m
-    if hi - lo > cand:
-        for j in range(cand):
-            select_best(keys, lo + j, hi)
-        hi = lo + cand
-    for j in range(lo, hi):
-        m = key_move(keys[j])
-        keys[j] -= (<int64_t>move_lookahead_bad(s, m)) << 32
-    return hi
-
-
 ctypedef struct Picker:
     # The moves of one node, best key first, generated one patch at a time:
     # a patch's placements are generated and scored only once its bound
@@ -252,8 +234,6 @@ cdef void add_patch(Ctx* c, const CState* s, Picker* pk, int pid) noexcept nogil
     if pk.prune:
         keep = c.placements - has_tt
         if k - lo > keep:
-            if lookahead_on():
-                k = rescore_run(s, keys, lo, k, lookahead_candidates(c.placements) - has_tt)
             for j in range(keep):
                 select_best(keys, lo + j, k)
             k = lo + keep
