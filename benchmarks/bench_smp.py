@@ -119,7 +119,7 @@ def main() -> None:
     counts = [int(x) for x in args.threads.split(",")]
     if args.to_depth:
         print(f"commit {commit()}, nodes to a fixed depth, cores {os.cpu_count()}")
-        with alphabeta.knowledge(OPTIONS["lookahead"], OPTIONS["learned"]):   # as search() sets them
+        with alphabeta.learned_evaluation(OPTIONS["learned"]):   # as search() sets it
             return work_main(args, positions, counts)
     runs = {w: [] for w in counts}
     print(f"commit {commit()}, {len(positions)} positions x {args.time} s, cores {os.cpu_count()}")

@@ -2,7 +2,7 @@
 
 import json
 
-from patchsolve.search import _knowledge as kn
+from patchsolve.search import _learned as kn
 from patchsolve.training import fit, selfplay
 
 

@@ -49,7 +49,7 @@ generated a patch at a time (``Picker``): a patch waits until its bound
 (its buy gain with no badness) could beat the best key already listed, so
 a node that cuts off on its best patch never scores the other two; the
 order is exactly that of scoring everything. Heuristic searches
-keep only the ``keep`` best placements per patch at nodes with at least
+keep only the ``placements`` best placements per patch at nodes with at least
 ``prune_depth`` plies left. A buy that leaves its player on 53 with no
 leather patch to place is searched once per patch (twice if some placements
 take the 7x7 bonus): that quilt never changes again, nothing else depends on
@@ -72,7 +72,6 @@ from patchsolve.search._zobrist cimport ZTables, get_zobrist, full_key, child_ke
 from patchsolve.search._order cimport (
     LAZY, cmp_desc, key_move, select_best, buy_gain, completes_bonus, is_final_buy,
 )
-from patchsolve.search._knowledge cimport move_lookahead_bad, lookahead_on, lookahead_candidates
 
 from patchsolve.search._threads cimport pthread_t, pthread_join, atomic_load, atomic_store, load64, launch
 
@@ -154,10 +153,8 @@ cdef inline void tt_store(TTEntry* tt, uint64_t mask, uint64_t key, int depth, i
 ctypedef struct Ctx:
     TTEntry* tt            # NULL = no table
     uint64_t tt_mask       # buckets - 1
-    int keep               # placements kept per patch where pruning applies (0 = all)
+    int placements         # placements kept per patch where pruning applies (0 = all)
     int prune_depth        # prune only at nodes with at least this depth left
-    int use_pvs
-    int aspiration         # root window half-width after the first iteration (0 = full window)
     int lmr                # late-move reductions once this many moves are searched (0 = off)
     uint64_t cut_first     # beta cut-offs by the first move / by a later one
     uint64_t cut_later
@@ -189,23 +186,6 @@ cdef inline int64_t order_key(int gain, int bad, move_t m) noexcept nogil:
     return ((<int64_t>(gain * 256 - bad + (1 << 24))) << 32) | <uint32_t>m
 
 
-cdef int rescore_run(const CState* s, int64_t* keys, int lo, int hi, int cand) noexcept nogil:
-    """Placement look-ahead on one patch's run keys[lo:hi]: the ``cand``
-    best by the cheap key are re-keyed with the look-ahead badness (the
-    rest dropped). Returns the new end of the run. The look-ahead costs
-    about ten times the cheap key, hence the two stages."""
-    cdef int j
-    cdef move_t m
-    if hi - lo > cand:
-        for j in range(cand):
-            select_best(keys, lo + j, hi)
-        hi = lo + cand
-    for j in range(lo, hi):
-        m = key_move(keys[j])
-        keys[j] -= (<int64_t>move_lookahead_bad(s, m)) << 32
-    return hi
-
-
 ctypedef struct Picker:
     # The moves of one node, best key first, generated one patch at a time:
     # a patch's placements are generated and scored only once its bound
@@ -223,7 +203,7 @@ ctypedef struct Picker:
 
 cdef void add_patch(Ctx* c, const CState* s, Picker* pk, int pid) noexcept nogil:
     """Append the keys of ``pid``'s placements (one per 7x7 outcome for a
-    final buy); when pruning, only the ``c.keep`` best, the TT move (searched
+    final buy); when pruning, only the ``c.placements`` best, the TT move (searched
     already, so not listed) taking one of those places."""
     cdef int p = to_move(s), og, a, gain = buy_gain(T, s, p, pid), lo = pk.n, k = pk.n, keep, j, slot
     cdef int has_tt = 0
@@ -252,10 +232,8 @@ cdef void add_patch(Ctx* c, const CState* s, Picker* pk, int pid) noexcept nogil
             keys[k] = order_key(gain, placement_badness(quilt, mask), m)
             k += 1
     if pk.prune:
-        keep = c.keep - has_tt
+        keep = c.placements - has_tt
         if k - lo > keep:
-            if lookahead_on():
-                k = rescore_run(s, keys, lo, k, lookahead_candidates(c.keep) - has_tt)
             for j in range(keep):
                 select_best(keys, lo + j, k)
             k = lo + keep
@@ -276,7 +254,7 @@ cdef void picker_init(Ctx* c, const CState* s, Picker* pk, int64_t* keys, move_t
     pk.i = 0
     pk.npend = 0
     pk.ttmove = ttmove
-    pk.prune = prune and c.keep > 0
+    pk.prune = prune and c.placements > 0
     if s.pending >= 0:
         while empty:                      # every leather square, none pruned
             m = ps_ctz128(empty) + 1
@@ -455,8 +433,7 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
             if v > alpha and not c.stop:
                 v = search_move(c, s, key, m, p, child_depth, alpha, beta, ply, False, pv_node)
         else:
-            v = search_move(c, s, key, m, p, child_depth, alpha, beta, ply,
-                            searched == 0 or not c.use_pvs, pv_node)
+            v = search_move(c, s, key, m, p, child_depth, alpha, beta, ply, searched == 0, pv_node)
         if c.stop:
             return 0
         searched += 1
@@ -495,30 +472,6 @@ cdef inline void update_pv(Ctx* c, int ply, move_t m) noexcept nogil:
     for j in range(ply + 1, c.pv_len[ply + 1]):
         row[j] = below[j]
     c.pv_len[ply] = c.pv_len[ply + 1] if c.pv_len[ply + 1] > ply + 1 else ply + 1
-
-
-# --------------------------------------------------------------------------
-# Python-facing driver
-cdef int aspirate(Ctx* c, CState* s, uint64_t key, int depth, int guess, int delta) noexcept nogil:
-    """Root search in a window around ``guess`` (the previous iteration's
-    value), widened fourfold on the failing side until the value lands
-    strictly inside: then it is exact and its PV whole."""
-    cdef int lo = guess - delta, hi = guess + delta, v
-    while True:
-        if lo < -INF:
-            lo = -INF
-        if hi > INF:
-            hi = INF
-        v = negamax(c, s, key, depth, lo, hi, 0)
-        if c.stop or (lo < v < hi) or (lo == -INF and hi == INF):
-            return v
-        delta *= 4
-        if v <= lo:          # fail-soft: the value is at most v
-            lo = v - delta
-            hi = v + 1
-        else:                # at least v
-            lo = v - 1
-            hi = v + delta
 
 
 # --------------------------------------------------------------------------
@@ -564,10 +517,8 @@ ctypedef struct Helper:
     int started
 
 
-cdef int iterate(Ctx* c, CState* s, uint64_t key, int d, bint first, int guess) noexcept nogil:
-    """One iteration of the deepening at depth ``d`` (aspirated after the first)."""
-    if not first and c.aspiration > 0:
-        return aspirate(c, s, key, d, guess, c.aspiration)
+cdef inline int iterate(Ctx* c, CState* s, uint64_t key, int d) noexcept nogil:
+    """One iteration of the deepening at depth ``d``: the root in a full window."""
     return negamax(c, s, key, d, -INF, INF, 0)
 
 
@@ -575,10 +526,10 @@ cdef void* helper_main(void* arg) noexcept nogil:
     """A helper's own iterative deepening: it only fills the shared TT (its
     results are not read), until the main thread halts it or the limits stop it."""
     cdef Helper* h = <Helper*>arg
-    cdef int d = h.first_depth, v = 0
+    cdef int d = h.first_depth
     while d <= h.last_depth:
         h.c.seldepth = 0
-        v = iterate(&h.c, &h.root, h.key, d, d == h.first_depth, v)
+        iterate(&h.c, &h.root, h.key, d)
         if h.c.stop or atomic_load(h.c.halt):
             break
         d += 1
@@ -649,18 +600,19 @@ cdef class Searcher:
     cdef int threads_used
     cdef public object partial  # (depth, value, pv, nodes, seldepth) of the interrupted iteration, or None
 
-    def __cinit__(self, int hash_mb=16, bint use_tt=True, int keep=0, int prune_depth=2,
-                  bint use_pvs=True, int aspiration=0, int lmr=0):
+    def __cinit__(self, int hash_mb, *, bint tt, int placements, int prune_depth, int lmr):
+        """Every option by keyword and none defaulted: ``alphabeta.OPTIONS``
+        is the one table of defaults (``tt``: use a table of ``hash_mb``
+        megabytes; ``placements``, ``prune_depth``, ``lmr`` as documented
+        there)."""
         memset(&self.c, 0, sizeof(Ctx))
-        ctx_alloc(&self.c, use_tt, hash_mb)
-        if use_tt and self.c.tt == NULL:
+        ctx_alloc(&self.c, tt, hash_mb)
+        if tt and self.c.tt == NULL:
             raise MemoryError("transposition table")
         if not ctx_buffers_ok(&self.c):
             raise MemoryError("search buffers")
-        self.c.keep = keep
+        self.c.placements = placements
         self.c.prune_depth = prune_depth
-        self.c.use_pvs = use_pvs
-        self.c.aspiration = aspiration
         self.c.lmr = lmr
         self.threads_used = 1
 
@@ -687,10 +639,9 @@ cdef class Searcher:
         caller refuses a node limit with them (``alphabeta.py``)."""
         cdef CState s = root.s
         cdef uint64_t key = full_key(Z, &s)
-        cdef int d, v, last, last_value = 0, n_help = workers - 1 if workers > 1 else 0
+        cdef int d, v, last, n_help = workers - 1 if workers > 1 else 0
         cdef list done = []
         cdef Helper* hs = NULL
-        cdef bint first
         self.c.nodes = 0
         self.c.stop = 0
         self.c.node_limit = node_limit
@@ -710,10 +661,8 @@ cdef class Searcher:
             d = first_depth
             while d <= last:
                 self.c.seldepth = 0
-                first = not done
                 with nogil:
-                    v = iterate(&self.c, &s, key, d, first, last_value)
-                    last_value = v
+                    v = iterate(&self.c, &s, key, d)
                 if self.c.stop:
                     # root moves that finished before the stop searched d
                     # plies: the best of them (the previous best comes
@@ -826,10 +775,9 @@ def minimax(CoreState s, int depth=-1):
     return v, nodes
 
 
-def ordered_moves(CoreState s, int keep):
+def ordered_moves(CoreState s, int placements):
     """The moves of ``s`` in the searcher's order (buy gain, then placement
-    badness), at most ``keep`` placements of each patch (0: all): the
-    candidates of a multi-PV root search."""
+    badness), at most ``placements`` of each patch (0: all)."""
     cdef Ctx c
     cdef Picker pk
     cdef int64_t keys[MAX_MOVES]
@@ -838,8 +786,8 @@ def ordered_moves(CoreState s, int keep):
     if is_over(&s.s):
         return out
     memset(&c, 0, sizeof(Ctx))
-    c.keep = keep if keep > 0 else 0
-    picker_init(&c, &s.s, &pk, keys, -1, keep > 0)
+    c.placements = placements if placements > 0 else 0
+    picker_init(&c, &s.s, &pk, keys, -1, placements > 0)
     m = picker_next(&c, &s.s, &pk)
     while m >= 0:
         out.append(m)

@@ -17,7 +17,7 @@ from patchsolve._core cimport (
     gen_moves, apply_move, score, move_mask, move_patch, rng_below, random_move, income_ahead,
     ps_make128, MAX_MOVES, LAST_SPACE, BOARD_SQUARES, MOVE_WALK,
 )
-from patchsolve.search._knowledge cimport learned_on, learned_margin
+from patchsolve.search._learned cimport learned_on, learned_margin
 
 cdef const Tables* T = get_tables()
 
@@ -101,7 +101,7 @@ cdef double evaluate_margin(const CState* s, int p) noexcept nogil:
     squares that time can still fill, a penalty for isolated holes and 7x7
     progress (a pending leather patch counts +2 for its owner), plus the
     tempo bonus when ``p`` is to move. The learned evaluation
-    (``_knowledge.pyx``) replaces it when its weights are loaded
+    (``_learned.pyx``) replaces it when its weights are loaded
     (``search/learned.py``)."""
     cdef double v
     if learned_on():

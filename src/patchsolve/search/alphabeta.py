@@ -19,10 +19,7 @@ for every engine by :func:`patchsolve.search` (``dispatch.py``).
     The defaults (2 placements everywhere, reductions from the 4th move)
     were chosen by matches: benchmarks/results/search_tuning.md.
     ``multipv=N`` values the N best root moves one by one (half the budget
-    goes to the main search). ``lookahead=1|2`` re-ranks each patch's
-    placements by the placement look-ahead (``_knowledge.pyx``) before
-    keeping ``placements``; off by default (it measured no better:
-    benchmarks/results/knowledge.md, search_tuning.md).
+    goes to the main search).
     ``learned=False`` uses the hand-tuned evaluation instead of the learned
     one (``search/learned.py``).
 
@@ -54,10 +51,9 @@ DEFAULT_HASH_MB = 16
 MULTIPV_SHARE = 0.5        # with multipv > 1, the main search's share of the budget
 
 # option -> default; limits (time, nodes, ...) are not options
-OPTIONS = {"placements": 2, "prune_depth": 1, "tt": True, "lookahead": 0, "learned": True,
-           "lmr": 3}
-_INT_RANGES = {"placements": (0, 2048), "lookahead": (0, 2), "prune_depth": (1, MAX_DEPTH),
-               "lmr": (0, 2048)}
+# (the ordering look-ahead ``lookahead`` is retired: benchmarks/results/retired_options.md)
+OPTIONS = {"placements": 2, "prune_depth": 1, "tt": True, "learned": True, "lmr": 3}
+_INT_RANGES = {"placements": (0, 2048), "prune_depth": (1, MAX_DEPTH), "lmr": (0, 2048)}
 
 
 def check_options(options: dict) -> dict:
@@ -74,8 +70,8 @@ def check_options(options: dict) -> dict:
 
 def _searcher(hash_mb, opts):
     with allocation("transposition table", hash_mb):
-        return _alphabeta.Searcher(hash_mb, opts["tt"], opts["placements"], opts["prune_depth"],
-                                   True, 0, opts["lmr"])
+        return _alphabeta.Searcher(hash_mb, tt=opts["tt"], placements=opts["placements"],
+                                   prune_depth=opts["prune_depth"], lmr=opts["lmr"])
 
 
 def _mover_value(position, child, value):
@@ -116,9 +112,10 @@ def run(position, limits, opts) -> SearchResult:
     """Iterative deepening within ``limits`` (depth, time, nodes; the first
     reached stops it; none given: one second; the deepest finished
     iteration answers, or the best root move that finished in the
-    interrupted one, ``_result``), with the knowledge switches ``lookahead`` / ``learned``;
-    ``opts`` as ``check_options`` returns them (the dispatcher checks once)."""
-    with knowledge(opts["lookahead"], opts["learned"]):
+    interrupted one, ``_result``), with the learned evaluation on or off as
+    ``learned`` says; ``opts`` as ``check_options`` returns them (the
+    dispatcher checks once)."""
+    with learned_evaluation(opts["learned"]):
         return _run(position, limits, opts)
 
 
@@ -151,20 +148,18 @@ def _run(position, limits, opts) -> SearchResult:
 
 
 @contextmanager
-def knowledge(lookahead: int, learned: bool):
-    """The placement look-ahead and the learned evaluation switched as asked
-    for one search (they are process-wide switches in C), restored after."""
-    from patchsolve.search import _knowledge
+def learned_evaluation(on: bool):
+    """The learned evaluation switched off for one search when ``on`` is
+    False (it is a process-wide switch in C), restored after."""
+    from patchsolve.search import _learned
 
-    la, saved = _knowledge.lookahead_state(), _knowledge.learned_weights()
-    _knowledge.set_lookahead(lookahead, *la[1:])
-    if not learned:
-        _knowledge.set_learned(None)
+    saved = _learned.learned_weights()
+    if not on:
+        _learned.set_learned(None)
     try:
         yield
     finally:
-        _knowledge.set_lookahead(*la)
-        _knowledge.set_learned(saved)
+        _learned.set_learned(saved)
 
 
 def _multipv(position, searcher, result, count, opts, depth, nodes, seconds, workers=1) -> list[dict]:

@@ -1,5 +1,5 @@
 """The learned evaluation's weights: package data (``data/eval_weights.json``,
-written by ``patchsolve.training``) loaded into the C module ``_knowledge``
+written by ``patchsolve.training``) loaded into the C module ``_learned``
 when the search package is imported. The file holds the feature names, the
 weights and the training manifest (data seed, sizes, held-out error); the
 names must match the C module's, or the file is refused and the searchers
@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from importlib import resources
 
-from patchsolve.search import _knowledge
+from patchsolve.search import _learned
 
 WEIGHTS_FILE = "eval_weights.json"
 
@@ -20,9 +20,9 @@ def read(text: str | None = None) -> dict:
     if text is None:
         text = (resources.files("patchsolve") / "data" / WEIGHTS_FILE).read_text(encoding="utf-8")
     data = json.loads(text)
-    if data.get("features") != list(_knowledge.FEATURES):
+    if data.get("features") != list(_learned.FEATURES):
         raise ValueError("weights file features do not match the evaluation's")
-    if len(data.get("weights", ())) != len(_knowledge.FEATURES):
+    if len(data.get("weights", ())) != len(_learned.FEATURES):
         raise ValueError("weights file has the wrong number of weights")
     return data
 
@@ -34,9 +34,9 @@ def load(text: str | None = None) -> bool:
         data = read(text)
     except FileNotFoundError:
         return False
-    _knowledge.set_learned(data["weights"])
+    _learned.set_learned(data["weights"])
     return True
 
 
 def unload() -> None:
-    _knowledge.set_learned(None)
+    _learned.set_learned(None)

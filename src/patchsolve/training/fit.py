@@ -3,7 +3,7 @@ hand-tuned evaluation on the same held-out games, and write the weights
 file with its manifest.
 
 Model: final margin for the player to move = margin now + w . FEATURES
-(``_knowledge.FEATURES``), fitted by ridge-regularised least squares on the
+(``_learned.FEATURES``), fitted by ridge-regularised least squares on the
 training games. The target is the final margin, or (``outcome`` < 1) a
 blend with the self-play search's own score of the position, which carries
 less of the noise of the moves still to come; the held-out error is always
@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from patchsolve.position import Position
-from patchsolve.search import _eval, _knowledge
+from patchsolve.search import _eval, _learned
 
 
 def read_rows(paths) -> list[dict]:
@@ -39,20 +39,20 @@ def design(rows, outcome: float = 1.0):
     and the hand-tuned evaluation of every row."""
     if outcome < 1.0 and any(not r.get("search_score") for r in rows):
         raise ValueError("a target blended with search scores needs games with a search_score column")
-    saved = _knowledge.learned_weights()
-    _knowledge.set_learned(None)          # the hand-tuned evaluation, for comparison
+    saved = _learned.learned_weights()
+    _learned.set_learned(None)          # the hand-tuned evaluation, for comparison
     try:
         X, base, final, hand, searched = [], [], [], [], []
         for r in rows:
             c = Position.from_text(r["position"])._c
             p = int(r["mover"])
-            X.append(_knowledge.features(c, p))
-            base.append(_knowledge.margin_of(c, p))
+            X.append(_learned.features(c, p))
+            base.append(_learned.margin_of(c, p))
             final.append(float(r["final_margin"]))
             searched.append(float(r["search_score"]) if outcome < 1.0 else 0.0)
             hand.append(_eval.evaluate_state(c, p))
     finally:
-        _knowledge.set_learned(saved)
+        _learned.set_learned(saved)
     X, base, final, hand, searched = map(np.array, (X, base, final, hand, searched))
     target = outcome * final + (1.0 - outcome) * searched
     return X, target - base, base, final, hand
@@ -88,7 +88,7 @@ def fit(rows, held_out: float = 0.2, seed: int = 0, ridge: float = 1.0, outcome:
     w = ridge_weights(X, y, ridge)
     Xt, _, base_t, final_t, hand_t = design(test)
     return {
-        "features": list(_knowledge.FEATURES),
+        "features": list(_learned.FEATURES),
         "weights": [float(round(v, 6)) for v in w],
         "manifest": {
             "model": "final margin = margin now + weights . features (ridge least squares)",

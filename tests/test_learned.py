@@ -1,10 +1,10 @@
-"""The knowledge module: placement look-ahead and the learned evaluation."""
+"""The learned evaluation and its features (the quilt look-ahead among them)."""
 
 import pytest
 
 from builders import FULL, make
 from patchsolve import Position
-from patchsolve.search import _knowledge as kn
+from patchsolve.search import _learned as kn
 from patchsolve.search import learned, search
 
 CHECKER = sum(1 << sq for sq in range(81) if sq % 2 == 0)   # empty squares all isolated
@@ -40,19 +40,6 @@ def test_feature_next_fit_is_zero_when_nothing_fits():
     assert f_none[names.index("dead_patches_diff")] == 33
 
 
-def test_move_lookahead_is_the_quilt_lookahead_after_the_move():
-    pos = make(buttons=(50, 50), quilts=(sum(1 << sq for sq in range(27)), 0))
-    for m in pos.legal_moves()[:60]:
-        if m.kind != "buy":
-            continue
-        child = pos.play(m)
-        assert kn.move_lookahead(pos._c, m.code) == kn.quilt_lookahead(child._c, 0, 3)
-
-
-def test_walk_has_no_lookahead_cost():
-    assert kn.move_lookahead(make()._c, 0) == 0
-
-
 def test_weights_with_other_features_are_refused():
     import json
     bad = json.dumps({"features": ["x"], "weights": [1.0]})
@@ -60,7 +47,7 @@ def test_weights_with_other_features_are_refused():
         learned.read(bad)
 
 
-@pytest.mark.parametrize("options", [{}, {"lookahead": 0}, {"lookahead": 2}, {"learned": False}])
+@pytest.mark.parametrize("options", [{}, {"learned": False}])
 def test_alphabeta_deterministic_under_node_limit(options):
     pos = Position.start(seed=7)
     for _ in range(14):
@@ -70,10 +57,20 @@ def test_alphabeta_deterministic_under_node_limit(options):
     assert (a.best_move, a.score, a.nodes, a.pv) == (b.best_move, b.score, b.nodes, b.pv)
 
 
-def test_knowledge_switches_are_restored_after_a_search():
-    before = (kn.lookahead_state(), kn.learned_weights())
-    search(Position.start(seed=3), engine="alphabeta", nodes=2000, lookahead=0, learned=False)
-    assert (kn.lookahead_state(), kn.learned_weights()) == before
+def test_learned_switch_is_restored_after_a_search():
+    before = kn.learned_weights()
+    assert before is not None              # loaded with the package
+    search(Position.start(seed=3), engine="alphabeta", nodes=2000, learned=False)
+    assert kn.learned_weights() == before
+
+
+def test_the_retired_lookahead_option_is_refused():
+    from patchsolve.errors import LimitError
+
+    with pytest.raises(LimitError, match="lookahead"):
+        search(Position.start(seed=3), engine="alphabeta", nodes=2000, lookahead=1)
+
+
 def test_weights_file_loads_and_matches_its_manifest():
     data = learned.read()
     assert data["features"] == list(kn.FEATURES)
@@ -85,17 +82,3 @@ def test_weights_file_loads_and_matches_its_manifest():
     pos = make(buttons=(12, 7), time=(3, 0), on_top=None)
     expect = kn.margin_of(pos._c, 1) + sum(w * f for w, f in zip(data["weights"], kn.features(pos._c, 1)))
     assert kn.learned_value(pos._c, 1) == pytest.approx(expect)
-
-
-
-
-@pytest.mark.parametrize("mode", [1, 2])
-def test_the_lookahead_greedy_player_plays_legal_moves_to_the_end(mode):
-    from patchsolve.position import Move
-
-    pos = Position.start(seed=11)
-    while not pos.is_over:
-        move = Move.from_code(kn.greedy_lookahead_move(pos._c, mode))
-        assert pos.is_legal(move)
-        pos = pos.play(move)
-    assert kn.greedy_lookahead_move(pos._c, mode) == -1

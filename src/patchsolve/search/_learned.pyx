@@ -1,42 +1,31 @@
 # cython: language_level=3
-"""Knowledge the searchers share: the placement look-ahead and the learned
-evaluation, in C without the GIL.
+"""The learned evaluation and its features, in C without the GIL.
 
-Placement look-ahead
---------------------
-A placement is good when the quilt can still take the patches that are
-coming. ``lookahead_bad`` counts, for each of the next ``k`` patches of the
-circle, its placements on the quilt (every orientation, every anchor: a
-popcount of ``fits``) and charges ``PEN[count]``: a patch that no longer
-fits costs most, one with many placements nothing. ``move_lookahead_bad``
-applies it to a move: after buying the patch at circle index ``i`` the next
-patches are those after ``i`` (the neutral token moves there); after a
-leather square, those from the head of the circle.
-
-Learned evaluation
-------------------
 A linear model over features of both sides (mover minus opponent, and the
 same scaled by the game phase), fitted by ``patchsolve.training`` to the
 final margins of self-play games. Its weights are package data
 (``data/eval_weights.json``), loaded by ``search/learned.py`` into ``LW``
 here; until then (or when switched off) the searchers use their own
-evaluation.
+evaluation (``_eval.pyx``).
+
+The placement look-ahead is one of the features
+-----------------------------------------------
+A quilt is good when it can still take the patches that are coming.
+``lookahead_bad`` counts, for each of the next ``k`` patches of the circle,
+its placements on the quilt (every orientation, every anchor: a popcount of
+``fits``) and charges ``PEN[count]``: a patch that no longer fits costs
+most, one with many placements nothing. (As a move-ordering key and in a
+greedy player it measured no better and was retired:
+``benchmarks/results/retired_options.md``.)
 """
 
 from libc.stdint cimport uint64_t, uint8_t, int8_t, int16_t
 
-from patchsolve.search._eval cimport contact, neighbours, isolated
+from patchsolve.search._eval cimport isolated
 from patchsolve._core cimport (
-    CState, Tables, u128, move_t, CoreState, get_tables, to_move, score, fits, move_mask, move_patch, mix64,
-    LAST_SPACE, BOARD_SQUARES, N_PATCHES, BUY_SHIFT, MOVE_WALK, MAX_MOVES, gen_moves, is_over,
-    popcount128, ps_popcount64, ps_bit128, PS_COL8,
+    CState, Tables, u128, CoreState, get_tables, to_move, score, fits, mix64,
+    LAST_SPACE, N_PATCHES, popcount128, ps_popcount64, PS_COL8,
 )
-
-cdef extern from *:
-    """
-    static inline int kn_bitlen(unsigned int x) { return x ? 32 - __builtin_clz(x) : 0; }
-    """
-    int kn_bitlen(unsigned int x) nogil
 
 
 cdef const Tables* T = get_tables()
@@ -49,12 +38,9 @@ cdef enum:
 cdef int PEN[PEN_N]
 PEN[:] = [12, 6, 4, 3, 3, 2, 2, 1, 1, 1, 1, 1]
 
-cdef int LOOKAHEAD_K = 3
-cdef int LOOKAHEAD_MODE = 0      # 0 off, 1 the PEN table, 2 logarithmic (see count_penalty)
-cdef int LOOKAHEAD_CAND = 3      # x keep placements re-scored per patch
-
 
 cdef int patch_placements(u128 empty, int pid) noexcept nogil:
+    """Placements of patch ``pid`` on a quilt whose empty squares are ``empty``."""
     cdef int og, n = 0
     for og in range(T.patch_og_start[pid], T.patch_og_start[pid + 1]):
         n += popcount128(fits(T, empty, og))
@@ -69,18 +55,12 @@ cdef inline bint patch_fits_any(u128 empty, int pid) noexcept nogil:
     return False
 
 
-cdef inline int count_penalty(int c, int mode) noexcept nogil:
-    """Cost of a patch having ``c`` placements: mode 1, ``PEN`` (only the
-    last few placements matter); mode 2, two points per halving of the
-    count below 256 plus 8 when it is 0 (matters in every phase)."""
-    cdef int b
-    if mode == 2:
-        b = 9 - kn_bitlen(c + 1)
-        return (2 * b if b > 0 else 0) + (8 if c == 0 else 0)
+cdef inline int count_penalty(int c) noexcept nogil:
+    """Cost of a patch having ``c`` placements (only the last few matter)."""
     return PEN[c] if c < PEN_N else 0
 
 
-cdef int lookahead_bad(const CState* s, u128 quilt, int start, int skip, int k, int mode) noexcept nogil:
+cdef int lookahead_bad(const CState* s, u128 quilt, int start, int skip, int k) noexcept nogil:
     cdef u128 empty = FULL & ~quilt
     cdef int n = s.n_circle, j = 0, seen = 0, i, c, bad = 0
     if n == 0:
@@ -89,35 +69,13 @@ cdef int lookahead_bad(const CState* s, u128 quilt, int start, int skip, int k, 
     while seen < k and j < n:
         if i != skip:
             c = patch_placements(empty, s.circle[i])
-            bad += count_penalty(c, mode)
+            bad += count_penalty(c)
             seen += 1
         i += 1
         if i == n:
             i = 0
         j += 1
     return bad
-
-
-cdef int move_lookahead_bad(const CState* s, int m) noexcept nogil:
-    cdef int p = to_move(s), pid, i
-    cdef u128 q = s.quilt[p] | move_mask(m)
-    if m == MOVE_WALK:
-        return 0
-    if m <= BOARD_SQUARES:
-        return lookahead_bad(s, q, 0, -1, LOOKAHEAD_K, LOOKAHEAD_MODE if LOOKAHEAD_MODE else 1)
-    pid = move_patch(m)
-    for i in range(s.n_circle):
-        if s.circle[i] == pid:
-            return lookahead_bad(s, q, i + 1, i, LOOKAHEAD_K, LOOKAHEAD_MODE if LOOKAHEAD_MODE else 1)
-    return 0
-
-
-cdef bint lookahead_on() noexcept nogil:
-    return LOOKAHEAD_MODE != 0
-
-
-cdef int lookahead_candidates(int keep) noexcept nogil:
-    return LOOKAHEAD_CAND * keep
 
 
 # --------------------------------------------------------------------------
@@ -193,8 +151,6 @@ cdef extern from *:
         int16_t look
     Geometry* geo_slot "ps_geo_slot" (uint64_t h) noexcept nogil
 
-cdef bint GEO_ON = True          # off only to time the uncached terms
-
 
 cdef void geometry_compute(const CState* s, u128 q, Geometry* g) noexcept nogil:
     cdef u128 empty = FULL & ~q
@@ -208,7 +164,7 @@ cdef void geometry_compute(const CState* s, u128 q, Geometry* g) noexcept nogil:
             g.dead += 1
         elif k < n3:
             g.fits3 |= 1 << k
-    g.look = lookahead_bad(s, q, 0, -1, 3, 1)
+    g.look = lookahead_bad(s, q, 0, -1, 3)
 
 
 cdef void geometry(const CState* s, u128 q, Geometry* out) noexcept nogil:
@@ -223,9 +179,6 @@ cdef void geometry(const CState* s, u128 q, Geometry* out) noexcept nogil:
         set_ |= (<uint64_t>1) << s.circle[k]
     h = mix64(<uint64_t>q ^ mix64(<uint64_t>(q >> 64) ^ set_) ^ (<uint64_t>h0 << 56))
     e = geo_slot(h)
-    if not GEO_ON:
-        geometry_compute(s, q, out)
-        return
     if not (e.used and e.quilt == q and e.circle_set == set_ and e.head[0] == h0
             and e.head[1] == h1 and e.head[2] == h2):
         geometry_compute(s, q, e)
@@ -318,7 +271,7 @@ cdef bint learned_on() noexcept nogil:
 
 
 # --------------------------------------------------------------------------
-# Python-facing: weights, switches, features, benchmarks
+# Python-facing: weights, the switch, features
 # --------------------------------------------------------------------------
 
 def set_learned(weights):
@@ -337,23 +290,9 @@ def set_learned(weights):
 
 
 def learned_weights():
+    """The loaded weights (FEATURES order), or None when the learned
+    evaluation is off."""
     return [LW[i] for i in range(N_FEAT)] if LEARNED_ON else None
-
-
-def set_lookahead(int mode, int k=3, int cand=3):
-    """The placement look-ahead in move ordering: ``mode`` 0 off, 1 or 2
-    (``count_penalty``); ``k`` patches, 1-3; ``cand`` x keep placements per
-    patch re-scored, 1-64."""
-    global LOOKAHEAD_MODE, LOOKAHEAD_K, LOOKAHEAD_CAND
-    if not 0 <= mode <= 2 or not 1 <= k <= 3 or not 1 <= cand <= 64:
-        raise ValueError("mode must be 0-2, k 1-3 and cand 1-64")
-    LOOKAHEAD_MODE = mode
-    LOOKAHEAD_K = k
-    LOOKAHEAD_CAND = cand
-
-
-def lookahead_state():
-    return LOOKAHEAD_MODE, LOOKAHEAD_K, LOOKAHEAD_CAND
 
 
 def features(CoreState s, int player):
@@ -364,6 +303,7 @@ def features(CoreState s, int player):
 
 
 def margin_of(CoreState s, int player):
+    """The score margin now for ``player`` (what the model corrects)."""
     return margin_now(&s.s, player)
 
 
@@ -383,101 +323,4 @@ def quilt_lookahead(CoreState s, int player, int k=3):
     """Look-ahead badness of ``player``'s quilt for the next ``k`` patches."""
     if player not in (0, 1) or not 1 <= k <= 33:
         raise ValueError("bad player or k")
-    return lookahead_bad(&s.s, s.s.quilt[player], 0, -1, k, 1)
-
-
-def move_lookahead(CoreState s, int move):
-    """Look-ahead badness of ``move`` for the player to move (0 for walk)."""
-    return move_lookahead_bad(&s.s, move)
-
-
-def bench_lookahead(CoreState s, list moves, int repeat):
-    """Score each move ``repeat`` times; returns the scorings done (for ns per
-    placement scored)."""
-    cdef int i, r, n = len(moves)
-    cdef int codes[2048]
-    cdef long total = 0
-    if n > 2048:
-        raise ValueError("too many moves")
-    for i in range(n):
-        codes[i] = moves[i]
-    with nogil:
-        for r in range(repeat):
-            for i in range(n):
-                total += move_lookahead_bad(&s.s, codes[i])
-    return n * repeat, total
-
-
-def bench_learned(CoreState s, int repeat, bint cached=True):
-    """Evaluate ``s`` ``repeat`` times; ``cached=False`` recomputes the
-    quilt terms every time (the cost of a leaf whose quilts are new)."""
-    global GEO_ON
-    cdef int r
-    cdef double t = 0
-    GEO_ON = cached
-    with nogil:
-        for r in range(repeat):
-            t += learned_margin(&s.s, r & 1)
-    GEO_ON = True
-    return t
-
-
-# --------------------------------------------------------------------------
-# The greedy player with the look-ahead (measured against the plain one by
-# benchmarks/bench_greedy_lookahead.py)
-# --------------------------------------------------------------------------
-
-cdef inline int greedy_value(const CState* s, int p, int m) noexcept nogil:
-    """The greedy player's value of a move in points (see _eval.greedy_key)."""
-    cdef int t, after, pid
-    if m == MOVE_WALK:
-        return 0
-    if m <= BOARD_SQUARES:
-        return 2
-    pid = move_patch(m)
-    t = s.time[p]
-    after = t + T.patch_time[pid]
-    if after > LAST_SPACE:
-        after = LAST_SPACE
-    return (2 * T.patch_size[pid] - T.patch_cost[pid]
-            + T.patch_income[pid] * income_ahead(after) - (after - t))
-
-
-cdef int greedy_lookahead(const CState* s, int mode) noexcept nogil:
-    """The greedy move, placements chosen by contact minus the look-ahead
-    badness (``mode`` 1 or 2) instead of contact alone."""
-    cdef move_t moves[MAX_MOVES]
-    cdef int n = gen_moves(s, moves), i, p = to_move(s), m
-    cdef long long k, best_k = -(1LL << 62)
-    cdef int best = moves[0]
-    for i in range(n):
-        m = moves[i]
-        if m == MOVE_WALK:
-            k = -1
-        else:
-            k = ((<long long>greedy_value(s, p, m)) << 12) + 2048 + contact(move_mask(m), s.quilt[p])
-            if m <= BOARD_SQUARES:
-                k -= lookahead_bad(s, s.quilt[p] | move_mask(m), 0, -1, 3, mode)
-            else:
-                k -= move_lookahead_mode(s, m, mode)
-        if k > best_k:
-            best_k, best = k, m
-    return best
-
-
-cdef int move_lookahead_mode(const CState* s, int m, int mode) noexcept nogil:
-    cdef int i, pid = move_patch(m)
-    cdef u128 q = s.quilt[to_move(s)] | move_mask(m)
-    for i in range(s.n_circle):
-        if s.circle[i] == pid:
-            return lookahead_bad(s, q, i + 1, i, 3, mode)
-    return 0
-
-
-def greedy_lookahead_move(CoreState s, int mode=1):
-    """Move code of the look-ahead greedy player (-1 when the game is over)."""
-    if is_over(&s.s):
-        return -1
-    if mode not in (1, 2):
-        raise ValueError("mode must be 1 or 2")
-    return greedy_lookahead(&s.s, mode)
+    return lookahead_bad(&s.s, s.s.quilt[player], 0, -1, k)
