@@ -10,7 +10,7 @@ import pytest
 import patchsolve
 import patchsolve as ps
 from patchsolve import Limits, LimitError, PatchsolveError, Position, bench
-from patchsolve.search import ENGINES, dispatch
+from patchsolve.search import ENGINES, dispatch, shortcut
 
 BUDGET = {"alphabeta": {"depth": 2}, "mcts": {"iterations": 300}}
 
@@ -80,7 +80,7 @@ def test_alpha_beta_win_probability_grows_with_its_score():
 
 @pytest.mark.parametrize("pos", NEAR_END, ids=range(len(NEAR_END)))
 def test_near_the_end_every_engine_answers_with_the_solver_s_proven_value(pos):
-    exact = patchsolve.solve(pos, nodes=dispatch.ENDGAME_NODES)
+    exact = patchsolve.solve(pos, nodes=shortcut.ENDGAME_NODES)
     assert exact.bound == "exact"
     for engine in ENGINES:
         r = patchsolve.search(pos, engine=engine, **BUDGET[engine])
@@ -153,6 +153,20 @@ def test_a_non_position_is_refused_by_every_entry():
                  lambda: patchsolve.search(MIDGAME, engine="minimax")):
         with pytest.raises(PatchsolveError):
             call()
+
+
+def test_as_position_passes_a_position_and_names_anything_else():
+    from patchsolve.position import as_position
+    from patchsolve.search.alphabeta import evaluate
+    from patchsolve.search.mcts import MCTSPlayer
+
+    assert as_position(MIDGAME) is MIDGAME
+    for bad, name in (("start", "str"), (None, "NoneType"), (MIDGAME.fields(), "dict")):
+        with pytest.raises(PatchsolveError, match=f"not {name}$"):
+            as_position(bad)
+    for entry in (evaluate, MCTSPlayer(iterations=10).search):
+        with pytest.raises(PatchsolveError, match="expected a patchsolve.Position"):
+            entry("start")
 
 
 # -- stopping -------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ import patchsolve
 from patchsolve import _core
 from patchsolve.errors import PatchsolveError
 from patchsolve.position import Move, Position
-from patchsolve.search import dispatch, mcts as mcts_module
+from patchsolve.search import mcts as mcts_module, shortcut
 from patchsolve.search.mcts import MCTSPlayer, search_mcts
 
 FULL = (1 << 81) - 1
@@ -26,7 +26,7 @@ def mcts_without_the_endgame_solver(monkeypatch, request):
     """These tests are about the tree search itself: keep the exact-solver
     shortcut near the end out of their way (its own tests opt back in)."""
     if "endgame_solver" not in request.keywords:
-        monkeypatch.setattr(dispatch, "ENDGAME_SPACES", -1)
+        monkeypatch.setattr(shortcut, "ENDGAME_SPACES", -1)
 
 
 def endgame(quilts, buttons, time, circle, income=(0, 0), on_top=None, first_at_end=None,
