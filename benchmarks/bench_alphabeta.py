@@ -37,13 +37,11 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))  # the pure-Python reference rules
 
-from patchsolve import Position  # noqa: E402
+from patchsolve import Position, search, solve  # noqa: E402
 from patchsolve.bench import noisy_greedy_game  # noqa: E402
 from patchsolve.players import GreedyPlayer  # noqa: E402
 from patchsolve._core import CoreState  # noqa: E402
 from patchsolve.search import _alphabeta as ab  # noqa: E402
-from patchsolve.search.alphabeta import search_alphabeta  # noqa: E402
-from patchsolve.search.dispatch import solve  # noqa: E402
 
 SOLVE_SET = HERE / "solve_set.json"
 GREEDY = GreedyPlayer()
@@ -187,7 +185,7 @@ def bench_speed(args) -> None:
     mids = [noisy_greedy_game(s)[14] for s in range(5)]
     nodes = secs = 0.0
     for p in mids:
-        r = search_alphabeta(p, depth=4)
+        r = search(p, engine="alphabeta", depth=4)
         nodes += r.nodes
         secs += r.time
     print(f"  depth-4 search, 5 midgames   : {int(nodes):>9} nodes {secs:7.3f} s {nodes / secs:>12,.0f} nodes/s")
@@ -249,7 +247,7 @@ def play_game(circle_seed: int, ab_player: int, nodes: int) -> tuple[int, int]:
     pos = Position.start(seed=circle_seed, first_player=0)
     while not pos.is_over:
         if pos.to_move == ab_player:
-            move = search_alphabeta(pos, nodes=nodes).best_move
+            move = search(pos, engine="alphabeta", nodes=nodes).best_move
         else:
             move = GREEDY.choose(pos)
         pos = pos.play(move)

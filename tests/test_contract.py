@@ -202,6 +202,27 @@ def test_patchsolve_search_is_a_plain_function():
     assert patchsolve.search is dispatch.search
 
 
+def test_no_module_of_search_climbs_back_to_the_dispatcher():
+    """The engines, the solver and the shortcut sit below ``dispatch``:
+    none imports it, not even lazily (only the package's public API does)."""
+    import ast
+    from pathlib import Path
+
+    climbers = []
+    for path in Path(dispatch.__file__).parent.glob("*.py"):
+        if path.stem in ("__init__", "dispatch"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = []
+            if isinstance(node, ast.ImportFrom):
+                names = [node.module or ""] + [f"{node.module}.{a.name}" for a in node.names]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            if any(n == "patchsolve.search.dispatch" for n in names):
+                climbers.append(f"{path.name}:{node.lineno}")
+    assert climbers == []
+
+
 def test_a_limits_object_is_the_budget_as_the_keywords_are():
     pos = ps.Position.start()
     by_object = ps.search(pos, ps.Limits(depth=2))

@@ -205,11 +205,4 @@ def evaluate(position) -> int:
     return _eval.evaluate_state(position._c, position.to_move)
 
 
-def search_alphabeta(position, **kwargs) -> SearchResult:
-    """``patchsolve.search(position, engine="alphabeta", **kwargs)``."""
-    from patchsolve.search.dispatch import search
-
-    return search(position, engine="alphabeta", **kwargs)
-
-
-__all__ = ["run", "search_alphabeta", "evaluate", "check_options", "OPTIONS"]
+__all__ = ["run", "evaluate", "check_options", "OPTIONS"]

@@ -314,13 +314,6 @@ def run(position, limits: Limits, cfg: dict) -> SearchResult:
     return result
 
 
-def search_mcts(position, **kwargs) -> SearchResult:
-    """``patchsolve.search(position, engine="mcts", **kwargs)``."""
-    from patchsolve.search.dispatch import search
-
-    return search(position, engine="mcts", **kwargs)
-
-
 class MCTSPlayer:
     """An MCTS player for self-play and matches that keeps its tree between
     moves: each search starts from the subtree of the position it is asked
@@ -378,4 +371,4 @@ class MCTSPlayer:
         self._moves = 0
 
 
-__all__ = ["run", "search_mcts", "MCTSPlayer", "DEFAULTS", "check_config", "check_options"]
+__all__ = ["run", "MCTSPlayer", "DEFAULTS", "check_config", "check_options"]
