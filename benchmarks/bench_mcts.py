@@ -25,12 +25,12 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
 import time
 
+import patchsolve
 from patchsolve.position import Position
+from patchsolve.search.mcts import MCTSPlayer
 from patchsolve.tournament import wilson
-from patchsolve.search.mcts import MCTSPlayer, search_mcts
 
 
 # -- players ------------------------------------------------------------------
@@ -45,20 +45,14 @@ class Mcts:
 
 
 class AlphaBeta:
-    """Hook for the alpha-beta searcher (another branch): same time per move."""
+    """The alpha-beta searcher, at the same time per move."""
 
     def __init__(self, seconds):
-        try:
-            from patchsolve.search.alphabeta import search_alphabeta  # noqa: F401
-        except ImportError:
-            sys.exit("patchsolve.search.alphabeta is not on this branch yet: merge it first")
         self.name = "alpha-beta"
         self.seconds = seconds
 
     def choose(self, pos):
-        from patchsolve.search import search
-
-        return search(pos, engine="alphabeta", time=self.seconds, workers=1).best_move
+        return patchsolve.search(pos, engine="alphabeta", time=self.seconds, workers=1).best_move
 
 
 def make_opponent(kind, seconds, seed):
@@ -140,7 +134,7 @@ def speed(args):
         rates = []
         for s in range(args.positions):
             pos = Position.start(seed=args.seed + s)
-            r = search_mcts(pos, time=args.time, seed=s, **options)
+            r = patchsolve.search(pos, engine="mcts", time=args.time, seed=s, **options)
             rates.append(r.iterations / r.time)
         print(f"{label:46s} {sum(rates) / len(rates):9,.0f} iterations/s "
               f"(min {min(rates):,.0f}; {args.positions} start positions, {args.time} s each, 1 core)",

@@ -18,8 +18,7 @@ from patchsolve import Move, Position, bench
 from patchsolve.errors import PatchsolveError
 from patchsolve.search import _alphabeta as ab, _eval
 from patchsolve.errors import LimitError as InvalidLimitError
-from patchsolve.search.alphabeta import search_alphabeta
-from patchsolve.search.dispatch import solve
+from patchsolve import solve
 
 
 # -- positions ----------------------------------------------------------------
@@ -141,21 +140,22 @@ def test_the_pv_is_legal_and_reaches_the_exact_score():
 def test_depth_limited_search_without_pruning_equals_plain_minimax_with_the_evaluation():
     for pos in SMALL[:12]:
         for depth in (1, 2):
-            result = search_alphabeta(pos, depth=depth, placements=0, tt=False, endgame_solve=False)
+            result = patchsolve.search(pos, engine="alphabeta", depth=depth, placements=0, tt=False,
+                                       endgame_solve=False)
             assert result.score == plain_minimax(pos, depth), (pos.fields(), depth)
 
 
 def test_without_reductions_a_depth_3_search_is_plain_minimax():
     for pos in SMALL[:6]:
-        result = search_alphabeta(pos, depth=3, placements=0, tt=False, lmr=0, endgame_solve=False)
+        result = patchsolve.search(pos, engine="alphabeta", depth=3, placements=0, tt=False, lmr=0, endgame_solve=False)
         assert result.score == plain_minimax(pos, 3), pos.fields()
 
 
 def test_late_move_reductions_search_fewer_nodes_and_still_play_legal_moves():
     fewer = 0
     for pos in SMALL[:6]:
-        full = search_alphabeta(pos, depth=4, lmr=0, endgame_solve=False)
-        reduced = search_alphabeta(pos, depth=4, lmr=1, endgame_solve=False)
+        full = patchsolve.search(pos, engine="alphabeta", depth=4, lmr=0, endgame_solve=False)
+        reduced = patchsolve.search(pos, engine="alphabeta", depth=4, lmr=1, endgame_solve=False)
         assert reduced.best_move in pos.legal_moves()
         fewer += reduced.nodes < full.nodes
     assert fewer >= 4
@@ -185,7 +185,7 @@ MIDGAME = noisy_greedy_game(3)[12]
 
 def test_time_limit_is_honoured():
     start = time.perf_counter()
-    result = search_alphabeta(MIDGAME, time=0.25)
+    result = patchsolve.search(MIDGAME, engine="alphabeta", time=0.25)
     assert time.perf_counter() - start < 0.25 + 0.15
     assert MIDGAME.is_legal(result.best_move)
 
@@ -194,13 +194,13 @@ def test_time_limit_is_honoured_near_the_end_too():
     for seed in range(3):
         pos = noisy_greedy_game(seed)[-12]
         start = time.perf_counter()
-        result = search_alphabeta(pos, time=0.2)
+        result = patchsolve.search(pos, engine="alphabeta", time=0.2)
         assert time.perf_counter() - start < 0.2 + 0.15
         assert pos.is_legal(result.best_move)
 
 
 def test_node_limit_is_honoured():
-    result = search_alphabeta(MIDGAME, nodes=20000)
+    result = patchsolve.search(MIDGAME, engine="alphabeta", nodes=20000)
     assert result.nodes <= 20000 + 4096
     assert MIDGAME.is_legal(result.best_move)
 
@@ -215,7 +215,7 @@ def test_depth_limit_and_result_fields():
 
 def test_search_near_the_end_returns_the_proven_value():
     for pos in SMALL[:5]:
-        result = search_alphabeta(pos, time=1.0)
+        result = patchsolve.search(pos, engine="alphabeta", time=1.0)
         assert result.bound == "exact" and result.score == solve(pos).score
         assert pos.is_legal(result.best_move)
 
@@ -228,7 +228,7 @@ def test_evaluate_estimates_the_margin_for_the_player_to_move():
 
 
 def test_deeper_pv_is_a_legal_sequence():
-    result = search_alphabeta(MIDGAME, depth=3)
+    result = patchsolve.search(MIDGAME, engine="alphabeta", depth=3)
     assert len(result.pv) >= 3
     pos = MIDGAME
     for move in result.pv:
@@ -237,7 +237,7 @@ def test_deeper_pv_is_a_legal_sequence():
 
 def test_a_finished_game_has_no_move_and_an_exact_score():
     end = noisy_greedy_game(1)[-1]
-    for result in (solve(end), search_alphabeta(end, depth=2)):
+    for result in (solve(end), patchsolve.search(end, engine="alphabeta", depth=2)):
         assert result.best_move is None and result.bound == "exact"
         assert result.score == margin(end, end.to_move)
 
@@ -250,7 +250,7 @@ def test_a_finished_game_has_no_move_and_an_exact_score():
 ])
 def test_bad_limits_raise_a_patchsolve_error(limits):
     with pytest.raises(InvalidLimitError):
-        search_alphabeta(MIDGAME, **limits)
+        patchsolve.search(MIDGAME, engine="alphabeta", **limits)
     with pytest.raises(PatchsolveError):
         patchsolve.search(MIDGAME, engine="alphabeta", **limits)
 
@@ -263,7 +263,7 @@ def test_bad_solve_limits_raise_a_patchsolve_error(limits):
 
 def test_a_non_position_raises_a_patchsolve_error():
     with pytest.raises(PatchsolveError):
-        search_alphabeta("not a position", depth=1)
+        patchsolve.search("not a position", engine="alphabeta", depth=1)
 
 
 # -- the exact solver's bounds are exact ---------------------------------------------
@@ -289,7 +289,8 @@ def test_an_interrupted_iteration_answers_with_the_best_root_move_it_finished():
                 exact = ab.minimax(child._c, depth - 1)[0]
                 exact = exact if child.to_move == pos.to_move else -exact
             assert value == exact, (pos.to_text(), budget)
-            result = search_alphabeta(pos, nodes=budget, placements=0, tt=False, lmr=0, endgame_solve=False)
+            result = patchsolve.search(pos, engine="alphabeta", nodes=budget, placements=0, tt=False, lmr=0,
+                                       endgame_solve=False)
             assert (result.best_move.code, result.score) == (pv[0], value)
             assert result.depth == (done[-1][0] if done else 0)
             replaced += not done or done[-1][2][0] != pv[0]

@@ -19,7 +19,7 @@ import patchsolve as ps
 from patchsolve import Game
 from patchsolve.cli import cli
 from patchsolve.search import SearchResult
-from patchsolve.search import dispatch
+from patchsolve.search import shortcut
 from patchsolve.search.result import root_move
 
 GOLDEN = Path(__file__).parent / "data" / "golden_game.txt"
@@ -63,7 +63,7 @@ def fake_engines(monkeypatch):
     """Stand-in engine modules behind the real dispatcher: each records the
     limits it was given and its options."""
     CALLS.clear()
-    monkeypatch.setattr(dispatch, "ENDGAME_SPACES", -1)     # no exact-solver shortcut around the fakes
+    monkeypatch.setattr(shortcut, "ENDGAME_SPACES", -1)     # no exact-solver shortcut around the fakes
 
     def fake(engine):
         module = types.ModuleType(f"patchsolve.search.{engine}")

@@ -10,7 +10,7 @@ import pytest
 import patchsolve
 import patchsolve as ps
 from patchsolve import Limits, LimitError, PatchsolveError, Position, bench
-from patchsolve.search import ENGINES, dispatch
+from patchsolve.search import ENGINES, dispatch, shortcut
 
 BUDGET = {"alphabeta": {"depth": 2}, "mcts": {"iterations": 300}}
 
@@ -80,7 +80,7 @@ def test_alpha_beta_win_probability_grows_with_its_score():
 
 @pytest.mark.parametrize("pos", NEAR_END, ids=range(len(NEAR_END)))
 def test_near_the_end_every_engine_answers_with_the_solver_s_proven_value(pos):
-    exact = patchsolve.solve(pos, nodes=dispatch.ENDGAME_NODES)
+    exact = patchsolve.solve(pos, nodes=shortcut.ENDGAME_NODES)
     assert exact.bound == "exact"
     for engine in ENGINES:
         r = patchsolve.search(pos, engine=engine, **BUDGET[engine])
@@ -155,6 +155,20 @@ def test_a_non_position_is_refused_by_every_entry():
             call()
 
 
+def test_as_position_passes_a_position_and_names_anything_else():
+    from patchsolve.position import as_position
+    from patchsolve.search.alphabeta import evaluate
+    from patchsolve.search.mcts import MCTSPlayer
+
+    assert as_position(MIDGAME) is MIDGAME
+    for bad, name in (("start", "str"), (None, "NoneType"), (MIDGAME.fields(), "dict")):
+        with pytest.raises(PatchsolveError, match=f"not {name}$"):
+            as_position(bad)
+    for entry in (evaluate, MCTSPlayer(iterations=10).search):
+        with pytest.raises(PatchsolveError, match="expected a patchsolve.Position"):
+            entry("start")
+
+
 # -- stopping -------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -186,6 +200,27 @@ def test_patchsolve_search_is_a_plain_function():
     assert isinstance(patchsolve.search, types.FunctionType)
     assert mcts_module.__name__ == "patchsolve.search.mcts"
     assert patchsolve.search is dispatch.search
+
+
+def test_no_module_of_search_climbs_back_to_the_dispatcher():
+    """The engines, the solver and the shortcut sit below ``dispatch``:
+    none imports it, not even lazily (only the package's public API does)."""
+    import ast
+    from pathlib import Path
+
+    climbers = []
+    for path in Path(dispatch.__file__).parent.glob("*.py"):
+        if path.stem in ("__init__", "dispatch"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = []
+            if isinstance(node, ast.ImportFrom):
+                names = [node.module or ""] + [f"{node.module}.{a.name}" for a in node.names]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            if any(n == "patchsolve.search.dispatch" for n in names):
+                climbers.append(f"{path.name}:{node.lineno}")
+    assert climbers == []
 
 
 def test_a_limits_object_is_the_budget_as_the_keywords_are():

@@ -14,8 +14,8 @@ import patchsolve
 from patchsolve import _core
 from patchsolve.errors import PatchsolveError
 from patchsolve.position import Move, Position
-from patchsolve.search import dispatch, mcts as mcts_module
-from patchsolve.search.mcts import MCTSPlayer, search_mcts
+from patchsolve.search import mcts as mcts_module, shortcut
+from patchsolve.search.mcts import MCTSPlayer
 
 FULL = (1 << 81) - 1
 SEVEN = sum(1 << (r * 9 + c) for r in range(7) for c in range(7))   # the top-left 7x7 square
@@ -26,7 +26,7 @@ def mcts_without_the_endgame_solver(monkeypatch, request):
     """These tests are about the tree search itself: keep the exact-solver
     shortcut near the end out of their way (its own tests opt back in)."""
     if "endgame_solver" not in request.keywords:
-        monkeypatch.setattr(dispatch, "ENDGAME_SPACES", -1)
+        monkeypatch.setattr(shortcut, "ENDGAME_SPACES", -1)
 
 
 def endgame(quilts, buttons, time, circle, income=(0, 0), on_top=None, first_at_end=None,
@@ -170,7 +170,7 @@ def test_search_dispatch_returns_a_search_result_with_mcts_statistics():
 
 def test_the_pv_is_a_legal_line():
     pos = Position.start(seed=8)
-    r = search_mcts(pos, iterations=5000, seed=1)
+    r = patchsolve.search(pos, engine="mcts", iterations=5000, seed=1)
     assert len(r.pv) >= 2
     for move in r.pv:
         pos = pos.play(move)
@@ -190,17 +190,17 @@ def test_the_pv_is_a_legal_line():
 ])
 def test_bad_limits_raise_patchsolve_errors(limits):
     with pytest.raises(PatchsolveError):
-        search_mcts(Position.start(seed=1), **limits)
+        patchsolve.search(Position.start(seed=1), engine="mcts", **limits)
 
 
 def test_searching_something_that_is_not_a_position_is_an_error():
     with pytest.raises(PatchsolveError):
-        search_mcts("start", iterations=10)
+        patchsolve.search("start", engine="mcts", iterations=10)
 
 
 def test_a_finished_game_has_no_best_move_and_its_exact_margin():
     pos = endgame((FULL, FULL & ~1), (10, 3), (53, 53), [0], on_top=1, first_at_end=0)
-    r = search_mcts(pos, iterations=100)
+    r = patchsolve.search(pos, engine="mcts", iterations=100)
     assert r.best_move is None and r.bound == "exact"
     a, b = pos.scores()
     assert r.score == (a - b if pos.to_move == 0 else b - a)    # for the player to move, as alpha-beta says
@@ -213,37 +213,37 @@ def test_a_finished_game_has_no_best_move_and_its_exact_margin():
                                      {"value": "margin", "solver": False}])
 def test_same_seed_and_iterations_give_the_same_answer(options):
     pos = random_midgame(11, 20)
-    a = search_mcts(pos, iterations=3000, seed=7, **options)
-    b = search_mcts(pos, iterations=3000, seed=7, **options)
+    a = patchsolve.search(pos, engine="mcts", iterations=3000, seed=7, **options)
+    b = patchsolve.search(pos, engine="mcts", iterations=3000, seed=7, **options)
     assert a.best_move == b.best_move and a.score == b.score
     assert [(d["move"], d["visits"]) for d in a.root_moves] == [(d["move"], d["visits"]) for d in b.root_moves]
 
 
 def test_workers_are_deterministic_with_an_iteration_budget_and_add_up():
     pos = Position.start(seed=2)
-    a = search_mcts(pos, iterations=2000, seed=4, workers=2)
-    b = search_mcts(pos, iterations=2000, seed=4, workers=2)
+    a = patchsolve.search(pos, engine="mcts", iterations=2000, seed=4, workers=2)
+    b = patchsolve.search(pos, engine="mcts", iterations=2000, seed=4, workers=2)
     assert a.best_move == b.best_move and a.iterations == b.iterations == 4000
     assert [(d["move"], d["visits"]) for d in a.root_moves] == [(d["move"], d["visits"]) for d in b.root_moves]
 
 
 def test_different_seeds_explore_differently():
     pos = Position.start(seed=5)
-    a = search_mcts(pos, iterations=1000, seed=1)
-    b = search_mcts(pos, iterations=1000, seed=2)
+    a = patchsolve.search(pos, engine="mcts", iterations=1000, seed=1)
+    b = patchsolve.search(pos, engine="mcts", iterations=1000, seed=2)
     assert [d["visits"] for d in a.root_moves] != [d["visits"] for d in b.root_moves]
 
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_time_budgets_are_honoured(workers):
-    r = search_mcts(Position.start(seed=3), time=0.3, workers=workers)
+    r = patchsolve.search(Position.start(seed=3), engine="mcts", time=0.3, workers=workers)
     # stops near its budget: generous above, for a loaded machine and process start-up
     assert 0.25 <= r.time <= 0.3 + 2.0
     assert r.iterations > 10
 
 
 def test_iterations_and_time_stop_at_whichever_comes_first():
-    r = search_mcts(Position.start(seed=3), iterations=500, time=10.0)
+    r = patchsolve.search(Position.start(seed=3), engine="mcts", iterations=500, time=10.0)
     assert r.iterations == 500 and r.time < 5
 
 
@@ -259,7 +259,7 @@ def test_never_returns_an_illegal_move(options):
     for game in range(3):
         pos = Position.start(seed=rng.randrange(10**6), first_player=game % 2)
         while not pos.is_over:
-            r = search_mcts(pos, iterations=60, seed=rng.randrange(1000), **options)
+            r = patchsolve.search(pos, engine="mcts", iterations=60, seed=rng.randrange(1000), **options)
             assert pos.is_legal(r.best_move), (str(pos), r.best_move)
             for d in r.root_moves:
                 assert pos.is_legal(d["move"])
@@ -271,7 +271,7 @@ def test_a_pending_leather_patch_is_placed_by_the_player_who_took_it():
     pos = endgame((0, 0), (5, 5), (52, 49), [0, 1, 2], leather=(50,))
     pos = pos.play("walk")
     assert pos.pending_leather and pos.to_move == 1
-    r = search_mcts(pos, iterations=500, seed=1)
+    r = patchsolve.search(pos, engine="mcts", iterations=500, seed=1)
     assert r.best_move.kind == "leather" and pos.is_legal(r.best_move)
 
 
@@ -290,7 +290,7 @@ def test_finds_and_proves_the_only_winning_move():
     pos = bonus_endgame()
     assert pos.scores() == (2, 8)
     assert sorted(w for _, w in exact_move_values(pos).values()) == [False, False, True]
-    r = search_mcts(pos, iterations=20000, seed=1)
+    r = patchsolve.search(pos, engine="mcts", iterations=20000, seed=1)
     assert str(r.best_move) == "0:0@e5"
     assert r.proven == "win" and r.win_probability == 1.0
     assert r.root_moves[0]["proven"] == "win"
@@ -301,7 +301,7 @@ def test_proves_a_lost_position_lost():
     pos = endgame((q0, FULL), (2, 0), (52, 53), [0], first_at_end=1)
     margin, win = exact_value(pos)
     assert not win
-    r = search_mcts(pos, iterations=20000, seed=1)
+    r = patchsolve.search(pos, engine="mcts", iterations=20000, seed=1)
     assert r.proven == "loss" and r.win_probability == 0.0
 
 
@@ -313,7 +313,7 @@ def test_finds_a_forced_win_that_takes_two_moves_in_a_row():
     pos = endgame((q0, FULL), (12, 12), (50, 53), [0, 2, 23], first_at_end=1)
     values = exact_move_values(pos)
     assert any(w for _, w in values.values()) and not all(w for _, w in values.values())
-    r = search_mcts(pos, iterations=30000, seed=2)
+    r = patchsolve.search(pos, engine="mcts", iterations=30000, seed=2)
     assert values[r.best_move.code][1], r.best_move
     assert r.proven == "win"
 
@@ -325,7 +325,7 @@ def test_agrees_with_the_exact_solver_on_small_endgames(seed):
     pos = random_small_endgame(random.Random(seed))
     values = exact_move_values(pos)
     _, winnable = exact_value(pos)
-    r = search_mcts(pos, iterations=20000, seed=seed)
+    r = patchsolve.search(pos, engine="mcts", iterations=20000, seed=seed)
     assert values[r.best_move.code][1] == winnable, (seed, r.best_move, values)
     if r.proven is not None:
         assert (r.proven == "win") == winnable
@@ -340,7 +340,7 @@ def test_margin_valued_search_agrees_with_the_exact_margin_on_nearly_every_small
         pos = random_small_endgame(random.Random(seed))
         values = exact_move_values(pos)
         best = max(m for m, _ in values.values())
-        r = search_mcts(pos, iterations=20000, seed=seed, value="margin", solver=False)
+        r = patchsolve.search(pos, engine="mcts", iterations=20000, seed=seed, value="margin", solver=False)
         if values[r.best_move.code][0] != best:
             misses.append(seed)
     assert len(misses) <= 1, misses
@@ -352,7 +352,7 @@ def test_agrees_on_small_endgames_with_playouts_and_plain_uct_too(options):
     for seed in range(100, 104):
         pos = random_small_endgame(random.Random(seed))
         _, winnable = exact_value(pos)
-        r = search_mcts(pos, iterations=20000, seed=seed, **options)
+        r = patchsolve.search(pos, engine="mcts", iterations=20000, seed=seed, **options)
         assert exact_move_values(pos)[r.best_move.code][1] == winnable
 
 
@@ -362,7 +362,7 @@ def test_statistics_are_for_the_player_to_move():
     # player 1 to move and far ahead: its win probability and margin are high
     pos = endgame((0, FULL), (5, 40), (53, 45), [0, 1, 2], first_at_end=0)
     assert pos.to_move == 1
-    r = search_mcts(pos, iterations=3000, seed=1)
+    r = patchsolve.search(pos, engine="mcts", iterations=3000, seed=1)
     assert r.win_probability > 0.95 and r.score > 50
 
 
@@ -394,7 +394,7 @@ def test_the_player_is_deterministic_with_a_seed():
 
 
 def test_a_small_node_limit_still_searches():
-    r = search_mcts(Position.start(seed=6), iterations=3000, max_nodes=100)
+    r = patchsolve.search(Position.start(seed=6), engine="mcts", iterations=3000, max_nodes=100)
     assert r.iterations == 3000 and r.nodes <= 100
 
 
@@ -438,7 +438,7 @@ def test_in_a_proven_lost_position_it_still_plays_the_smallest_loss():
     pos = endgame((FULL & ~bits(0, 1, 2, 3, 40), FULL), (4, 8), (52, 53), [0], first_at_end=1)
     values = exact_move_values(pos)
     assert not any(w for _, w in values.values())
-    r = search_mcts(pos, iterations=5000, seed=1)
+    r = patchsolve.search(pos, engine="mcts", iterations=5000, seed=1)
     assert r.proven == "loss" and r.iterations == 5000      # a loss does not stop the search
     assert values[r.best_move.code][0] == max(m for m, _ in values.values())
 
@@ -448,22 +448,22 @@ def test_near_the_end_the_exact_solver_answers_when_it_proves_the_value():
     from patchsolve import solve
 
     pos = bonus_endgame()
-    r = search_mcts(pos, iterations=1000, seed=1)
+    r = patchsolve.search(pos, engine="mcts", iterations=1000, seed=1)
     exact = solve(pos)
     assert r.bound == "exact" and r.score == exact.score
     assert r.best_move == exact.best_move and r.engine == "mcts"
-    assert search_mcts(pos, iterations=1000, seed=1).best_move == r.best_move  # deterministic
+    assert patchsolve.search(pos, engine="mcts", iterations=1000, seed=1).best_move == r.best_move  # deterministic
 
 
 @pytest.mark.endgame_solver
 def test_far_from_the_end_mcts_searches_as_usual():
-    r = search_mcts(Position.start(seed=3), iterations=500, seed=1)
+    r = patchsolve.search(Position.start(seed=3), engine="mcts", iterations=500, seed=1)
     assert r.bound == "estimate" and r.iterations == 500
 
 
 @pytest.mark.endgame_solver
 def test_the_endgame_solver_can_be_switched_off():
-    r = search_mcts(bonus_endgame(), iterations=2000, seed=1, endgame_solve=False)
+    r = patchsolve.search(bonus_endgame(), engine="mcts", iterations=2000, seed=1, endgame_solve=False)
     assert r.bound == "estimate" and r.iterations > 0  # the tree search ran (its solver may stop it early)
 
 
@@ -472,8 +472,8 @@ def test_the_endgame_solver_can_be_switched_off():
 @pytest.mark.parametrize("options", [{"minimax": 0.0}, {"leaf": "playout", "minimax": 0.5}])
 def test_knowledge_options_are_deterministic_and_legal(options):
     pos = Position.start(seed=5)
-    a = search_mcts(pos, iterations=3000, seed=7, **options)
-    b = search_mcts(pos, iterations=3000, seed=7, **options)
+    a = patchsolve.search(pos, engine="mcts", iterations=3000, seed=7, **options)
+    b = patchsolve.search(pos, engine="mcts", iterations=3000, seed=7, **options)
     assert a.best_move == b.best_move and a.score == b.score
     assert [(d["move"], d["visits"]) for d in a.root_moves] == [(d["move"], d["visits"]) for d in b.root_moves]
     assert pos.is_legal(a.best_move)
@@ -482,8 +482,8 @@ def test_knowledge_options_are_deterministic_and_legal(options):
 
 def test_evaluation_leaves_skip_the_playouts():
     pos = Position.start(seed=5)
-    a = search_mcts(pos, iterations=3000, seed=2, leaf="eval")
-    playout = search_mcts(pos, iterations=3000, seed=2, leaf="playout")
+    a = patchsolve.search(pos, engine="mcts", iterations=3000, seed=2, leaf="eval")
+    playout = patchsolve.search(pos, engine="mcts", iterations=3000, seed=2, leaf="playout")
     # the scores backed up are evaluations, not finished games' integer margins
     assert a.score != int(a.score) and a.score != playout.score
 
@@ -514,6 +514,6 @@ def test_implicit_minimax_is_the_best_child_value_for_the_chooser():
 
 def test_the_minimax_weight_steers_the_search():
     pos = Position.start(seed=5)
-    a = search_mcts(pos, iterations=3000, seed=7, minimax=0.0)
-    b = search_mcts(pos, iterations=3000, seed=7, minimax=0.5)
+    a = patchsolve.search(pos, engine="mcts", iterations=3000, seed=7, minimax=0.0)
+    b = patchsolve.search(pos, engine="mcts", iterations=3000, seed=7, minimax=0.5)
     assert [(d["move"], d["visits"]) for d in a.root_moves] != [(d["move"], d["visits"]) for d in b.root_moves]

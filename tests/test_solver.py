@@ -20,7 +20,7 @@ from patchsolve.cli import cli
 from patchsolve.errors import PatchsolveError
 from patchsolve.search import _alphabeta as ab
 from patchsolve.search import solver
-from patchsolve.search.solver import solve, solve_all
+from patchsolve import solve
 
 
 def endgame_with(pred, count, max_tree=5000, min_tree=200, first_seed=3000):
@@ -166,7 +166,7 @@ def child_value(pos, move):
 
 def test_all_moves_values_equal_solving_each_child():
     for pos in SMALL[:6] + LEATHER[:2] + BONUS[:2]:
-        r = solve_all(pos)
+        r = solve(pos, all_moves=True)
         assert r.bound == "exact" and r.score == plain_minimax(pos)
         rows = r.root_moves
         assert sorted(str(d["move"]) for d in rows) == sorted(str(m) for m in pos.legal_moves())

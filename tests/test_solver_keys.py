@@ -6,10 +6,9 @@ there have the same value, and that the solver shares their entry."""
 from test_alphabeta import plain_minimax
 from test_solver import endgame_with
 
-from patchsolve import Position
+from patchsolve import Position, solve
 from patchsolve.errors import InvalidPositionError
 from patchsolve.search import _solver
-from patchsolve.search.solver import solve
 
 FULL = (1 << 81) - 1
 

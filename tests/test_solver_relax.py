@@ -8,8 +8,8 @@ from reference import all_placements
 from test_alphabeta import plain_minimax
 from test_solver import ALL, plain_wdl
 
+from patchsolve import solve
 from patchsolve.search import _solver
-from patchsolve.search.solver import solve
 
 
 def fits(quilt, pid):

@@ -11,10 +11,10 @@ from test_smp import stop_from_another_thread
 from test_solver import ALL, plain_wdl
 
 import patchsolve
+from patchsolve import solve
 from patchsolve.cli import cli
 from patchsolve.errors import LimitError
 from patchsolve.search import _solver, limits
-from patchsolve.search.solver import solve
 
 # from benchmarks/solve_reach.json, with the exact values one thread proved
 # (benchmarks/results/solve_reach_final.json): each takes about a second

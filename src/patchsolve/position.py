@@ -20,12 +20,13 @@ printed shape, then of its mirror image, duplicates dropped);
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from dataclasses import dataclass
 
-from patchsolve import _core
-from patchsolve.errors import IllegalMoveError, InvalidPositionError, NotationError
+from patchsolve import _core, board, notation, tiling, validation
+from patchsolve.errors import IllegalMoveError, InvalidPositionError, LimitError, NotationError, PatchsolveError
 from patchsolve.patches import BOARD, DEFAULT_EDITION, EDITION_NAMES, EDITIONS, PATCHES, START_BUTTONS, START_PATCH
 
 COLUMNS = "abcdefghi"
@@ -194,8 +195,6 @@ class Position:
     def parse(cls, text: str) -> "Position":
         """Read notation, JSON (starts with ``{``) or board text, whichever
         ``text`` is; ``#`` comment lines are skipped."""
-        from patchsolve import board
-
         if not isinstance(text, str):
             raise NotationError("a position must be text", field="position", token=repr(text)[:60])
         if board.looks_like_board(text):
@@ -212,15 +211,11 @@ class Position:
     def from_board(cls, text: str) -> "Position":
         """Read board text (see :mod:`patchsolve.board`); the position keeps
         the labels drawn."""
-        from patchsolve import board
-
         fields, labels = board.fields_from_board(text)
         return cls._make(_core.CoreState.from_fields(fields), labels)
 
     def to_board(self) -> str:
         """Board text of this position (see :mod:`patchsolve.board`)."""
-        from patchsolve import board
-
         return board.format_board(self.fields(), self.labels_or_tiling())
 
     @property
@@ -233,8 +228,6 @@ class Position:
     def labels_or_tiling(self):
         """The labels, else a tiling found by :mod:`patchsolve.tiling` within
         ``board.TILING_BUDGET`` nodes, else None."""
-        from patchsolve import board, tiling
-
         if self._labels is not None:
             return self._labels
         try:
@@ -269,40 +262,28 @@ class Position:
     @classmethod
     def from_fields(cls, fields: dict) -> "Position":
         """Build from plain values (see :func:`Position.fields`), validated."""
-        from patchsolve import validation
-
         validation.validate_fields(fields)
         return cls(_core.CoreState.from_fields(fields))
 
     @classmethod
     def from_text(cls, text: str) -> "Position":
-        from patchsolve import notation
-
         return cls.from_fields(notation.parse_position(text))
 
     def to_text(self) -> str:
-        from patchsolve import notation
-
         return notation.format_position(self.fields())
 
     @classmethod
     def from_json(cls, data) -> "Position":
         """Read the JSON form (a str or a decoded dict); see patchsolve.notation."""
-        from patchsolve import notation
-
         return cls.from_fields(notation.fields_from_json(data))
 
     def to_json(self) -> str:
-        import json
-
-        from patchsolve import notation
-
         return json.dumps(notation.fields_to_json(self.fields()))
 
     def to_svg(self, **options) -> str:
         """An SVG picture: both quilts, the time track, the next patches
         (see :func:`patchsolve.render.position_svg` for the options)."""
-        from patchsolve import render
+        from patchsolve import render   # the drawing code is loaded only when a picture is asked for
 
         return render.position_svg(self, **options)
 
@@ -431,8 +412,6 @@ class Position:
 
     def perft(self, depth: int) -> int:
         """Move sequences of length ``depth`` (a finished game is one leaf)."""
-        from patchsolve.errors import LimitError
-
         if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_PERFT_DEPTH:
             raise LimitError(f"perft depth must be an integer from 0 to {MAX_PERFT_DEPTH}, not {depth!r}")
         return self._c.perft(depth)
@@ -453,7 +432,7 @@ class Position:
     def __repr__(self) -> str:
         try:
             return f"Position.from_text({self.to_text()!r})"
-        except Exception:  # notation not available: still show the thing
+        except Exception:  # a repr must not fail (debuggers call it): still show the thing
             f = self.fields()
             return (f"<Position to_move={self.to_move} time={f['time']} buttons={f['buttons']} "
                     f"income={f['income']} circle={f['circle'][:3]}...>")
@@ -469,3 +448,13 @@ class Position:
                 lines.append("  " + " ".join("#" if q >> (r * BOARD + c) & 1 else "." for c in range(BOARD)))
         lines.append("next: " + " ".join(str(x) for x in f["circle"][:3]))
         return "\n".join(lines)
+
+
+def as_position(position) -> Position:
+    """``position`` itself when it is a :class:`Position`, else a
+    :class:`~patchsolve.errors.PatchsolveError` naming what was given: the
+    check every search entry (``patchsolve.search``, ``patchsolve.solve``,
+    the players) makes before a position reaches C."""
+    if not isinstance(position, Position):
+        raise PatchsolveError(f"expected a patchsolve.Position, not {type(position).__name__}")
+    return position

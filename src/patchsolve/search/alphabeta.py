@@ -39,11 +39,11 @@ import time as _time
 from contextlib import contextmanager
 
 from patchsolve.errors import LimitError
-from patchsolve.position import Move
+from patchsolve.position import Move, as_position
 from patchsolve.search import _alphabeta, _eval
 from patchsolve.search.limits import allocation, threads_for, with_defaults
 from patchsolve.search.stop import stop_requested
-from patchsolve.search.result import SearchResult, root_move, win_probability_of
+from patchsolve.search.result import SearchResult, finished_result, root_move, win_probability_of
 
 MAX_DEPTH = 100
 DEFAULT_TIME = 1.0         # search with no budget given
@@ -194,20 +194,10 @@ def _multipv(position, searcher, result, count, opts, depth, nodes, seconds, wor
 def evaluate(position) -> int:
     """The static evaluation: estimated final score margin for the player
     to move (terms documented in ``_eval.pyx``)."""
-    from patchsolve.search.dispatch import check_position
-    from patchsolve.search.result import finished_result
-
-    position = check_position(position)
+    position = as_position(position)
     if position.is_over:
         return finished_result(position, "alphabeta").score
     return _eval.evaluate_state(position._c, position.to_move)
 
 
-def search_alphabeta(position, **kwargs) -> SearchResult:
-    """``patchsolve.search(position, engine="alphabeta", **kwargs)``."""
-    from patchsolve.search.dispatch import search
-
-    return search(position, engine="alphabeta", **kwargs)
-
-
-__all__ = ["run", "search_alphabeta", "evaluate", "check_options", "OPTIONS"]
+__all__ = ["run", "evaluate", "check_options", "OPTIONS"]

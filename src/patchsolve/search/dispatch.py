@@ -14,82 +14,22 @@ import importlib
 import time as _time
 
 from patchsolve.errors import LimitError, PatchsolveError
-from patchsolve.patches import LAST_SPACE
-from patchsolve.position import Position
+from patchsolve.position import as_position
+from patchsolve.search import solver
 from patchsolve.search.limits import Limits, split
 from patchsolve.search.result import SearchResult, finished_result
+from patchsolve.search.shortcut import endgame_shortcut, near_end
 from patchsolve.search.stop import interruptible, stop_requested
 
 ENGINES = ("alphabeta", "mcts")
 DEFAULT_ENGINE = "alphabeta"   # the stronger at the CLI's time (benchmarks/results/default_engine.md)
 
-ENDGAME_SPACES = 15        # try the exact solver first when a token is this close to 53 ...
-ENDGAME_SHARE = 0.25       # ... with this share of the time or node budget ...
-ENDGAME_NODES = 200_000    # ... or this many nodes under a depth / iteration budget (deterministic)
-SHORTCUT_HASH_MB = (4, 16)   # the solver's table in the shortcut: small budgets, larger ones
-SHORTCUT_SMALL_TIME = 0.5    # seconds of shortcut budget counted as small ...
-SHORTCUT_SMALL_NODES = 1_000_000   # ... and nodes
-
-
-def check_position(position) -> Position:
-    if not isinstance(position, Position):
-        raise PatchsolveError(f"expected a patchsolve.Position, not {type(position).__name__}")
-    return position
-
 
 def engine_module(engine: str):
+    """The module of ``engine`` (one of ENGINES), imported on first use."""
     if engine not in ENGINES:
         raise PatchsolveError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
     return importlib.import_module(f"patchsolve.search.{engine}")
-
-
-def near_end(position: Position) -> bool:
-    return not position.is_over and LAST_SPACE - min(position.time(0), position.time(1)) <= ENDGAME_SPACES
-
-
-def endgame_shortcut(position: Position, limits: Limits, engine: str):
-    """The proven answer when the solver finds it within its share of the
-    budget, else (None, the limits left for the engine)."""
-    budget = {}
-    if limits.time is not None:
-        budget["time"] = limits.time * ENDGAME_SHARE
-    if limits.nodes is not None:
-        budget["nodes"] = max(1, int(limits.nodes * ENDGAME_SHARE))
-    if not budget:
-        budget["nodes"] = ENDGAME_NODES
-    # the solver's threads follow the alpha-beta's (every core under a time
-    # limit unless workers says otherwise); the MCTS gets one thread, since
-    # its workers are processes that may each get here
-    budget["workers"] = limits.workers if engine == "alphabeta" else 1
-    t0 = _time.perf_counter()
-    r = _solve_run(position, Limits(hash_mb=_shortcut_hash_mb(limits, budget), seed=limits.seed, **budget), {})
-    if r.bound == "exact":
-        r.engine = engine
-        r.seed = limits.seed
-        return r, limits
-    left = {}
-    if limits.time is not None:
-        left["time"] = max(1e-3, limits.time - (_time.perf_counter() - t0))
-    if limits.nodes is not None:
-        left["nodes"] = max(1, limits.nodes - r.nodes)
-    return None, limits.replace(**left)
-
-
-def _shortcut_hash_mb(limits: Limits, budget: dict) -> int:
-    """A table sized to the shortcut's small budget: a fresh 64 MB table
-    costs more in first-touch page faults than a 0.1 s solve takes (at 0.25 s
-    a move, 11-13 of 21 near-end positions proven with 64 MB, 15-17 with 4 MB;
-    benchmarks/results/shortcut_table.md)."""
-    small = budget.get("time", 0) <= SHORTCUT_SMALL_TIME and budget.get("nodes", 0) <= SHORTCUT_SMALL_NODES
-    mb = SHORTCUT_HASH_MB[0] if small else SHORTCUT_HASH_MB[1]
-    return min(mb, limits.hash_mb) if limits.hash_mb else mb
-
-
-def _solve_run(position, limits, options):
-    """The solver's run; ``options`` checked (and completed) once, here."""
-    from patchsolve.search.solver import check_options, run
-
-    return run(position, limits, check_options(options))
 
 
 def _limits_and_options(limits, kwargs: dict) -> tuple[Limits, dict]:
@@ -115,8 +55,8 @@ def search(position, engine: str = DEFAULT_ENGINE, limits: Limits | None = None,
     ``workers``, ``hash_mb``, ``max_nodes``, ``multipv``; see
     ``patchsolve.search.limits``); other keywords are engine options (see
     the engine's module). ``endgame_solve=False`` skips the exact solver
-    near the end."""
-    position = check_position(position)
+    near the end (``shortcut.py``)."""
+    position = as_position(position)
     if isinstance(engine, Limits):
         if limits is not None:
             raise LimitError("two Limits given")
@@ -149,11 +89,9 @@ def solve(position, limits: Limits | None = None, **kwargs) -> SearchResult:
     wins), ``all_moves`` (every root move valued), ``progress`` (a callable
     given a dict about once a second); see ``search/solver.py``. The limits
     may also come as one :class:`Limits`."""
-    position = check_position(position)
+    position = as_position(position)
     limits, options = _limits_and_options(limits, kwargs)
     limits.for_engine("solve")
-    from patchsolve.search import solver
-
     options = solver.check_options(dict(options))
     with interruptible():
         if position.is_over:
@@ -164,4 +102,4 @@ def solve(position, limits: Limits | None = None, **kwargs) -> SearchResult:
     return result
 
 
-__all__ = ["search", "solve", "ENGINES", "DEFAULT_ENGINE", "check_position", "near_end", "endgame_shortcut"]
+__all__ = ["search", "solve", "ENGINES", "DEFAULT_ENGINE"]

@@ -49,10 +49,12 @@ import time as _time
 from dataclasses import dataclass, field
 
 from patchsolve.errors import LimitError
-from patchsolve.position import Move
+from patchsolve.position import Move, as_position
 from patchsolve.search._mcts import Searcher
 from patchsolve.search.limits import Limits, allocation, split, with_defaults
-from patchsolve.search.result import SearchResult, root_move
+from patchsolve.search.result import SearchResult, finished_result, root_move
+from patchsolve.search.shortcut import endgame_shortcut, near_end
+from patchsolve.search.stop import interruptible, stop_requested
 
 DEFAULT_ITERATIONS = 20_000
 DEFAULT_MAX_NODES = 4_000_000   # the tree indexes nodes with C ints: limits.py caps it at 2**30
@@ -312,13 +314,6 @@ def run(position, limits: Limits, cfg: dict) -> SearchResult:
     return result
 
 
-def search_mcts(position, **kwargs) -> SearchResult:
-    """``patchsolve.search(position, engine="mcts", **kwargs)``."""
-    from patchsolve.search.dispatch import search
-
-    return search(position, engine="mcts", **kwargs)
-
-
 class MCTSPlayer:
     """An MCTS player for self-play and matches that keeps its tree between
     moves: each search starts from the subtree of the position it is asked
@@ -344,24 +339,21 @@ class MCTSPlayer:
         self.reused_visits = 0      # visits kept from the previous search (last call)
 
     def search(self, position) -> SearchResult:
-        from patchsolve.search import dispatch
-        from patchsolve.search.stop import interruptible, stop_requested
-
-        position = dispatch.check_position(position)
+        position = as_position(position)
         seed = _derive_seed(self.seed, self._moves)
         self._moves += 1
         with interruptible():
-            result = self._search(position, seed, dispatch)
+            result = self._search(position, seed)
             result.interrupted = stop_requested()
         return result
 
-    def _search(self, position, seed, dispatch) -> SearchResult:
+    def _search(self, position, seed) -> SearchResult:
         t0 = _time.monotonic()
         budget = self.time
         if position.is_over:
-            return dispatch.finished_result(position, "mcts", seed)
-        if self.endgame and dispatch.near_end(position):
-            solved, _ = dispatch.endgame_shortcut(position, Limits(time=self.time, seed=seed), "mcts")
+            return finished_result(position, "mcts", seed)
+        if self.endgame and near_end(position):
+            solved, _ = endgame_shortcut(position, Limits(time=self.time, seed=seed), "mcts")
             if solved is not None:
                 return solved
         self.reused_visits = self._searcher.set_root(position._c, self.reuse)
@@ -379,4 +371,4 @@ class MCTSPlayer:
         self._moves = 0
 
 
-__all__ = ["run", "search_mcts", "MCTSPlayer", "DEFAULTS", "check_config", "check_options"]
+__all__ = ["run", "MCTSPlayer", "DEFAULTS", "check_config", "check_options"]

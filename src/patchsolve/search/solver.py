@@ -1,6 +1,6 @@
 """The exact endgame solver (Python side of ``_solver.pyx``).
 
-``solve(position, time=, nodes=, hash_mb=, workers=, wdl=, all_moves=, progress=)``
+``patchsolve.solve(position, time=, nodes=, hash_mb=, workers=, wdl=, all_moves=, progress=)``
     The final score margin for the player to move under perfect play (both
     players maximise their own margin). The C driver narrows a proven
     interval ``[lower, upper]`` by null-window searches (``_solver.pyx``,
@@ -422,16 +422,4 @@ def run(position: Position, limits, opts: dict) -> SearchResult:
     return _result(run_, position, lo, hi, limits.seed)
 
 
-def solve(position, **kwargs) -> SearchResult:
-    """``patchsolve.solve(position, **kwargs)``."""
-    from patchsolve.search.dispatch import solve as _solve
-
-    return _solve(position, **kwargs)
-
-
-def solve_all(position, **kwargs) -> SearchResult:
-    """``solve(position, all_moves=True, ...)``: every root move's value."""
-    return solve(position, all_moves=True, **kwargs)
-
-
-__all__ = ["solve", "solve_all", "run", "check_options", "principal_variation"]
+__all__ = ["run", "check_options", "principal_variation"]
