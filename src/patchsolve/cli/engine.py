@@ -1,0 +1,347 @@
+"""The commands that run an engine on a position or a game: best, eval,
+solve, analyze, and their tables."""
+
+from __future__ import annotations
+
+import click
+
+from patchsolve import render
+from patchsolve.cli.common import (CONTEXT, INTERRUPTED, CliError, color_option, describe_move, emit_json,
+                                   info, load_position, position_arguments, read_file, use_color)
+from patchsolve.cli.common import (DEFAULT_TIME, as_move, engine_limits, engine_options, exit_code, fmt_score,
+                                   limits_text, require_engine, result_summary, run_search)
+from patchsolve.game import Game
+from patchsolve.position import Position
+
+
+# -- best / eval -----------------------------------------------------------------
+
+def _searchable(pos: Position):
+    if pos.is_over:
+        s = pos.scores()
+        raise CliError(f"the game is over (scores {s[0]} / {s[1]}): nothing to search")
+
+
+@click.command(context_settings=CONTEXT)
+@position_arguments
+@engine_options(DEFAULT_TIME)
+@color_option
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def best(position, position_file, engine, time_limit, iterations, depth, nodes, seed, workers, engine_option,
+         quiet, color,
+         as_json):
+    """Search POSITION and print the best move, its evaluation, the principal
+    variation, search statistics and the quilt after the move.
+
+    \b
+    Examples:
+      patchsolve best
+      patchsolve best --engine alphabeta --depth 6 -f position.txt
+      patchsolve new --seed 2 | patchsolve best - --iterations 50000 --json
+    """
+    pos = load_position(position, position_file)
+    _searchable(pos)
+    limits = engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, DEFAULT_TIME,
+                           engine_option)
+    r = run_search(pos, engine, limits, quiet)
+    move = as_move(pos, r.best_move)
+    after = pos.play(move)
+    if as_json:
+        data = r.to_dict()
+        data.update({"position": pos.to_text(), "to_move": pos.to_move,
+                     "after": after.to_text()})
+        emit_json(data)
+        return exit_code(r)
+    mover = pos.to_move
+    if r.interrupted:
+        click.echo("interrupted: the best move found so far")
+    click.echo(f"best move: {move}  ({describe_move(pos, move)})")
+    click.echo(f"score: {fmt_score(r.score)} ({r.bound}) for player {mover}, the player to move")
+    if r.win_probability is not None:
+        click.echo(f"win probability: {100 * r.win_probability:.1f}%")
+    if r.proven:
+        click.echo(f"proven: a {r.proven} for player {mover}")
+    click.echo("pv: " + (" ".join(str(m) for m in r.pv) if r.pv else str(move)))
+    stats = [f"engine {r.engine or engine}"]
+    if r.iterations is not None:
+        stats.append(f"iterations {r.iterations}")
+    if r.depth:
+        stats.append(f"depth {r.depth}")
+    stats += [f"nodes {r.nodes}", f"time {r.time:.2f}s", f"nps {r.nps:.0f}"]
+    if r.workers:
+        stats.append(f"workers {r.workers}")
+    if r.seed is not None:
+        stats.append(f"seed {r.seed}")
+    click.echo("stats: " + "  ".join(stats))
+    click.echo(f"quilt of player {mover} after {move}" + (" (the new patch drawn with its symbol):"
+                                                          if move.kind != "walk" else ":"))
+    col = use_color(color)
+    new_label = render.LEATHER if move.kind == "leather" else move.patch
+    labels = {sq: new_label for sq in range(81) if move.mask >> sq & 1}
+    for line in render.quilt_lines(after.quilt(mover), labels, col):
+        click.echo("  " + line, color=col)
+    return exit_code(r)
+
+
+def _root_table(pos: Position, r, top: int) -> list[dict]:
+    """The top root moves, with every engine's columns (visits: MCTS only)."""
+    rows = []
+    for d in r.root_moves[:top]:
+        rows.append({"move": str(d["move"]), "score": d["score"], "win_probability": d["win_probability"],
+                     "bound": d["bound"], "proven": d["proven"], "visits": d.get("visits")})
+    if not rows and r.best_move is not None:
+        rows.append({"move": str(r.best_move), "score": r.score, "win_probability": r.win_probability,
+                     "bound": r.bound, "proven": r.proven, "visits": None})
+    return rows
+
+
+def _fmt_cell(v) -> str:
+    if v is None:
+        return "-"
+    if isinstance(v, float):
+        return f"{v:.3f}" if abs(v) < 10 else f"{v:.1f}"
+    return str(v)
+
+
+@click.command("eval", context_settings=CONTEXT)
+@position_arguments
+@engine_options(DEFAULT_TIME)
+@click.option("--top", type=click.IntRange(1, 256), default=5, show_default=True,
+              help="Moves to list, each valued (alpha-beta: one search per move).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def eval_cmd(position, position_file, engine, time_limit, iterations, depth, nodes, seed, workers, engine_option,
+             quiet, top,
+             as_json):
+    """Print the evaluation of POSITION and its top moves ranked with their scores.
+
+    \b
+    Examples:
+      patchsolve eval --iterations 20000 --top 8
+      patchsolve eval -f position.txt --engine alphabeta --depth 5 --json
+    """
+    pos = load_position(position, position_file)
+    _searchable(pos)
+    limits = engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, DEFAULT_TIME,
+                           engine_option)
+    limits.setdefault("multipv", top)
+    r = run_search(pos, engine, limits, quiet)
+    rows = _root_table(pos, r, top)
+    if as_json:
+        emit_json({"position": pos.to_text(), "to_move": pos.to_move, "engine": r.engine or engine,
+                   "score": r.score, "bound": r.bound, "proven": r.proven, "win_probability": r.win_probability,
+                   "interrupted": r.interrupted, "workers": r.workers,
+                   "best_move": None if r.best_move is None else str(r.best_move), "top_moves": rows})
+        return exit_code(r)
+    if r.interrupted:
+        click.echo("interrupted: the evaluation so far")
+    line = f"evaluation: {fmt_score(r.score)} ({r.bound}) for player {pos.to_move}, the player to move"
+    if r.win_probability is not None:
+        line += f"; win probability {100 * r.win_probability:.1f}%"
+    click.echo(line)
+    keys = ["move", "score", "win_probability", "bound"]
+    keys += [k for k in ("proven", "visits") if any(row[k] is not None for row in rows)]
+    table = [[str(i + 1)] + [_fmt_cell(row.get(k, "")) for k in keys] for i, row in enumerate(rows)]
+    header = ["#"] + [{"win_probability": "win"}.get(k, k) for k in keys]
+    widths = [max(len(x) for x in col) for col in zip(header, *table)]
+    click.echo("  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip())
+    for t in table:
+        click.echo("  ".join(c.ljust(w) for c, w in zip(t, widths)).rstrip())
+    return exit_code(r)
+
+# -- solve -----------------------------------------------------------------------
+
+def _solve_progress(quiet: bool):
+    """The solver's progress callback: one stderr line a report."""
+    if quiet:
+        return None
+
+    def report(d):
+        what = f"move {d['move']}  " if d.get("move") else ""
+        info(False, f"  {what}{d['time']:.0f}s  test {d['gamma']:+d}  bounds [{d['lower']:+d}, {d['upper']:+d}]"
+                    f"{' (win/loss units)' if d['wdl'] else ''}  nodes {d['nodes']:,}  nps {d['nps']:,.0f}")
+    return report
+
+
+def _interval(r) -> str:
+    return f"[{r.lower:+d}, {r.upper:+d}]" if r.lower is not None else "?"
+
+
+def _wdl_move_rows(groups: dict) -> None:
+    """--all-moves --wdl: per patch, how many placements are proven wins."""
+    click.echo(f"{'patch':>8} {'result':>7} {'wins':>6} {'losses':>7} {'moves':>6}  example")
+    for group, ds in sorted(groups.items(), key=lambda kv: -sum(d["proven"] == "win" for d in kv[1])):
+        wins = [d for d in ds if d["proven"] == "win"]
+        losses = sum(d["proven"] == "loss" for d in ds)
+        result = "win" if wins else "loss" if losses == len(ds) else "?"
+        name = f"patch {group}" if isinstance(group, int) else group
+        click.echo(f"{name:>8} {result:>7} {len(wins):>6} {losses:>7} {len(ds):>6}  {(wins or ds)[0]['move']}")
+
+
+def _move_rows(pos: Position, rows: list, wdl: bool = False) -> None:
+    """--all-moves: per patch (and walk, leather), the best placement's value,
+    how many placements reach it, and the others' proven bounds."""
+    groups = {}
+    for d in rows:
+        groups.setdefault(d["group"], []).append(d)
+    if wdl:
+        _wdl_move_rows(groups)
+        return
+    click.echo(f"{'patch':>8} {'best':>6} {'bound':>6} {'at best':>8} {'moves':>6}  example   others")
+    for group, ds in sorted(groups.items(), key=lambda kv: -max(d["lower"] for d in kv[1])):
+        top = max(ds, key=lambda d: (d["lower"], d["upper"]))
+        at_best = sum(d["bound"] == "exact" and d["score"] == top["score"] for d in ds)
+        rest = [d for d in ds if d is not top and not (d["bound"] == "exact" and d["score"] == top["score"])]
+        others = f"<= {max(d['upper'] for d in rest):+d}" if rest else "-"
+        name = f"patch {group}" if isinstance(group, int) else group
+        click.echo(f"{name:>8} {top['score']:>+6d} {top['bound']:>6} {at_best:>8} {len(ds):>6}  "
+                   f"{str(top['move']):<9} {others}")
+
+
+@click.command(context_settings=CONTEXT)
+@position_arguments
+@click.option("--time", "time_limit", type=float, default=None,
+              help="Give up after this many seconds, up to 86400 (default: the solver's own, 30 s).")
+@click.option("--nodes", type=int, default=None, help="Give up after this many nodes (1..2**62).")
+@click.option("--hash-mb", type=int, default=None, help="Transposition table memory (MB, 1..65536; default 64).")
+@click.option("--workers", type=int, default=None,
+              help="Threads (1..256; default: every core, 1 with --nodes).")
+@click.option("--wdl", is_flag=True, help="Prove only who wins (far cheaper than the exact margin).")
+@click.option("--all-moves", is_flag=True, help="The proven value of every legal move, by patch.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def solve(position, position_file, time_limit, nodes, hash_mb, workers, wdl, all_moves, quiet, as_json):
+    """Solve POSITION exactly: the final score margin under perfect play
+    (both players maximising their own margin) and a best move. When the
+    budget runs out first, prints the proven interval the value lies in and
+    exits with 1. --wdl proves only who wins (equal scores: the first to
+    reach 53); --all-moves values every move. Progress (test value, bounds,
+    nodes) goes to stderr about once a second.
+
+    \b
+    Examples:
+      patchsolve solve -f endgame.txt
+      patchsolve solve -f endgame.txt --time 5 --json
+      patchsolve solve -f endgame.txt --wdl
+      patchsolve solve -f endgame.txt --all-moves --time 30
+    """
+    from patchsolve.search import solve as exact
+
+    pos = load_position(position, position_file)
+    _searchable(pos)
+    limits = {k: v for k, v in (("time", time_limit), ("nodes", nodes), ("hash_mb", hash_mb), ("workers", workers))
+              if v is not None}
+    info(quiet, f"solving{' who wins' if wdl else ''} ({limits_text(limits) or 'default budget'})")
+    r = exact(pos, wdl=wdl, all_moves=all_moves, progress=_solve_progress(quiet), **limits)
+    info(quiet, f"done: {result_summary(r)}")
+    proven = r.bound == "exact" or (wdl and r.proven is not None)
+    if as_json:
+        data = r.to_dict()
+        data.update({"position": pos.to_text(), "to_move": pos.to_move, "solved": proven})
+        emit_json(data)
+        return INTERRUPTED if r.interrupted else 0 if proven else 1
+    who = f"player {pos.to_move}, the player to move"
+    if r.interrupted:
+        click.echo("interrupted: the result so far")
+    if wdl and proven:
+        verb = "wins" if r.proven == "win" else "loses"
+        click.echo(f"result: {who}, {verb} (proven; margin in {_interval(r)})")
+    elif proven:
+        click.echo(f"value: {fmt_score(r.score)} for {who}: exact")
+    else:
+        click.echo(f"value: in {_interval(r)} for {who}: NOT solved within the budget "
+                   f"(proven bounds; {r.bound} bound {fmt_score(r.score)})")
+    click.echo(f"best move: {r.best_move}  ({describe_move(pos, r.best_move)})"
+               + ("" if proven else "  (not proven best)"))
+    click.echo("pv: " + " ".join(str(m) for m in r.pv))
+    if all_moves:
+        _move_rows(pos, r.root_moves, wdl)
+    click.echo(f"stats: nodes {r.nodes}  time {r.time:.2f}s  nps {r.nps:.0f}  threads {r.workers}")
+    if r.interrupted:
+        return INTERRUPTED
+    return 0 if proven else 1
+
+# -- analyze ---------------------------------------------------------------------
+
+@click.command(context_settings=CONTEXT)
+@click.argument("record", type=click.Path(dir_okay=False, allow_dash=True))
+@engine_options(0.5)
+@click.option("--threshold", type=click.FloatRange(min=0), default=5.0, show_default=True,
+              help="Flag moves that lose more than this many points against the engine's choice.")
+@click.option("--svg", "svg_file", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Also draw player 0's margin and win probability move by move, mistakes marked, to FILE.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def analyze(record, engine, time_limit, iterations, depth, nodes, seed, workers, engine_option, quiet, threshold,
+            svg_file, as_json):
+    """Run the engine on every position of a game and flag the moves that
+    lose more than THRESHOLD points against the engine's choice.
+
+    \b
+    A move's loss = the engine's value before it minus the value after it, for
+    the player who moved (0 when the move is the engine's choice). '?' marks a
+    loss above the threshold, '??' above twice the threshold.
+    Examples:
+      patchsolve analyze game.txt --iterations 5000 --threshold 4
+      patchsolve analyze game.txt --engine alphabeta --time 0.2 --svg review.svg
+    """
+    from patchsolve.analysis import analyze_game
+
+    game = Game.from_text(read_file(record))
+    limits = engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, 0.5, engine_option)
+    require_engine(engine)
+    if svg_file:
+        _check_writable(svg_file)
+
+    def evaluate(pos, k, n):
+        return run_search(pos, engine, limits, quiet, label=f"[{k + 1}/{n}] ")
+
+    review = analyze_game(game, engine=engine, threshold=threshold, evaluate=evaluate)
+    if svg_file:
+        from patchsolve.review_svg import review_svg
+
+        _write_text(svg_file, review_svg(review))
+    summary = review.summary()
+    interrupted = review.interrupted
+    if as_json:
+        emit_json({"engine": engine, "limits": limits, "threshold": threshold,
+                   "moves": [_analyze_row(m) for m in review.moves], "summary": summary,
+                   "end": game.end.to_text(), "interrupted": interrupted})
+        return INTERRUPTED if interrupted else 0
+    if interrupted:
+        click.echo(f"interrupted: the first {len(review.moves)} of {len(game)} moves analysed")
+    click.echo(f"{'#':>3}  pl  {'move':<12} {'engine':<12} {'before':>7} {'after':>7} {'loss':>6} {'win0':>5}")
+    for m in review.moves:
+        click.echo(f"{m.number:>3}  {m.player:>2}  {m.move:<12} {m.best_move or '-':<12} "
+                   f"{m.best_value:>+7.1f} {m.played_value:>+7.1f} {m.loss:>6.1f} {100 * m.win0:>4.0f}% {m.flag}")
+    click.echo()
+    click.echo("player  moves  avg loss  flagged  blunders  worst              final score")
+    for s in summary:
+        worst = "-" if s["worst"] is None else f"{s['worst']['number']}. {s['worst']['move']} ({s['worst']['loss']:.1f})"
+        click.echo(f"{s['player']:>6}  {s['moves']:>5}  {s['average_loss']:>8.2f}  {s['flagged']:>7}  "
+                   f"{s['blunders']:>8}  {worst:<18} {s['final_score']:>11}")
+    return INTERRUPTED if interrupted else 0
+
+
+def _analyze_row(m) -> dict:
+    """One move of ``analyze --json``: the review's fields, with the older
+    names (best, value_before, value_after) kept for existing readers."""
+    row = m.to_dict()
+    row.update({"best": m.best_move, "value_before": m.best_value, "value_after": m.played_value})
+    return row
+
+
+def _check_writable(path: str) -> None:
+    """Refuse an unwritable output file before a long computation."""
+    import os
+
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder) or not os.access(folder, os.W_OK) or (
+            os.path.exists(path) and (os.path.isdir(path) or not os.access(path, os.W_OK))):
+        raise CliError(f"cannot write {path}")
+
+
+def _write_text(path: str, text: str) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    except OSError as e:
+        raise CliError(f"cannot write {path}: {e.strerror}") from None

@@ -1,0 +1,139 @@
+"""``patchsolve play``: a game in the terminal (human or engine on each
+side) and its prompt."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from patchsolve import render
+from patchsolve.cli.common import (CONTEXT, INTERRUPTED, CliError, color_option, describe_move, emit_json,
+                                   load_position, position_arguments, use_color)
+from patchsolve.cli.common import as_move, engine_limits, engine_options, one_line, require_engine, run_search
+from patchsolve.errors import IllegalMoveError, NotationError
+from patchsolve.game import Game
+from patchsolve.patches import PATCHES
+
+
+@click.command(context_settings=CONTEXT)
+@position_arguments
+@click.option("--p0", type=click.Choice(["human", "engine"]), default="human", show_default=True,
+              help="Who plays player 0.")
+@click.option("--p1", type=click.Choice(["human", "engine"]), default="engine", show_default=True,
+              help="Who plays player 1.")
+@engine_options(1.0)
+@click.option("--record", "record_file", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Write the game record to FILE, rewritten after every move.")
+@color_option
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the finished game as JSON (the only thing on stdout; boards go to stderr).")
+def play(position, position_file, p0, p1, engine, time_limit, iterations, depth, nodes, seed, workers,
+         engine_option, quiet,
+         record_file, color, as_json):
+    """Play a game in the terminal (human vs engine, engine vs engine, or
+    human vs human), showing the board after each move.
+
+    \b
+    At the prompt type a move (walk, 7:2@c3, leather@e5), 'moves' to list the
+    legal moves ('moves 7': those of patch 7), 'orient 7' to draw the numbered
+    orientations of patch 7, 'undo' to take back, or 'quit'.
+    Examples:
+      patchsolve play
+      patchsolve play --p0 engine --p1 engine --iterations 2000 --record game.txt
+    """
+    start = load_position(position, position_file)
+    players = (p0, p1)
+    limits = None
+    if "engine" in players:
+        limits = engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, 1.0, engine_option)
+        require_engine(engine)
+    game = Game(start)
+    col = use_color(color)
+    out = sys.stderr if as_json else sys.stdout     # with --json, stdout carries the JSON only
+
+    def show(text):
+        click.echo(text, color=col, file=out)
+
+    def save():
+        if record_file:
+            _write_record(game, record_file)
+
+    save()                                          # an unwritable path fails before the first move
+    show(render.text_position(game.end, game.labels(), col))
+    code = 0
+    while not game.end.is_over:
+        pos = game.end
+        p = pos.to_move
+        if players[p] == "engine":
+            r = run_search(pos, engine, limits, quiet, label=f"player {p}: ")
+            if r.interrupted:
+                click.echo(f"interrupted: the game is kept as it stands ({len(game)} moves)", err=True)
+                code = INTERRUPTED
+                break
+            move = as_move(pos, r.best_move)
+            show(f"{len(game) + 1}. player {p} (engine): {move}  ({describe_move(pos, move)})")
+        else:
+            click.echo(f"{len(game) + 1}. player {p}> ", nl=False, err=True)
+            try:
+                line = sys.stdin.readline()
+            except KeyboardInterrupt:
+                click.echo("", err=True)
+                code = INTERRUPTED
+                break
+            if not line:
+                show("game abandoned (end of input)")
+                break
+            text = line.strip()
+            if text in ("quit", "q", "exit"):
+                show("game abandoned")
+                break
+            if _play_command(text, pos, game, players, show, col):
+                save()
+                continue
+            try:
+                move = pos.parse_move(text)
+            except (NotationError, IllegalMoveError) as e:
+                click.echo(f"{one_line(str(e))}; type 'moves' for the list", err=True)
+                continue
+        game.push(move)
+        save()
+        show(render.text_position(game.end, game.labels(), col))
+    if as_json:
+        emit_json(game.to_dict())
+    return code
+
+
+def _write_record(game: Game, path: str) -> None:
+    """Rewrite the whole record (small) after every move, so nothing is lost."""
+    try:
+        game.write(path)
+    except OSError as e:
+        raise CliError(f"cannot write {path}: {e.strerror}") from None
+
+
+def _play_command(text, pos, game, players, show, col) -> bool:
+    """The prompt's commands other than a move; True when ``text`` was one."""
+    word, _, arg = text.partition(" ")
+    if word in ("moves", "?", "help"):
+        legal = pos.legal_moves()
+        if arg.strip().isdigit():
+            legal = [m for m in legal if m.patch == int(arg)]
+        show(" ".join(str(m) for m in legal) or "no such move")
+        return True
+    if word == "orient":
+        if arg.strip().isdigit() and 0 <= int(arg) < len(PATCHES):
+            show(render.orientations_text(int(arg)))
+        else:
+            click.echo(f"usage: orient <patch id 0..{len(PATCHES) - 1}>", err=True)
+        return True
+    if text == "undo":
+        if len(game) == 0:
+            show("nothing to undo")
+        else:
+            game.pop()
+            while len(game) and players[game.end.to_move] == "engine":
+                game.pop()
+            show(render.text_position(game.end, game.labels(), col))
+        return True
+    return False
