@@ -61,10 +61,10 @@ def coverage_map(position, samples: int = DEFAULT_SAMPLES, seed: int = 0,
                  epsilon: float = DEFAULT_EPSILON) -> CoverageMap:
     """The chance that each square of each quilt is covered at the end of the
     game, from ``samples`` greedy continuations of ``position`` (see the module)."""
-    from patchsolve.position import Position
+    from patchsolve.position import Position, as_position
     from patchsolve.search import _eval
 
-    pos = position if isinstance(position, Position) else Position(position)
+    pos = Position(position) if isinstance(position, str) else as_position(position)
     if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= 1_000_000:
         raise PatchsolveError(f"samples must be an integer in 1..1000000, not {samples!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:

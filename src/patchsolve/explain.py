@@ -52,12 +52,8 @@ TERM_NAMES = {
 
 def _learned():
     """The C module of the learned evaluation."""
-    import importlib
+    from patchsolve.search import _learned as module  # type: ignore[attr-defined]
 
-    try:
-        module = importlib.import_module("patchsolve.search._learned")
-    except ImportError:   # before the redesign's rename
-        module = importlib.import_module("patchsolve.search._knowledge")
     return module
 
 
@@ -199,10 +195,10 @@ def explain(position, move, depth: int = DEFAULT_DEPTH, **options) -> Explanatio
     values at the same horizon (``depth`` plies for the position, one less
     after the move), their difference, and where it comes from (see the
     module). ``options`` go to the alpha-beta engine (e.g. ``threads=1``)."""
-    from patchsolve.position import Position
+    from patchsolve.position import Position, as_position
     from patchsolve.search import search
 
-    pos = position if isinstance(position, Position) else Position(position)
+    pos = Position(position) if isinstance(position, str) else as_position(position)
     if pos.is_over:
         raise PatchsolveError("the game is over: there is no move to explain")
     if isinstance(depth, bool) or not isinstance(depth, int) or not 2 <= depth <= 64:
