@@ -107,6 +107,7 @@ from patchsolve.patches import BOARD, DEFAULT_EDITION, EDITION_NAMES, EDITIONS, 
 
 LEATHER = "L"            # the label of a leather patch (as in Game.labels)
 UNKNOWN = "?"            # a covered square whose patch is not named
+COVERED = "#"            # the same, as the pictures of ``patchsolve best`` draw it
 EMPTY = "."
 KEYWORDS = ("edition", "circle", "player", "on_top", "bonus_owner", "pending_leather", "income")
 TILING_BUDGET = WORK_BUDGET  # placements the tiling search in to_board() may examine
@@ -122,11 +123,18 @@ def looks_like_board(text: str) -> bool:
     """Is ``text`` board text (rather than notation, JSON or a game record,
     which may also start with ``edition`` or ``circle``)?"""
     firsts = [line.split()[0] for line in _strip(text).splitlines() if line.strip()]
-    return bool(firsts) and firsts[0] in ("edition", "circle", "player") and not set(firsts) & set(_RECORD_ONLY)
+    return bool(firsts) and firsts[0].lower() in ("edition", "circle", "player") and not set(firsts) & set(_RECORD_ONLY)
+
+
+_COMMENT = re.compile(r"(^|\s)#(\s|$).*")
 
 
 def _strip(text: str) -> str:
-    return "\n".join(line.split("#", 1)[0] for line in text.splitlines())
+    """Board text without its comments. A comment is a ``#`` followed by a
+    space (or the end of the line) at the start of a line or after a space,
+    so a quilt row may hold ``#``: the covered square of the picture
+    ``patchsolve best`` draws."""
+    return "\n".join(_COMMENT.sub("", line) for line in text.splitlines())
 
 
 # ---------------------------------------------------------------------------
@@ -153,10 +161,13 @@ def _circle(rest: str) -> tuple[int, ...]:
     for t in tokens:
         if re.fullmatch(r"0|[1-9][0-9]?", t) and int(t) < len(PATCHES):
             ids.append(int(t))
+        elif len(t) == 1 and t in _SYMBOL_ID:    # the symbol the quilt rows use
+            ids.append(_SYMBOL_ID[t])
         elif t.lower() in _NAME_ID:
             ids.append(_NAME_ID[t.lower()])
         else:
-            raise NotationError("unknown patch in the circle (an id 0..32 or a name, see 'patchsolve patches')",
+            raise NotationError("unknown patch in the circle (an id 0..32, a symbol or a name, see "
+                                "'patchsolve patches')",
                                 field="circle", token=t)
     return tuple(ids)
 
@@ -184,7 +195,7 @@ def start_circle(text: str) -> tuple[int, ...]:
 
 
 def _player_line(rest: str, line: str) -> tuple[int, int, int]:
-    words = rest.replace(":", " ").split()
+    words = rest.replace(":", " ").replace(",", " ").lower().split()
     if not words:
         raise NotationError("expected 'player P buttons B time T'", field="player", token=line)
     p = _player(words[0], line)
@@ -206,13 +217,13 @@ def _row(p: int, r: int, text: str) -> list:
             out.append(None)
         elif ch == LEATHER_SYMBOL:
             out.append(LEATHER)
-        elif ch == UNKNOWN:
+        elif ch in (UNKNOWN, COVERED):
             out.append(UNKNOWN)
         elif ch in _SYMBOL_ID:
             out.append(_SYMBOL_ID[ch])
         else:
             raise NotationError(f"unknown symbol in quilt {p} row {r + 1} column {_COLUMNS[c]} (square "
-                                f"{_COLUMNS[c]}{r + 1}; symbols: . L ? or a patch's, see 'patchsolve patches')",
+                                f"{_COLUMNS[c]}{r + 1}; symbols: . L ? # or a patch's, see 'patchsolve patches')",
                                 field=f"quilt {p}", token=ch)
     return out
 
@@ -229,6 +240,8 @@ def parse_board(text: str) -> dict:
         if not line:
             continue
         key, _, rest = line.partition(" ")
+        if key.lower() in KEYWORDS:    # keywords in any case; quilt rows keep theirs
+            key, rest = key.lower(), rest.lower() if key.lower() in ("edition", "player") else rest
         if key in KEYWORDS and key in out["options"] or key in ("edition", "circle") and f"_{key}" in out:
             raise NotationError(f"line {key!r} given twice", field=key, token=line)
         if key == "edition":
@@ -321,6 +334,23 @@ def _derived_pending(fields, leather_drawn: int):
     return None
 
 
+def _leather_problem(cells, fields, ed) -> str | None:
+    """The leather patches drawn against the leather spaces the tokens have
+    passed, in the table's own terms (None when they agree)."""
+    drawn = [c.count(LEATHER) for c in cells]
+    passed = [s for s in ed.leather_spaces if s <= max(fields["time"])]
+    expected = len(passed) - (fields["pending_leather"] is not None)
+    if sum(drawn) == expected or (1 << 81) - 1 in fields["quilts"]:
+        return None
+    where = ", ".join(f"quilt {p} shows {n} L" for p, n in enumerate(drawn))
+    if sum(drawn) > len(passed):
+        spaces = f"the leather space(s) {', '.join(map(str, passed))}" if passed else "no leather space"
+        return (f"{where}, but the tokens have passed {spaces}: each L is the 1x1 leather patch of a "
+                "passed space")
+    return (f"the tokens have passed the leather space(s) {', '.join(map(str, passed))}, a 1x1 leather patch "
+            f"each for the first to pass it, but {where}: draw each as L on the quilt where it was placed")
+
+
 def fields_from_board(text: str) -> tuple[dict, tuple[dict, dict]]:
     """The fields of the position drawn in ``text`` and its labels
     (per player, square -> patch id or ``"L"``); validated."""
@@ -408,6 +438,9 @@ def fields_from_table(edition: str, circle, cells, buttons, time, *, on_top=None
         fields["pending_leather"] = pending_leather
     else:
         fields["pending_leather"] = _derived_pending(fields, sum(c.count(LEATHER) for c in cells))
+        problem = _leather_problem(cells, fields, ed)
+        if problem:
+            raise InvalidPositionError(problem)
     validate_fields(fields)
     labels = tuple({sq: x for sq, x in enumerate(cells[p]) if x is not None} for p in (0, 1))
     return fields, (None if unknown else labels)

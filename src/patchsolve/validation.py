@@ -214,13 +214,17 @@ def position_problems(fields) -> list[str]:
         out_size = sum(_PATCH_SIZE[i] for i in out)
         taken = len(ed.leather_spaces) - len(leather) - (pend is not None)
         full = q0 == FULL or q1 == FULL
+        passed = [s for s in ed.leather_spaces if s not in leather]
+        why = (f"the leather spaces passed ({', '.join(map(str, passed))}) add {taken} 1x1 patch(es)"
+               + (" beside the one still to place" if pend is not None else "")) if passed else \
+            "no leather space has been passed"
         if full:
             if not out_size <= covered <= out_size + taken:
                 problems.append(f"quilts: {covered} squares covered, but the patches that left the circle cover "
-                                f"{out_size} and {taken} leather patch(es) were placed or discarded")
+                                f"{out_size} and {why}, of which a full quilt may have discarded some")
         elif covered != out_size + taken:
             problems.append(f"quilts: {covered} squares covered, but the patches that left the circle cover "
-                            f"{out_size} and {taken} leather patch(es) were placed")
+                            f"{out_size} and {why}: {out_size + taken} expected")
         if not problems:
             why = _split_problem(f, ed, out, covered - out_size)
             if why:
