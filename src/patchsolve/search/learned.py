@@ -36,7 +36,3 @@ def load(text: str | None = None) -> bool:
         return False
     _knowledge.set_learned(data["weights"])
     return True
-
-
-def unload() -> None:
-    _knowledge.set_learned(None)
