@@ -31,6 +31,7 @@ from patchsolve import render
 from patchsolve.players import option_value
 from patchsolve.search.dispatch import DEFAULT_ENGINE, ENGINES
 from patchsolve.search.limits import split
+from patchsolve.search.stop import ctrl_c_returns
 
 DEFAULT_TIME = 2.0
 INTERRUPTED = 130          # exit status after Ctrl-C (128 + SIGINT), as shells use
@@ -54,7 +55,8 @@ class PatchsolveGroup(click.Group):
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         try:
-            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            with ctrl_c_returns():      # a search stopped by Ctrl-C returns: the commands print it, exit 130
+                rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
             code = rv if isinstance(rv, int) and not isinstance(rv, bool) else 0
         except click.exceptions.NoArgsIsHelpError as e:
             e.show()

@@ -54,7 +54,7 @@ from patchsolve.search._mcts import Searcher
 from patchsolve.search.limits import Limits, allocation, split, with_defaults
 from patchsolve.search.result import SearchResult, finished_result, root_move
 from patchsolve.search.shortcut import endgame_shortcut, near_end
-from patchsolve.search.stop import interruptible, stop_requested
+from patchsolve.search.stop import interruptible, raise_if_ctrl_c, stop_requested
 
 DEFAULT_ITERATIONS = 20_000
 DEFAULT_MAX_NODES = 4_000_000   # the tree indexes nodes with C ints: limits.py caps it at 2**30
@@ -351,6 +351,7 @@ class MCTSPlayer(Player):
         with interruptible():
             result = self._search(position, seed)
             result.interrupted = stop_requested()
+        raise_if_ctrl_c(result)
         return result
 
     def _search(self, position, seed) -> SearchResult:
