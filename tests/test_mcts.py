@@ -4,7 +4,6 @@ Small endgames are checked against a brute-force exact minimax written here
 over the core (the alpha-beta solver lives on another branch).
 """
 
-import functools
 import math
 import random
 
