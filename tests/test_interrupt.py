@@ -1,6 +1,8 @@
 """Nothing is lost: Ctrl-C (a real SIGINT to a real process) stops a long
 command quickly with its best result so far, marked as interrupted (exit
-130); games and tournament results are on disk as they are played."""
+130); games and tournament results are on disk as they are played. In a
+script, Ctrl-C during a search raises SearchInterrupted (a KeyboardInterrupt)
+carrying that result, so the script's loop stops."""
 
 import csv
 import os
@@ -150,3 +152,72 @@ def test_a_tournament_keeps_every_finished_game_and_prints_their_table_on_ctrl_c
     for row in rows:
         g = Game.read(records / f"pairing{row['pairing']}_game{int(row['game']):04d}.txt")
         assert list(g.end.scores()) == [int(row["score_first"]), int(row["score_second"])]
+
+
+# -- the library: Ctrl-C stops a script's loop, the partial result kept ------------------------
+
+def start_script(code, *args):
+    return subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+
+
+LOOP = """
+import sys
+import patchsolve as ps
+pos = ps.Position.start(seed=0)
+try:
+    for i in range(200):
+        print("searching", i, file=sys.stderr)
+        ps.search(pos, engine="alphabeta", time=0.5, workers=1)
+        print("searched", i)
+except BaseException as e:
+    print("stopped by", type(e).__name__)
+    raise
+"""
+
+
+def test_ctrl_c_stops_a_script_that_searches_in_a_loop():
+    proc = start_script(LOOP)
+    wait_for_line(proc, "searching 2")
+    code, out, took = interrupt(proc, after=0.2)
+    assert took < PATIENCE                     # not 200 searches later: the loop stopped
+    # uncaught, it ends the script as an error (CPython re-raises SIGINT, exit 130 in a shell, only
+    # for a bare KeyboardInterrupt)
+    assert code == 1
+    assert 2 <= out.count("searched") < 5
+    assert out.splitlines()[-1] == "stopped by SearchInterrupted"
+
+
+CATCH = """
+import sys
+import patchsolve as ps
+from patchsolve.errors import SearchInterrupted
+from patchsolve.search.mcts import MCTSPlayer
+pos = ps.Position.start(seed=0)
+entry = {
+    "alphabeta": lambda: ps.search(pos, engine="alphabeta", time=60),
+    "mcts": lambda: ps.search(pos, engine="mcts", time=60),
+    "solve": lambda: ps.solve(ps.Position.from_text(sys.argv[2]), time=60),
+    "player": lambda: MCTSPlayer(time=60).search(pos),
+}[sys.argv[1]]
+print("searching", file=sys.stderr)
+try:
+    entry()
+    print("returned")
+except SearchInterrupted as stop:
+    r = stop.result
+    print("raised", isinstance(stop, KeyboardInterrupt), r.interrupted, r.best_move, r.nodes)
+"""
+
+
+@pytest.mark.parametrize("entry", ["alphabeta", "mcts", "solve", "player"])
+def test_ctrl_c_in_the_library_raises_search_interrupted_with_the_best_result_so_far(entry):
+    mid = Game.read(GOLDEN).position(10)
+    proc = start_script(CATCH, entry, mid.to_text())
+    wait_for_line(proc, "searching")
+    code, out, took = interrupt(proc)
+    assert code == 0 and took < PATIENCE
+    raised, is_keyboard_interrupt, interrupted, move, nodes = out.split()
+    assert (raised, is_keyboard_interrupt, interrupted) == ("raised", "True", "True")
+    pos = mid if entry == "solve" else Position.start(seed=0)
+    assert pos.is_legal(pos.parse_move(move)) and int(nodes) > 0

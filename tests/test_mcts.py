@@ -4,7 +4,6 @@ Small endgames are checked against a brute-force exact minimax written here
 over the core (the alpha-beta solver lives on another branch).
 """
 
-import functools
 import math
 import random
 
@@ -378,6 +377,21 @@ def test_the_player_reuses_its_tree_after_its_move_and_the_reply():
     pos = pos.play(reply)
     player.search(pos)
     assert player.reused_visits > 0
+
+
+def test_new_game_makes_the_player_as_good_as_new():
+    from patchsolve.players import Player
+
+    start = Position.start(seed=9)
+    fresh = MCTSPlayer(iterations=2000, seed=1).search(start)
+    player = MCTSPlayer(iterations=2000, seed=1)
+    assert isinstance(player, Player)
+    pos = start.play(player.choose(start))
+    player.search(pos.play(pos.legal_moves()[0]) if pos.to_move == 1 else pos)
+    player.new_game()
+    again = player.search(start)
+    assert player.reused_visits == 0                # no tree kept across games
+    assert again.to_dict() | {"time": 0, "nps": 0} == fresh.to_dict() | {"time": 0, "nps": 0}
 
 
 def test_the_player_is_deterministic_with_a_seed():

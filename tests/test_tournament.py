@@ -131,10 +131,11 @@ def test_the_tournament_command_names_a_bad_player_in_one_line():
 
 
 def test_mcts_players_keep_their_tree_and_replay_exactly():
-    from patchsolve.players import MCTSTreePlayer
+    from patchsolve.players import Player
+    from patchsolve.search.mcts import MCTSPlayer
 
     player = make_player("mcts:iterations=300", seed=3)
-    assert isinstance(player, MCTSTreePlayer)
+    assert isinstance(player, MCTSPlayer) and isinstance(player, Player) and player.seed == 3
     circle = Position.start(seed=2).circle
     a = play_game("mcts:iterations=300", "greedy", circle, seed=7)
     b = play_game("mcts:iterations=300", "greedy", circle, seed=7)

@@ -3,6 +3,10 @@
 Every error a user can provoke with bad input is a :class:`PatchsolveError`
 (a :class:`ValueError`), so callers can catch one class; the CLI turns it into
 a one-line message and exit status 2.
+
+:class:`SearchInterrupted` is not an error of the input: it is Ctrl-C during
+a search, raised as a :class:`KeyboardInterrupt` once the search has stopped,
+with the best result so far attached.
 """
 
 from __future__ import annotations
@@ -50,4 +54,30 @@ class LimitError(PatchsolveError):
     out of its documented range (``patchsolve.search.limits``)."""
 
 
-__all__ = ["PatchsolveError", "NotationError", "IllegalMoveError", "InvalidPositionError", "LimitError"]
+class SearchInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a search (:func:`patchsolve.search`,
+    :func:`patchsolve.solve`, ``MCTSPlayer.search``). The search first stops
+    cleanly with its best so far, which ``result`` holds (a SearchResult with
+    ``interrupted=True``); then this is raised so that a script's loop stops
+    as it would on Ctrl-C anywhere else. It is a KeyboardInterrupt: catch it
+    by this name to keep the partial result::
+
+        try:
+            r = patchsolve.search(pos, time=60)
+        except SearchInterrupted as stop:
+            r = stop.result
+
+    A stop asked for by :func:`patchsolve.request_stop` (another thread, a
+    "stop" button) raises nothing: the search returns its result, marked
+    ``interrupted``. See ``patchsolve.search.stop``. Left uncaught it ends
+    the script with a traceback and exit status 1 (CPython reports 130, "killed
+    by SIGINT", only for a bare KeyboardInterrupt).
+    """
+
+    def __init__(self, result):
+        super().__init__("search interrupted by Ctrl-C (its best result so far is in .result)")
+        self.result = result
+
+
+__all__ = ["PatchsolveError", "NotationError", "IllegalMoveError", "InvalidPositionError", "LimitError",
+           "SearchInterrupted"]

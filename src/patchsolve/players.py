@@ -104,26 +104,6 @@ class SearchPlayer(Player):
         return search(position, engine=self.engine, **self.limits).best_move
 
 
-class MCTSTreePlayer(Player):
-    """MCTS that keeps its tree between moves (``MCTSPlayer``); its seed is
-    the player's unless the spec gives one."""
-
-    def __init__(self, seed: int = 0, **limits):
-        from patchsolve.search.mcts import MCTSPlayer
-
-        limits.setdefault("seed", seed)
-        self._limits = limits
-        self._player = MCTSPlayer(**limits)
-
-    def choose(self, position):
-        return self._player.choose(position)
-
-    def new_game(self) -> None:
-        from patchsolve.search.mcts import MCTSPlayer
-
-        self._player = MCTSPlayer(**self._limits)
-
-
 # Runs in the other interpreter: only what every patchsolve version has
 # (make_player, Position.from_text, Player.new_game) may be used.
 _WORKER = r"""
@@ -254,8 +234,11 @@ def make_player(spec: str, seed: int = 0) -> Player:
             raise PatchsolveError(f"player {name!r} takes no options, got {sorted(opts)}")
         return (RandomPlayer if name == "random" else GreedyPlayer)(seed)
     if name == "mcts" and opts.get("workers", 1) == 1:
+        from patchsolve.search.mcts import MCTSPlayer
+
         opts.pop("workers", None)
-        player = MCTSTreePlayer(seed=seed, **opts)   # one process: keep the tree between moves
+        opts.setdefault("seed", seed)               # the player's seed unless the spec gives one
+        player = MCTSPlayer(**opts)                  # one process: keep the tree between moves
     elif name in ("alphabeta", "mcts"):
         player = SearchPlayer(name, seed=seed, **opts)
     else:

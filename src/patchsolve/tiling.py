@@ -56,10 +56,6 @@ def placement_set(patch: int) -> frozenset[int]:
     return frozenset(placement_list(patch))
 
 
-def _low(mask: int) -> int:
-    return (mask & -mask).bit_length() - 1
-
-
 _NOT_COL0 = sum(1 << (r * 9 + c) for r in range(9) for c in range(1, 9))
 _NOT_COL8 = sum(1 << (r * 9 + c) for r in range(9) for c in range(8))
 

@@ -27,6 +27,7 @@ from patchsolve import __version__
 from patchsolve.cli import engine, match, play, position
 from patchsolve.cli.common import CONTEXT, INTERRUPTED, error_line
 from patchsolve.errors import PatchsolveError
+from patchsolve.search.stop import ctrl_c_returns
 
 
 class PatchsolveGroup(click.Group):
@@ -35,7 +36,8 @@ class PatchsolveGroup(click.Group):
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         """Run a command; every error becomes one stderr line and an exit status."""
         try:
-            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            with ctrl_c_returns():      # a search stopped by Ctrl-C returns: the commands print it, exit 130
+                rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
             code = rv if isinstance(rv, int) and not isinstance(rv, bool) else 0
         except click.exceptions.NoArgsIsHelpError as e:
             e.show()

@@ -3,7 +3,8 @@ every engine, the API and the CLI.
 
 Here, once for all engines: the limits are validated (one ``LimitError``),
 a finished position gets its proven margin, Ctrl-C stops the search with its
-best so far (``interrupted=True``), and near the end of the game the exact
+best so far (``interrupted=True``) and then raises ``SearchInterrupted``
+carrying it (``stop.py``), and near the end of the game the exact
 solver is tried first with a share of the budget; when it proves the value,
 that is the answer, whatever the engine.
 """
@@ -19,7 +20,7 @@ from patchsolve.search import solver
 from patchsolve.search.limits import Limits, split
 from patchsolve.search.result import SearchResult, finished_result
 from patchsolve.search.shortcut import endgame_shortcut, near_end
-from patchsolve.search.stop import interruptible, stop_requested
+from patchsolve.search.stop import interruptible, raise_if_ctrl_c, stop_requested
 
 ENGINES = ("alphabeta", "mcts")
 DEFAULT_ENGINE = "alphabeta"   # the stronger at the CLI's time (benchmarks/results/default_engine.md)
@@ -54,7 +55,9 @@ def search(position, engine: str = DEFAULT_ENGINE, limits: Limits | None = None,
     keywords (``time``, ``nodes``, ``depth``, ``iterations``, ``seed``,
     ``workers``, ``hash_mb``, ``max_nodes``, ``multipv``; see
     ``patchsolve.search.limits``); other keywords are engine options (see
-    the engine's module). ``endgame_solve=False`` skips the exact solver
+    the engine's module). Ctrl-C stops the search and raises
+    :class:`~patchsolve.errors.SearchInterrupted`, whose ``result`` is the
+    best so far. ``endgame_solve=False`` skips the exact solver
     near the end (``shortcut.py``)."""
     position = as_position(position)
     if isinstance(engine, Limits):
@@ -79,6 +82,7 @@ def search(position, engine: str = DEFAULT_ENGINE, limits: Limits | None = None,
                 result = module.run(position, limits, options)
         result.time = _time.perf_counter() - t0
         result.interrupted = stop_requested()
+    raise_if_ctrl_c(result)
     return result
 
 
@@ -88,7 +92,8 @@ def solve(position, limits: Limits | None = None, **kwargs) -> SearchResult:
     proven interval (``lower``, ``upper``). Options: ``wdl`` (only who
     wins), ``all_moves`` (every root move valued), ``progress`` (a callable
     given a dict about once a second); see ``search/solver.py``. The limits
-    may also come as one :class:`Limits`."""
+    may also come as one :class:`Limits`. Ctrl-C stops the solve and raises
+    :class:`~patchsolve.errors.SearchInterrupted` with the result so far."""
     position = as_position(position)
     limits, options = _limits_and_options(limits, kwargs)
     limits.for_engine("solve")
@@ -99,6 +104,7 @@ def solve(position, limits: Limits | None = None, **kwargs) -> SearchResult:
         else:
             result = solver.run(position, limits, options)
         result.interrupted = stop_requested()
+    raise_if_ctrl_c(result)
     return result
 
 

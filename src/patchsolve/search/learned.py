@@ -36,7 +36,3 @@ def load(text: str | None = None) -> bool:
         return False
     _learned.set_learned(data["weights"])
     return True
-
-
-def unload() -> None:
-    _learned.set_learned(None)

@@ -122,9 +122,6 @@ class Limits:
                              f"the {engine} nondeterministic, and a {given} limit promises a reproducible "
                              "result (use a time limit, or workers=1)")
 
-    def has_budget(self) -> bool:
-        return any(v is not None for v in (self.time, self.nodes, self.depth, self.iterations))
-
     def replace(self, **changes) -> "Limits":
         return Limits(**{**asdict(self), **changes})
 

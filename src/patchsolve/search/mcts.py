@@ -44,17 +44,17 @@ proven; ``result.proven`` is then "win" / "loss").
 from __future__ import annotations
 
 import multiprocessing
-import os
 import time as _time
 from dataclasses import dataclass, field
 
 from patchsolve.errors import LimitError
+from patchsolve.players import Player
 from patchsolve.position import Move, as_position
 from patchsolve.search._mcts import Searcher
 from patchsolve.search.limits import Limits, allocation, split, with_defaults
 from patchsolve.search.result import SearchResult, finished_result, root_move
 from patchsolve.search.shortcut import endgame_shortcut, near_end
-from patchsolve.search.stop import interruptible, stop_requested
+from patchsolve.search.stop import interruptible, raise_if_ctrl_c, stop_requested
 
 DEFAULT_ITERATIONS = 20_000
 DEFAULT_MAX_NODES = 4_000_000   # the tree indexes nodes with C ints: limits.py caps it at 2**30
@@ -255,7 +255,7 @@ def _run_worker(args):
     return s.root_children(), s.pv(), done, s.n_nodes
 
 
-def _finish(position, searcher, children_lists, pvs, iterations, nodes, elapsed, seed, cfg):
+def _finish(position, searcher, children_lists, pvs, iterations, nodes, elapsed, seed):
     options = _merge(children_lists)
     code, st = _choose(options, searcher, position)
     best = Move.from_code(code)
@@ -266,7 +266,7 @@ def _finish(position, searcher, children_lists, pvs, iterations, nodes, elapsed,
         win_probability = 1.0 if st.proven > 0 else 0.0
     else:
         win_probability = st.wins / n if n else 0.5
-    result = SearchResult(
+    return SearchResult(
         best_move=best,
         score=st.margin / n if n else 0.0,
         bound="estimate",
@@ -282,8 +282,6 @@ def _finish(position, searcher, children_lists, pvs, iterations, nodes, elapsed,
         root_moves=_root_moves(options),
         proven=proven,
     )
-    result.config = dict(cfg)
-    return result
 
 
 def run(position, limits: Limits, cfg: dict) -> SearchResult:
@@ -302,29 +300,33 @@ def run(position, limits: Limits, cfg: dict) -> SearchResult:
     if workers == 1:
         done, _ = searcher.run(iterations or 0, time or 0.0, seed)
         result = _finish(position, searcher, [searcher.root_children()], [searcher.pv()], done,
-                         searcher.n_nodes, _time.monotonic() - t0, seed, cfg)
+                         searcher.n_nodes, _time.monotonic() - t0, seed)
     else:
         deadline = None if time is None else t0 + time
         jobs = [(position._c, cfg, max_nodes, iterations, deadline, _derive_seed(seed, i)) for i in range(workers)]
         with multiprocessing.get_context("fork").Pool(workers) as pool:
             reports = pool.map(_run_worker, jobs)
         result = _finish(position, searcher, [r[0] for r in reports], [r[1] for r in reports],
-                         sum(r[2] for r in reports), sum(r[3] for r in reports), _time.monotonic() - t0, seed, cfg)
+                         sum(r[2] for r in reports), sum(r[3] for r in reports), _time.monotonic() - t0, seed)
     result.workers = workers
     return result
 
 
-class MCTSPlayer:
+class MCTSPlayer(Player):
     """An MCTS player for self-play and matches that keeps its tree between
     moves: each search starts from the subtree of the position it is asked
     about when that position was reached from its previous root (after its
-    own move and the opponent's replies). Single process only.
+    own move and the opponent's replies). Single process only. It is a
+    :class:`patchsolve.players.Player` (the ``mcts`` player spec builds one);
+    :meth:`new_game` drops the tree.
 
     >>> player = MCTSPlayer(time=0.5, seed=1)
     >>> move = player.choose(position)
     """
 
     def __init__(self, reuse=True, endgame_solve=True, **kwargs):
+        given = ",".join(f"{k}={v}" for k, v in kwargs.items())
+        self.spec = "mcts" + (":" + given if given else "")    # as the players' spec strings write it
         limits, options = split(kwargs)
         self.limits = limits.for_engine("mcts")
         if (limits.workers or 1) != 1:
@@ -339,12 +341,17 @@ class MCTSPlayer:
         self.reused_visits = 0      # visits kept from the previous search (last call)
 
     def search(self, position) -> SearchResult:
+        """Search ``position`` (from the kept subtree when it was reached
+        from the previous root) and return the SearchResult; Ctrl-C and
+        :func:`patchsolve.request_stop` stop it as they stop
+        :func:`patchsolve.search`."""
         position = as_position(position)
         seed = _derive_seed(self.seed, self._moves)
         self._moves += 1
         with interruptible():
             result = self._search(position, seed)
             result.interrupted = stop_requested()
+        raise_if_ctrl_c(result)
         return result
 
     def _search(self, position, seed) -> SearchResult:
@@ -361,12 +368,14 @@ class MCTSPlayer:
         left = 0.0 if budget is None else max(1e-3, budget - (_time.monotonic() - t0))
         done, _ = self._searcher.run(self.iterations or 0, left, seed)
         return _finish(position, self._searcher, [self._searcher.root_children()], [self._searcher.pv()],
-                       done, self._searcher.n_nodes, _time.monotonic() - t0, seed, self.config)
+                       done, self._searcher.n_nodes, _time.monotonic() - t0, seed)
 
     def choose(self, position) -> Move:
+        """The move :meth:`search` finds."""
         return self.search(position).best_move
 
-    def reset(self):
+    def new_game(self) -> None:
+        """Drop the tree and restart the per-move seeds, as a new player."""
         self._searcher = _new_searcher(self.config, self.max_nodes)
         self._moves = 0
 

@@ -28,17 +28,6 @@ def win_probability_of(score: float) -> float:
     return 0.5 * (1.0 + math.erf(score / (EVAL_RMSE * math.sqrt(2.0))))
 
 
-def proven_outcome(position, pv) -> str | None:
-    """"win"/"loss" for the player to move when ``pv`` (a proven line) ends
-    the game, with the tie-break applied; None when it does not."""
-    end = position
-    for m in pv:
-        end = end.play(m)
-    if not end.is_over:
-        return None
-    return "win" if end.winner() == position.to_move else "loss"
-
-
 @dataclass
 class SearchResult:
     """The answer of a search, shared by all engines (see the module doc)."""
@@ -106,5 +95,5 @@ def finished_result(position, engine: str, seed=None) -> SearchResult:
                         lower=margin, upper=margin)
 
 
-__all__ = ["SearchResult", "EVAL_RMSE", "win_probability_of", "proven_outcome", "root_move",
+__all__ = ["SearchResult", "EVAL_RMSE", "win_probability_of", "root_move",
            "finished_result"]

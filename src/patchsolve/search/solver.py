@@ -50,7 +50,8 @@ import threading
 import time as _time
 
 from patchsolve.errors import LimitError
-from patchsolve.position import Position
+from patchsolve.patches import LAST_SPACE
+from patchsolve.position import Move, Position
 from patchsolve.search import _solver
 from patchsolve.search.limits import allocation, threads_for, with_defaults
 from patchsolve.search.result import SearchResult
@@ -302,7 +303,7 @@ def _result(run: _Run, position: Position, lo: int, hi: int, seed) -> SearchResu
 def _final_buy_class(pos: Position, move: Move, child: Position):
     """Placements of a buy that leaves its player on 53 with nothing left to
     place end alike except for the 7x7 bonus: a key shared by such moves."""
-    if move.patch is None or child.is_over or child.time(pos.to_move) < 53:
+    if move.patch is None or child.is_over or child.time(pos.to_move) < LAST_SPACE:
         return None
     if child.fields()["pending_leather"] is not None:
         return None

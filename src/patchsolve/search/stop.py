@@ -2,12 +2,18 @@
 
 Every searcher polls one stop flag in the core together with its time limit
 and returns its best result so far when it is set. Inside
-:func:`interruptible` (which :func:`patchsolve.search` and
-:func:`patchsolve.solve` enter), SIGINT only sets that flag, at the C level,
-so it is seen even while a search runs without returning to Python; the
-result then has ``interrupted=True``. Outside a search Ctrl-C raises
-KeyboardInterrupt as usual. :func:`request_stop` sets the flag from any
-thread (a "stop" button).
+:func:`interruptible` (which :func:`patchsolve.search`,
+:func:`patchsolve.solve` and ``MCTSPlayer.search`` enter), SIGINT only sets
+that flag, at the C level, so it is seen even while a search runs without
+returning to Python. The search then ends cleanly, its result is marked
+``interrupted=True``, and :func:`raise_if_ctrl_c` raises
+:class:`~patchsolve.errors.SearchInterrupted` (a KeyboardInterrupt) carrying
+it, so a script that searches in a loop stops on Ctrl-C as it would anywhere
+else. Inside :func:`ctrl_c_returns` (the CLI, which prints the partial
+result and exits with 130) the result is returned instead. Outside a search
+Ctrl-C raises KeyboardInterrupt as usual. :func:`request_stop` sets the
+flag from any thread (a "stop" button): the search returns, marked
+``interrupted``, and nothing is raised.
 """
 
 from __future__ import annotations
@@ -17,11 +23,15 @@ import threading
 from contextlib import contextmanager
 
 from patchsolve import _core
+from patchsolve.errors import SearchInterrupted
 
 _depth = 0              # nesting of interruptible() in the main thread
 _lock = threading.Lock()
 _sigint_stops = True    # False: Ctrl-C is left to Python (tournaments: a game must not
                         # go on with a move cut short)
+_requested = False      # the flag was set by request_stop(), not by SIGINT (the C handler
+                        # only sets the shared flag, so this tells the two apart)
+_returning = 0          # nesting of ctrl_c_returns()
 
 
 def sigint_stops_searches(enabled: bool) -> None:
@@ -32,24 +42,35 @@ def sigint_stops_searches(enabled: bool) -> None:
 
 
 def request_stop() -> None:
-    """Make every running search return its best so far."""
+    """Make every running search return its best so far (marked
+    ``interrupted``; nothing is raised)."""
+    global _requested
+    _requested = True
     _core.request_stop()
 
 
 def stop_requested() -> bool:
+    """Whether the running (or last) search was asked to stop."""
     return _core.is_stop_requested()
+
+
+def stopped_by_ctrl_c() -> bool:
+    """Whether the running (or last) search was stopped by Ctrl-C rather
+    than by :func:`request_stop`."""
+    return _core.is_stop_requested() and not _requested
 
 
 @contextmanager
 def interruptible():
     """While inside, Ctrl-C stops searches instead of raising. Nested uses
     share the outermost one; the flag is cleared on entry of the outermost."""
-    global _depth
+    global _depth, _requested
     main = threading.current_thread() is threading.main_thread()
     with _lock:
         outer = _depth == 0
         if outer:
             _core.clear_stop()
+            _requested = False
         _depth += 1
     installed = main and outer and _sigint_stops
     if installed:
@@ -64,4 +85,28 @@ def interruptible():
             _depth -= 1
 
 
-__all__ = ["interruptible", "request_stop", "stop_requested", "sigint_stops_searches"]
+@contextmanager
+def ctrl_c_returns():
+    """While inside, a search stopped by Ctrl-C returns its result (marked
+    ``interrupted``) instead of raising SearchInterrupted: for a caller that
+    shows the partial result itself and then stops (the CLI: exit 130)."""
+    global _returning
+    with _lock:
+        _returning += 1
+    try:
+        yield
+    finally:
+        with _lock:
+            _returning -= 1
+
+
+def raise_if_ctrl_c(result) -> None:
+    """Called by every search entry once its search has ended (and the
+    Ctrl-C handler is restored): raise SearchInterrupted carrying ``result``
+    when Ctrl-C stopped it, unless inside :func:`ctrl_c_returns`."""
+    if result.interrupted and stopped_by_ctrl_c() and not _returning:
+        raise SearchInterrupted(result)
+
+
+__all__ = ["interruptible", "request_stop", "stop_requested", "stopped_by_ctrl_c", "sigint_stops_searches",
+           "ctrl_c_returns", "raise_if_ctrl_c"]
