@@ -266,3 +266,19 @@ def test_a_bad_record_among_many_is_refused_before_any_search(tmp_path):
 
     with pytest.raises(ps.PatchsolveError, match="bad.txt"):
         list(review_games([("ok.txt", short_game(40).to_text()), ("bad.txt", "circle 1,2\nmoves\nfly\n")], depth=1))
+
+
+def test_ctrl_c_in_a_script_raises_with_the_review_so_far():
+    from patchsolve.errors import SearchInterrupted
+
+    game = short_game(20)
+
+    def evaluate(pos, k, n):
+        if k == 3:
+            raise SearchInterrupted(SearchResult(best_move=None, score=0.0, interrupted=True))
+        return SearchResult(best_move=str(pos.legal_moves()[0]), score=1.0)
+
+    with pytest.raises(SearchInterrupted) as stop:
+        analyze_game(game, evaluate=evaluate)
+    review = stop.value.result
+    assert review.interrupted and [m.number for m in review.moves] == [1, 2]

@@ -39,7 +39,7 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Callable
 
-from patchsolve.errors import PatchsolveError
+from patchsolve.errors import PatchsolveError, SearchInterrupted
 from patchsolve.search.result import win_probability_of
 
 
@@ -196,7 +196,13 @@ def analyze_game(game, engine: str = "alphabeta", threshold: float = 5.0,
     """Review every move of ``game``. ``evaluate(pos, k, n)`` searches
     position ``k`` of ``n`` and returns a SearchResult (default:
     ``patchsolve.search(pos, engine=engine, **limits)``); the CLI passes one
-    that prints progress, the web app one that reports to its job."""
+    that prints progress, the web app one that reports to its job.
+
+    Ctrl-C in a script raises :class:`~patchsolve.errors.SearchInterrupted`
+    whose ``result`` is the review of the moves so far (a GameReview marked
+    ``interrupted``, or None before the first position was searched); under
+    the CLI, and after :func:`patchsolve.request_stop`, the review returns
+    with those moves instead."""
     if not (isinstance(threshold, (int, float)) and threshold >= 0) or isinstance(threshold, bool):
         raise PatchsolveError(f"threshold must be a number >= 0, not {threshold!r}")
     if evaluate is None:
@@ -208,13 +214,23 @@ def analyze_game(game, engine: str = "alphabeta", threshold: float = 5.0,
     positions = game.positions
     verdicts, interrupted = [], False
     for k, pos in enumerate(positions):
-        result = None if pos.is_over else evaluate(pos, k, len(positions))
+        try:
+            result = None if pos.is_over else evaluate(pos, k, len(positions))
+        except SearchInterrupted:   # Ctrl-C in a script: stop it, with the review so far on the exception
+            raise SearchInterrupted(_partial(game, verdicts, threshold)) from None
         if getattr(result, "interrupted", False):   # keep the moves reviewed so far
             interrupted = True
             break
         verdicts.append(verdict_of(pos, result))
     if not verdicts:
         raise PatchsolveError("interrupted before the first position was searched")
+    return _partial(game, verdicts, threshold, interrupted)
+
+
+def _partial(game, verdicts, threshold, interrupted=True) -> GameReview | None:
+    """The review of the moves whose positions have verdicts (None: none)."""
+    if not verdicts:
+        return None
     moves = [_review(p, verdicts, threshold) for p in game.replay() if p.number < len(verdicts)]
     return GameReview(verdicts[0], moves, float(threshold), tuple(game.end.scores()), interrupted)
 
