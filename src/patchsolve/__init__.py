@@ -2,12 +2,15 @@
 
 from patchsolve import errors
 from patchsolve.errors import (IllegalMoveError, InvalidPositionError, LimitError, NotationError,
-                               PatchsolveError)
+                               PatchsolveError, SearchInterrupted)
 from patchsolve.patches import PATCHES, Patch
 from patchsolve.position import Move, Position
 from patchsolve.game import Game
 from patchsolve.search import Limits, SearchResult, request_stop, solve
 from patchsolve.search import search  # the function (binds over the subpackage's name)
+from patchsolve.analysis import analyze_game
+from patchsolve.coverage import coverage_map
+from patchsolve.explain import explain
 
 # ``import patchsolve.search.mcts as m`` resolves its last step through the
 # attribute's __name__ (then sys.modules): name the function as the package
@@ -31,5 +34,9 @@ __all__ = [
     "IllegalMoveError",
     "InvalidPositionError",
     "LimitError",
+    "SearchInterrupted",
+    "analyze_game",
+    "explain",
+    "coverage_map",
 ]
 __version__ = "0.1.0"
