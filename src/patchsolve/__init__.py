@@ -10,7 +10,7 @@ from patchsolve.search import Limits, SearchResult, request_stop, solve
 from patchsolve.search import search  # the function (binds over the subpackage's name)
 from patchsolve.analysis import analyze_game
 from patchsolve.coverage import coverage_map
-from patchsolve.explain import explain
+from patchsolve.explanation import explain
 
 # ``import patchsolve.search.mcts as m`` resolves its last step through the
 # attribute's __name__ (then sys.modules): name the function as the package
