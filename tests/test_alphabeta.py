@@ -443,3 +443,20 @@ def test_on_iteration_reports_every_finished_depth_of_the_one_search():
 def test_on_iteration_must_be_callable():
     with pytest.raises(InvalidLimitError, match="on_iteration"):
         _ranked(MIDGAME, depth=2, on_iteration="print")
+
+
+E1 = Position("revised 2,32,1,3,18,12,6,15,10 1ffe1f1f07e1fffffffff/1fff9fcdf7fbf5bcffe3e 13/28 13/16 45/48 - 50 - - -")
+
+
+def test_near_the_end_the_solver_ranks_the_moves():
+    """Defect 5's endgame: --top 5 on E1 listed 1 move."""
+    r = patchsolve.search(E1, engine="alphabeta", nodes=500_000, multipv=5)
+    rows = r.root_moves
+    assert r.bound == "exact" and len(rows) == 5 and rows[0]["move"] == r.best_move
+    assert [d["score"] for d in rows] == sorted((d["score"] for d in rows), reverse=True)
+    for d in rows:
+        assert {"move", "score", "bound", "win_probability", "proven", "visits"} <= set(d)
+        if d["bound"] == "exact":
+            child = E1.play(d["move"])
+            v = solve(child, time=10).score
+            assert d["score"] == (v if child.to_move == E1.to_move else -v)
