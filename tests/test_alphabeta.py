@@ -296,6 +296,14 @@ def test_an_interrupted_iteration_answers_with_the_best_root_move_it_finished():
     assert partial_answers >= 20 and replaced >= 1
 
 
+def test_the_searcher_takes_every_option_by_keyword_and_defaults_none():
+    """alphabeta.OPTIONS is the one table of defaults: C has none of its own."""
+    with pytest.raises(TypeError):
+        ab.Searcher(16, True, 2, 1, 3)
+    with pytest.raises(TypeError):
+        ab.Searcher(16, tt=True, placements=2, prune_depth=1)
+
+
 def test_full_width_search_is_plain_minimax():
     """Without pruning, reductions or a table, the PVS windows change no value."""
     for pos in SMALL[:10]:

@@ -38,6 +38,14 @@ start a ply deeper. They stop at the deadline, on the global stop flag
 (Ctrl-C, ``request_stop``), or when the main thread, which answers, sets
 ``halt``. With one thread no helper exists and the search is unchanged.
 
+MultiPV
+-------
+``Searcher.run(..., multipv=N)`` ranks N root moves within each iteration:
+after the first line, the root is searched again at the same depth and in
+a full window with the root moves already found skipped (``Ctx.root_skip``)
+and every placement listed (no pruning, no final-buy merge), N-1 times.
+Such a root's value leaves moves out, so it is not stored in the table.
+
 Move ordering
 -------------
 The TT move is searched before anything is generated (most cut-offs need
