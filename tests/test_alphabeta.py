@@ -297,6 +297,14 @@ def test_an_interrupted_iteration_answers_with_the_best_root_move_it_finished():
     assert partial_answers >= 20 and replaced >= 1
 
 
+def test_the_searcher_takes_every_option_by_keyword_and_defaults_none():
+    """alphabeta.OPTIONS is the one table of defaults: C has none of its own."""
+    with pytest.raises(TypeError):
+        ab.Searcher(16, True, 2, 1, 3)
+    with pytest.raises(TypeError):
+        ab.Searcher(16, tt=True, placements=2, prune_depth=1)
+
+
 def test_full_width_search_is_plain_minimax():
     """Without pruning, reductions or a table, the PVS windows change no value."""
     for pos in SMALL[:10]:
@@ -322,3 +330,142 @@ def test_solve_set_values_are_reproduced():
         assert solve(Position(CoreState.from_fields(f)), time=10).score == e["value"]
         checked += 1
     assert checked >= 8
+
+
+# -- MultiPV: ranked root moves of one search ---------------------------------------
+
+P4 = Position("revised 30,0,9,26,14,5,19,18,17,2,16,11,13,4,20,29,27,23,24 7008000300800693ffff/7c7f3f10181018bcfe7f "
+              "10/6 6/8 31/33 - 38,44,50 - - 1")
+W8 = Position("revised 27,18,22,28,24,3,23,5,26,7,19,12,31,10,13,16,17,9,2,14,29,32,25,0,8,30,11 "
+              "4ffc00000000/1a0503e1f808000000000 2/7 1/3 10/13 - 26,32,38,44,50 - - -")
+
+
+def _ranked(pos, **kwargs):
+    return patchsolve.search(pos, engine="alphabeta", endgame_solve=False, **kwargs)
+
+
+@pytest.mark.parametrize("pos, count", [(P4, 4), (W8, 8), (MIDGAME, 5)])
+def test_ranked_moves_are_in_order_of_one_depth_and_led_by_the_best_move(pos, count):
+    """The new-user review's defect 4: P4's best move was valued below the
+    next one (rows of different searches compared)."""
+    r = _ranked(pos, nodes=300_000, multipv=count)
+    rows = r.root_moves
+    assert len(rows) == count and len({d["move"] for d in rows}) == count
+    scores = [d["score"] for d in rows]
+    assert scores == sorted(scores, reverse=True)
+    assert rows[0]["move"] == r.best_move == r.pv[0] and rows[0]["score"] == r.score
+    assert all(d["depth"] == r.depth and d["bound"] == "estimate" for d in rows)
+    assert all(pos.is_legal(d["move"]) for d in rows)
+
+
+def test_ranking_reaches_beyond_the_pruned_placements():
+    """W8 has 90 legal moves but only a few are kept by placement pruning
+    (defect 5: --top 8 listed 3)."""
+    from patchsolve.search.alphabeta import OPTIONS
+
+    kept = len(ab.ordered_moves(W8._c, OPTIONS["placements"]))
+    assert kept < 12
+    r = _ranked(W8, depth=2, multipv=12)
+    assert len(r.root_moves) == 12
+
+
+def test_as_many_rows_as_legal_moves_when_fewer_are_asked_for():
+    checked = 0
+    for pos in SMALL + TINY:
+        legal = pos.legal_moves()
+        if len(legal) > 8:
+            continue
+        r = _ranked(pos, depth=3, multipv=8)
+        assert sorted(str(d["move"]) for d in r.root_moves) == sorted(str(m) for m in legal)
+        checked += 1
+    assert checked >= 5
+
+
+def test_ranked_moves_are_deterministic_under_a_node_limit():
+    a = _ranked(P4, nodes=200_000, multipv=4)
+    b = _ranked(P4, nodes=200_000, multipv=4)
+    assert a.nodes == b.nodes and a.depth == b.depth
+    assert [(d["move"], d["score"]) for d in a.root_moves] == [(d["move"], d["score"]) for d in b.root_moves]
+
+
+def test_each_ranked_value_is_the_plain_search_of_its_child_one_ply_shallower():
+    """Full width, no table, no reductions: every row is the minimax value
+    of its child at depth d-1, and the rows are the best N moves by it."""
+    checked = 0
+    for pos in SMALL[:8]:
+        for depth in (2, 3):
+            r = _ranked(pos, depth=depth, multipv=4, tt=False, placements=0, lmr=0)
+            values = []
+            for m in pos.legal_moves():
+                child = pos.play(m)
+                if child.is_over:
+                    values.append(margin(child, pos.to_move))
+                else:
+                    v = ab.minimax(child._c, depth - 1)[0]
+                    values.append(v if child.to_move == pos.to_move else -v)
+            by_move = dict(zip((str(m) for m in pos.legal_moves()), values))
+            assert [d["score"] for d in r.root_moves] == sorted(values, reverse=True)[:len(r.root_moves)]
+            assert all(by_move[str(d["move"])] == d["score"] for d in r.root_moves)
+            assert r.score == ab.minimax(pos._c, depth)[0]
+            checked += 1
+    assert checked == 16
+
+
+def test_a_move_that_ends_the_game_is_ranked_exact():
+    for pos in SMALL + TINY:
+        enders = [m for m in pos.legal_moves() if pos.play(m).is_over]
+        if not enders:
+            continue
+        r = _ranked(pos, depth=2, multipv=len(pos.legal_moves()))
+        for d in r.root_moves:
+            if pos.play(d["move"]).is_over:
+                assert d["bound"] == "exact" and d["score"] == margin(pos.play(d["move"]), pos.to_move)
+                assert d["proven"] in ("win", "loss")
+            else:
+                assert d["bound"] == "estimate"
+        return
+    pytest.skip("no position with a move that ends the game")
+
+
+def test_one_line_is_the_plain_search():
+    """multipv=1 is the search of before (the bench signature pins it too)."""
+    a = _ranked(MIDGAME, depth=5)
+    b = _ranked(MIDGAME, depth=5, multipv=1)
+    assert (a.best_move, a.score, a.nodes, a.pv) == (b.best_move, b.score, b.nodes, b.pv)
+    assert len(a.root_moves) == 1 and a.root_moves[0]["depth"] == 5
+
+
+# -- progress: on_iteration -----------------------------------------------------------
+
+def test_on_iteration_reports_every_finished_depth_of_the_one_search():
+    seen = []
+    r = _ranked(MIDGAME, depth=5, multipv=3, on_iteration=seen.append)
+    assert [s.depth for s in seen] == [1, 2, 3, 4, 5]
+    last = seen[-1]
+    assert (last.best_move, last.score, last.pv) == (r.best_move, r.score, r.pv)
+    assert [d["move"] for d in last.root_moves] == [d["move"] for d in r.root_moves]
+    assert all(len(s.root_moves) == 3 for s in seen)
+    nodes = [s.nodes for s in seen]
+    assert nodes == sorted(nodes) and nodes[-1] <= r.nodes     # one search, counted as it goes
+
+
+def test_on_iteration_must_be_callable():
+    with pytest.raises(InvalidLimitError, match="on_iteration"):
+        _ranked(MIDGAME, depth=2, on_iteration="print")
+
+
+E1 = Position("revised 2,32,1,3,18,12,6,15,10 1ffe1f1f07e1fffffffff/1fff9fcdf7fbf5bcffe3e 13/28 13/16 45/48 - 50 - - -")
+
+
+def test_near_the_end_the_solver_ranks_the_moves():
+    """Defect 5's endgame: --top 5 on E1 listed 1 move."""
+    r = patchsolve.search(E1, engine="alphabeta", nodes=500_000, multipv=5)
+    rows = r.root_moves
+    assert r.bound == "exact" and len(rows) == 5 and rows[0]["move"] == r.best_move
+    assert [d["score"] for d in rows] == sorted((d["score"] for d in rows), reverse=True)
+    for d in rows:
+        assert {"move", "score", "bound", "win_probability", "proven", "visits"} <= set(d)
+        if d["bound"] == "exact":
+            child = E1.play(d["move"])
+            v = solve(child, time=10).score
+            assert d["score"] == (v if child.to_move == E1.to_move else -v)

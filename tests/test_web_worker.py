@@ -24,6 +24,21 @@ def test_alphabeta_reports_every_finished_depth():
     assert all(r["best_move"] in legal and r["pv"] for r in reports)
 
 
+def test_alphabeta_progress_comes_from_one_search(monkeypatch):
+    """The depths are reported by the engine's on_iteration, not by
+    searching again from scratch at every depth."""
+    from patchsolve.search import alphabeta
+
+    calls = []
+    real = alphabeta.run
+    monkeypatch.setattr(alphabeta, "run", lambda *a: calls.append(1) or real(*a))
+    pos = Game.read(GOLDEN).position(10)
+    result, reports = run("search", {"position": pos.to_text(), "engine": "alphabeta", "time": 5.0, "depth": 5})
+    assert len(calls) == 1 and [r["depth"] for r in reports] == [1, 2, 3, 4, 5]
+    nodes = [r["nodes"] for r in reports]
+    assert nodes == sorted(nodes) and nodes[-1] <= result["nodes"]
+
+
 def test_alphabeta_ranks_the_top_moves_when_asked():
     pos = Game.read(GOLDEN).position(10)
     result, reports = run("search", {"position": pos.to_text(), "engine": "alphabeta", "time": 5.0, "depth": 3,
@@ -32,6 +47,9 @@ def test_alphabeta_ranks_the_top_moves_when_asked():
     assert len(moves) == 4 and len(set(moves)) == 4 and moves[0] == result["best_move"]
     assert set(moves) <= {str(m) for m in pos.legal_moves()}
     assert all(len(r["root_moves"]) == 4 for r in reports)
+    scores = [d["score"] for d in result["root_moves"]]
+    assert scores == sorted(scores, reverse=True)
+    assert all(d["depth"] == result["depth"] for d in result["root_moves"])
 
 
 def test_mcts_reports_a_growing_tree():

@@ -38,6 +38,14 @@ start a ply deeper. They stop at the deadline, on the global stop flag
 (Ctrl-C, ``request_stop``), or when the main thread, which answers, sets
 ``halt``. With one thread no helper exists and the search is unchanged.
 
+MultiPV
+-------
+``Searcher.run(..., multipv=N)`` ranks N root moves within each iteration:
+after the first line, the root is searched again at the same depth and in
+a full window with the root moves already found skipped (``Ctx.root_skip``)
+and every placement listed (no pruning, no final-buy merge), N-1 times.
+Such a root's value leaves moves out, so it is not stored in the table.
+
 Move ordering
 -------------
 The TT move is searched before anything is generated (most cut-offs need
@@ -169,6 +177,11 @@ ctypedef struct Ctx:
     int* pv_len
     int* halt              # Lazy SMP helpers: set when the main thread is done (NULL otherwise)
     int root_value         # value of the root's best move so far in this iteration (pv row 0)
+    # MultiPV: the root moves of the lines already found this iteration are
+    # skipped (n_skip > 0 only while the next line is searched), and the
+    # root then lists every placement, unpruned and unmerged, to rank them
+    const move_t* root_skip
+    int n_skip
 
 
 cdef inline void check_limits(Ctx* c) noexcept nogil:
@@ -199,6 +212,7 @@ ctypedef struct Picker:
     int64_t pend_ub[3]     # no placement of the patch has a larger key
     move_t ttmove
     bint prune
+    bint merge             # a final buy's placements merged (off at a MultiPV root: every move ranked)
 
 
 cdef void add_patch(Ctx* c, const CState* s, Picker* pk, int pid) noexcept nogil:
@@ -207,7 +221,7 @@ cdef void add_patch(Ctx* c, const CState* s, Picker* pk, int pid) noexcept nogil
     already, so not listed) taking one of those places."""
     cdef int p = to_move(s), og, a, gain = buy_gain(T, s, p, pid), lo = pk.n, k = pk.n, keep, j, slot
     cdef int has_tt = 0
-    cdef bint final = is_final_buy(T, s, p, pid)
+    cdef bint final = pk.merge and is_final_buy(T, s, p, pid)
     cdef int seen[2]
     cdef u128 quilt = s.quilt[p], empty = FULL & ~s.quilt[p], v, mask
     cdef move_t m
@@ -241,7 +255,7 @@ cdef void add_patch(Ctx* c, const CState* s, Picker* pk, int pid) noexcept nogil
 
 
 cdef void picker_init(Ctx* c, const CState* s, Picker* pk, int64_t* keys, move_t ttmove,
-                      bint prune) noexcept nogil:
+                      bint prune, bint merge) noexcept nogil:
     """Keys of the walk (or of every leather square) now; the affordable
     patches of the next three wait, by bound (two points a buy-gain button,
     ``order_key`` with no badness)."""
@@ -255,6 +269,7 @@ cdef void picker_init(Ctx* c, const CState* s, Picker* pk, int64_t* keys, move_t
     pk.npend = 0
     pk.ttmove = ttmove
     pk.prune = prune and c.placements > 0
+    pk.merge = merge
     if s.pending >= 0:
         while empty:                      # every leather square, none pruned
             m = ps_ctz128(empty) + 1
@@ -368,6 +383,7 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
     the node never pays for generating and ordering up to 1345 moves."""
     cdef int p, v, best = -INF, alpha0 = alpha, child_depth, flag, searched = 0
     cdef bint pv_node = beta - alpha > 1, cut = False, tt_first = False
+    cdef bint ranking = ply == 0 and c.n_skip > 0    # a MultiPV line after the first
     cdef move_t m, ttmove = -1, bestmove = -1
     cdef Picker pk
     cdef TTData e
@@ -398,6 +414,9 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
 
     child_depth = depth - 1
 
+    if ranking and skipped(c, ttmove):
+        ttmove = -1
+
     # stage 1: the TT move (validated: a key collision must not play an illegal move)
     if ttmove >= 0 and is_legal(s, ttmove):
         tt_first = True
@@ -419,11 +438,13 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
     # stage 2: the other moves, best first, generated a patch at a time
     if not cut:
         picker_init(c, s, &pk, c.keys + ply * MAX_MOVES, ttmove if tt_first else -1,
-                    depth >= c.prune_depth)
+                    depth >= c.prune_depth and not ranking, not ranking)
     while not cut:
         m = picker_next(c, s, &pk)
         if m < 0:
             break
+        if ranking and skipped(c, m):
+            continue
         if bestmove < 0:
             bestmove = m
         if reducible(c, searched, child_depth, m):
@@ -453,7 +474,8 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
                         c.cut_later_i += searched - 1
                     break
 
-    if c.tt != NULL:
+    # a MultiPV line's root value leaves moves out: not the position's value
+    if c.tt != NULL and not ranking:
         if best >= beta:
             flag = FLAG_LOWER
         elif best <= alpha0:
@@ -462,6 +484,15 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
             flag = FLAG_EXACT
         tt_store(c.tt, c.tt_mask, key, depth, best, flag, bestmove)
     return best
+
+
+cdef inline bint skipped(const Ctx* c, move_t m) noexcept nogil:
+    """``m`` is the root move of a MultiPV line already found."""
+    cdef int i
+    for i in range(c.n_skip):
+        if c.root_skip[i] == m:
+            return True
+    return False
 
 
 cdef inline void update_pv(Ctx* c, int ply, move_t m) noexcept nogil:
@@ -590,6 +621,10 @@ cdef uint64_t helpers_finish(Helper* hs, int n, int* halt) noexcept nogil:
 
 # --------------------------------------------------------------------------
 
+def _line_value(line):
+    return line[0]
+
+
 cdef class Searcher:
     """One search: owns the TT and the per-ply buffers. Limits are trusted
     (``alphabeta.py`` validates them)."""
@@ -598,7 +633,7 @@ cdef class Searcher:
     cdef int halt              # the helpers' stop flag
     cdef uint64_t helper_nodes
     cdef int threads_used
-    cdef public object partial  # (depth, value, pv, nodes, seldepth) of the interrupted iteration, or None
+    cdef public object partial  # (depth, value, pv, nodes, seldepth, None) of the interrupted iteration, or None
 
     def __cinit__(self, int hash_mb, *, bint tt, int placements, int prune_depth, int lmr):
         """Every option by keyword and none defaulted: ``alphabeta.OPTIONS``
@@ -624,13 +659,28 @@ cdef class Searcher:
         return (self.c.tt_mask + 1) * 2 if self.c.tt != NULL else 0
 
     def run(self, CoreState root, int depth, uint64_t node_limit, double seconds, int first_depth=1,
-            int workers=1):
+            int workers=1, int multipv=1, on_iteration=None):
         """Iterative deepening from ``first_depth`` to ``depth``. Returns a
         list of completed iterations: (depth, value, pv codes, nodes,
-        seldepth). An empty list means not even the first iteration
+        seldepth, lines). An empty list means not even the first iteration
         finished within the limits. ``partial`` is then set to the same
-        tuple for the iteration the limits interrupted, when at least one
-        root move finished in it (else None).
+        tuple (its ``lines`` None) for the iteration the limits interrupted,
+        when at least one root move finished in it (else None).
+
+        ``multipv`` > 1 ranks that many root moves (MultiPV, as Stockfish
+        does): each iteration searches the best line, then the best line
+        of the root moves not found yet, and so on, each at the same depth
+        in a full window; the later lines range over every placement of
+        the root (unpruned and unmerged, so every legal move can be
+        ranked). ``lines`` is [(value, pv codes), ...] sorted by value,
+        best first (a stable sort: ties keep the order found); the
+        iteration's value and pv are its first line's. An iteration counts
+        as done only once all its lines are, so the lines of one entry are
+        of one depth. With ``multipv=1``, ``lines`` is [(value, pv)] and
+        the search is the plain one.
+
+        ``on_iteration``, when given, is called with each entry as it is
+        appended (between iterations, holding the GIL).
 
         ``workers`` > 1 adds that many threads less one (Lazy SMP): helpers
         searching the same root into the shared TT, halted when this
@@ -639,13 +689,19 @@ cdef class Searcher:
         caller refuses a node limit with them (``alphabeta.py``)."""
         cdef CState s = root.s
         cdef uint64_t key = full_key(Z, &s)
-        cdef int d, v, last, n_help = workers - 1 if workers > 1 else 0
-        cdef list done = []
+        cdef int d, v, last, k, n_help = workers - 1 if workers > 1 else 0
+        cdef list done = [], lines, pv
+        cdef tuple entry
         cdef Helper* hs = NULL
+        cdef move_t skip[256]           # multipv <= 256 (limits.py)
+        if not 1 <= multipv <= 256:
+            raise ValueError("multipv must be between 1 and 256")
         self.c.nodes = 0
         self.c.stop = 0
         self.c.node_limit = node_limit
         self.c.deadline = monotonic_now() + seconds if seconds > 0 else 0.0
+        self.c.n_skip = 0
+        self.c.root_skip = skip
         self.helper_nodes = 0
         self.threads_used = 1
         self.partial = None
@@ -670,12 +726,35 @@ cdef class Searcher:
                     if self.c.pv_len[0] > 0:
                         self.partial = (d, self.c.root_value,
                                         [self.c.pv[i] for i in range(self.c.pv_len[0])],
-                                        self.c.nodes, self.c.seldepth)
+                                        self.c.nodes, self.c.seldepth, None)
                     break
-                done.append((d, v, [self.c.pv[i] for i in range(self.c.pv_len[0])],
-                             self.c.nodes, self.c.seldepth))
+                pv = [self.c.pv[i] for i in range(self.c.pv_len[0])]
+                lines = [(v, pv)]
+                if multipv > 1 and pv:
+                    # the first line finished: the answer if the others do not
+                    self.partial = (d, v, pv, self.c.nodes, self.c.seldepth, None)
+                    skip[0] = pv[0]
+                    for k in range(1, multipv):
+                        self.c.n_skip = k
+                        with nogil:
+                            v = iterate(&self.c, &s, key, d)
+                        self.c.n_skip = 0
+                        if self.c.stop or self.c.pv_len[0] == 0:   # stopped, or no move left
+                            break
+                        skip[k] = self.c.pv[0]
+                        lines.append((v, [self.c.pv[i] for i in range(self.c.pv_len[0])]))
+                    if self.c.stop:
+                        break
+                    self.partial = None
+                    lines.sort(key=_line_value, reverse=True)
+                entry = (d, lines[0][0], lines[0][1], self.c.nodes, self.c.seldepth, lines)
+                done.append(entry)
+                if on_iteration is not None:
+                    on_iteration(entry)
                 d += 1
         finally:
+            self.c.n_skip = 0
+            self.c.root_skip = NULL
             if hs != NULL:
                 with nogil:
                     self.helper_nodes = helpers_finish(hs, n_help, &self.halt)
@@ -787,7 +866,7 @@ def ordered_moves(CoreState s, int placements):
         return out
     memset(&c, 0, sizeof(Ctx))
     c.placements = placements if placements > 0 else 0
-    picker_init(&c, &s.s, &pk, keys, -1, placements > 0)
+    picker_init(&c, &s.s, &pk, keys, -1, placements > 0, True)
     m = picker_next(&c, &s.s, &pk)
     while m >= 0:
         out.append(m)

@@ -18,8 +18,22 @@ for every engine by :func:`patchsolve.search` (``dispatch.py``).
     off).
     The defaults (2 placements everywhere, reductions from the 4th move)
     were chosen by matches: benchmarks/results/search_tuning.md.
-    ``multipv=N`` values the N best root moves one by one (half the budget
-    goes to the main search).
+    ``multipv=N`` ranks the N best root moves (MultiPV, as Stockfish
+    does): every iteration of the deepening searches the best line, then
+    the best of the root moves not found yet, N times, each at the same
+    depth and in a full window, the later lines over every placement of
+    the root (so N rows whenever N legal moves exist). ``root_moves`` are
+    the lines of the deepest iteration whose N lines all finished, sorted
+    by value; its first row is ``best_move``. Each row's ``score`` is an
+    estimate at ``depth`` plies (``bound="estimate"``, ``depth`` in the
+    row), or ``bound="exact"`` when the move ends the game. The values are
+    of one search: a row's value is what a search of that move's child
+    one ply shallower gives, up to the table's and the pruning's effects
+    (equal with ``tt=False, placements=0, lmr=0``). Near the end, the
+    exact solver's shortcut ranks the moves instead (``dispatch.py``).
+    ``on_iteration`` (a callable, default None) is given a
+    ``SearchResult`` after each finished iteration (its ``nodes`` the
+    main thread's): progress without a second search.
     ``learned=False`` uses the hand-tuned evaluation instead of the learned
     one (``search/learned.py``).
 
@@ -48,21 +62,25 @@ from patchsolve.search.result import SearchResult, finished_result, root_move, w
 MAX_DEPTH = 100
 DEFAULT_TIME = 1.0         # search with no budget given
 DEFAULT_HASH_MB = 16
-MULTIPV_SHARE = 0.5        # with multipv > 1, the main search's share of the budget
 
 # option -> default; limits (time, nodes, ...) are not options
 # (the ordering look-ahead ``lookahead`` is retired: benchmarks/results/retired_options.md)
-OPTIONS = {"placements": 2, "prune_depth": 1, "tt": True, "learned": True, "lmr": 3}
+OPTIONS = {"placements": 2, "prune_depth": 1, "tt": True, "learned": True, "lmr": 3, "on_iteration": None}
 _INT_RANGES = {"placements": (0, 2048), "prune_depth": (1, MAX_DEPTH), "lmr": (0, 2048)}
 
 
 def check_options(options: dict) -> dict:
+    """``options`` completed from ``OPTIONS`` and checked (a ``LimitError``
+    names the first bad one)."""
     out = with_defaults(options, OPTIONS, "alpha-beta")
     for name, value in out.items():
         if name in _INT_RANGES:
             lo, hi = _INT_RANGES[name]
             if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
                 raise LimitError(f"{name} must be an integer between {lo} and {hi}, not {value!r}")
+        elif name == "on_iteration":
+            if value is not None and not callable(value):
+                raise LimitError(f"on_iteration must be a callable, not {value!r}")
         elif not isinstance(value, bool):
             raise LimitError(f"{name} must be True or False, not {value!r}")
     return out
@@ -72,11 +90,6 @@ def _searcher(hash_mb, opts):
     with allocation("transposition table", hash_mb):
         return _alphabeta.Searcher(hash_mb, tt=opts["tt"], placements=opts["placements"],
                                    prune_depth=opts["prune_depth"], lmr=opts["lmr"])
-
-
-def _mover_value(position, child, value):
-    """A child's value for the root's player to move (turns need not alternate)."""
-    return value if child.to_move == position.to_move else -value
 
 
 # -- results ----------------------------------------------------------------
@@ -90,20 +103,39 @@ def _static(position, nodes, elapsed, seed, engine) -> SearchResult:
                         root_moves=[root_move(move, score)])
 
 
+def _rows(position, lines, depth) -> list[dict]:
+    """``SearchResult.root_moves`` from an iteration's lines (value, pv),
+    best first: each an estimate at ``depth`` plies, or exact when the move
+    ends the game (a finished child is valued by its margin)."""
+    rows = []
+    for value, pv in lines:
+        move = Move.from_code(pv[0])
+        child = position.play(move)
+        if child.is_over:
+            proven = "win" if child.winner() == position.to_move else "loss"
+            rows.append(root_move(move, value, "exact", proven=proven, depth=depth))
+        else:
+            rows.append(root_move(move, value, depth=depth))
+    return rows
+
+
 def _result(position, done, partial, nodes, elapsed, seed, engine) -> SearchResult:
     """The deepest finished iteration's answer; its move, value and PV are
     replaced by those of the interrupted iteration when one of its root
     moves finished: the previous best is searched first there, so whatever
     finished is either it, deeper, or a move proven better at that depth.
-    ``depth`` stays that of the last finished iteration."""
+    ``depth`` stays that of the last finished iteration. Under MultiPV the
+    caller passes no ``partial`` once an iteration finished: the ranked
+    rows and the answer then come from that one iteration."""
     if not done and partial is None:
         return _static(position, nodes, elapsed, seed, engine)
     depth = done[-1][0] if done else 0
-    _, value, pv, _, _ = partial if partial is not None else done[-1]
+    row_depth, value, pv, _, _, lines = partial if partial is not None else done[-1]
     moves = [Move.from_code(c) for c in pv]
     nps = nodes / elapsed if elapsed > 0 else 0.0
     return SearchResult(moves[0], value, "estimate", moves, depth, nodes, elapsed, nps, seed, engine=engine,
-                        win_probability=win_probability_of(value), root_moves=[root_move(moves[0], value)])
+                        win_probability=win_probability_of(value),
+                        root_moves=_rows(position, lines or [(value, pv)], row_depth))
 
 
 # -- search -----------------------------------------------------------------
@@ -124,26 +156,23 @@ def _run(position, limits, opts) -> SearchResult:
     if seconds is None and nodes is None and depth is None:
         seconds = DEFAULT_TIME
     multipv = limits.multipv or 1
-    share = MULTIPV_SHARE if multipv > 1 else 1.0
     start = _time.perf_counter()
     workers = threads_for(limits, "alphabeta")
     searcher = _searcher(limits.hash_mb or DEFAULT_HASH_MB, opts)
-    done = searcher.run(position._c, depth or MAX_DEPTH,
-                        int(nodes * share) or 1 if nodes else 0, seconds * share if seconds else 0.0,
-                        workers=workers)
-    used = searcher.nodes
-    result = _result(position, done, searcher.partial, used, _time.perf_counter() - start, limits.seed,
+    report = None
+    if opts["on_iteration"] is not None:
+        def report(entry):
+            # the main thread's nodes: the helpers' are summed when they stop
+            r = _result(position, [entry], None, entry[3], _time.perf_counter() - start, limits.seed,
+                        "alphabeta")
+            r.workers = searcher.threads
+            opts["on_iteration"](r)
+    done = searcher.run(position._c, depth or MAX_DEPTH, nodes or 0, seconds or 0.0, workers=workers,
+                        multipv=multipv, on_iteration=report)
+    partial = searcher.partial if multipv == 1 or not done else None
+    result = _result(position, done, partial, searcher.nodes, _time.perf_counter() - start, limits.seed,
                      "alphabeta")
     result.workers = searcher.threads
-    if multipv > 1 and not stop_requested():
-        left_nodes = None if nodes is None else max(1, nodes - used)
-        left_time = None if seconds is None else max(1e-3, seconds - (_time.perf_counter() - start))
-        reached = done[-1][0] if done else 1
-        result.root_moves = _multipv(position, searcher, result, multipv, opts, reached,
-                                     left_nodes, left_time, workers)
-        result.nodes = used + sum(d.pop("_nodes", 0) for d in result.root_moves)
-        result.time = _time.perf_counter() - start
-        result.nps = result.nodes / result.time if result.time > 0 else 0.0
     return result
 
 
@@ -160,35 +189,6 @@ def learned_evaluation(on: bool):
         yield
     finally:
         _learned.set_learned(saved)
-
-
-def _multipv(position, searcher, result, count, opts, depth, nodes, seconds, workers=1) -> list[dict]:
-    """The ``count`` best root moves, each valued by a search of its child
-    one ply shallower than the main search reached (the candidates are the
-    searcher's own: every patch's ``placements`` best placements and walk)."""
-    best = result.best_move
-    candidates = [Move.from_code(c) for c in _alphabeta.ordered_moves(position._c, opts["placements"])]
-    candidates = [m for m in candidates if m != best]
-    rows = [result.root_moves[0]]
-    if not candidates:
-        return rows
-    child_depth = max(1, min(depth, MAX_DEPTH) - 1)
-    per_nodes = None if nodes is None else max(1, nodes // len(candidates))
-    per_time = None if seconds is None else max(1e-3, seconds / len(candidates))
-    for move in candidates:
-        if stop_requested():
-            break
-        child = position.play(move)
-        if child.is_over:
-            a, b = child.scores()
-            v = (a - b) if position.to_move == 0 else (b - a)
-            rows.append(root_move(move, v, "exact", proven="win" if child.winner() == position.to_move else "loss"))
-            continue
-        done = searcher.run(child._c, child_depth, per_nodes or 0, per_time or 0.0, workers=workers)
-        v = done[-1][1] if done else _eval.evaluate_state(child._c, child.to_move)
-        rows.append(root_move(move, _mover_value(position, child, v), _nodes=searcher.nodes))
-    head, rest = rows[0], sorted(rows[1:], key=lambda d: -d["score"])
-    return [head] + rest[:count - 1]
 
 
 def evaluate(position) -> int:

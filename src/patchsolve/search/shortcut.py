@@ -15,6 +15,7 @@ from patchsolve.patches import LAST_SPACE
 from patchsolve.position import Position
 from patchsolve.search import solver
 from patchsolve.search.limits import Limits
+from patchsolve.search.result import root_move
 
 ENDGAME_SPACES = 15        # try the exact solver first when a token is this close to 53 ...
 ENDGAME_SHARE = 0.25       # ... with this share of the time or node budget ...
@@ -45,10 +46,18 @@ def endgame_shortcut(position: Position, limits: Limits, engine: str):
     # its workers are processes that may each get here
     budget["workers"] = limits.workers if engine == "alphabeta" else 1
     t0 = _time.perf_counter()
-    r = _solve_run(position, Limits(hash_mb=_shortcut_hash_mb(limits, budget), seed=limits.seed, **budget), {})
+    # ranked moves (multipv > 1) come from the solver's value of every root move
+    ranked = (limits.multipv or 1) > 1
+    r = _solve_run(position, Limits(hash_mb=_shortcut_hash_mb(limits, budget), seed=limits.seed, **budget),
+                   {"all_moves": ranked})
     if r.bound == "exact":
         r.engine = engine
         r.seed = limits.seed
+        if ranked:   # the move played first among equals, then as many rows as asked, with every engine's keys
+            rows = sorted(r.root_moves, key=lambda d: d["move"] != r.best_move)
+            rows = sorted(rows, key=lambda d: (-d["lower"], -d["upper"]))[:limits.multipv]
+            r.root_moves = [root_move(d["move"], d["score"], d["bound"], proven=d["proven"], lower=d["lower"],
+                                      upper=d["upper"]) for d in rows]
         return r, limits
     left = {}
     if limits.time is not None:

@@ -69,27 +69,22 @@ def _mcts_in_slices(pos, budget, seed, report) -> dict:
 
 
 def _alphabeta_by_depth(pos, budget, max_depth, top, report) -> dict:
-    """Alpha-beta one depth at a time, reporting each finished depth (best
-    move, value, PV, and with ``top`` > 1 that many root moves valued one
-    by one) while the engine thinks."""
+    """One alpha-beta search (the endgame solver first near the end),
+    reporting each finished depth through the engine's ``on_iteration``
+    (best move, value, PV, and with ``top`` > 1 that many ranked root moves)
+    while it thinks; the last report is the answer if the search is cut off."""
     from patchsolve.search import search
 
     start = time.perf_counter()
-    best = None
-    for depth in range(1, max_depth + 1):
-        left = budget - (time.perf_counter() - start)
-        if left <= 0.005 and best is not None:
-            break
-        # the endgame solve is tried once, with the first depth
-        limits = {"multipv": top} if top > 1 else {}
-        r = search(pos, engine="alphabeta", depth=depth, time=max(left, 0.005), endgame_solve=best is None, **limits)
-        if best is not None and r.depth < depth:
-            break  # ran out of time inside this depth: the last full depth answers
-        best = r.to_dict()
-        best["elapsed"] = time.perf_counter() - start
-        report(best)
-        if r.bound == "exact" or r.depth < depth:
-            break
+
+    def on_iteration(r):
+        d = r.to_dict()
+        d["elapsed"] = time.perf_counter() - start
+        report(d)
+
+    limits = {"multipv": top} if top > 1 else {}
+    r = search(pos, engine="alphabeta", depth=max_depth, time=budget, on_iteration=on_iteration, **limits)
+    best = r.to_dict()
     best["time"] = time.perf_counter() - start
     return best
 
