@@ -46,8 +46,6 @@ ctypedef struct Entry:
 # --------------------------------------------------------------------------
 
 cdef enum:
-    COVER_STEPS = 4096         # relaxed games' bonus: search steps before it gives up (bonus_coverable)
-    MAX_REGIONS = 8            # cover search: regions ordered by size (more: the rest last, together)
     COVER_SLOTS = 1 << 17      # its cache entries per thread (2 MB; 2**14 searched half again as often)
 
 ctypedef struct CoverSlot:
@@ -88,7 +86,7 @@ ctypedef struct Ctx:
     int64_t* keys          # MAX_PLY x MAX_MOVES
     int use_cover          # relaxed games: the bonus only once the bought patches can cover a 7x7 square
     int use_pack           # relaxed games: a buy only if all the patches bought can lie on the quilt together
-    CoverSlot* cover       # COVER_SLOTS cached results of cover_search (per thread)
+    CoverSlot* cover       # COVER_SLOTS cached answers of cover_square and pack_all (per thread)
     int* halt              # Lazy SMP: this thread stops when it is set (NULL: no other thread)
     uint64_t noise         # Lazy SMP helpers: seed of their ordering noise (0: none)
 
