@@ -11,7 +11,7 @@ for the player to move, or ``2 * margin -+ 1`` in win/loss mode, within
 from libc.stdint cimport uint64_t, int64_t, uint32_t, int16_t, int8_t, uint8_t, uint16_t
 
 from patchsolve._core cimport CState, u128, move_t
-from patchsolve.search._threads cimport pthread_t
+from patchsolve.search._threads cimport TableEntry, Thread
 
 cdef enum:
     INF = 30000
@@ -33,12 +33,8 @@ ctypedef union EntryWord:
     EntryData d
     uint64_t u
 
-ctypedef struct Entry:
-    # key ^ data (the lockless XOR trick, as in the alpha-beta): with several
-    # threads writing, an entry torn between its two stores fails the key
-    # test instead of pairing one position's key with another's bounds
-    uint64_t check
-    uint64_t data
+# stored as (key ^ data, data), an EntryWord's u (the lockless entry of _threads.pxd)
+ctypedef TableEntry Entry
 
 
 # --------------------------------------------------------------------------
@@ -96,6 +92,7 @@ ctypedef struct Ctx:
 # --------------------------------------------------------------------------
 
 ctypedef struct Helper:
+    Thread thread              # first: the launch and join harness's (_threads.pxd)
     Ctx c
     CState root
     uint64_t key
@@ -103,5 +100,3 @@ ctypedef struct Helper:
     bint far                   # brackets from far out once stalled (helper 0)
     int lo, hi, gamma, steps
     int* solved
-    pthread_t tid
-    int started

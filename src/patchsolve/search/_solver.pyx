@@ -116,7 +116,9 @@ from patchsolve.search._order cimport (
 from patchsolve.search._packing cimport (
     cover_square, pack_all, patch_fits, fits_after_any, dead_regions, set_area,
 )
-from patchsolve.search._threads cimport pthread_t, pthread_join, atomic_load, atomic_store, load64, launch
+from patchsolve.search._threads cimport (
+    atomic_load, atomic_store, load64, entry_read, entry_write, helpers_launch, helpers_join,
+)
 
 cdef extern from *:
     """
@@ -183,11 +185,9 @@ cdef const ZTables* Z = get_zobrist()
 # The entry (``Entry``, ``EntryData``) is declared in ``_solver.pxd``.
 
 cdef inline bint tt_read(const Entry* e, uint64_t key, EntryWord* out) noexcept nogil:
-    """Copy the entry once (another thread may change it) and accept it
-    only when its key matches."""
-    cdef uint64_t chk = load64(&e.check)
-    out.u = load64(&e.data)
-    return out.d.used and (chk ^ out.u) == key
+    """Copy the entry once (``out`` always gets it) and accept it only when
+    it is used and its key matches."""
+    return entry_read(e, key, &out.u) and out.d.used
 
 
 cdef inline bint tt_probe(const Entry* tt, uint64_t mask, uint64_t key, EntryData* out) noexcept nogil:
@@ -239,8 +239,7 @@ cdef inline void tt_store(Entry* tt, uint64_t mask, uint64_t key, int lo, int hi
         w.d.move = <uint16_t>move
     if wk > w.d.work:
         w.d.work = wk
-    e.check = key ^ w.u
-    e.data = w.u
+    entry_write(e, key, w.u)
 
 
 # --------------------------------------------------------------------------
@@ -1207,38 +1206,46 @@ cdef void* helper_main(void* arg) noexcept nogil:
     return NULL
 
 
-cdef bint helper_setup(Helper* h, int i, const Ctx* main, int* halt, int* solved, const CState* root,
+cdef void helper_setup(Helper* h, const Ctx* main, int* halt, int* solved, const CState* root,
                        uint64_t key, int lo, int hi, int guess, int spread) noexcept nogil:
-    """A copy of the main context (so every setting reaches the helper) with
-    its own buffers, zeroed counters and no node limit (threads are refused
-    with one). False when its buffers cannot be had."""
+    """The helpers' prototype: a copy of the main context (so every setting
+    reaches the helpers) with zeroed counters, no node limit (threads are
+    refused with one) and no buffers yet (``helper_init``)."""
     h.c = main[0]
+    h.c.moves = NULL
+    h.c.keys = NULL
+    h.c.hist = NULL
+    h.c.cover = NULL
     h.c.nodes = 0
     h.c.node_limit = 0
     h.c.stop = 0
     h.c.static_cuts = h.c.etc_cuts = h.c.relax_cuts = 0
     h.c.halt = halt
-    h.c.noise = mix64(<uint64_t>(i + 1)) | 1
     h.root = root[0]
     h.key = key
     h.lo0, h.hi0, h.guess, h.spread = lo, hi, guess, spread
-    h.far = i == 0
     h.lo, h.hi = lo, hi
     h.solved = solved
+
+
+cdef bint helper_init(void* arg, int i) noexcept nogil:
+    """The i-th helper from the prototype: its own ordering noise and
+    buffers, and the far bracketing for the first. False when its buffers
+    cannot be had."""
+    cdef Helper* h = <Helper*>arg
+    h.c.noise = mix64(<uint64_t>(i + 1)) | 1
+    h.far = i == 0
     return ctx_buffers(&h.c)
 
 
 cdef int helpers_start(Helper* hs, int n, const Ctx* main, int* halt, int* solved, const CState* root,
                        uint64_t key, int lo, int hi, int guess, int spread) noexcept nogil:
-    """Launch ``n`` helpers; returns how many run (one whose buffers or
-    thread cannot be had is left out)."""
-    cdef int i, started = 0
-    for i in range(n):
-        if (helper_setup(&hs[i], i, main, halt, solved, root, key, lo, hi, guess, spread)
-                and launch(&hs[i].tid, helper_main, &hs[i])):
-            hs[i].started = 1
-            started += 1
-    return started
+    """Set up and launch ``n`` helpers (``_threads.pxd``); returns how many
+    run (one whose buffers or thread cannot be had is left out)."""
+    cdef Helper proto
+    memset(&proto, 0, sizeof(Helper))
+    helper_setup(&proto, main, halt, solved, root, key, lo, hi, guess, spread)
+    return helpers_launch(hs, n, sizeof(Helper), &proto, helper_init, helper_main)
 
 
 cdef uint64_t helpers_finish(Helper* hs, int n, int* halt, int* lo, int* hi) noexcept nogil:
@@ -1246,10 +1253,9 @@ cdef uint64_t helpers_finish(Helper* hs, int n, int* halt, int* lo, int* hi) noe
     their buffers; their node count."""
     cdef uint64_t nodes = 0
     cdef int i
-    atomic_store(halt, 1)
+    helpers_join(hs, n, sizeof(Helper), halt)
     for i in range(n):
-        if hs[i].started:
-            pthread_join(hs[i].tid, NULL)
+        if hs[i].thread.started:
             nodes += hs[i].c.nodes
             if hs[i].lo > lo[0]:
                 lo[0] = hs[i].lo
