@@ -103,7 +103,7 @@ from libc.string cimport memset
 from patchsolve._core cimport (
     CState, Tables, u128, move_t, CoreState,
     get_tables, popcount128, to_move, is_over, gen_moves, apply_move, score, is_legal, winner,
-    move_mask, move_patch, rng_next, fits, mix64, stop_requested, monotonic_now, limits_reached, margin,
+    move_mask, move_patch, rng_next, mix64, stop_requested, monotonic_now, limits_reached, margin,
     ps_ctz128, ps_popcount64, ps_bit128, income_ahead,
     MAX_MOVES, LAST_SPACE, BOARD_SQUARES, BUY_SHIFT, MOVE_WALK, N_PATCHES,
 )
@@ -524,7 +524,8 @@ cdef int order_moves(Ctx* c, const CState* s, const move_t* moves, int n, int64_
 # so the relaxed value R of the group bounds every placement in it from
 # above: when R <= alpha the rest of the group is skipped. The relaxed game
 # is searched by the same negamax with bit p set in ``rmask`` (its TT keys
-# are salted by what the relaxation fixed).
+# are salted by what the relaxation fixed). The quilt geometry it asks
+# about (covers, packings, what still fits) is ``_packing.pyx``'s.
 
 cdef uint64_t ZRELAX[4]
 ZRELAX[0] = 0
