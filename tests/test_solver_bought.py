@@ -2,9 +2,9 @@
 player buys a patch only if it and every patch it bought since the
 relaxation began can lie on its quilt together (``packable``), and takes
 the 7x7 bonus only once those patches and the leather it placed can cover
-an open 7x7 square (``bonus_coverable``). Both tests are checked against
-brute force over the reference rules' placements; the solver's values with
-and without them against plain minimax."""
+an open 7x7 square (``bonus_coverable``). Both puzzles (search/_packing.pyx)
+are checked against brute force over the reference rules' placements; the
+solver's values with and without them against plain minimax."""
 
 import itertools
 import random
@@ -14,7 +14,7 @@ from reference import all_placements
 from test_alphabeta import plain_minimax
 from test_solver import ALL, BONUS, LEATHER
 
-from patchsolve.search import _solver
+from patchsolve.search import _packing, _solver
 
 WINDOWS = [sum(1 << (r * 9 + c) for r in range(r0, r0 + 7) for c in range(c0, c0 + 7))
            for r0 in range(3) for c0 in range(3)]
@@ -60,11 +60,10 @@ def cases(seed, per_quilt):
 
 
 def test_the_cover_test_matches_brute_force():
-    s = _solver.Solver(1, False)
     seen = {True: 0, False: 0}
     for pos, player, quilt, pids, leather in cases(7, 4):
         want = brute_covers(quilt, pids, leather)
-        assert s.covers(pos._c, player, pids, leather) == want, (pos.to_text(), player, pids, leather)
+        assert _packing.covers(pos._c, player, pids, leather) == want, (pos.to_text(), player, pids, leather)
         seen[want] += 1
     assert seen[True] >= 5 and seen[False] >= 5, seen       # both answers are exercised
 
@@ -76,23 +75,36 @@ def brute_packs(quilt, pids):
 
 
 def test_the_packing_test_matches_brute_force():
-    s = _solver.Solver(1, False)
     seen = {True: 0, False: 0}
     for pos, player, quilt, pids, _ in cases(11, 6):
         want = brute_packs(quilt, pids)
-        assert s.packs(pos._c, player, pids) == want, (pos.to_text(), player, pids)
+        assert _packing.packs(pos._c, player, pids) == want, (pos.to_text(), player, pids)
         seen[want] += 1
     assert seen[True] >= 5 and seen[False] >= 5, seen
 
 
 def test_bad_arguments_raise():
-    s = _solver.Solver(1, False)
-    for args in ((2, [1], 0), (0, [33], 0), (0, [1], -1)):
+    for args in ((2, [1], 0), (-1, [1], 0), (0, [33], 0), (0, [1], -1), (0, [1], 101)):
         with pytest.raises(ValueError):
-            s.covers(ALL[0]._c, *args)
-    for args in ((2, [1]), (0, [33]), (0, [-1])):
+            _packing.covers(ALL[0]._c, *args)
+    for args in ((2, [1]), (-1, [1]), (0, [33]), (0, [-1])):
         with pytest.raises(ValueError):
-            s.packs(ALL[0]._c, *args)
+            _packing.packs(ALL[0]._c, *args)
+    for args in ((2, 0), (-1, 0), (0, 33), (0, -1)):
+        with pytest.raises(ValueError):
+            _packing.fits_after(ALL[0]._c, *args)
+
+
+def test_bad_types_raise_instead_of_reading_memory():
+    # a None state was read as a state's memory before the hooks said "not None"
+    for hook, args in ((_packing.covers, (0, [1], 0)), (_packing.packs, (0, [1])),
+                       (_packing.fits_after, (0, 1))):
+        with pytest.raises(TypeError):
+            hook(None, *args)
+    with pytest.raises(TypeError):
+        _packing.packs(ALL[0]._c, 0, [1.5])
+    with pytest.raises(TypeError):
+        _packing.packs(ALL[0]._c, 0, 5)            # not a collection of patch ids
 
 
 @pytest.mark.parametrize("use_cover,use_pack", [(True, True), (True, False), (False, True), (False, False)])
@@ -102,3 +114,14 @@ def test_values_with_and_without_either_test_equal_plain_minimax(use_cover, use_
         s.set_limits(0, 0.0)
         lo, hi = s.bounds(pos._c)
         assert s.solve(pos._c, lo, hi, s.guess(pos._c)) == (plain_minimax(pos),) * 2
+
+
+def test_the_solver_refuses_a_table_it_cannot_size_and_a_missing_state():
+    for hash_mb in (0, -1, (1 << 20) + 1):
+        with pytest.raises(ValueError):
+            _solver.Solver(hash_mb, False)        # -1 used to size the table forever
+    s = _solver.Solver(1, False)
+    for call in (lambda: s.bounds(None), lambda: s.guess(None), lambda: s.tt_bounds(None),
+                 lambda: s.probe(None, -1, 1), lambda: s.solve(None, -1, 1, 0)):
+        with pytest.raises(TypeError):
+            call()

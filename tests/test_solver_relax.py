@@ -1,4 +1,4 @@
-"""Relaxed pairs (search/_solver.pyx, ``fits_after``): a placement group's
+"""Relaxed pairs (search/_solver.pyx; ``fits_after`` in search/_packing.pyx): a placement group's
 relaxed game only offers the patches that some placement of the group
 leaves room for. Brute force over the reference rules' placements checks
 that set, and the solver's values with and without it."""
@@ -9,7 +9,7 @@ from test_alphabeta import plain_minimax
 from test_solver import ALL, plain_wdl
 
 from patchsolve import solve
-from patchsolve.search import _solver
+from patchsolve.search import _packing, _solver
 
 
 def fits(quilt, pid):
@@ -26,7 +26,6 @@ def brute_fits_after(quilt, pid, circle):
 
 
 def test_fits_after_matches_brute_force():
-    s = _solver.Solver(1, False)
     checked = dropped = 0
     for pos in ALL[::3]:
         circle = pos.circle
@@ -34,7 +33,7 @@ def test_fits_after_matches_brute_force():
             quilt = pos.quilt(player)
             for pid in circle[:3]:
                 want = brute_fits_after(quilt, pid, circle)
-                assert s.fits_after(pos._c, player, pid) == want
+                assert _packing.fits_after(pos._c, player, pid) == want
                 checked += 1
                 dropped += any(fits(quilt, y) and not want >> y & 1 for y in circle if y != pid)
     # some patch fits now but after no placement of the group's patch
@@ -42,9 +41,9 @@ def test_fits_after_matches_brute_force():
 
 
 def test_fits_after_rejects_bad_numbers():
-    s = _solver.Solver(1, False)
-    with pytest.raises(ValueError):
-        s.fits_after(ALL[0]._c, 2, 0)
+    for player, pid in ((2, 0), (0, 33), (0, -1)):
+        with pytest.raises(ValueError):
+            _packing.fits_after(ALL[0]._c, player, pid)
 
 
 @pytest.mark.parametrize("pairs", [True, False])

@@ -81,7 +81,9 @@ from patchsolve.search._order cimport (
     LAZY, cmp_desc, key_move, select_best, buy_gain, completes_bonus, is_final_buy,
 )
 
-from patchsolve.search._threads cimport pthread_t, pthread_join, atomic_load, atomic_store, load64, launch
+from patchsolve.search._threads cimport (
+    Thread, TableEntry, atomic_load, entry_read, entry_write, helpers_launch, helpers_join,
+)
 
 cdef enum:
     INF = 30000
@@ -111,21 +113,15 @@ ctypedef union TTWord:
     TTData d
     uint64_t u
 
-ctypedef struct TTEntry:
-    # key ^ data (the lockless XOR trick): with several threads writing, an
-    # entry torn between two stores fails the key test instead of pairing
-    # one position's key with another's value
-    uint64_t check
-    uint64_t data
+# stored as (key ^ data, data), a TTWord's u (the lockless entry of _threads.pxd)
+ctypedef TableEntry TTEntry
 
 
 cdef inline bint tt_read(const TTEntry* e, uint64_t key, TTData* out) noexcept nogil:
     """Copy the entry once (it may change under us) and accept it only when
     its key matches."""
     cdef TTWord w
-    cdef uint64_t chk = load64(&e.check)    # each word read once: the compiler may not reload
-    w.u = load64(&e.data)
-    if w.d.flag and (chk ^ w.u) == key:
+    if entry_read(e, key, &w.u) and w.d.flag:
         out[0] = w.d
         return True
     return False
@@ -141,8 +137,7 @@ cdef inline void tt_store(TTEntry* tt, uint64_t mask, uint64_t key, int depth, i
     cdef TTEntry* b = &tt[(key & mask) * 2]
     cdef TTEntry* e
     cdef TTWord w
-    w.u = b[0].data
-    if (b[0].check ^ w.u) == key or depth >= w.d.depth or not w.d.flag:
+    if entry_read(&b[0], key, &w.u) or depth >= w.d.depth or not w.d.flag:
         e = &b[0]
     else:
         e = &b[1]
@@ -150,8 +145,7 @@ cdef inline void tt_store(TTEntry* tt, uint64_t mask, uint64_t key, int depth, i
     w.d.value = value
     w.d.depth = depth
     w.d.flag = flag
-    e.check = key ^ w.u
-    e.data = w.u
+    entry_write(e, key, w.u)
 
 
 # --------------------------------------------------------------------------
@@ -539,13 +533,12 @@ cdef void ctx_release(Ctx* c) noexcept nogil:
 # Lazy SMP: helper threads searching the same root, sharing the TT
 
 ctypedef struct Helper:
+    Thread thread          # first: the launch and join harness's (_threads.pxd)
     Ctx c                  # own buffers and PV; tt, settings and deadline the main thread's
     CState root
     uint64_t key
     int first_depth
     int last_depth
-    pthread_t tid
-    int started
 
 
 cdef inline int iterate(Ctx* c, CState* s, uint64_t key, int d) noexcept nogil:
@@ -569,9 +562,9 @@ cdef void* helper_main(void* arg) noexcept nogil:
 
 cdef void helper_setup(Helper* h, const Ctx* main, int* halt, const CState* root, uint64_t key,
                        int first_depth, int last_depth) noexcept nogil:
-    """A helper given the main context's settings, table and deadline (a
-    copy of the whole Ctx, so a new option reaches the helpers too), its own
-    zeroed counters and its own buffers (checked by the caller)."""
+    """The helpers' prototype: the main context's settings, table and
+    deadline (a copy of the whole Ctx, so a new option reaches the helpers
+    too), zeroed counters and no buffers yet (``helper_init``)."""
     h.c = main[0]
     h.c.keys = NULL
     h.c.pv = NULL
@@ -584,35 +577,39 @@ cdef void helper_setup(Helper* h, const Ctx* main, int* halt, const CState* root
     h.c.cut_later = 0
     h.c.cut_later_i = 0
     h.c.halt = halt
-    ctx_alloc(&h.c, False, 0)
     h.root = root[0]
     h.key = key
     h.first_depth = first_depth
     h.last_depth = last_depth
 
 
+cdef bint helper_init(void* arg, int i) noexcept nogil:
+    """The i-th helper from the prototype: odd ones start one ply deeper so
+    the threads do not all search the same iteration; its own buffers.
+    False when they cannot be had."""
+    cdef Helper* h = <Helper*>arg
+    h.first_depth += (i + 1) % 2
+    ctx_alloc(&h.c, False, 0)
+    return ctx_buffers_ok(&h.c)
+
+
 cdef int helpers_start(Helper* hs, int n, const Ctx* main, int* halt, const CState* root, uint64_t key,
                        int first_depth, int last_depth) noexcept nogil:
-    """Set up and launch ``n`` helpers; odd ones start one ply deeper so the
-    threads do not all search the same iteration. Returns how many run (a
-    helper whose buffers or thread cannot be had is left out)."""
-    cdef int i, started = 0
-    for i in range(n):
-        helper_setup(&hs[i], main, halt, root, key, first_depth + (i + 1) % 2, last_depth)
-        if ctx_buffers_ok(&hs[i].c) and launch(&hs[i].tid, helper_main, &hs[i]):
-            hs[i].started = 1
-            started += 1
-    return started
+    """Set up and launch ``n`` helpers (``_threads.pxd``). Returns how many
+    run (a helper whose buffers or thread cannot be had is left out)."""
+    cdef Helper proto
+    memset(&proto, 0, sizeof(Helper))
+    helper_setup(&proto, main, halt, root, key, first_depth, last_depth)
+    return helpers_launch(hs, n, sizeof(Helper), &proto, helper_init, helper_main)
 
 
 cdef uint64_t helpers_finish(Helper* hs, int n, int* halt) noexcept nogil:
     """Halt and join the helpers, free their buffers; their node count."""
     cdef uint64_t nodes = 0
     cdef int i
-    atomic_store(halt, 1)
+    helpers_join(hs, n, sizeof(Helper), halt)
     for i in range(n):
-        if hs[i].started:
-            pthread_join(hs[i].tid, NULL)
+        if hs[i].thread.started:
             nodes += hs[i].c.nodes
         hs[i].c.tt = NULL          # the main context's: not theirs to free
         ctx_release(&hs[i].c)

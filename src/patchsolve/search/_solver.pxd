@@ -11,7 +11,7 @@ for the player to move, or ``2 * margin -+ 1`` in win/loss mode, within
 from libc.stdint cimport uint64_t, int64_t, uint32_t, int16_t, int8_t, uint8_t, uint16_t
 
 from patchsolve._core cimport CState, u128, move_t
-from patchsolve.search._threads cimport pthread_t
+from patchsolve.search._threads cimport TableEntry, Thread
 
 cdef enum:
     INF = 30000
@@ -33,12 +33,8 @@ ctypedef union EntryWord:
     EntryData d
     uint64_t u
 
-ctypedef struct Entry:
-    # key ^ data (the lockless XOR trick, as in the alpha-beta): with several
-    # threads writing, an entry torn between its two stores fails the key
-    # test instead of pairing one position's key with another's bounds
-    uint64_t check
-    uint64_t data
+# stored as (key ^ data, data), an EntryWord's u (the lockless entry of _threads.pxd)
+ctypedef TableEntry Entry
 
 
 # --------------------------------------------------------------------------
@@ -46,8 +42,6 @@ ctypedef struct Entry:
 # --------------------------------------------------------------------------
 
 cdef enum:
-    COVER_STEPS = 4096         # relaxed games' bonus: search steps before it gives up (bonus_coverable)
-    MAX_REGIONS = 8            # cover search: regions ordered by size (more: the rest last, together)
     COVER_SLOTS = 1 << 17      # its cache entries per thread (2 MB; 2**14 searched half again as often)
 
 ctypedef struct CoverSlot:
@@ -88,7 +82,7 @@ ctypedef struct Ctx:
     int64_t* keys          # MAX_PLY x MAX_MOVES
     int use_cover          # relaxed games: the bonus only once the bought patches can cover a 7x7 square
     int use_pack           # relaxed games: a buy only if all the patches bought can lie on the quilt together
-    CoverSlot* cover       # COVER_SLOTS cached results of cover_search (per thread)
+    CoverSlot* cover       # COVER_SLOTS cached answers of cover_square and pack_all (per thread)
     int* halt              # Lazy SMP: this thread stops when it is set (NULL: no other thread)
     uint64_t noise         # Lazy SMP helpers: seed of their ordering noise (0: none)
 
@@ -98,6 +92,7 @@ ctypedef struct Ctx:
 # --------------------------------------------------------------------------
 
 ctypedef struct Helper:
+    Thread thread              # first: the launch and join harness's (_threads.pxd)
     Ctx c
     CState root
     uint64_t key
@@ -105,5 +100,3 @@ ctypedef struct Helper:
     bint far                   # brackets from far out once stalled (helper 0)
     int lo, hi, gamma, steps
     int* solved
-    pthread_t tid
-    int started

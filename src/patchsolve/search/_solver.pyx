@@ -103,7 +103,7 @@ from libc.string cimport memset
 from patchsolve._core cimport (
     CState, Tables, u128, move_t, CoreState,
     get_tables, popcount128, to_move, is_over, gen_moves, apply_move, score, is_legal, winner,
-    move_mask, move_patch, rng_next, fits, mix64, stop_requested, monotonic_now, limits_reached, margin,
+    move_mask, move_patch, rng_next, mix64, stop_requested, monotonic_now, limits_reached, margin,
     ps_ctz128, ps_popcount64, ps_bit128, income_ahead,
     MAX_MOVES, LAST_SPACE, BOARD_SQUARES, BUY_SHIFT, MOVE_WALK, N_PATCHES,
 )
@@ -113,7 +113,12 @@ from patchsolve.search._zobrist cimport ZTables, get_zobrist, full_key, child_ke
 from patchsolve.search._order cimport (
     LAZY, cmp_desc, key_move, select_best, next_move, buy_gain, completes_bonus, is_final_buy,
 )
-from patchsolve.search._threads cimport pthread_t, pthread_join, atomic_load, atomic_store, load64, launch
+from patchsolve.search._packing cimport (
+    cover_square, pack_all, patch_fits, fits_after_any, dead_regions, set_area,
+)
+from patchsolve.search._threads cimport (
+    atomic_load, atomic_store, load64, entry_read, entry_write, helpers_launch, helpers_join,
+)
 
 cdef extern from *:
     """
@@ -180,11 +185,9 @@ cdef const ZTables* Z = get_zobrist()
 # The entry (``Entry``, ``EntryData``) is declared in ``_solver.pxd``.
 
 cdef inline bint tt_read(const Entry* e, uint64_t key, EntryWord* out) noexcept nogil:
-    """Copy the entry once (another thread may change it) and accept it
-    only when its key matches."""
-    cdef uint64_t chk = load64(&e.check)
-    out.u = load64(&e.data)
-    return out.d.used and (chk ^ out.u) == key
+    """Copy the entry once (``out`` always gets it) and accept it only when
+    it is used and its key matches."""
+    return entry_read(e, key, &out.u) and out.d.used
 
 
 cdef inline bint tt_probe(const Entry* tt, uint64_t mask, uint64_t key, EntryData* out) noexcept nogil:
@@ -236,8 +239,7 @@ cdef inline void tt_store(Entry* tt, uint64_t mask, uint64_t key, int lo, int hi
         w.d.move = <uint16_t>move
     if wk > w.d.work:
         w.d.work = wk
-    e.check = key ^ w.u
-    e.data = w.u
+    entry_write(e, key, w.u)
 
 
 # --------------------------------------------------------------------------
@@ -522,7 +524,8 @@ cdef int order_moves(Ctx* c, const CState* s, const move_t* moves, int n, int64_
 # so the relaxed value R of the group bounds every placement in it from
 # above: when R <= alpha the rest of the group is skipped. The relaxed game
 # is searched by the same negamax with bit p set in ``rmask`` (its TT keys
-# are salted by what the relaxation fixed).
+# are salted by what the relaxation fixed). The quilt geometry it asks
+# about (covers, packings, what still fits) is ``_packing.pyx``'s.
 
 cdef uint64_t ZRELAX[4]
 ZRELAX[0] = 0
@@ -594,139 +597,12 @@ cdef inline void inherit(Ctx* c, int ply) noexcept nogil:
 # placed can cover some open square's empty squares, each lying on empty
 # squares of its quilt as it was then (``rq``): any real game of the group
 # that completes a square has bought and placed such patches by then, so
-# the relaxed value still bounds it. A depth-first search covers the lowest
-# uncovered square of the smallest empty region first (each cover is tried
-# once; a small region's squares have the fewest covers, so a search that
-# must fail fails there early), gives up after COVER_STEPS steps (and then
+# the relaxed value still bounds it. A depth-first search answers that
+# (``_packing.cover_square``; it gives up after COVER_STEPS steps and then
 # grants the bonus: sound), and its answers are cached per thread. A
 # relaxed position's value now depends on its bought sets, so they salt its
 # TT key while the bonus is open (and ``rq`` salts the relaxation's, see
 # ``relax_salt``).
-
-ctypedef struct Cover:
-    u128 empty                 # squares still free
-    uint64_t pids              # patches not yet used
-    int area                   # their squares
-    int leather                # leather patches still to place
-    int steps                  # left before the search gives up (and says yes: sound)
-    u128 regions[MAX_REGIONS]  # the empty regions holding squares to cover, smallest first
-    int nreg
-
-
-cdef inline u128 region_of(u128 seed, u128 empty) noexcept nogil:
-    """The connected region of ``empty`` holding the squares ``seed``."""
-    cdef u128 grown
-    while True:
-        grown = (seed | neighbours(seed)) & empty
-        if grown == seed:
-            return seed
-        seed = grown
-
-
-cdef bint order_regions(Cover* k, u128 todo, int smallest) noexcept nogil:
-    """Sort the empty regions that hold squares of ``todo`` smallest first
-    into ``k.regions``. False when the regions too small for every patch
-    (``smallest``: the size of the smallest) need more leather patches than
-    there are (a patch lies inside one region)."""
-    cdef u128 rest = todo, region
-    cdef int size, leather = 0, i
-    cdef int sizes[MAX_REGIONS]
-    k.nreg = 0
-    while rest:
-        region = region_of(rest & (~rest + 1), k.empty)
-        rest &= ~region
-        size = popcount128(region)
-        if size < smallest:
-            leather += popcount128(todo & region)
-            if leather > k.leather:
-                return False
-        if k.nreg == MAX_REGIONS:      # more than fit: the rest in any order
-            k.regions[k.nreg - 1] |= region
-            continue
-        i = k.nreg
-        while i > 0 and sizes[i - 1] > size:
-            k.regions[i] = k.regions[i - 1]
-            sizes[i] = sizes[i - 1]
-            i -= 1
-        k.regions[i] = region
-        sizes[i] = size
-        k.nreg += 1
-    return True
-
-
-cdef inline int cover_target(const Cover* k, u128 todo) noexcept nogil:
-    """The lowest square of ``todo`` in the first region (smallest first)
-    that still has some."""
-    cdef int i
-    for i in range(k.nreg):
-        if todo & k.regions[i]:
-            return ps_ctz128(todo & k.regions[i])
-    return ps_ctz128(todo)
-
-
-cdef bint coverable(Cover* k, u128 todo) noexcept nogil:
-    """Can the empty squares ``todo`` all be covered by ``k.pids`` (each
-    once, on ``k.empty``) and ``k.leather`` leather patches?"""
-    cdef int target, pid, og, j, a, size
-    cdef uint64_t todo_p, b
-    cdef u128 m, bit
-    if todo == 0:
-        return True
-    if popcount128(todo) > k.leather + k.area:
-        return False
-    # a square with no empty neighbour takes a leather patch
-    if popcount128(todo & ~neighbours(k.empty)) > k.leather:
-        return False
-    k.steps -= 1
-    if k.steps < 0:
-        return True
-    target = cover_target(k, todo)
-    bit = ps_bit128(target)
-    if k.leather > 0:
-        k.leather -= 1
-        k.empty &= ~bit
-        if coverable(k, todo & ~bit):
-            k.leather += 1
-            k.empty |= bit
-            return True
-        k.leather += 1
-        k.empty |= bit
-    todo_p = k.pids
-    while todo_p:
-        pid = ps_ctz128(<u128>todo_p)
-        todo_p &= todo_p - 1
-        b = (<uint64_t>1) << pid
-        size = T.patch_size[pid]
-        for og in range(T.patch_og_start[pid], T.patch_og_start[pid + 1]):
-            for j in range(T.og_ncells[og]):
-                a = target - T.og_cells[og][j]
-                if a < 0 or not (T.og_anchors[og] & ps_bit128(a)):
-                    continue
-                m = T.og_shape[og] << a
-                if m & ~k.empty:
-                    continue
-                k.empty &= ~m
-                k.pids &= ~b
-                k.area -= size
-                if coverable(k, todo & ~m):
-                    k.empty |= m
-                    k.pids |= b
-                    k.area += size
-                    return True
-                k.empty |= m
-                k.pids |= b
-                k.area += size
-    return False
-
-
-cdef inline int set_area(uint64_t pids) noexcept nogil:
-    """The squares of the patches of ``pids`` (a set of patch ids)."""
-    cdef int area = 0
-    while pids:
-        area += T.patch_size[ps_ctz128(<u128>pids)]
-        pids &= pids - 1
-    return area
-
 
 cdef inline uint64_t quilt_key(u128 empty, uint64_t what) noexcept nogil:
     """A cache key (odd: 0 marks an empty slot) for ``what`` asked of a
@@ -735,7 +611,9 @@ cdef inline uint64_t quilt_key(u128 empty, uint64_t what) noexcept nogil:
 
 
 cdef bint bonus_coverable(Ctx* c, int p, int ply) noexcept nogil:
-    """``cover_search``, cached per context (the same relaxation meets the
+    """Can the relaxed ``p``'s bought patches and placed leather (at ``ply``)
+    cover an open 7x7 square of its quilt as it was when relaxed?
+    ``cover_square``, cached per context (the same relaxation meets the
     same bought sets again and again)."""
     cdef uint64_t key = quilt_key(c.rq[p], c.rb[ply][p] ^ (<uint64_t>c.rl[ply][p] << 40))
     cdef CoverSlot* slot = &c.cover[key & (COVER_SLOTS - 1)]
@@ -743,92 +621,23 @@ cdef bint bonus_coverable(Ctx* c, int p, int ply) noexcept nogil:
     if slot.key != key:
         c.cover_searches += 1
         slot.key = key
-        slot.yes = cover_search(c, p, ply)
+        slot.yes = cover_square(c.rq[p], c.rb[ply][p], c.rl[ply][p])
     return slot.yes
-
-
-cdef bint cover_search(const Ctx* c, int p, int ply) noexcept nogil:
-    """Can the relaxed ``p``'s bought patches and placed leather (at ``ply``)
-    cover an open 7x7 square of its quilt as it was when relaxed?"""
-    cdef Cover k
-    cdef int i, smallest = BOARD_SQUARES + 1
-    cdef u128 todo
-    cdef uint64_t pids
-    k.pids = c.rb[ply][p]
-    k.area = set_area(k.pids)
-    k.leather = c.rl[ply][p]
-    k.steps = COVER_STEPS
-    pids = k.pids
-    while pids:            # the same for every square: coverable restores k
-        if T.patch_size[ps_ctz128(<u128>pids)] < smallest:
-            smallest = T.patch_size[ps_ctz128(<u128>pids)]
-        pids &= pids - 1
-    for i in range(9):
-        todo = T.square7[i] & c.rq[p]
-        if popcount128(todo) > k.leather + k.area:
-            continue
-        k.empty = c.rq[p]
-        if order_regions(&k, todo, smallest) and coverable(&k, todo):
-            return True
-    return False
-
-
-cdef inline bint patch_fits(u128 quilt, int pid) noexcept nogil:
-    cdef u128 empty = FULL & ~quilt
-    cdef int og
-    for og in range(T.patch_og_start[pid], T.patch_og_start[pid + 1]):
-        if fits(T, empty, og):
-            return True
-    return False
 
 
 # Packing in a relaxed game: the relaxed player may buy a patch only if it
 # and every patch it bought since the relaxation began can all lie, without
 # overlap, on the empty squares of its quilt as it was then (``rq``): any
-# real game of the group places them so. A depth-first search places the
-# largest first, checks that every patch left still fits somewhere, gives
-# up after COVER_STEPS steps (and then allows the buy: sound); its answers
-# share the cover cache (salted).
+# real game of the group places them so. A depth-first search answers that
+# (``_packing.pack_all``; it gives up after COVER_STEPS steps and then
+# allows the buy: sound); its answers share the cover cache (salted).
 
 cdef uint64_t PACK_SALT = 0x3C6EF372FE94F82BULL
-
-
-cdef bint packs(Cover* k, uint64_t todo) noexcept nogil:
-    """Can the patches ``todo`` all lie on ``k.empty`` without overlap?"""
-    cdef int pid = -1, q, og, best = 0
-    cdef uint64_t f = todo, rest
-    cdef u128 a, m
-    if todo == 0:
-        return True
-    k.steps -= 1
-    if k.steps < 0:
-        return True
-    while f:
-        q = ps_ctz128(<u128>f)
-        f &= f - 1
-        if not patch_fits(FULL & ~k.empty, q):
-            return False
-        if T.patch_size[q] > best:
-            best = T.patch_size[q]
-            pid = q
-    rest = todo & ~((<uint64_t>1) << pid)
-    for og in range(T.patch_og_start[pid], T.patch_og_start[pid + 1]):
-        a = fits(T, k.empty, og)
-        while a:
-            m = T.og_shape[og] << ps_ctz128(a)
-            a &= a - 1
-            k.empty &= ~m
-            if packs(k, rest):
-                k.empty |= m
-                return True
-            k.empty |= m
-    return False
 
 
 cdef bint packable(Ctx* c, int p, int ply, int pid) noexcept nogil:
     """May the relaxed ``p`` (at ``ply``) buy ``pid`` on top of what it bought?"""
     cdef uint64_t todo = c.rb[ply][p] | ((<uint64_t>1) << pid)
-    cdef Cover k
     cdef uint64_t key
     cdef CoverSlot* slot
     if not (todo & (todo - 1)):
@@ -840,10 +649,8 @@ cdef bint packable(Ctx* c, int p, int ply, int pid) noexcept nogil:
     c.pack_calls += 1
     if slot.key != key:
         c.pack_searches += 1
-        k.empty = c.rq[p]
-        k.steps = COVER_STEPS
         slot.key = key
-        slot.yes = packs(&k, todo)
+        slot.yes = pack_all(c.rq[p], todo)
     return slot.yes
 
 
@@ -861,29 +668,6 @@ cdef int gen_relaxed(Ctx* c, const CState* s, int p, move_t* out, int ply) noexc
             out[n] = relaxed_code(s, p, pid)
             n += 1
     return n
-
-
-cdef bint region_alive(u128 region, uint64_t fits_) noexcept nogil:
-    cdef u128 outside = FULL & ~region
-    cdef int size = popcount128(region), pid
-    while fits_:
-        pid = ps_ctz128(<u128>fits_)
-        fits_ &= fits_ - 1
-        if T.patch_size[pid] <= size and patch_fits(outside, pid):
-            return True
-    return False
-
-
-cdef u128 dead_regions(u128 empty, uint64_t fits_) noexcept nogil:
-    """Empty squares in connected regions that hold no placement of any
-    patch of ``fits_``: only leather can ever cover them."""
-    cdef u128 dead = 0, comp
-    while empty:
-        comp = region_of(empty & (~empty + 1), empty)
-        if not region_alive(comp, fits_):
-            dead |= comp
-        empty &= ~comp
-    return dead
 
 
 cdef int bonus_threshold(const CState* s, int p, u128 dead, int leather) noexcept nogil:
@@ -916,36 +700,6 @@ cdef inline void relax_begin(Ctx* c, const CState* s, int p) noexcept nogil:
     c.rq[p] = FULL & ~s.quilt[p]
 
 
-cdef inline uint64_t fitting(u128 q, uint64_t cand) noexcept nogil:
-    """The patches of ``cand`` (a set of patch ids) that fit quilt ``q``."""
-    cdef uint64_t out = 0, todo = cand
-    cdef int y
-    while todo:
-        y = ps_ctz128(<u128>todo)
-        todo &= todo - 1
-        if patch_fits(q, y):
-            out |= (<uint64_t>1) << y
-    return out
-
-
-cdef uint64_t fits_after(const CState* s, int p, int pid, uint64_t cand) noexcept nogil:
-    """The patches of ``cand`` that still fit in ``p``'s quilt after at
-    least one placement of ``pid``: the others can never be placed in any
-    child of ``pid``'s group (the quilt only fills up)."""
-    cdef uint64_t found = 0
-    cdef u128 quilt = s.quilt[p], empty = FULL & ~quilt, after
-    cdef int og, a
-    for og in range(T.patch_og_start[pid], T.patch_og_start[pid + 1]):
-        after = fits(T, empty, og)
-        while after and (cand & ~found):
-            a = ps_ctz128(after)
-            after &= after - 1
-            found |= fitting(quilt | (T.og_shape[og] << a), cand & ~found)
-        if not (cand & ~found):
-            break
-    return found
-
-
 cdef inline uint64_t relax_salt(Ctx* c, int p, int rmask, int r2) noexcept nogil:
     return (ZRELAX[rmask] ^ ZRELAX[r2]
             ^ mix64(c.fits[p] ^ (<uint64_t>c.thr[p] << 40) ^ (<uint64_t>c.unusable[p] << 48)
@@ -968,7 +722,7 @@ cdef int group_bound(Ctx* c, const CState* s, uint64_t key, int p, int group, in
     cdef uint64_t ck
     relax_begin(c, s, p)
     if c.relax_pairs and group != LEATHER_GROUP:
-        c.fits[p] = fits_after(s, p, group, c.fits[p] & ~((<uint64_t>1) << group))
+        c.fits[p] = fits_after_any(s.quilt[p], group, c.fits[p] & ~((<uint64_t>1) << group))
     inherit(c, ply)
     c.rb[ply + 1][p] = 0
     c.rl[ply + 1][p] = 0
@@ -1194,14 +948,7 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
 # Python-facing solver
 # --------------------------------------------------------------------------
 
-def _patch_set(pids):
-    """The bit set of patch ids ``pids`` (the test hooks' argument), checked."""
-    cdef uint64_t mask = 0
-    for pid in pids:
-        if not 0 <= pid < N_PATCHES:
-            raise ValueError(f"no patch {pid}")
-        mask |= (<uint64_t>1) << <int>pid
-    return mask
+MAX_HASH_MB = 1 << 20          # a terabyte: the most a table may be asked for
 
 
 cdef class Solver:
@@ -1228,6 +975,8 @@ cdef class Solver:
         cdef uint64_t buckets = 1
         cdef int i
         memset(&self.c, 0, sizeof(Ctx))
+        if not 1 <= hash_mb <= MAX_HASH_MB:    # as Limits; a negative one sized the table forever
+            raise ValueError(f"hash_mb {hash_mb}: not in 1..{MAX_HASH_MB}")
         while buckets * 2 * 2 * sizeof(Entry) <= (<uint64_t>hash_mb) << 20:
             buckets *= 2
         self.c.tt = <Entry*>ps_table_alloc(buckets * 2 * sizeof(Entry))
@@ -1288,13 +1037,13 @@ cdef class Solver:
         self.c.deadline = monotonic_now() + seconds if seconds > 0 else 0.0
         self.c.stop = 0
 
-    def bounds(self, CoreState s):
+    def bounds(self, CoreState s not None):
         """Static proven (lo, hi) of ``s`` for its player to move."""
         cdef int lo, hi
         static_bounds(&self.c, &s.s, to_move(&s.s), 0, &lo, &hi)
         return lo, hi
 
-    def probe(self, CoreState s, int alpha, int beta):
+    def probe(self, CoreState s not None, int alpha, int beta):
         """One fail-soft search of ``s`` in (alpha, beta); None when stopped."""
         cdef CState t = s.s
         cdef uint64_t key = full_key(Z, &t)
@@ -1303,7 +1052,7 @@ cdef class Solver:
             v = search(&self.c, &t, key, alpha, beta, 0, 0)
         return None if self.c.stop else v
 
-    def solve(self, CoreState s, int lo, int hi, int guess, int spread=8):
+    def solve(self, CoreState s not None, int lo, int hi, int guess, int spread=8):
         """Narrow the proven interval [lo, hi] of ``s`` (for its player to
         move) by null-window searches until it closes or the budget runs out
         (see "Driver"). Returns (lo, hi)."""
@@ -1331,51 +1080,14 @@ cdef class Solver:
         free(hs)
         return self.lo, self.hi
 
-    def fits_after(self, CoreState s, int player, int pid):
-        """Bit mask of the circle's other patches that still fit in
-        ``player``'s quilt after some placement of ``pid`` (for the tests)."""
-        cdef uint64_t cand = 0
-        cdef int k
-        if not (0 <= player < 2 and 0 <= pid < N_PATCHES):
-            raise ValueError("player or patch out of range")
-        for k in range(s.s.n_circle):
-            if s.s.circle[k] != pid:
-                cand |= (<uint64_t>1) << s.s.circle[k]
-        return fits_after(&s.s, player, pid, cand)
-
-    def covers(self, CoreState s, int player, pids, int leather):
-        """Whether the patches ``pids`` (each at most once) and ``leather``
-        leather patches can cover the empty squares of one 7x7 square of
-        ``player``'s quilt (what a relaxed game asks before it grants the
-        bonus; for the tests)."""
-        cdef uint64_t mask = _patch_set(pids)
-        if not (0 <= player < 2 and 0 <= leather <= 100):
-            raise ValueError("player or leather out of range")
-        self.c.rq[player] = FULL & ~s.s.quilt[player]
-        self.c.rb[0][player] = mask
-        self.c.rl[0][player] = leather
-        return bool(cover_search(&self.c, player, 0))
-
-    def packs(self, CoreState s, int player, pids):
-        """Whether the patches ``pids`` can all lie on the empty squares of
-        ``player``'s quilt without overlap (what a relaxed game asks before
-        it allows a buy; for the tests)."""
-        cdef Cover k
-        cdef uint64_t mask = _patch_set(pids)
-        if not 0 <= player < 2:
-            raise ValueError("player out of range")
-        k.empty = FULL & ~s.s.quilt[player]
-        k.steps = COVER_STEPS
-        return bool(packs(&k, mask))
-
-    def tt_bounds(self, CoreState s):
+    def tt_bounds(self, CoreState s not None):
         """(lo, hi, move) the TT holds for ``s``, or None."""
         cdef EntryData e
         if not tt_probe(self.c.tt, self.c.tt_mask, tt_key(&self.c, &s.s, full_key(Z, &s.s), 0, 0), &e):
             return None
         return e.lo, e.hi, e.move
 
-    def guess(self, CoreState s):
+    def guess(self, CoreState s not None):
         """The evaluation of ``s`` in the solver's units (the first test value)."""
         cdef int v = evaluate(&s.s, to_move(&s.s))
         return 2 * v if self.c.wdl else v
@@ -1495,38 +1207,46 @@ cdef void* helper_main(void* arg) noexcept nogil:
     return NULL
 
 
-cdef bint helper_setup(Helper* h, int i, const Ctx* main, int* halt, int* solved, const CState* root,
+cdef void helper_setup(Helper* h, const Ctx* main, int* halt, int* solved, const CState* root,
                        uint64_t key, int lo, int hi, int guess, int spread) noexcept nogil:
-    """A copy of the main context (so every setting reaches the helper) with
-    its own buffers, zeroed counters and no node limit (threads are refused
-    with one). False when its buffers cannot be had."""
+    """The helpers' prototype: a copy of the main context (so every setting
+    reaches the helpers) with zeroed counters, no node limit (threads are
+    refused with one) and no buffers yet (``helper_init``)."""
     h.c = main[0]
+    h.c.moves = NULL
+    h.c.keys = NULL
+    h.c.hist = NULL
+    h.c.cover = NULL
     h.c.nodes = 0
     h.c.node_limit = 0
     h.c.stop = 0
     h.c.static_cuts = h.c.etc_cuts = h.c.relax_cuts = 0
     h.c.halt = halt
-    h.c.noise = mix64(<uint64_t>(i + 1)) | 1
     h.root = root[0]
     h.key = key
     h.lo0, h.hi0, h.guess, h.spread = lo, hi, guess, spread
-    h.far = i == 0
     h.lo, h.hi = lo, hi
     h.solved = solved
+
+
+cdef bint helper_init(void* arg, int i) noexcept nogil:
+    """The i-th helper from the prototype: its own ordering noise and
+    buffers, and the far bracketing for the first. False when its buffers
+    cannot be had."""
+    cdef Helper* h = <Helper*>arg
+    h.c.noise = mix64(<uint64_t>(i + 1)) | 1
+    h.far = i == 0
     return ctx_buffers(&h.c)
 
 
 cdef int helpers_start(Helper* hs, int n, const Ctx* main, int* halt, int* solved, const CState* root,
                        uint64_t key, int lo, int hi, int guess, int spread) noexcept nogil:
-    """Launch ``n`` helpers; returns how many run (one whose buffers or
-    thread cannot be had is left out)."""
-    cdef int i, started = 0
-    for i in range(n):
-        if (helper_setup(&hs[i], i, main, halt, solved, root, key, lo, hi, guess, spread)
-                and launch(&hs[i].tid, helper_main, &hs[i])):
-            hs[i].started = 1
-            started += 1
-    return started
+    """Set up and launch ``n`` helpers (``_threads.pxd``); returns how many
+    run (one whose buffers or thread cannot be had is left out)."""
+    cdef Helper proto
+    memset(&proto, 0, sizeof(Helper))
+    helper_setup(&proto, main, halt, solved, root, key, lo, hi, guess, spread)
+    return helpers_launch(hs, n, sizeof(Helper), &proto, helper_init, helper_main)
 
 
 cdef uint64_t helpers_finish(Helper* hs, int n, int* halt, int* lo, int* hi) noexcept nogil:
@@ -1534,10 +1254,9 @@ cdef uint64_t helpers_finish(Helper* hs, int n, int* halt, int* lo, int* hi) noe
     their buffers; their node count."""
     cdef uint64_t nodes = 0
     cdef int i
-    atomic_store(halt, 1)
+    helpers_join(hs, n, sizeof(Helper), halt)
     for i in range(n):
-        if hs[i].started:
-            pthread_join(hs[i].tid, NULL)
+        if hs[i].thread.started:
             nodes += hs[i].c.nodes
             if hs[i].lo > lo[0]:
                 lo[0] = hs[i].lo
