@@ -31,6 +31,8 @@ from patchsolve.errors import PatchsolveError
 from patchsolve.players import make_player
 from patchsolve.position import Position, random_circle
 
+SEED_MASK = 2**64 - 1   # the players' seeds are kept in the engines' range (Limits: 0..2**64-1)
+
 
 @dataclass
 class GameOutcome:
@@ -56,7 +58,8 @@ class GameOutcome:
 def play_game(first_spec: str, second_spec: str, circle, edition: str = "revised", seed: int = 0,
               pair: int = 0) -> GameOutcome:
     """One game: ``first_spec`` is player 0 and moves first."""
-    players = (make_player(first_spec, seed=2 * seed), make_player(second_spec, seed=2 * seed + 1))
+    players = (make_player(first_spec, seed=2 * seed & SEED_MASK),
+               make_player(second_spec, seed=(2 * seed + 1) & SEED_MASK))
     pos = Position.start(circle=circle, edition=edition, first_player=0)
     moves = []
     try:

@@ -8,8 +8,10 @@ import click
 from patchsolve import render
 from patchsolve.cli.common import (CONTEXT, INTERRUPTED, CliError, color_option, describe_move, emit_json,
                                    info, load_position, position_arguments, read_file, use_color)
-from patchsolve.cli.common import (DEFAULT_TIME, as_move, engine_limits, engine_options, exit_code, fmt_score,
-                                   limits_text, require_engine, result_summary, run_search)
+from patchsolve.cli.common import (DEFAULT_TIME, engine_limits, engine_options, exit_code, fmt_score, limits_text,
+                                   result_summary, run_search)
+from patchsolve.search import solve as exact
+from patchsolve.search.limits import Limits
 from patchsolve.game import Game
 from patchsolve.position import Position
 
@@ -41,10 +43,10 @@ def best(position, position_file, engine, time_limit, iterations, depth, nodes, 
     """
     pos = load_position(position, position_file)
     _searchable(pos)
-    limits = engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, DEFAULT_TIME,
-                           engine_option)
-    r = run_search(pos, engine, limits, quiet)
-    move = as_move(pos, r.best_move)
+    limits, options = engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, DEFAULT_TIME,
+                                    engine_option)
+    r = run_search(pos, engine, limits, options, quiet)
+    move = r.best_move
     after = pos.play(move)
     if as_json:
         data = r.to_dict()
@@ -121,10 +123,9 @@ def eval_cmd(position, position_file, engine, time_limit, iterations, depth, nod
     """
     pos = load_position(position, position_file)
     _searchable(pos)
-    limits = engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, DEFAULT_TIME,
-                           engine_option)
-    limits.setdefault("multipv", top)
-    r = run_search(pos, engine, limits, quiet)
+    limits, options = engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, DEFAULT_TIME,
+                                    engine_option, multipv=top)
+    r = run_search(pos, engine, limits, options, quiet)
     rows = _root_table(pos, r, top)
     if as_json:
         emit_json({"position": pos.to_text(), "to_move": pos.to_move, "engine": r.engine or engine,
@@ -224,14 +225,12 @@ def solve(position, position_file, time_limit, nodes, hash_mb, workers, wdl, all
       patchsolve solve -f endgame.txt --wdl
       patchsolve solve -f endgame.txt --all-moves --time 30
     """
-    from patchsolve.search import solve as exact
-
     pos = load_position(position, position_file)
     _searchable(pos)
-    limits = {k: v for k, v in (("time", time_limit), ("nodes", nodes), ("hash_mb", hash_mb), ("workers", workers))
-              if v is not None}
+    # one Limits, refused here (one line, before any output) when the solver cannot take it
+    limits = Limits(time=time_limit, nodes=nodes, hash_mb=hash_mb, workers=workers).for_engine("solve")
     info(quiet, f"solving{' who wins' if wdl else ''} ({limits_text(limits) or 'default budget'})")
-    r = exact(pos, wdl=wdl, all_moves=all_moves, progress=_solve_progress(quiet), **limits)
+    r = exact(pos, limits, wdl=wdl, all_moves=all_moves, progress=_solve_progress(quiet))
     info(quiet, f"done: {result_summary(r)}")
     proven = r.bound == "exact" or (wdl and r.proven is not None)
     if as_json:
@@ -286,13 +285,12 @@ def analyze(record, engine, time_limit, iterations, depth, nodes, seed, workers,
     from patchsolve.analysis import analyze_game
 
     game = Game.from_text(read_file(record))
-    limits = engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, 0.5, engine_option)
-    require_engine(engine)
+    limits, options = engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, 0.5, engine_option)
     if svg_file:
         _check_writable(svg_file)
 
     def evaluate(pos, k, n):
-        return run_search(pos, engine, limits, quiet, label=f"[{k + 1}/{n}] ")
+        return run_search(pos, engine, limits, options, quiet, label=f"[{k + 1}/{n}] ")
 
     review = analyze_game(game, engine=engine, threshold=threshold, evaluate=evaluate)
     if svg_file:
@@ -302,7 +300,7 @@ def analyze(record, engine, time_limit, iterations, depth, nodes, seed, workers,
     summary = review.summary()
     interrupted = review.interrupted
     if as_json:
-        emit_json({"engine": engine, "limits": limits, "threshold": threshold,
+        emit_json({"engine": engine, "limits": {**limits.given(), **options}, "threshold": threshold,
                    "moves": [_analyze_row(m) for m in review.moves], "summary": summary,
                    "end": game.end.to_text(), "interrupted": interrupted})
         return INTERRUPTED if interrupted else 0

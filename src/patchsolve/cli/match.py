@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from patchsolve.cli.common import CONTEXT, INTERRUPTED, CliError, emit_json, info
+from patchsolve.cli.common import CONTEXT, INTERRUPTED, SEED, CliError, emit_json, info
 from patchsolve.patches import EDITION_NAMES
 
 MAX_PAIRS = 100_000
@@ -19,7 +19,7 @@ MAX_PAIRS = 100_000
 @click.argument("players", nargs=-1, required=True)
 @click.option("--pairs", type=click.IntRange(1, MAX_PAIRS), default=10, show_default=True,
               help=f"Circles per pairing (at most {MAX_PAIRS}); each is played twice with sides swapped.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the circles and players.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the circles and players (0..2**64-1).")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Worker processes (default and most: the number of cores).")
 @click.option("--edition", type=click.Choice(EDITION_NAMES), default="revised", show_default=True)

@@ -10,7 +10,7 @@ import click
 from patchsolve import render
 from patchsolve.cli.common import (CONTEXT, INTERRUPTED, CliError, color_option, describe_move, emit_json,
                                    load_position, position_arguments, use_color)
-from patchsolve.cli.common import as_move, engine_limits, engine_options, one_line, require_engine, run_search
+from patchsolve.cli.common import engine_limits, engine_options, one_line, run_search
 from patchsolve.errors import IllegalMoveError, NotationError
 from patchsolve.game import Game
 from patchsolve.patches import PATCHES
@@ -44,10 +44,10 @@ def play(position, position_file, p0, p1, engine, time_limit, iterations, depth,
     """
     start = load_position(position, position_file)
     players = (p0, p1)
-    limits = None
+    limits = options = None
     if "engine" in players:
-        limits = engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, 1.0, engine_option)
-        require_engine(engine)
+        limits, options = engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, 1.0,
+                                        engine_option)
     game = Game(start)
     col = use_color(color)
     out = sys.stderr if as_json else sys.stdout     # with --json, stdout carries the JSON only
@@ -66,12 +66,12 @@ def play(position, position_file, p0, p1, engine, time_limit, iterations, depth,
         pos = game.end
         p = pos.to_move
         if players[p] == "engine":
-            r = run_search(pos, engine, limits, quiet, label=f"player {p}: ")
+            r = run_search(pos, engine, limits, options, quiet, label=f"player {p}: ")
             if r.interrupted:
                 click.echo(f"interrupted: the game is kept as it stands ({len(game)} moves)", err=True)
                 code = INTERRUPTED
                 break
-            move = as_move(pos, r.best_move)
+            move = r.best_move
             show(f"{len(game) + 1}. player {p} (engine): {move}  ({describe_move(pos, move)})")
         else:
             click.echo(f"{len(game) + 1}. player {p}> ", nl=False, err=True)

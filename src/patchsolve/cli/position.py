@@ -10,7 +10,7 @@ import time
 import click
 
 from patchsolve import render
-from patchsolve.cli.common import (CONTEXT, INTERRUPTED, CliError, color_option, describe_move, emit_json,
+from patchsolve.cli.common import (CONTEXT, INTERRUPTED, SEED, CliError, color_option, describe_move, emit_json,
                                    info, load_position, position_arguments, read_file, use_color)
 from patchsolve.errors import LimitError
 from patchsolve.game import Game
@@ -21,7 +21,8 @@ from patchsolve.position import MAX_PERFT_DEPTH, Position
 # -- new / show / moves -----------------------------------------------------------
 
 @click.command(context_settings=CONTEXT)
-@click.option("--seed", type=int, default=None, help="Seed of the random circle (default: a random one).")
+@click.option("--seed", type=SEED, default=None,
+              help="Seed of the random circle, 0..2**64-1 (default: a random one).")
 @click.option("--edition", type=click.Choice(EDITION_NAMES), default="revised", show_default=True,
               help="Time-board printing.")
 @click.option("--first", "first_player", type=click.IntRange(0, 1), default=0, show_default=True,
