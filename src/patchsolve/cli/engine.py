@@ -39,7 +39,7 @@ def best(position, position_file, engine, time_limit, iterations, depth, nodes, 
     Examples:
       patchsolve best
       patchsolve best --engine alphabeta --depth 6 -f position.txt
-      patchsolve new --seed 2 | patchsolve best - --iterations 50000 --json
+      patchsolve new --seed 2 | patchsolve best - --engine mcts --iterations 5000 --json
     """
     pos = load_position(position, position_file)
     _searchable(pos)
@@ -118,7 +118,7 @@ def eval_cmd(position, position_file, engine, time_limit, iterations, depth, nod
 
     \b
     Examples:
-      patchsolve eval --iterations 20000 --top 8
+      patchsolve eval --nodes 100000 --top 8
       patchsolve eval -f position.txt --engine alphabeta --depth 5 --json
     """
     pos = load_position(position, position_file)
@@ -279,8 +279,8 @@ def analyze(record, engine, time_limit, iterations, depth, nodes, seed, workers,
     the player who moved (0 when the move is the engine's choice). '?' marks a
     loss above the threshold, '??' above twice the threshold.
     Examples:
-      patchsolve analyze game.txt --iterations 5000 --threshold 4
-      patchsolve analyze game.txt --engine alphabeta --time 0.2 --svg review.svg
+      patchsolve analyze game.txt --engine mcts --iterations 500 --threshold 4
+      patchsolve analyze game.txt --engine alphabeta --depth 4 --svg review.svg
     """
     from patchsolve.analysis import analyze_game
 

@@ -50,9 +50,10 @@ def tournament(players, pairs, seed, workers, edition, one_pairing, csv_file, md
     mcts:iterations=5000, mcts:time=1,policy=heuristic, ...
 
     \b
-    Example:
-      patchsolve tournament greedy mcts:iterations=2000 --pairs 20 --games games.csv
-      patchsolve tournament greedy alphabeta:depth=2 --backend ray --address auto
+    Examples:
+      patchsolve tournament greedy mcts:iterations=200 --pairs 2 --games games.csv
+      patchsolve tournament greedy alphabeta:depth=2 --pairs 2 --backend ray --workers 2
+    On a Ray cluster: --backend ray --address auto (or its host:port).
     """
     import contextlib
 
@@ -151,7 +152,7 @@ def bench(as_json):
     """Run the fixed bench on the bench set (perft and playouts of the rules
     core, alpha-beta to a fixed depth, MCTS to a fixed iteration count), print
     the speeds and the signature: the sum of the deterministic counts, equal
-    to the pinned one unless the code's behaviour changed. About 5 s.
+    to the pinned one unless the code's behaviour changed. A few seconds.
 
     \b
     Example:

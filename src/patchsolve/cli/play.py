@@ -40,7 +40,7 @@ def play(position, position_file, p0, p1, engine, time_limit, iterations, depth,
     orientations of patch 7, 'undo' to take back, or 'quit'.
     Examples:
       patchsolve play
-      patchsolve play --p0 engine --p1 engine --iterations 2000 --record game.txt
+      patchsolve play --p0 engine --p1 engine --nodes 20000 --record game.txt
     """
     start = load_position(position, position_file)
     players = (p0, p1)

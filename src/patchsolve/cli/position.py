@@ -88,7 +88,7 @@ def show(position, position_file, svg_file, as_board, color, as_json):
     Examples:
       patchsolve show
       patchsolve new --seed 3 | patchsolve show - --svg start.svg
-      patchsolve show --board > table.txt && patchsolve best -f table.txt
+      patchsolve show --board > table.txt && patchsolve best -f table.txt --depth 6
     """
     pos = load_position(position, position_file)
     if as_board:
@@ -118,8 +118,8 @@ def moves(position, position_file, patch, as_json):
 
     \b
     Move notation: walk | <patch>:<orientation>@<square> | leather@<square>
-    Example:
-      patchsolve moves revised 4,8,... 0/0 5/5 0/0 0/0 0 26,32,38,44,50 - - -
+    Examples:
+      patchsolve moves revised 16,17,9,2,14,29,32,25,0,4,8,21,1,27,18,28,3,26,19,31,10 b3f39dfee4/1867f6f3d9fe3e 3/10 6/5 21/23 - 26,32,38,44,50 - - -
       patchsolve moves --patch 8
     """
     pos = load_position(position, position_file)
@@ -152,7 +152,7 @@ def patches(as_json):
     in buttons, time, income and shape.
 
     \b
-    Example:
+    Examples:
       patchsolve patches
       patchsolve patches --json
     """
