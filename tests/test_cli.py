@@ -479,3 +479,42 @@ def test_an_error_cuts_a_long_token():
     r = run("show", "revised " + "x" * 5000)
     assert_bad_input(r, "x" * 40 + "...' (5000 characters)")
     assert len(r.stderr) < 400
+
+
+def test_perft_progress_counts_leaves_within_a_root_move_and_ctrl_c_keeps_the_whole_ones():
+    import re
+    import signal
+    import subprocess
+
+    proc = subprocess.Popen([sys.executable, "-m", "patchsolve.cli", "perft", "5"], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = ""
+        while "leaves," not in line:                    # the first progress line, about 1 s in
+            line = proc.stderr.readline()
+            assert line, "perft ended without a progress line"
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    # one root move of perft 5 takes ~30 s here: a count per root move would still read 0
+    done, leaves = re.search(r"(\d+)/743 root moves, ([\d,]+) leaves", line).groups()
+    assert int(done) == 0 and int(leaves.replace(",", "")) > 0, line
+    assert proc.returncode == 130 and "interrupted after 0 of 743 root moves: 0 leaves so far" in out, out
+
+
+def test_perft_walk_counts_what_the_core_counts():
+    from patchsolve.cli.position import perft_walk
+
+    pos = Game.read(GOLDEN).position(30)
+    ticks = []
+    assert perft_walk(pos, 5, ticks.append, lambda: False) == pos.perft(5) == sum(ticks)
+    assert len(ticks) > 1
+    assert perft_walk(pos, 5, ticks.append, lambda: True) is None
+
+
+def test_help_at_the_play_prompt_lists_the_prompt_commands_not_the_moves():
+    r = run("play", "--p1", "human", "--no-color", input="help\n?\nquit\n")
+    assert r.exit_code == 0, r.output
+    assert r.stdout.count("orient 7") == 2 and "undo" in r.stdout and "quit" in r.stdout
+    assert "4:0@a1" not in r.stdout and "'help' for the prompt's commands" in r.stderr

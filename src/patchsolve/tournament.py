@@ -101,6 +101,12 @@ class PairingResult:
     b: str
     games: list[GameOutcome]
     interrupted: bool = False   # stopped by Ctrl-C: only the finished games
+    planned: int = 0            # games the pairing was to play (0: not known)
+
+    @property
+    def partial(self) -> bool:
+        """Fewer games than planned: stopped by Ctrl-C, or still running."""
+        return self.interrupted or self.n < self.planned
 
     @property
     def n(self) -> int:
@@ -137,6 +143,7 @@ class PairingResult:
             "elo_a_minus_b": round(elo(self.win_rate), 1) + 0.0,
             "elo_ci95": f"[{elo(lo):.0f}, {elo(hi):.0f}]",
             "mean_margin_a": round(self.mean_margin, 2),
+            "planned": self.planned or self.n, "partial": self.partial,
         }
 
 
@@ -163,6 +170,7 @@ class GameSink:
                  pairs: int = 1, round_robin: bool = True):
         self.pairings = pairings_of(specs, round_robin)
         self.games = [[] for _ in self.pairings]
+        self.planned = 2 * pairs
         self.csv_file, self.md_file = csv_file, md_file
         self.records = None
         self._games_fh = None
@@ -191,7 +199,7 @@ class GameSink:
         self.write_tables(self.results())
 
     def results(self) -> list["PairingResult"]:
-        return [PairingResult(a, b, list(g)) for (a, b), g in zip(self.pairings, self.games)]
+        return [PairingResult(a, b, list(g), planned=self.planned) for (a, b), g in zip(self.pairings, self.games)]
 
     def write_tables(self, results) -> None:
         if self.csv_file:
@@ -260,7 +268,7 @@ def run_tournament(specs, pairs: int = 10, seed: int = 0, workers: int = 1, edit
     results = []
     for i, (a, b) in enumerate(pairings):
         games = [outcomes[k] for k in range(i * per, (i + 1) * per) if k in outcomes]
-        results.append(PairingResult(a, b, games, interrupted=interrupted))
+        results.append(PairingResult(a, b, games, interrupted=interrupted, planned=per))
     return results
 
 
@@ -276,6 +284,8 @@ def game_row(pairing: int, k: int, g: GameOutcome) -> dict:
 
 
 def to_csv(results) -> str:
+    """The results table as CSV; the ``planned`` and ``partial`` columns say
+    whether every game was played."""
     buf = io.StringIO()
     rows = [r.row() for r in results]
     w = csv.DictWriter(buf, fieldnames=list(rows[0]))
@@ -285,6 +295,8 @@ def to_csv(results) -> str:
 
 
 def to_markdown(results) -> str:
+    """The results table in Markdown; a table of fewer games than planned
+    says so below it (stopped by Ctrl-C, or written while games still run)."""
     lines = ["| A | B | games | A wins | A win rate (95% CI) | Elo A-B (95% CI) | mean margin A |",
              "|---|---|---:|---:|---|---|---:|"]
     for r in results:
@@ -292,6 +304,10 @@ def to_markdown(results) -> str:
         lines.append(f"| `{d['player_a']}` | `{d['player_b']}` | {d['games']} | {d['wins_a']} | "
                      f"{100 * d['win_rate_a']:.1f}% [{100 * d['ci95_low']:.1f}, {100 * d['ci95_high']:.1f}] | "
                      f"{d['elo_a_minus_b'] + 0.0:+.0f} {d['elo_ci95']} | {d['mean_margin_a']:+.1f} |")
+    if any(r.partial for r in results):
+        why = "stopped by Ctrl-C" if any(r.interrupted for r in results) else "games still running"
+        played, planned = sum(r.n for r in results), sum(r.planned or r.n for r in results)
+        lines += ["", f"**Partial**: {played} of {planned} games ({why})."]
     return "\n".join(lines) + "\n"
 
 

@@ -214,6 +214,29 @@ def replay(record, ply, brief, color, as_json):
 
 # -- perft ------------------------------------------------------------------------
 
+PERFT_CHUNK = 3     # plies counted by one call into C: 10-60 ms from early positions, so progress
+                    # and Ctrl-C come often, while the walk above costs well under 1% (a few us a node)
+
+
+def perft_walk(pos: Position, depth: int, tick, stopped) -> int | None:
+    """``pos.perft(depth)``, with the plies above the last ``PERFT_CHUNK``
+    walked here so that ``tick(leaves)`` runs after every call into C
+    (progress within a root move, not only between them); None when
+    ``stopped()`` turned true before the count was whole."""
+    if depth <= PERFT_CHUNK or pos.is_over:
+        leaves = pos.perft(depth)
+        tick(leaves)
+        return leaves
+    total = 0
+    for m in pos.legal_moves():
+        if stopped():
+            return None
+        count = perft_walk(pos.play(m), depth - 1, tick, stopped)
+        if count is None:
+            return None
+        total += count
+    return total
+
 @click.command(context_settings=CONTEXT)
 @click.argument("position", nargs=-1)
 @click.argument("depth", type=int)
@@ -242,21 +265,28 @@ def perft(position, depth, position_file, divide, quiet, as_json):
     info(quiet, f"perft {depth}: {len(moves)} root moves (Ctrl-C stops with the partial count)")
     per_move = {}
     t0 = last = time.perf_counter()
+    done = 0                                    # leaves so far, the root move in progress included
+
+    def tick(leaves):
+        nonlocal done, last
+        done += leaves
+        now = time.perf_counter()
+        if now - last >= 1.0:
+            last = now
+            info(quiet, f"perft {depth}: {len(per_move)}/{len(moves)} root moves, {done:,} leaves, "
+                        f"{done / (now - t0):,.0f} leaves/s")
+
     with interruptible():
         if not moves:
             nodes = pos.perft(depth)
         else:
-            for k, m in enumerate(moves):
-                per_move[str(m)] = pos.play(m).perft(depth - 1)
-                if stop_requested():
-                    per_move.popitem()          # that root move's count is partial
+            for m in moves:
+                count = perft_walk(pos.play(m), depth - 1, tick, stop_requested)
+                if count is None:               # stopped inside: that root move's count is partial
                     break
-                now = time.perf_counter()
-                if now - last >= 1.0:
-                    last = now
-                    done = sum(per_move.values())
-                    info(quiet, f"perft {depth}: {k + 1}/{len(moves)} root moves, {done:,} leaves, "
-                                f"{done / (now - t0):,.0f} leaves/s")
+                per_move[str(m)] = count
+                if stop_requested():
+                    break
             nodes = sum(per_move.values())
         interrupted = stop_requested()
     elapsed = time.perf_counter() - t0
