@@ -518,3 +518,9 @@ def test_help_at_the_play_prompt_lists_the_prompt_commands_not_the_moves():
     assert r.exit_code == 0, r.output
     assert r.stdout.count("orient 7") == 2 and "undo" in r.stdout and "quit" in r.stdout
     assert "4:0@a1" not in r.stdout and "'help' for the prompt's commands" in r.stderr
+
+
+def test_a_placement_that_does_not_fit_names_its_square():
+    r = run("play", "--p1", "human", "--no-color", input="4:1@i9\nquit\n")
+    assert r.exit_code == 0, r.output
+    assert "orientation 1 of patch 4 does not fit with its corner on i9" in r.stderr
