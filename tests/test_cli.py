@@ -524,3 +524,13 @@ def test_a_placement_that_does_not_fit_names_its_square():
     r = run("play", "--p1", "human", "--no-color", input="4:1@i9\nquit\n")
     assert r.exit_code == 0, r.output
     assert "orientation 1 of patch 4 does not fit with its corner on i9" in r.stderr
+
+
+def test_best_draws_the_quilt_after_its_move_with_patch_symbols_not_hashes():
+    pos = ps.Position.from_text(Game.read(GOLDEN).position(20).to_text())     # no labels: a tiling names them
+    r = run("best", pos.to_text(), "--depth", 2, "-q", "--no-color")
+    assert r.exit_code == 0, r.output
+    quilt = r.stdout.split("quilt of player")[1].splitlines()[2:]
+    assert len(quilt) == 9 and not any("#" in row for row in quilt)
+    assert sum(c != "." for row in quilt for c in row.split()[1:]) == bin(pos.play(
+        pos.parse_move(r.stdout.split("best move: ")[1].split()[0])).quilt(pos.to_move)).count("1")

@@ -75,11 +75,17 @@ def best(position, position_file, engine, time_limit, iterations, depth, nodes, 
     if r.seed is not None:
         stats.append(f"seed {r.seed}")
     click.echo("stats: " + "  ".join(stats))
-    click.echo(f"quilt of player {mover} after {move}" + (" (the new patch drawn with its symbol):"
-                                                          if move.kind != "walk" else ":"))
     col = use_color(color)
-    new_label = render.LEATHER if move.kind == "leather" else move.patch
-    labels = {sq: new_label for sq in range(81) if move.mask >> sq & 1}
+    # every patch drawn with its symbol (as board text draws it, so the rows can be copied into a
+    # table), from the position's labels or a tiling; '#' only where neither says which patch
+    known = pos.labels_or_tiling()
+    labels = dict(known[mover]) if known else {}
+    title = f"quilt of player {mover} after {move}"
+    if move.kind != "walk":
+        new_label = render.LEATHER if move.kind == "leather" else move.patch
+        labels.update({sq: new_label for sq in range(81) if move.mask >> sq & 1})
+        title += f" (the new patch drawn as {render.symbol(new_label)})"
+    click.echo(title + ":")
     for line in render.quilt_lines(after.quilt(mover), labels, col):
         click.echo("  " + line, color=col)
     return exit_code(r)
