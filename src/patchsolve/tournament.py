@@ -36,6 +36,8 @@ SEED_MASK = 2**64 - 1   # the players' seeds are kept in the engines' range (Lim
 
 @dataclass
 class GameOutcome:
+    """One finished game: who played which side, the scores, the circle and the moves."""
+
     pair: int
     first: str            # spec of the player who started (player 0)
     second: str
@@ -88,6 +90,7 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def elo(p: float) -> float:
+    """The Elo difference of a win rate ``p``, clamped at +-800."""
     if p <= 0:
         return -800.0
     if p >= 1:
@@ -97,6 +100,8 @@ def elo(p: float) -> float:
 
 @dataclass
 class PairingResult:
+    """The games of one pairing (A against B) and their statistics for A."""
+
     a: str
     b: str
     games: list[GameOutcome]
@@ -110,6 +115,7 @@ class PairingResult:
 
     @property
     def n(self) -> int:
+        """Games played."""
         return len(self.games)
 
     def _a_won(self, g: GameOutcome) -> bool:
@@ -117,18 +123,22 @@ class PairingResult:
 
     @property
     def wins_a(self) -> int:
+        """Games A won."""
         return sum(self._a_won(g) for g in self.games)
 
     @property
     def win_rate(self) -> float:
+        """A's share of wins (0 when no game was played)."""
         return self.wins_a / self.n if self.n else 0.0
 
     @property
     def interval(self) -> tuple[float, float]:
+        """The 95% Wilson interval of A's win rate."""
         return wilson(self.wins_a, self.n)
 
     @property
     def mean_margin(self) -> float:
+        """A's mean final score margin."""
         total = 0
         for g in self.games:
             m = g.scores[0] - g.scores[1]
@@ -136,6 +146,7 @@ class PairingResult:
         return total / self.n if self.n else 0.0
 
     def row(self) -> dict:
+        """The pairing as one table row (CSV, JSON, Markdown)."""
         lo, hi = self.interval
         return {
             "player_a": self.a, "player_b": self.b, "games": self.n, "wins_a": self.wins_a,
@@ -157,6 +168,7 @@ def pairing_jobs(a: str, b: str, pairs: int, seed: int, edition: str):
 
 
 def pairings_of(specs, round_robin: bool = True) -> list[tuple[str, str]]:
+    """Every pair of ``specs`` (round robin), or only the first two."""
     return list(itertools.combinations(specs, 2)) if round_robin else [(specs[0], specs[1])]
 
 
@@ -190,6 +202,7 @@ class GameSink:
             raise PatchsolveError(f"cannot write {e.filename}: {e.strerror}") from None
 
     def add(self, pairing: int, k: int, game: GameOutcome) -> None:
+        """Write a finished game: its row, its record, and the tables so far."""
         self.games[pairing].append(game)
         if self._games_fh:
             self._writer.writerow(game_row(pairing, k, game))
@@ -199,9 +212,11 @@ class GameSink:
         self.write_tables(self.results())
 
     def results(self) -> list["PairingResult"]:
+        """The results of the games written so far (fewer than planned: partial)."""
         return [PairingResult(a, b, list(g), planned=self.planned) for (a, b), g in zip(self.pairings, self.games)]
 
     def write_tables(self, results) -> None:
+        """Rewrite the CSV and Markdown tables from ``results``."""
         if self.csv_file:
             Path(self.csv_file).write_text(to_csv(results))
         if self.md_file:
@@ -312,6 +327,7 @@ def to_markdown(results) -> str:
 
 
 def print_progress(done: int, total: int) -> None:
+    """A progress bar of finished games on stderr."""
     width = 30
     filled = width * done // total
     sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games")

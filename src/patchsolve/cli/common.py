@@ -62,6 +62,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
 def position_arguments(f):
+    """The POSITION arguments and ``-f/--file`` of a command that reads a position."""
     f = click.option("-f", "--file", "position_file", type=click.Path(dir_okay=False, allow_dash=True),
                      help="Read POSITION from FILE ('-' = standard input).")(f)
     f = click.argument("position", nargs=-1)(f)
@@ -69,6 +70,7 @@ def position_arguments(f):
 
 
 def read_file(path: str) -> str:
+    """The text of ``path`` (``-``: standard input); a CliError naming the file if it cannot be read."""
     if path == "-":
         return sys.stdin.read()
     try:
@@ -79,6 +81,8 @@ def read_file(path: str) -> str:
 
 
 def load_position(words, position_file) -> Position:
+    """The position given as arguments, with ``-f``, or on standard input
+    (``-``); the built-in start position when none is given."""
     if position_file is not None:
         if words:
             raise CliError("give POSITION either as arguments or with -f, not both")
@@ -92,26 +96,31 @@ def load_position(words, position_file) -> Position:
 
 
 def emit_json(data) -> None:
+    """Print ``data`` as indented JSON on stdout."""
     click.echo(json.dumps(data, indent=2))
 
 
 def info(quiet: bool, message: str) -> None:
+    """An ``info:`` line on stderr, unless ``quiet``."""
     if not quiet:
         click.echo(f"info: {message}", err=True)
 
 
 def use_color(color):
+    """``--color/--no-color``, or colour when stdout is a terminal."""
     if color is None:
         return sys.stdout.isatty()
     return color
 
 
 def color_option(f):
+    """The ``--color/--no-color`` option."""
     return click.option("--color/--no-color", default=None,
                         help="Colour the patches (default: when stdout is a terminal).")(f)
 
 
 def describe_move(pos: Position, move) -> str:
+    """``move`` in words: what it buys and costs, or where a walk goes."""
     p = pos.to_move
     f = pos.fields()
     if move.kind == "walk":

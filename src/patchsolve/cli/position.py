@@ -60,6 +60,7 @@ def new(seed, edition, first_player, circle_text, as_json):
 
 
 def position_info(pos: Position) -> dict:
+    """``show --json``: the position, its fields, whose turn, scores and the next three patches."""
     f = pos.fields()
     return {
         "position": pos.to_text(),
