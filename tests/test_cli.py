@@ -1,9 +1,9 @@
 """The ``patchsolve`` command line, through click's CliRunner.
 
 Commands that search (best, eval, analyze, play with an engine) are tested
-twice: with a small stand-in engine injected as ``patchsolve.search.mcts`` /
-``alphabeta`` (always runs: checks the CLI's own code paths), and with the
-real engines (skipped while they are not on this branch).
+with a small stand-in engine injected as ``patchsolve.search.mcts`` /
+``alphabeta`` behind the real dispatcher (the CLI's own code paths: what it
+hands the dispatcher, what it prints), and a few with the real engines.
 """
 
 import json
@@ -46,6 +46,7 @@ def assert_bad_input(result, needle=None):
 # -- a stand-in engine -----------------------------------------------------------
 
 CALLS = []
+LIMITS_SEEN = []       # the Limits objects the stand-in engines were given
 
 
 def _fake_result(position, engine, **limits):
@@ -63,6 +64,7 @@ def fake_engines(monkeypatch):
     """Stand-in engine modules behind the real dispatcher: each records the
     limits it was given and its options."""
     CALLS.clear()
+    LIMITS_SEEN.clear()
     monkeypatch.setattr(shortcut, "ENDGAME_SPACES", -1)     # no exact-solver shortcut around the fakes
 
     def fake(engine):
@@ -71,6 +73,7 @@ def fake_engines(monkeypatch):
 
         def run_fake(position, limits, options):
             CALLS.append((engine, {**limits.given(), **options}))
+            LIMITS_SEEN.append(limits)
             return _fake_result(position, engine, **limits.given())
 
         module.run = run_fake
@@ -79,12 +82,6 @@ def fake_engines(monkeypatch):
     fake("mcts")
     fake("alphabeta")
     return CALLS
-
-
-@pytest.fixture
-def no_engines(monkeypatch):
-    monkeypatch.setitem(sys.modules, "patchsolve.search.mcts", None)
-    monkeypatch.setitem(sys.modules, "patchsolve.search.alphabeta", None)
 
 
 # -- help -------------------------------------------------------------------------
@@ -270,15 +267,9 @@ def test_replay_errors(tmp_path):
     assert_bad_input(run("replay", tmp_path / "missing.txt"), "cannot read")
 
 
-# -- engines missing ----------------------------------------------------------------
+# -- play between humans ----------------------------------------------------------------
 
-@pytest.mark.parametrize("args", [["best"], ["eval"], ["best", "--engine", "alphabeta", "--depth", 2],
-                                  ["analyze", str(GOLDEN)], ["play", "--p1", "engine"]])
-def test_search_commands_fail_cleanly_without_an_engine(no_engines, args):
-    assert_bad_input(run(*args), "not available")
-
-
-def test_human_vs_human_needs_no_engine(no_engines, tmp_path):
+def test_human_vs_human_plays_a_whole_game_and_writes_its_record(tmp_path):
     game = Game.read(GOLDEN)
     moves = "\n".join(str(m) for m in game.moves)
     record = tmp_path / "game.txt"
@@ -290,7 +281,7 @@ def test_human_vs_human_needs_no_engine(no_engines, tmp_path):
     assert Game.read(record) == game
 
 
-def test_play_quit_and_undo(no_engines):
+def test_play_quit_and_undo():
     r = run("play", "--p1", "human", input="walk\nundo\nwalk\nquit\n")
     assert r.exit_code == 0 and "game abandoned" in r.stdout
 
@@ -391,7 +382,7 @@ def test_play_engine_vs_engine(fake_engines, tmp_path):
     assert json.loads(r.stdout)["over"] is True          # stdout is the JSON only
 
 
-# -- with the real engines (skipped until they are merged) ------------------------------
+# -- with the real engines ------------------------------------------------------------
 
 def test_best_with_the_real_mcts_engine():
     r = run("best", "--engine", "mcts", "--iterations", 300, "--json", "-q")
@@ -434,7 +425,112 @@ def test_moves_of_one_patch_with_its_orientations():
     assert_bad_input(run("moves", "--patch", 40), "40")
 
 
-def test_play_helps_a_human_with_moves_and_orientations(no_engines):
+def test_play_helps_a_human_with_moves_and_orientations():
     r = run("play", "--p1", "human", "--no-color", input="moves 4\norient 8\norient x\nquit\n")
     assert r.exit_code == 0
     assert "4:0@a1" in r.stdout and "8:7" in r.stdout and "usage: orient" in r.stderr
+
+
+# -- one hand-off: the CLI's Limits goes to the dispatcher as it is -------------------------
+
+def test_an_engine_command_builds_one_limits_and_hands_it_on(fake_engines, monkeypatch):
+    from patchsolve.search import limits as limits_module
+
+    built = []
+    original = limits_module.Limits.__post_init__
+
+    def counting(self):
+        original(self)
+        built.append(self)
+
+    monkeypatch.setattr(limits_module.Limits, "__post_init__", counting)
+    r = run("best", "--depth", 3, "-o", "hash_mb=8", "-o", "placements=4", "-q")
+    assert r.exit_code == 0, r.output
+    budgets = [b for b in built if b.given()]     # (the dispatcher's split of no keywords is an empty one)
+    assert len(budgets) == 1 and budgets[0].given() == {"depth": 3, "hash_mb": 8}
+    assert LIMITS_SEEN == [budgets[0]] and LIMITS_SEEN[0] is budgets[0]
+    assert fake_engines == [("alphabeta", {"depth": 3, "hash_mb": 8, "placements": 4})]
+    built.clear()
+    assert run("solve", "--nodes", 1, "-q", Game.read(GOLDEN).position(44).to_text()).exit_code in (0, 1)
+    assert len([b for b in built if b.given()]) == 1
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["--iterations", 100], "iterations"),
+    (["--engine", "mcts", "--depth", 2], "depth"),
+    (["-o", "bogus=1"], "bogus"),
+    (["--workers", 2, "--nodes", 100], "workers"),
+])
+def test_play_refuses_bad_engine_settings_before_drawing_or_writing_the_record(tmp_path, args, needle):
+    record = tmp_path / "game.txt"
+    r = run("play", "--p0", "engine", "--p1", "engine", "--record", record, *args)
+    assert_bad_input(r, needle)
+    assert r.stdout == "" and not record.exists()
+
+
+@pytest.mark.parametrize("command", [["new"], ["best", "--engine", "mcts", "--iterations", 10],
+                                     ["tournament", "random", "random", "--pairs", 1]])
+def test_every_seed_takes_the_same_range(command):
+    assert_bad_input(run(*command, "--seed", 2**64), "--seed")
+    assert_bad_input(run(*command, "--seed", -1), "--seed")
+
+
+def test_an_error_cuts_a_long_token():
+    r = run("show", "revised " + "x" * 5000)
+    assert_bad_input(r, "x" * 40 + "...' (5000 characters)")
+    assert len(r.stderr) < 400
+
+
+def test_perft_progress_counts_leaves_within_a_root_move_and_ctrl_c_keeps_the_whole_ones():
+    import re
+    import signal
+    import subprocess
+
+    proc = subprocess.Popen([sys.executable, "-m", "patchsolve.cli", "perft", "5"], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = ""
+        while "leaves," not in line:                    # the first progress line, about 1 s in
+            line = proc.stderr.readline()
+            assert line, "perft ended without a progress line"
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    # one root move of perft 5 takes ~30 s here: a count per root move would still read 0
+    done, leaves = re.search(r"(\d+)/743 root moves, ([\d,]+) leaves", line).groups()
+    assert int(done) == 0 and int(leaves.replace(",", "")) > 0, line
+    assert proc.returncode == 130 and "interrupted after 0 of 743 root moves: 0 leaves so far" in out, out
+
+
+def test_perft_walk_counts_what_the_core_counts():
+    from patchsolve.cli.position import perft_walk
+
+    pos = Game.read(GOLDEN).position(30)
+    ticks = []
+    assert perft_walk(pos, 5, ticks.append, lambda: False) == pos.perft(5) == sum(ticks)
+    assert len(ticks) > 1
+    assert perft_walk(pos, 5, ticks.append, lambda: True) is None
+
+
+def test_help_at_the_play_prompt_lists_the_prompt_commands_not_the_moves():
+    r = run("play", "--p1", "human", "--no-color", input="help\n?\nquit\n")
+    assert r.exit_code == 0, r.output
+    assert r.stdout.count("orient 7") == 2 and "undo" in r.stdout and "quit" in r.stdout
+    assert "4:0@a1" not in r.stdout and "'help' for the prompt's commands" in r.stderr
+
+
+def test_a_placement_that_does_not_fit_names_its_square():
+    r = run("play", "--p1", "human", "--no-color", input="4:1@i9\nquit\n")
+    assert r.exit_code == 0, r.output
+    assert "orientation 1 of patch 4 does not fit with its corner on i9" in r.stderr
+
+
+def test_best_draws_the_quilt_after_its_move_with_patch_symbols_not_hashes():
+    pos = ps.Position.from_text(Game.read(GOLDEN).position(20).to_text())     # no labels: a tiling names them
+    r = run("best", pos.to_text(), "--depth", 2, "-q", "--no-color")
+    assert r.exit_code == 0, r.output
+    quilt = r.stdout.split("quilt of player")[1].splitlines()[2:]
+    assert len(quilt) == 9 and not any("#" in row for row in quilt)
+    assert sum(c != "." for row in quilt for c in row.split()[1:]) == bin(pos.play(
+        pos.parse_move(r.stdout.split("best move: ")[1].split()[0])).quilt(pos.to_move)).count("1")

@@ -149,6 +149,7 @@ def test_a_tournament_keeps_every_finished_game_and_prints_their_table_on_ctrl_c
     assert len(list(records.iterdir())) == len(rows)       # a record for every finished game
     assert f"| {len(rows)} |" in out                     # the table counts the finished games
     assert f"| {len(rows)} |" in (tmp_path / "table.md").read_text()
+    assert f"**Partial**: {len(rows)} of 400 games (stopped by Ctrl-C)" in (tmp_path / "table.md").read_text()
     for row in rows:
         g = Game.read(records / f"pairing{row['pairing']}_game{int(row['game']):04d}.txt")
         assert list(g.end.scores()) == [int(row["score_first"]), int(row["score_second"])]

@@ -188,3 +188,19 @@ def test_a_bad_external_player_is_a_clear_error():
         make_player("ext[/no/such/python]:greedy")
     with pytest.raises(PatchsolveError):
         make_player("ext[]:greedy")
+
+
+def test_a_table_of_fewer_games_than_planned_is_marked_partial(tmp_path):
+    from patchsolve.tournament import GameSink, PairingResult
+
+    [whole] = run_tournament(["greedy", "random"], pairs=1, seed=2)
+    assert whole.planned == 2 and not whole.partial and "Partial" not in to_markdown([whole])
+    assert to_csv([whole]).splitlines()[1].endswith(",2,False")
+    stopped = PairingResult(whole.a, whole.b, whole.games[:1], interrupted=True, planned=2)
+    assert "**Partial**: 1 of 2 games (stopped by Ctrl-C)." in to_markdown([stopped])
+    assert to_csv([stopped]).splitlines()[1].endswith(",2,True")
+    sink = GameSink(["greedy", "random"], md_file=tmp_path / "t.md", csv_file=tmp_path / "t.csv", pairs=1)
+    sink.add(0, 0, whole.games[0])               # tables rewritten while the other game still runs
+    assert "**Partial**: 1 of 2 games (games still running)." in (tmp_path / "t.md").read_text()
+    sink.add(0, 1, whole.games[1])
+    assert "Partial" not in (tmp_path / "t.md").read_text()

@@ -513,7 +513,9 @@ def buy_move_code(int patch, int orientation, int square):
         raise ValueError(f"patch {patch} has orientations 0..{count - 1}, not {orientation}")
     og = T.patch_og_start[patch] + orientation
     if not 0 <= square < BOARD_SQUARES or not (T.og_anchors[og] & ps_bit128(square)):
-        raise ValueError(f"orientation {orientation} of patch {patch} does not fit with its corner on square {square}")
+        # the square by name (a1..i9, as moves are written), its number only when off the board
+        where = f"{'abcdefghi'[square % 9]}{square // 9 + 1}" if 0 <= square < BOARD_SQUARES else f"square {square}"
+        raise ValueError(f"orientation {orientation} of patch {patch} does not fit with its corner on {where}")
     return buy_code(og, square)
 
 

@@ -31,9 +31,13 @@ from patchsolve.errors import PatchsolveError
 from patchsolve.players import make_player
 from patchsolve.position import Position, random_circle
 
+SEED_MASK = 2**64 - 1   # the players' seeds are kept in the engines' range (Limits: 0..2**64-1)
+
 
 @dataclass
 class GameOutcome:
+    """One finished game: who played which side, the scores, the circle and the moves."""
+
     pair: int
     first: str            # spec of the player who started (player 0)
     second: str
@@ -56,7 +60,8 @@ class GameOutcome:
 def play_game(first_spec: str, second_spec: str, circle, edition: str = "revised", seed: int = 0,
               pair: int = 0) -> GameOutcome:
     """One game: ``first_spec`` is player 0 and moves first."""
-    players = (make_player(first_spec, seed=2 * seed), make_player(second_spec, seed=2 * seed + 1))
+    players = (make_player(first_spec, seed=2 * seed & SEED_MASK),
+               make_player(second_spec, seed=(2 * seed + 1) & SEED_MASK))
     pos = Position.start(circle=circle, edition=edition, first_player=0)
     moves = []
     try:
@@ -85,6 +90,7 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def elo(p: float) -> float:
+    """The Elo difference of a win rate ``p``, clamped at +-800."""
     if p <= 0:
         return -800.0
     if p >= 1:
@@ -94,13 +100,22 @@ def elo(p: float) -> float:
 
 @dataclass
 class PairingResult:
+    """The games of one pairing (A against B) and their statistics for A."""
+
     a: str
     b: str
     games: list[GameOutcome]
     interrupted: bool = False   # stopped by Ctrl-C: only the finished games
+    planned: int = 0            # games the pairing was to play (0: not known)
+
+    @property
+    def partial(self) -> bool:
+        """Fewer games than planned: stopped by Ctrl-C, or still running."""
+        return self.interrupted or self.n < self.planned
 
     @property
     def n(self) -> int:
+        """Games played."""
         return len(self.games)
 
     def _a_won(self, g: GameOutcome) -> bool:
@@ -108,18 +123,22 @@ class PairingResult:
 
     @property
     def wins_a(self) -> int:
+        """Games A won."""
         return sum(self._a_won(g) for g in self.games)
 
     @property
     def win_rate(self) -> float:
+        """A's share of wins (0 when no game was played)."""
         return self.wins_a / self.n if self.n else 0.0
 
     @property
     def interval(self) -> tuple[float, float]:
+        """The 95% Wilson interval of A's win rate."""
         return wilson(self.wins_a, self.n)
 
     @property
     def mean_margin(self) -> float:
+        """A's mean final score margin."""
         total = 0
         for g in self.games:
             m = g.scores[0] - g.scores[1]
@@ -127,6 +146,7 @@ class PairingResult:
         return total / self.n if self.n else 0.0
 
     def row(self) -> dict:
+        """The pairing as one table row (CSV, JSON, Markdown)."""
         lo, hi = self.interval
         return {
             "player_a": self.a, "player_b": self.b, "games": self.n, "wins_a": self.wins_a,
@@ -134,6 +154,7 @@ class PairingResult:
             "elo_a_minus_b": round(elo(self.win_rate), 1) + 0.0,
             "elo_ci95": f"[{elo(lo):.0f}, {elo(hi):.0f}]",
             "mean_margin_a": round(self.mean_margin, 2),
+            "planned": self.planned or self.n, "partial": self.partial,
         }
 
 
@@ -147,6 +168,7 @@ def pairing_jobs(a: str, b: str, pairs: int, seed: int, edition: str):
 
 
 def pairings_of(specs, round_robin: bool = True) -> list[tuple[str, str]]:
+    """Every pair of ``specs`` (round robin), or only the first two."""
     return list(itertools.combinations(specs, 2)) if round_robin else [(specs[0], specs[1])]
 
 
@@ -160,6 +182,7 @@ class GameSink:
                  pairs: int = 1, round_robin: bool = True):
         self.pairings = pairings_of(specs, round_robin)
         self.games = [[] for _ in self.pairings]
+        self.planned = 2 * pairs
         self.csv_file, self.md_file = csv_file, md_file
         self.records = None
         self._games_fh = None
@@ -179,6 +202,7 @@ class GameSink:
             raise PatchsolveError(f"cannot write {e.filename}: {e.strerror}") from None
 
     def add(self, pairing: int, k: int, game: GameOutcome) -> None:
+        """Write a finished game: its row, its record, and the tables so far."""
         self.games[pairing].append(game)
         if self._games_fh:
             self._writer.writerow(game_row(pairing, k, game))
@@ -188,9 +212,11 @@ class GameSink:
         self.write_tables(self.results())
 
     def results(self) -> list["PairingResult"]:
-        return [PairingResult(a, b, list(g)) for (a, b), g in zip(self.pairings, self.games)]
+        """The results of the games written so far (fewer than planned: partial)."""
+        return [PairingResult(a, b, list(g), planned=self.planned) for (a, b), g in zip(self.pairings, self.games)]
 
     def write_tables(self, results) -> None:
+        """Rewrite the CSV and Markdown tables from ``results``."""
         if self.csv_file:
             Path(self.csv_file).write_text(to_csv(results))
         if self.md_file:
@@ -257,7 +283,7 @@ def run_tournament(specs, pairs: int = 10, seed: int = 0, workers: int = 1, edit
     results = []
     for i, (a, b) in enumerate(pairings):
         games = [outcomes[k] for k in range(i * per, (i + 1) * per) if k in outcomes]
-        results.append(PairingResult(a, b, games, interrupted=interrupted))
+        results.append(PairingResult(a, b, games, interrupted=interrupted, planned=per))
     return results
 
 
@@ -273,6 +299,8 @@ def game_row(pairing: int, k: int, g: GameOutcome) -> dict:
 
 
 def to_csv(results) -> str:
+    """The results table as CSV; the ``planned`` and ``partial`` columns say
+    whether every game was played."""
     buf = io.StringIO()
     rows = [r.row() for r in results]
     w = csv.DictWriter(buf, fieldnames=list(rows[0]))
@@ -282,6 +310,8 @@ def to_csv(results) -> str:
 
 
 def to_markdown(results) -> str:
+    """The results table in Markdown; a table of fewer games than planned
+    says so below it (stopped by Ctrl-C, or written while games still run)."""
     lines = ["| A | B | games | A wins | A win rate (95% CI) | Elo A-B (95% CI) | mean margin A |",
              "|---|---|---:|---:|---|---|---:|"]
     for r in results:
@@ -289,10 +319,15 @@ def to_markdown(results) -> str:
         lines.append(f"| `{d['player_a']}` | `{d['player_b']}` | {d['games']} | {d['wins_a']} | "
                      f"{100 * d['win_rate_a']:.1f}% [{100 * d['ci95_low']:.1f}, {100 * d['ci95_high']:.1f}] | "
                      f"{d['elo_a_minus_b'] + 0.0:+.0f} {d['elo_ci95']} | {d['mean_margin_a']:+.1f} |")
+    if any(r.partial for r in results):
+        why = "stopped by Ctrl-C" if any(r.interrupted for r in results) else "games still running"
+        played, planned = sum(r.n for r in results), sum(r.planned or r.n for r in results)
+        lines += ["", f"**Partial**: {played} of {planned} games ({why})."]
     return "\n".join(lines) + "\n"
 
 
 def print_progress(done: int, total: int) -> None:
+    """A progress bar of finished games on stderr."""
     width = 30
     filled = width * done // total
     sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games")

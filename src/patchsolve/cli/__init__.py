@@ -69,7 +69,7 @@ def cli():
     Examples:
       patchsolve new --seed 7
       patchsolve show
-      patchsolve new --seed 7 | patchsolve best - --iterations 20000
+      patchsolve new --seed 7 | patchsolve best - --nodes 200000
       patchsolve moves -f position.txt
       patchsolve replay game.txt
     """

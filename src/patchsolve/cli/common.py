@@ -6,8 +6,8 @@ lines around a search. The command modules import from here; the group in
 
 from __future__ import annotations
 
-import importlib
 import json
+import re
 import sys
 import threading
 import time
@@ -15,11 +15,11 @@ import time
 import click
 
 from patchsolve.errors import PatchsolveError
-from patchsolve.patches import PATCHES
+from patchsolve.patches import LAST_SPACE, PATCHES
 from patchsolve.position import DEFAULT_SEED, Position
 from patchsolve.players import option_value
-from patchsolve.search.dispatch import DEFAULT_ENGINE, ENGINES
-from patchsolve.search.limits import split
+from patchsolve.search.dispatch import DEFAULT_ENGINE, ENGINES, engine_module, search
+from patchsolve.search.limits import RANGES, Limits
 
 
 DEFAULT_TIME = 2.0
@@ -30,11 +30,31 @@ class CliError(PatchsolveError):
     """A bad use of the command line found after parsing (exit status 2)."""
 
 
+TOKEN_CUT = 40        # characters of a quoted token kept in a message: a 200 KB argument is not echoed
+WORD_CUT = 200       # an unquoted word (a path, say) is kept whole up to this
+
+
+def cut(text: str, keep: int = TOKEN_CUT) -> str:
+    """``text`` shortened to ``keep`` characters and a mark saying how long it was."""
+    text = str(text)
+    return text if len(text) <= keep else f"{text[:keep]}... ({len(text)} characters)"
+
+
+def _cut_quoted(m: re.Match) -> str:
+    quote, inside = m.group(1), m.group(2)
+    return f"{quote}{inside[:TOKEN_CUT]}...{quote} ({len(inside)} characters)"
+
+
 def one_line(message: str) -> str:
-    return " ".join(str(message).split())
+    """``message`` on one line, its long quoted tokens (and absurdly long
+    words) cut, so an error never echoes a whole pasted file."""
+    text = " ".join(str(message).split())
+    text = re.sub(r"(['\"])([^'\"]{%d,})\1" % (TOKEN_CUT + 1), _cut_quoted, text)
+    return " ".join(cut(w, WORD_CUT) for w in text.split(" "))
 
 
 def error_line(message: str) -> None:
+    """The one stderr line of an error: ``patchsolve: error: ...``."""
     click.echo(f"patchsolve: error: {one_line(message)}", err=True)
 
 
@@ -42,6 +62,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
 def position_arguments(f):
+    """The POSITION arguments and ``-f/--file`` of a command that reads a position."""
     f = click.option("-f", "--file", "position_file", type=click.Path(dir_okay=False, allow_dash=True),
                      help="Read POSITION from FILE ('-' = standard input).")(f)
     f = click.argument("position", nargs=-1)(f)
@@ -49,6 +70,7 @@ def position_arguments(f):
 
 
 def read_file(path: str) -> str:
+    """The text of ``path`` (``-``: standard input); a CliError naming the file if it cannot be read."""
     if path == "-":
         return sys.stdin.read()
     try:
@@ -58,50 +80,51 @@ def read_file(path: str) -> str:
         raise CliError(f"cannot read {path}: {e.strerror if isinstance(e, OSError) else e}") from None
 
 
-def parse_position_text(text: str) -> Position:
-    """Notation, JSON or board text (told apart by Position.parse); '#'
-    comment lines are skipped."""
-    return Position.parse(text)
-
-
 def load_position(words, position_file) -> Position:
+    """The position given as arguments, with ``-f``, or on standard input
+    (``-``); the built-in start position when none is given."""
     if position_file is not None:
         if words:
             raise CliError("give POSITION either as arguments or with -f, not both")
-        return parse_position_text(read_file(position_file))
+        return Position.parse(read_file(position_file))
     if words == ("-",):
-        return parse_position_text(read_file("-"))
+        return Position.parse(read_file("-"))
     if not words:
         return Position.start(seed=DEFAULT_SEED)
     # board text given as arguments keeps its lines when quoted as one word
-    return parse_position_text(words[0] if len(words) == 1 else " ".join(words))
+    return Position.parse(words[0] if len(words) == 1 else " ".join(words))
 
 
 def emit_json(data) -> None:
+    """Print ``data`` as indented JSON on stdout."""
     click.echo(json.dumps(data, indent=2))
 
 
 def info(quiet: bool, message: str) -> None:
+    """An ``info:`` line on stderr, unless ``quiet``."""
     if not quiet:
         click.echo(f"info: {message}", err=True)
 
 
 def use_color(color):
+    """``--color/--no-color``, or colour when stdout is a terminal."""
     if color is None:
         return sys.stdout.isatty()
     return color
 
 
 def color_option(f):
+    """The ``--color/--no-color`` option."""
     return click.option("--color/--no-color", default=None,
                         help="Colour the patches (default: when stdout is a terminal).")(f)
 
 
 def describe_move(pos: Position, move) -> str:
+    """``move`` in words: what it buys and costs, or where a walk goes."""
     p = pos.to_move
     f = pos.fields()
     if move.kind == "walk":
-        dest = min(53, f["time"][1 - p] + 1)
+        dest = min(LAST_SPACE, f["time"][1 - p] + 1)
         gain = dest - f["time"][p]
         return f"advance to space {dest}, +{gain} button{'s' if gain != 1 else ''}"
     if move.kind == "leather":
@@ -113,7 +136,15 @@ def describe_move(pos: Position, move) -> str:
 
 # -- engines -------------------------------------------------------------
 
+# the limits with their own flag: refused as -o KEY=VALUE so each has one spelling
+FLAG_LIMITS = ("time", "iterations", "depth", "nodes", "seed", "workers")
+# every command's --seed: the range the engines take (Limits), so one range everywhere
+SEED = click.IntRange(*RANGES["seed"])
+
+
 def engine_options(default_time: float):
+    """The options of a command that runs an engine (--engine, the limits,
+    -o KEY=VALUE, --quiet); ``engine_limits`` turns them into a budget."""
     def deco(f):
         f = click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")(f)
         f = click.option("--option", "-o", "engine_option", multiple=True, metavar="KEY=VALUE",
@@ -121,7 +152,8 @@ def engine_options(default_time: float):
                               "-o placements=6 for alphabeta, -o c=1.0 for mcts; see the engine's docs).")(f)
         f = click.option("--workers", type=int, default=None, help="MCTS worker processes / alpha-beta threads (1..256; alpha-beta "
                                    "default: every core under a time limit, 1 with --depth/--nodes).")(f)
-        f = click.option("--seed", type=int, default=None, help=f"Random seed (default {DEFAULT_SEED}).")(f)
+        f = click.option("--seed", type=SEED, default=None,
+                         help=f"Random seed, 0..2**64-1 (default {DEFAULT_SEED}).")(f)
         f = click.option("--nodes", type=int, default=None, help="Alpha-beta node limit (1..2**62).")(f)
         f = click.option("--depth", type=int, default=None, help="Alpha-beta depth limit (1..100).")(f)
         f = click.option("--iterations", type=int, default=None, help="MCTS iteration limit (1..2**62).")(f)
@@ -135,46 +167,45 @@ def engine_options(default_time: float):
 
 
 def engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, default_time,
-                  engine_option=()) -> dict:
-    """The keyword arguments of ``patchsolve.search``: the limits given (the
-    dispatcher validates them and refuses one the engine does not use) and
-    the ``-o`` options, typed as in tournament specs."""
-    limits = {k: v for k, v in (("iterations", iterations), ("depth", depth), ("nodes", nodes),
-                                ("seed", seed), ("workers", workers)) if v is not None}
+                  engine_option=(), multipv=None) -> tuple[Limits, dict]:
+    """The budget of an engine command as ``patchsolve.search`` takes it:
+    one :class:`Limits` (the flags, and the limits among the ``-o`` items)
+    and the other ``-o`` items as engine options, typed as in tournament
+    specs. ``multipv`` applies unless ``-o multipv=N`` is given.
+
+    The one ``Limits`` is built here and passed on as it is. A limit the
+    engine does not read and a bad option are refused here too, with the
+    engine's own checks, so the error is one line before any output (and
+    before ``play`` draws a board or writes a record)."""
+    given = {k: v for k, v in (("time", time_limit), ("iterations", iterations), ("depth", depth),
+                               ("nodes", nodes), ("seed", seed), ("workers", workers)) if v is not None}
     if engine == "mcts":
-        limits.setdefault("seed", DEFAULT_SEED)
-    if time_limit is not None:
-        limits["time"] = time_limit
-    elif not any(k in limits for k in ("iterations", "depth", "nodes")):
-        limits["time"] = default_time
+        given.setdefault("seed", DEFAULT_SEED)
+    if time_limit is None and not any(k in given for k in ("iterations", "depth", "nodes")):
+        given["time"] = default_time
+    options = {}
     for item in engine_option:
         key, eq, value = item.partition("=")
         key, value = key.strip(), value.strip()
         if not eq or not key or not value:
             raise CliError(f"bad engine option {item!r} (expected KEY=VALUE)")
-        if key in ("time", "iterations", "depth", "nodes", "seed", "workers"):
+        if key in FLAG_LIMITS:
             raise CliError(f"engine option {key!r}: use --{key} instead")
-        limits[key] = option_value(value)
-    return limits
+        (given if key in RANGES else options)[key] = option_value(value)
+    if multipv is not None:
+        given.setdefault("multipv", multipv)
+    limits = Limits(**given).for_engine(engine)
+    engine_module(engine).check_options(dict(options))
+    return limits, options
 
 
-def require_engine(engine: str) -> None:
-    module = f"patchsolve.search.{engine}"
-    try:
-        importlib.import_module(module)
-    except ModuleNotFoundError as e:
-        if e.name == module:
-            raise CliError(f"engine {engine!r} is not available in this build ({module} is missing)") from None
-        raise CliError(f"engine {engine!r} cannot be loaded: {e}") from None
-    except ImportError as e:
-        raise CliError(f"engine {engine!r} cannot be loaded: {e}") from None
-
-
-def limits_text(limits: dict) -> str:
-    return ", ".join(f"{k} {v}" for k, v in limits.items())
+def limits_text(limits: Limits, options: dict | None = None) -> str:
+    """``time 2.0, seed 0, c 1.0``: the limits given, then the options."""
+    return ", ".join(f"{k} {v}" for k, v in {**limits.given(), **(options or {})}.items())
 
 
 def fmt_score(score) -> str:
+    """A score with its sign; two decimals when it is not a whole number."""
     if score is None:
         return "?"
     if isinstance(score, float) and not score.is_integer():
@@ -183,6 +214,7 @@ def fmt_score(score) -> str:
 
 
 def result_summary(r) -> str:
+    """One line about a search result, for the ``done:`` info line."""
     parts = [f"score {fmt_score(r.score)} ({r.bound})"]
     if r.interrupted:
         parts.insert(0, "INTERRUPTED, best so far:")
@@ -201,14 +233,11 @@ def result_summary(r) -> str:
     return "  ".join(parts)
 
 
-def run_search(pos: Position, engine: str, limits: dict, quiet: bool, label: str = ""):
-    """``patchsolve.search`` with info lines on stderr around it (and a tick
+def run_search(pos: Position, engine: str, limits: Limits, options: dict, quiet: bool, label: str = ""):
+    """``patchsolve.search`` given the one ``Limits`` and the options of
+    :func:`engine_limits`, with info lines on stderr around it (and a tick
     every few seconds while it runs, since engines need not report progress)."""
-    from patchsolve.search import search
-
-    require_engine(engine)
-    split(limits)[0].for_engine(engine)         # a bad limit is one error line, before any info
-    info(quiet, f"{label}searching with {engine} ({limits_text(limits)})")
+    info(quiet, f"{label}searching with {engine} ({limits_text(limits, options)})")
     stop = threading.Event()
     start = time.perf_counter()
 
@@ -216,12 +245,10 @@ def run_search(pos: Position, engine: str, limits: dict, quiet: bool, label: str
         while not stop.wait(5.0):
             info(quiet, f"{label}... {time.perf_counter() - start:.0f}s")
 
-    ticker = None
     if not quiet:
-        ticker = threading.Thread(target=tick, daemon=True)
-        ticker.start()
+        threading.Thread(target=tick, daemon=True).start()
     try:
-        result = search(pos, engine=engine, **limits)
+        result = search(pos, engine, limits=limits, **options)
     finally:
         stop.set()
     info(quiet, f"{label}done: {result_summary(result)}")
@@ -229,13 +256,5 @@ def run_search(pos: Position, engine: str, limits: dict, quiet: bool, label: str
 
 
 def exit_code(result) -> int:
+    """130 when the search was stopped by Ctrl-C, else 0."""
     return INTERRUPTED if result.interrupted else 0
-
-
-def as_move(pos: Position, move):
-    """The engine's move as a Move of ``pos`` (engines may return text)."""
-    if move is None:
-        raise CliError("the engine returned no move for a position that is not over")
-    if hasattr(move, "code"):
-        return move
-    return pos.parse_move(str(move))

@@ -8,8 +8,10 @@ import click
 from patchsolve import render
 from patchsolve.cli.common import (CONTEXT, INTERRUPTED, CliError, color_option, describe_move, emit_json,
                                    info, load_position, position_arguments, read_file, use_color)
-from patchsolve.cli.common import (DEFAULT_TIME, as_move, engine_limits, engine_options, exit_code, fmt_score,
-                                   limits_text, require_engine, result_summary, run_search)
+from patchsolve.cli.common import (DEFAULT_TIME, engine_limits, engine_options, exit_code, fmt_score, limits_text,
+                                   result_summary, run_search)
+from patchsolve.search import solve as exact
+from patchsolve.search.limits import Limits
 from patchsolve.game import Game
 from patchsolve.position import Position
 
@@ -37,14 +39,14 @@ def best(position, position_file, engine, time_limit, iterations, depth, nodes, 
     Examples:
       patchsolve best
       patchsolve best --engine alphabeta --depth 6 -f position.txt
-      patchsolve new --seed 2 | patchsolve best - --iterations 50000 --json
+      patchsolve new --seed 2 | patchsolve best - --engine mcts --iterations 5000 --json
     """
     pos = load_position(position, position_file)
     _searchable(pos)
-    limits = engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, DEFAULT_TIME,
-                           engine_option)
-    r = run_search(pos, engine, limits, quiet)
-    move = as_move(pos, r.best_move)
+    limits, options = engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, DEFAULT_TIME,
+                                    engine_option)
+    r = run_search(pos, engine, limits, options, quiet)
+    move = r.best_move
     after = pos.play(move)
     if as_json:
         data = r.to_dict()
@@ -73,11 +75,17 @@ def best(position, position_file, engine, time_limit, iterations, depth, nodes, 
     if r.seed is not None:
         stats.append(f"seed {r.seed}")
     click.echo("stats: " + "  ".join(stats))
-    click.echo(f"quilt of player {mover} after {move}" + (" (the new patch drawn with its symbol):"
-                                                          if move.kind != "walk" else ":"))
     col = use_color(color)
-    new_label = render.LEATHER if move.kind == "leather" else move.patch
-    labels = {sq: new_label for sq in range(81) if move.mask >> sq & 1}
+    # every patch drawn with its symbol (as board text draws it, so the rows can be copied into a
+    # table), from the position's labels or a tiling; '#' only where neither says which patch
+    known = pos.labels_or_tiling()
+    labels = dict(known[mover]) if known else {}
+    title = f"quilt of player {mover} after {move}"
+    if move.kind != "walk":
+        new_label = render.LEATHER if move.kind == "leather" else move.patch
+        labels.update({sq: new_label for sq in range(81) if move.mask >> sq & 1})
+        title += f" (the new patch drawn as {render.symbol(new_label)})"
+    click.echo(title + ":")
     for line in render.quilt_lines(after.quilt(mover), labels, col):
         click.echo("  " + line, color=col)
     return exit_code(r)
@@ -116,15 +124,14 @@ def eval_cmd(position, position_file, engine, time_limit, iterations, depth, nod
 
     \b
     Examples:
-      patchsolve eval --iterations 20000 --top 8
+      patchsolve eval --nodes 100000 --top 8
       patchsolve eval -f position.txt --engine alphabeta --depth 5 --json
     """
     pos = load_position(position, position_file)
     _searchable(pos)
-    limits = engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, DEFAULT_TIME,
-                           engine_option)
-    limits.setdefault("multipv", top)
-    r = run_search(pos, engine, limits, quiet)
+    limits, options = engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, DEFAULT_TIME,
+                                    engine_option, multipv=top)
+    r = run_search(pos, engine, limits, options, quiet)
     rows = _root_table(pos, r, top)
     if as_json:
         emit_json({"position": pos.to_text(), "to_move": pos.to_move, "engine": r.engine or engine,
@@ -224,14 +231,12 @@ def solve(position, position_file, time_limit, nodes, hash_mb, workers, wdl, all
       patchsolve solve -f endgame.txt --wdl
       patchsolve solve -f endgame.txt --all-moves --time 30
     """
-    from patchsolve.search import solve as exact
-
     pos = load_position(position, position_file)
     _searchable(pos)
-    limits = {k: v for k, v in (("time", time_limit), ("nodes", nodes), ("hash_mb", hash_mb), ("workers", workers))
-              if v is not None}
+    # one Limits, refused here (one line, before any output) when the solver cannot take it
+    limits = Limits(time=time_limit, nodes=nodes, hash_mb=hash_mb, workers=workers).for_engine("solve")
     info(quiet, f"solving{' who wins' if wdl else ''} ({limits_text(limits) or 'default budget'})")
-    r = exact(pos, wdl=wdl, all_moves=all_moves, progress=_solve_progress(quiet), **limits)
+    r = exact(pos, limits, wdl=wdl, all_moves=all_moves, progress=_solve_progress(quiet))
     info(quiet, f"done: {result_summary(r)}")
     proven = r.bound == "exact" or (wdl and r.proven is not None)
     if as_json:
@@ -280,19 +285,18 @@ def analyze(record, engine, time_limit, iterations, depth, nodes, seed, workers,
     the player who moved (0 when the move is the engine's choice). '?' marks a
     loss above the threshold, '??' above twice the threshold.
     Examples:
-      patchsolve analyze game.txt --iterations 5000 --threshold 4
-      patchsolve analyze game.txt --engine alphabeta --time 0.2 --svg review.svg
+      patchsolve analyze game.txt --engine mcts --iterations 500 --threshold 4
+      patchsolve analyze game.txt --engine alphabeta --depth 4 --svg review.svg
     """
     from patchsolve.analysis import analyze_game
 
     game = Game.from_text(read_file(record))
-    limits = engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, 0.5, engine_option)
-    require_engine(engine)
+    limits, options = engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, 0.5, engine_option)
     if svg_file:
         _check_writable(svg_file)
 
     def evaluate(pos, k, n):
-        return run_search(pos, engine, limits, quiet, label=f"[{k + 1}/{n}] ")
+        return run_search(pos, engine, limits, options, quiet, label=f"[{k + 1}/{n}] ")
 
     review = analyze_game(game, engine=engine, threshold=threshold, evaluate=evaluate)
     if svg_file:
@@ -302,7 +306,7 @@ def analyze(record, engine, time_limit, iterations, depth, nodes, seed, workers,
     summary = review.summary()
     interrupted = review.interrupted
     if as_json:
-        emit_json({"engine": engine, "limits": limits, "threshold": threshold,
+        emit_json({"engine": engine, "limits": {**limits.given(), **options}, "threshold": threshold,
                    "moves": [_analyze_row(m) for m in review.moves], "summary": summary,
                    "end": game.end.to_text(), "interrupted": interrupted})
         return INTERRUPTED if interrupted else 0

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from patchsolve.cli.common import CONTEXT, INTERRUPTED, CliError, emit_json, info
+from patchsolve.cli.common import CONTEXT, INTERRUPTED, SEED, CliError, emit_json, info
 from patchsolve.patches import EDITION_NAMES
 
 MAX_PAIRS = 100_000
@@ -19,7 +19,7 @@ MAX_PAIRS = 100_000
 @click.argument("players", nargs=-1, required=True)
 @click.option("--pairs", type=click.IntRange(1, MAX_PAIRS), default=10, show_default=True,
               help=f"Circles per pairing (at most {MAX_PAIRS}); each is played twice with sides swapped.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the circles and players.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the circles and players (0..2**64-1).")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Worker processes (default and most: the number of cores).")
 @click.option("--edition", type=click.Choice(EDITION_NAMES), default="revised", show_default=True)
@@ -50,9 +50,10 @@ def tournament(players, pairs, seed, workers, edition, one_pairing, csv_file, md
     mcts:iterations=5000, mcts:time=1,policy=heuristic, ...
 
     \b
-    Example:
-      patchsolve tournament greedy mcts:iterations=2000 --pairs 20 --games games.csv
-      patchsolve tournament greedy alphabeta:depth=2 --backend ray --address auto
+    Examples:
+      patchsolve tournament greedy mcts:iterations=200 --pairs 2 --games games.csv
+      patchsolve tournament greedy alphabeta:depth=2 --pairs 2 --backend ray --workers 2
+    On a Ray cluster: --backend ray --address auto (or its host:port).
     """
     import contextlib
 
@@ -151,7 +152,7 @@ def bench(as_json):
     """Run the fixed bench on the bench set (perft and playouts of the rules
     core, alpha-beta to a fixed depth, MCTS to a fixed iteration count), print
     the speeds and the signature: the sum of the deterministic counts, equal
-    to the pinned one unless the code's behaviour changed. About 5 s.
+    to the pinned one unless the code's behaviour changed. A few seconds.
 
     \b
     Example:

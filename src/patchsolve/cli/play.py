@@ -3,14 +3,16 @@ side) and its prompt."""
 
 from __future__ import annotations
 
+import shutil
 import sys
+import textwrap
 
 import click
 
 from patchsolve import render
 from patchsolve.cli.common import (CONTEXT, INTERRUPTED, CliError, color_option, describe_move, emit_json,
-                                   load_position, position_arguments, use_color)
-from patchsolve.cli.common import as_move, engine_limits, engine_options, one_line, require_engine, run_search
+                                   engine_limits, engine_options, info, load_position, one_line, position_arguments,
+                                   run_search, use_color)
 from patchsolve.errors import IllegalMoveError, NotationError
 from patchsolve.game import Game
 from patchsolve.patches import PATCHES
@@ -37,17 +39,17 @@ def play(position, position_file, p0, p1, engine, time_limit, iterations, depth,
     \b
     At the prompt type a move (walk, 7:2@c3, leather@e5), 'moves' to list the
     legal moves ('moves 7': those of patch 7), 'orient 7' to draw the numbered
-    orientations of patch 7, 'undo' to take back, or 'quit'.
+    orientations of patch 7, 'undo' to take back, 'help' for this list, or 'quit'.
     Examples:
       patchsolve play
-      patchsolve play --p0 engine --p1 engine --iterations 2000 --record game.txt
+      patchsolve play --p0 engine --p1 engine --nodes 20000 --record game.txt
     """
     start = load_position(position, position_file)
     players = (p0, p1)
-    limits = None
+    limits = options = None
     if "engine" in players:
-        limits = engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, 1.0, engine_option)
-        require_engine(engine)
+        limits, options = engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, 1.0,
+                                        engine_option)
     game = Game(start)
     col = use_color(color)
     out = sys.stderr if as_json else sys.stdout     # with --json, stdout carries the JSON only
@@ -61,17 +63,19 @@ def play(position, position_file, p0, p1, engine, time_limit, iterations, depth,
 
     save()                                          # an unwritable path fails before the first move
     show(render.text_position(game.end, game.labels(), col))
+    if "human" in players:
+        info(quiet, "type a move, or 'help' for the prompt's commands")
     code = 0
     while not game.end.is_over:
         pos = game.end
         p = pos.to_move
         if players[p] == "engine":
-            r = run_search(pos, engine, limits, quiet, label=f"player {p}: ")
+            r = run_search(pos, engine, limits, options, quiet, label=f"player {p}: ")
             if r.interrupted:
                 click.echo(f"interrupted: the game is kept as it stands ({len(game)} moves)", err=True)
                 code = INTERRUPTED
                 break
-            move = as_move(pos, r.best_move)
+            move = r.best_move
             show(f"{len(game) + 1}. player {p} (engine): {move}  ({describe_move(pos, move)})")
         else:
             click.echo(f"{len(game) + 1}. player {p}> ", nl=False, err=True)
@@ -112,14 +116,28 @@ def _write_record(game: Game, path: str) -> None:
         raise CliError(f"cannot write {path}: {e.strerror}") from None
 
 
+PROMPT_HELP = """\
+  walk, 7:2@c3, leather@e5   play that move (<patch>:<orientation>@<square>)
+  moves                      list the legal moves; 'moves 7': those buying patch 7
+  orient 7                   draw the numbered orientations of patch 7
+  undo                       take back the last move (and the engine's reply to it)
+  help, ?                    this list
+  quit                       leave the game (the record keeps the moves so far)"""
+
+
 def _play_command(text, pos, game, players, show, col) -> bool:
     """The prompt's commands other than a move; True when ``text`` was one."""
     word, _, arg = text.partition(" ")
-    if word in ("moves", "?", "help"):
+    if word in ("help", "?"):
+        show(PROMPT_HELP)
+        return True
+    if word == "moves":
         legal = pos.legal_moves()
         if arg.strip().isdigit():
             legal = [m for m in legal if m.patch == int(arg)]
-        show(" ".join(str(m) for m in legal) or "no such move")
+        # hundreds of moves early in the game: wrapped to the terminal's width, not one line
+        show(textwrap.fill(" ".join(str(m) for m in legal), shutil.get_terminal_size().columns - 1)
+             if legal else "no such move")
         return True
     if word == "orient":
         if arg.strip().isdigit() and 0 <= int(arg) < len(PATCHES):

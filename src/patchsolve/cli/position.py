@@ -10,7 +10,7 @@ import time
 import click
 
 from patchsolve import render
-from patchsolve.cli.common import (CONTEXT, INTERRUPTED, CliError, color_option, describe_move, emit_json,
+from patchsolve.cli.common import (CONTEXT, INTERRUPTED, SEED, CliError, color_option, describe_move, emit_json,
                                    info, load_position, position_arguments, read_file, use_color)
 from patchsolve.errors import LimitError
 from patchsolve.game import Game
@@ -21,7 +21,8 @@ from patchsolve.position import MAX_PERFT_DEPTH, Position
 # -- new / show / moves -----------------------------------------------------------
 
 @click.command(context_settings=CONTEXT)
-@click.option("--seed", type=int, default=None, help="Seed of the random circle (default: a random one).")
+@click.option("--seed", type=SEED, default=None,
+              help="Seed of the random circle, 0..2**64-1 (default: a random one).")
 @click.option("--edition", type=click.Choice(EDITION_NAMES), default="revised", show_default=True,
               help="Time-board printing.")
 @click.option("--first", "first_player", type=click.IntRange(0, 1), default=0, show_default=True,
@@ -59,6 +60,7 @@ def new(seed, edition, first_player, circle_text, as_json):
 
 
 def position_info(pos: Position) -> dict:
+    """``show --json``: the position, its fields, whose turn, scores and the next three patches."""
     f = pos.fields()
     return {
         "position": pos.to_text(),
@@ -87,7 +89,7 @@ def show(position, position_file, svg_file, as_board, color, as_json):
     Examples:
       patchsolve show
       patchsolve new --seed 3 | patchsolve show - --svg start.svg
-      patchsolve show --board > table.txt && patchsolve best -f table.txt
+      patchsolve show --board > table.txt && patchsolve best -f table.txt --depth 6
     """
     pos = load_position(position, position_file)
     if as_board:
@@ -117,8 +119,8 @@ def moves(position, position_file, patch, as_json):
 
     \b
     Move notation: walk | <patch>:<orientation>@<square> | leather@<square>
-    Example:
-      patchsolve moves revised 4,8,... 0/0 5/5 0/0 0/0 0 26,32,38,44,50 - - -
+    Examples:
+      patchsolve moves revised 16,17,9,2,14,29,32,25,0,4,8,21,1,27,18,28,3,26,19,31,10 b3f39dfee4/1867f6f3d9fe3e 3/10 6/5 21/23 - 26,32,38,44,50 - - -
       patchsolve moves --patch 8
     """
     pos = load_position(position, position_file)
@@ -151,7 +153,7 @@ def patches(as_json):
     in buttons, time, income and shape.
 
     \b
-    Example:
+    Examples:
       patchsolve patches
       patchsolve patches --json
     """
@@ -213,6 +215,29 @@ def replay(record, ply, brief, color, as_json):
 
 # -- perft ------------------------------------------------------------------------
 
+PERFT_CHUNK = 3     # plies counted by one call into C: 10-60 ms from early positions, so progress
+                    # and Ctrl-C come often, while the walk above costs well under 1% (a few us a node)
+
+
+def perft_walk(pos: Position, depth: int, tick, stopped) -> int | None:
+    """``pos.perft(depth)``, with the plies above the last ``PERFT_CHUNK``
+    walked here so that ``tick(leaves)`` runs after every call into C
+    (progress within a root move, not only between them); None when
+    ``stopped()`` turned true before the count was whole."""
+    if depth <= PERFT_CHUNK or pos.is_over:
+        leaves = pos.perft(depth)
+        tick(leaves)
+        return leaves
+    total = 0
+    for m in pos.legal_moves():
+        if stopped():
+            return None
+        count = perft_walk(pos.play(m), depth - 1, tick, stopped)
+        if count is None:
+            return None
+        total += count
+    return total
+
 @click.command(context_settings=CONTEXT)
 @click.argument("position", nargs=-1)
 @click.argument("depth", type=int)
@@ -241,21 +266,28 @@ def perft(position, depth, position_file, divide, quiet, as_json):
     info(quiet, f"perft {depth}: {len(moves)} root moves (Ctrl-C stops with the partial count)")
     per_move = {}
     t0 = last = time.perf_counter()
+    done = 0                                    # leaves so far, the root move in progress included
+
+    def tick(leaves):
+        nonlocal done, last
+        done += leaves
+        now = time.perf_counter()
+        if now - last >= 1.0:
+            last = now
+            info(quiet, f"perft {depth}: {len(per_move)}/{len(moves)} root moves, {done:,} leaves, "
+                        f"{done / (now - t0):,.0f} leaves/s")
+
     with interruptible():
         if not moves:
             nodes = pos.perft(depth)
         else:
-            for k, m in enumerate(moves):
-                per_move[str(m)] = pos.play(m).perft(depth - 1)
-                if stop_requested():
-                    per_move.popitem()          # that root move's count is partial
+            for m in moves:
+                count = perft_walk(pos.play(m), depth - 1, tick, stop_requested)
+                if count is None:               # stopped inside: that root move's count is partial
                     break
-                now = time.perf_counter()
-                if now - last >= 1.0:
-                    last = now
-                    done = sum(per_move.values())
-                    info(quiet, f"perft {depth}: {k + 1}/{len(moves)} root moves, {done:,} leaves, "
-                                f"{done / (now - t0):,.0f} leaves/s")
+                per_move[str(m)] = count
+                if stop_requested():
+                    break
             nodes = sum(per_move.values())
         interrupted = stop_requested()
     elapsed = time.perf_counter() - t0
