@@ -403,3 +403,60 @@ def test_served_on_every_address_the_host_check_still_holds():
         assert call(local, "/api/patches")[0] == 200
         assert_error(*call(local, "/api/patches", headers={"Host": "evil.example:8767"}), 400, "evil.example")
         assert_error(*call(local, "/api/patches", headers={"Host": "127.0.0.1.evil.example"}), 400)
+
+
+# -- Stop keeps what was found -------------------------------------------------------------------
+
+def test_an_mcts_search_stopped_before_its_first_slice_still_answers(base):
+    status, job = call(base, "/api/search", {"game": {}, "engine": "mcts", "time": 20})
+    assert status == 202
+    time.sleep(0.3)
+    t0 = time.monotonic()
+    assert call(base, f"/api/jobs/{job['id']}/stop", {})[0] == 200
+    job = wait_job(base, job)
+    assert time.monotonic() - t0 < 6
+    assert job["status"] in ("stopped", "done") and job["result"] is not None, job
+    assert job["result"]["best_move"] in {str(m) for m in START.legal_moves()}
+
+
+class FakeSearchProcess:
+    """The pipe to a search process that reports once, then thinks until killed."""
+
+    def __init__(self, report):
+        self.messages = [("progress", report)]
+
+    def send(self, message):
+        pass
+
+    def poll(self, timeout):
+        if not self.messages:
+            time.sleep(timeout)
+        return bool(self.messages)
+
+    def recv(self):
+        return self.messages.pop(0)
+
+    def close(self):
+        pass
+
+
+@pytest.mark.parametrize("report,kept", [
+    ({"position": 3, "positions": 10, "partial": {"moves": [{"move": "walk"}], "partial": True}},
+     {"moves": [{"move": "walk"}], "partial": True}),
+    ({"position": 3, "positions": 10}, None),      # a report without the review so far: nothing to keep
+])
+def test_a_stopped_review_keeps_the_positions_already_reviewed(monkeypatch, report, kept):
+    from patchsolve.web.jobs import JobRunner
+
+    runner = JobRunner()
+    monkeypatch.setattr(runner, "_ensure_process", lambda: FakeSearchProcess(report))
+    job = runner.submit("analyze", {}, 30)
+    deadline = time.monotonic() + 10
+    while job.progress is None:
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    runner.stop(job.id)
+    while job.status == "running":
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    assert job.status == "stopped" and job.result == kept

@@ -314,3 +314,27 @@ def test_the_set_up_derives_a_leather_patch_still_to_place(page):
     wait(driver, lambda d: d.find_element(By.ID, "message").text == "position set up")
     assert "place the leather patch" in driver.find_element(By.ID, "status").text
     assert shown_position(driver).pending_leather
+
+
+def test_the_status_and_the_result_box_never_show_stale_answers(page):
+    driver, url = page
+    fresh_game(driver)
+    status = driver.find_element(By.ID, "status").text
+    assert status == "Player 0 to move", status     # no "score if it ended now" of about -160 at the start
+    type_into(driver, "think-time", 0.2)
+    driver.find_element(By.ID, "best").click()
+    wait(driver, lambda d: d.find_elements(By.ID, "best-move"))
+    type_into(driver, "think-time", 5)
+    driver.find_element(By.ID, "best").click()
+    # while the new search runs the old answer is gone, not left to be read as the new one
+    wait(driver, lambda d: "searching" in d.find_element(By.ID, "result").text)
+    assert not driver.find_elements(By.ID, "best-move")
+    driver.find_element(By.ID, "stop").click()
+    wait(driver, lambda d: d.find_elements(By.ID, "best-move"))
+    assert "stopped" in driver.find_element(By.ID, "result").text
+    driver.find_element(By.ID, "walk").click()
+    wait(driver, lambda d: "played walk" in d.find_element(By.ID, "message").text)
+    assert "score if the game ended now" in driver.find_element(By.ID, "status").text
+    driver.find_element(By.ID, "new-game").click()       # a new game starts without the old message
+    wait(driver, lambda d: d.find_element(By.ID, "ply-info").text == "move 0 of 0")
+    assert driver.find_element(By.ID, "message").text == ""
