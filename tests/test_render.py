@@ -78,3 +78,76 @@ def test_a_game_draws_its_positions_with_patch_colours():
     assert game._repr_svg_() == game.to_svg() == game.end.to_svg(labels=game.labels())
     svg_doc(game.to_svg(10))
     assert render.patch_colour(game.moves[0].patch) in game.to_svg(1)
+
+
+BOARD_TEXT = """edition revised
+circle 14,29,32,25,0,30,21,20,6,1,11,27,18,22,28,24,3,23,5,19,12,31,10,13,16,17
+player 0 buttons 8 time 15
+444.777..
+.4..7....
+.........
+....F....
+99.FFF...
+99..F....
+.........
+.........
+.........
+player 1 buttons 11 time 13
+888..222.
+8........
+.........
+R........
+RRRR.....
+R........
+.........
+.........
+.........
+"""
+
+
+def test_a_position_that_knows_its_patches_draws_them_and_a_game_from_it_keeps_them():
+    pos = ps.Position(BOARD_TEXT)
+    svg = pos.to_svg()
+    texts = [t.firstChild.data for t in svg_doc(svg).getElementsByTagName("text")]
+    for pid in {x for d in pos.labels for x in d.values()}:
+        assert render.patch_colour(pid) in svg and render.symbol(pid) in texts
+    game = ps.Game(pos)
+    assert game.labels(0) == pos.labels and game.to_svg(0) == svg
+    after = game.push(game.end.legal_moves()[-1])
+    assert all(set(pos.labels[p].items()) <= set(game.labels(1)[p].items()) for p in (0, 1))
+    assert all(after.quilt(p) == sum(1 << sq for sq in game.labels(1)[p]) for p in (0, 1))
+
+
+def test_a_position_from_the_notation_is_drawn_with_a_tiling_of_its_quilts():
+    pos = ps.Position.from_text(ps.Position(BOARD_TEXT).to_text())
+    assert pos.labels is None
+    tiling = pos.labels_or_tiling()
+    assert tiling is not None
+    svg = pos.to_svg()
+    for pid in {x for d in tiling for x in d.values()}:
+        assert render.patch_colour(pid) in svg
+    assert ps.Game(pos).labels(0) == tiling
+
+
+def test_the_quilts_carry_the_square_names_of_move_text():
+    texts = [t.firstChild.data for t in svg_doc(ps.Position.start(seed=0).to_svg()).getElementsByTagName("text")]
+    for name in list("abcdefghi") + [str(r) for r in range(1, 10)]:
+        assert texts.count(name) >= 2, name     # around both quilts
+
+
+def test_colours_are_hex_so_svg_1_1_renderers_paint_them():
+    import re
+
+    svg = Game.read(GOLDEN).to_svg(30)
+    assert "hsl(" not in svg
+    assert all(re.fullmatch(r"#[0-9a-f]{6}", render.patch_colour(i)) for i in range(len(ps.PATCHES)))
+    cairosvg = __import__("pytest").importorskip("cairosvg")
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    img = np.asarray(Image.open(io.BytesIO(cairosvg.svg2png(bytestring=svg.encode()))).convert("RGB"))
+    pid = next(x for x in Game.read(GOLDEN).labels(30)[0].values() if x != render.LEATHER)
+    want = np.array([int(render.patch_colour(pid)[i:i + 2], 16) for i in (1, 3, 5)])
+    assert (np.abs(img.reshape(-1, 3).astype(int) - want).max(axis=1) <= 2).sum() > 100

@@ -263,7 +263,8 @@ def test_the_set_up_derives_a_leather_patch_still_to_place(base):
                   {"patch": START.circle[0], "orientation": 0, "square": "a5"}], []]}, 422, "laid twice"),
     ({"time": [5, 5], "on_top": None}, 422, "on top"),
     ({"on_top": 1}, 422, "on_top"),
-    ({"quilts": [[{"patch": START.circle[0], "orientation": 0, "square": "i9"}], []]}, 422, "i9"),
+    ({"quilts": [[{"patch": START.circle[0], "orientation": 0, "square": "i9"}], []]}, 422,
+     "does not fit with its top-left corner on i9"),
     ({"quilts": [[{"leather": True, "square": "a1"}, {"patch": START.circle[0], "orientation": 0,
                                                       "square": "a1"}], []]}, 422, "overlaps"),
     ({"time": [0, 0], "buttons": [5, 5], "quilts": [[], []], "circle": list(START.circle)}, 422, "on top"),
@@ -305,3 +306,157 @@ def test_random_request_bodies_never_crash_the_server(base):
             assert set(data) == {"error"} and "Traceback" not in data["error"]
 
     check()
+
+
+# -- a hostile or broken client ------------------------------------------------------------
+
+def raw_request(base, head: bytes, body: bytes = b"", close=False, timeout=15.0):
+    """Send ``head`` + ``body`` on a socket; (the bytes answered, seconds until the server closed or
+    None if it kept the connection open), or None when ``close``: the client hangs up at once."""
+    import socket
+    from urllib.parse import urlsplit
+
+    u = urlsplit(base)
+    s = socket.create_connection((u.hostname, u.port), timeout=timeout)
+    s.sendall(head + body)
+    if close:
+        s.close()
+        return None
+    t0, data = time.monotonic(), b""
+    try:
+        while True:
+            chunk = s.recv(65536)
+            if not chunk:
+                return data, time.monotonic() - t0
+            data += chunk
+    except socket.timeout:
+        return data, None
+    finally:
+        s.close()
+
+
+def post_head(path, length, host="127.0.0.1"):
+    return (f"POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {length}\r\n\r\n").encode()
+
+
+def test_deeply_nested_json_is_a_400_and_no_traceback(base, capfd):
+    body = b"[" * 100_000 + b"]" * 100_000
+    assert len(body) < MAX_BODY
+    assert_error(*call(base, "/api/game", raw=body), 400, "nested too deeply")
+    assert_error(*call(base, "/api/setup", raw=b'{"quilts": ' + b"[" * 50_000 + b"]" * 50_000 + b"}"), 400,
+                 "nested too deeply")
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and "RecursionError" not in err
+
+
+def test_a_body_that_never_arrives_gets_a_408_and_the_connection_closed(base, monkeypatch):
+    import patchsolve.web.app as app
+
+    monkeypatch.setattr(app, "BODY_TIMEOUT", 0.5)   # 10 s in service
+    t0 = time.monotonic()
+    data, closed_after = raw_request(base, post_head("/api/load", 1000), b"{}")
+    assert data.startswith(b"HTTP/1.1 408") and b"did not arrive" in data
+    assert closed_after is not None and time.monotonic() - t0 < 5
+    assert app.BODY_TIMEOUT == 0.5 and ps.__name__   # the server answers again at once
+    assert call(base, "/api/patches")[0] == 200
+
+
+def test_a_client_that_hangs_up_mid_body_is_let_go_without_a_word(base, capfd):
+    for _ in range(3):
+        raw_request(base, post_head("/api/load", 1000), b"{}", close=True)
+    time.sleep(0.5)
+    assert call(base, "/api/patches")[0] == 200
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and "ClientDisconnect" not in err and "ERROR" not in err
+
+
+def test_no_other_site_may_frame_the_page(base):
+    import urllib.request
+
+    for path in ("/", "/static/app.js"):
+        with urllib.request.urlopen(base + path, timeout=30) as resp:
+            assert resp.headers["X-Frame-Options"] == "DENY"
+            assert "frame-ancestors 'none'" in resp.headers["Content-Security-Policy"]
+    data, _ = raw_request(base, post_head("/api/game", 2, host="evil.example"), b"{}", timeout=5)
+    assert b"x-frame-options: DENY" in data.lower().replace(b"deny", b"DENY")
+
+
+def test_an_error_names_a_long_token_without_echoing_it(base):
+    status, data = call(base, "/api/play", {"game": {}, "move": "x" * 200_000})
+    assert_error(status, data, 422, "x" * 40 + "...(200000 characters)")
+    assert len(data["error"]) < 400
+    status, data = call(base, "/api/patches", headers={"Host": "e" * 5000 + ".example"})
+    assert_error(status, data, 400, "...(")
+    assert len(data["error"]) < 400
+
+
+def test_served_on_every_address_the_host_check_still_holds():
+    from patchsolve.web import machine_names, reachable_url, serving_in_thread
+
+    names = machine_names("0.0.0.0")
+    assert "127.0.0.1" in names and "localhost" in names and "0.0.0.0" not in names
+    assert "evil.example" not in names
+    assert "0.0.0.0" not in reachable_url("0.0.0.0", 8767) and reachable_url("0.0.0.0", 8767).endswith(":8767/")
+    with serving_in_thread("0.0.0.0", 0) as (url, _server):
+        local = url.replace("0.0.0.0", "127.0.0.1")
+        assert call(local, "/api/patches")[0] == 200
+        assert_error(*call(local, "/api/patches", headers={"Host": "evil.example:8767"}), 400, "evil.example")
+        assert_error(*call(local, "/api/patches", headers={"Host": "127.0.0.1.evil.example"}), 400)
+
+
+# -- Stop keeps what was found -------------------------------------------------------------------
+
+def test_an_mcts_search_stopped_before_its_first_slice_still_answers(base):
+    status, job = call(base, "/api/search", {"game": {}, "engine": "mcts", "time": 20})
+    assert status == 202
+    time.sleep(0.3)
+    t0 = time.monotonic()
+    assert call(base, f"/api/jobs/{job['id']}/stop", {})[0] == 200
+    job = wait_job(base, job)
+    assert time.monotonic() - t0 < 6
+    assert job["status"] in ("stopped", "done") and job["result"] is not None, job
+    assert job["result"]["best_move"] in {str(m) for m in START.legal_moves()}
+
+
+class FakeSearchProcess:
+    """The pipe to a search process that reports once, then thinks until killed."""
+
+    def __init__(self, report):
+        self.messages = [("progress", report)]
+
+    def send(self, message):
+        pass
+
+    def poll(self, timeout):
+        if not self.messages:
+            time.sleep(timeout)
+        return bool(self.messages)
+
+    def recv(self):
+        return self.messages.pop(0)
+
+    def close(self):
+        pass
+
+
+@pytest.mark.parametrize("report,kept", [
+    ({"position": 3, "positions": 10, "partial": {"moves": [{"move": "walk"}], "partial": True}},
+     {"moves": [{"move": "walk"}], "partial": True}),
+    ({"position": 3, "positions": 10}, None),      # a report without the review so far: nothing to keep
+])
+def test_a_stopped_review_keeps_the_positions_already_reviewed(monkeypatch, report, kept):
+    from patchsolve.web.jobs import JobRunner
+
+    runner = JobRunner()
+    monkeypatch.setattr(runner, "_ensure_process", lambda: FakeSearchProcess(report))
+    job = runner.submit("analyze", {}, 30)
+    deadline = time.monotonic() + 10
+    while job.progress is None:
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    runner.stop(job.id)
+    while job.status == "running":
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    assert job.status == "stopped" and job.result == kept

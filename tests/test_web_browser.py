@@ -1,6 +1,8 @@
 """The page in a real headless browser: load it, play a move by clicking a
 patch and a square, see the engine answer, see an illegal placement refused,
-set up a position by pasting its text and ask for the best move."""
+set up a position by pasting its text and ask for the best move, and the
+set-up from the table: the hidden game locked, the set-up started from the
+position shown, questions asked only when they matter."""
 
 from pathlib import Path
 
@@ -140,8 +142,7 @@ def test_paint_a_position_from_the_table_and_ask_for_the_best_move(page):
     pid = start.circle[0]
     driver.find_element(By.ID, "setup-start").click()
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#board rect.setup-sq"))
-    driver.find_element(By.CSS_SELECTOR, f"#circle .patch-card[data-patch='{pid}']").click()
-    driver.find_element(By.CSS_SELECTOR, "#board rect.setup-sq[data-player='0'][data-square='0']").click()
+    lay(driver, pid, 0, "a1")
     assert str(pid) not in driver.find_element(By.ID, "setup-circle").get_attribute("value").split(",")
     cost, spent = ps.position.PATCHES[pid].buttons, ps.position.PATCHES[pid].time
     for element_id, value in (("setup-buttons0", 5 - cost), ("setup-time0", spent)):
@@ -159,3 +160,181 @@ def test_paint_a_position_from_the_table_and_ask_for_the_best_move(page):
     driver.find_element(By.ID, "best").click()
     wait(driver, lambda d: d.find_elements(By.ID, "best-move")
          and d.find_element(By.ID, "best-move").text in {str(m) for m in start.play(f"{pid}:0@a1").legal_moves()})
+
+
+# -- the set-up: a hidden game must not be searched, played into or replaced ----------------
+
+MID = """edition revised
+circle 14,29,32,25,0,30,21,20,6,1,11,27,18,22,28,24,3,23,5,19,12,31,10,13,16,17
+player 0 buttons 8 time 15
+444.777..
+.4..7....
+.........
+....F....
+99.FFF...
+99..F....
+.........
+.........
+.........
+player 1 buttons 11 time 13
+888..222.
+8........
+.........
+R........
+RRRR.....
+R........
+.........
+.........
+.........
+"""
+GAME_CONTROLS = ("best", "walk", "undo", "redo", "new-game", "review", "load", "show-position", "show-record",
+                 "download", "engine-side")
+
+
+def fresh_game(driver):
+    Select(driver.find_element(By.ID, "engine-side")).select_by_value("none")
+    driver.find_element(By.ID, "new-game").click()
+    wait(driver, lambda d: d.find_element(By.ID, "ply-info").text == "move 0 of 0"
+         and d.find_elements(By.CSS_SELECTOR, "#board rect.sq"))
+
+
+def start_setup(driver):
+    driver.find_element(By.ID, "setup-start").click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#board rect.setup-sq"))
+
+
+def type_into(driver, element_id, value):
+    box = driver.find_element(By.ID, element_id)
+    box.clear()
+    box.send_keys(str(value))
+
+
+def shown_position(driver):
+    driver.find_element(By.ID, "show-position").click()
+    return ps.Position(driver.find_element(By.ID, "io").get_attribute("value"))
+
+
+def test_the_game_controls_do_nothing_to_the_hidden_game_during_a_set_up(page):
+    driver, url = page
+    fresh_game(driver)
+    driver.find_element(By.ID, "walk").click()
+    wait(driver, lambda d: moves_listed(d) == ["walk"])
+    start_setup(driver)
+    for element_id in GAME_CONTROLS:      # disabled, each with the reason on hover ...
+        element = driver.find_element(By.ID, element_id)
+        assert not element.is_enabled(), element_id
+        assert "set-up" in element.get_attribute("title"), element_id
+    # ... and said on the page, beside the game and the engine controls
+    locks = [e for e in driver.find_elements(By.CSS_SELECTOR, "[data-lock]") if e.is_displayed()]
+    assert len(locks) == 2 and all("Set-up in progress" in e.text for e in locks)
+    # a click in the move list, the W key and a forced click on Best move leave the set-up and the game alone
+    driver.find_element(By.CSS_SELECTOR, "#move-list li").click()
+    wait(driver, lambda d: "finish the set-up" in d.find_element(By.ID, "message").text)
+    driver.find_element(By.TAG_NAME, "body").send_keys("w")
+    driver.execute_script("document.getElementById('best').disabled = false; document.getElementById('best').click()")
+    assert driver.find_element(By.ID, "result").text == ""
+    assert driver.find_elements(By.CSS_SELECTOR, "#board rect.setup-sq")
+    driver.find_element(By.ID, "setup-cancel").click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#board rect.sq"))
+    assert moves_listed(driver) == ["walk"]
+    assert all(driver.find_element(By.ID, i).is_enabled() for i in GAME_CONTROLS)
+    assert not any(e.is_displayed() for e in driver.find_elements(By.CSS_SELECTOR, "[data-lock]"))
+
+
+def test_a_set_up_starts_from_the_position_shown_and_its_quilts_keep_their_patches(page):
+    driver, url = page
+    mid = ps.Position(MID)
+    box = driver.find_element(By.ID, "io")
+    box.clear()
+    box.send_keys(MID)
+    driver.find_element(By.ID, "load").click()
+    wait(driver, lambda d: d.find_element(By.ID, "message").text == "loaded")
+    # the board names each patch by its symbol (the labels drawn in the board text)
+    symbols = {t.text for t in driver.find_elements(By.CSS_SELECTOR, "#board svg text")}
+    assert {"4", "7", "F", "9", "8", "2", "R"} <= symbols
+    start_setup(driver)
+    pieces = [len({x for x in mid.labels[p].values()}) for p in (0, 1)]
+    titles = [t.text for t in driver.find_elements(By.CSS_SELECTOR, "#board text.setup-title")]
+    assert titles == [f"Player {p}: {pieces[p]} pieces" for p in (0, 1)]
+    assert driver.find_element(By.ID, "setup-circle").get_attribute("value") == ",".join(map(str, mid.circle))
+    for p in (0, 1):
+        assert driver.find_element(By.ID, f"setup-buttons{p}").get_attribute("value") == str(mid.buttons(p))
+        assert driver.find_element(By.ID, f"setup-time{p}").get_attribute("value") == str(mid.time(p))
+    assert not driver.find_element(By.ID, "setup-on-top-row").is_displayed()   # 15/13: nothing to ask
+    driver.find_element(By.ID, "setup-use").click()
+    wait(driver, lambda d: d.find_element(By.ID, "message").text == "position set up")
+    assert shown_position(driver) == mid
+    symbols = {t.text for t in driver.find_elements(By.CSS_SELECTOR, "#board svg text")}
+    assert {"4", "7", "F", "9", "8", "2", "R"} <= symbols
+
+
+def lay(driver, pid, player, square):
+    driver.find_element(By.CSS_SELECTOR, f"#circle .patch-card[data-patch='{pid}']").click()
+    wait(driver, lambda d: f"patch {pid} " in d.find_element(By.ID, "selection").text)
+    driver.find_element(By.CSS_SELECTOR,
+                        f"#board rect.setup-sq[data-player='{player}'][data-square='{parse_square(square)}']").click()
+
+
+def test_the_set_up_asks_who_is_on_top_only_when_the_tokens_share_a_space(page):
+    driver, url = page
+    fresh_game(driver)
+    start = ps.Position.start(seed=0)
+    pid = start.circle[0]
+    patch = ps.position.PATCHES[pid]
+    start_setup(driver)
+    lay(driver, pid, 0, "a1")
+    type_into(driver, "setup-buttons0", 5 - patch.buttons)
+    type_into(driver, "setup-time0", patch.time)
+    type_into(driver, "setup-time1", patch.time + 1)
+    assert not driver.find_element(By.ID, "setup-on-top-row").is_displayed()
+    type_into(driver, "setup-time1", patch.time)
+    wait(driver, lambda d: d.find_element(By.ID, "setup-on-top-row").is_displayed())
+    assert Select(driver.find_element(By.ID, "setup-on-top")).first_selected_option.get_attribute("value") == ""
+    driver.find_element(By.ID, "setup-use").click()           # no answer: asked, not guessed
+    wait(driver, lambda d: "whose token is on top" in d.find_element(By.ID, "setup-message").text)
+    assert driver.find_elements(By.CSS_SELECTOR, "#board rect.setup-sq")
+    Select(driver.find_element(By.ID, "setup-on-top")).select_by_value("1")
+    driver.find_element(By.ID, "setup-use").click()
+    wait(driver, lambda d: d.find_element(By.ID, "message").text == "position set up")
+    pos = shown_position(driver)
+    assert pos.fields()["on_top"] == 1 and pos.time(0) == pos.time(1) == patch.time
+
+
+def test_the_set_up_derives_a_leather_patch_still_to_place(page):
+    driver, url = page
+    fresh_game(driver)
+    start = ps.Position.start(seed=0)
+    pid = start.circle[0]
+    start_setup(driver)
+    lay(driver, pid, 0, "a1")
+    type_into(driver, "setup-buttons0", 5 - ps.position.PATCHES[pid].buttons)
+    type_into(driver, "setup-time0", 27)       # past leather space 26, and no leather patch laid
+    type_into(driver, "setup-time1", 13)
+    driver.find_element(By.ID, "setup-use").click()
+    wait(driver, lambda d: d.find_element(By.ID, "message").text == "position set up")
+    assert "place the leather patch" in driver.find_element(By.ID, "status").text
+    assert shown_position(driver).pending_leather
+
+
+def test_the_status_and_the_result_box_never_show_stale_answers(page):
+    driver, url = page
+    fresh_game(driver)
+    status = driver.find_element(By.ID, "status").text
+    assert status == "Player 0 to move", status     # no "score if it ended now" of about -160 at the start
+    type_into(driver, "think-time", 0.2)
+    driver.find_element(By.ID, "best").click()
+    wait(driver, lambda d: d.find_elements(By.ID, "best-move"))
+    type_into(driver, "think-time", 5)
+    driver.find_element(By.ID, "best").click()
+    # while the new search runs the old answer is gone, not left to be read as the new one
+    wait(driver, lambda d: "searching" in d.find_element(By.ID, "result").text)
+    assert not driver.find_elements(By.ID, "best-move")
+    driver.find_element(By.ID, "stop").click()
+    wait(driver, lambda d: d.find_elements(By.ID, "best-move"))
+    assert "stopped" in driver.find_element(By.ID, "result").text
+    driver.find_element(By.ID, "walk").click()
+    wait(driver, lambda d: "played walk" in d.find_element(By.ID, "message").text)
+    assert "score if the game ended now" in driver.find_element(By.ID, "status").text
+    driver.find_element(By.ID, "new-game").click()       # a new game starts without the old message
+    wait(driver, lambda d: d.find_element(By.ID, "ply-info").text == "move 0 of 0")
+    assert driver.find_element(By.ID, "message").text == ""

@@ -56,6 +56,9 @@ def test_serve_warns_off_loopback_and_no_browser_opens_nothing(monkeypatch):
     assert r.exit_code == 0, r.output
     assert "patchsolve: warning: serving on 0.0.0.0" in r.stderr
     assert opened == []
+    # the URL printed is one a browser can open (this machine's address), not the wildcard
+    assert "serving on http://" in r.stderr and "http://0.0.0.0" not in r.stderr
+    assert web.reachable_url("0.0.0.0", 8765) in r.stderr   # 8765: the default port
 
 
 def test_serve_on_a_taken_port_is_one_error_line():

@@ -15,9 +15,7 @@ gives each player its final score minus the opponent's.
 
 from __future__ import annotations
 
-import colorsys
 import io
-import re
 
 import numpy as np
 
@@ -117,17 +115,8 @@ class Episode:
         return None
 
 
-_HSL = re.compile(r"hsl\((\d+(?:\.\d+)?),(\d+(?:\.\d+)?)%,(\d+(?:\.\d+)?)%\)")
-
-
-def _hsl_to_hex(m: re.Match) -> str:
-    r, g, b = colorsys.hls_to_rgb(float(m.group(1)) / 360, float(m.group(3)) / 100, float(m.group(2)) / 100)
-    return "#%02x%02x%02x" % (round(r * 255), round(g * 255), round(b * 255))
-
-
 def svg_to_rgb(svg: str) -> np.ndarray:
-    """An H x W x 3 uint8 picture of an SVG (cairosvg renders, Pillow decodes).
-    cairosvg paints ``hsl(...)`` fills black, so they become hex first."""
+    """An H x W x 3 uint8 picture of an SVG (cairosvg renders, Pillow decodes)."""
     try:
         import cairosvg
         from PIL import Image
@@ -135,5 +124,5 @@ def svg_to_rgb(svg: str) -> np.ndarray:
         raise PatchsolveError(f"rgb_array rendering needs cairosvg, Pillow and libcairo2 "
                               f"(pip install 'patchsolve[pettingzoo]'): {e}") from None
 
-    png = cairosvg.svg2png(bytestring=_HSL.sub(_hsl_to_hex, svg).encode("utf-8"))
+    png = cairosvg.svg2png(bytestring=svg.encode("utf-8"))
     return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))

@@ -17,6 +17,7 @@ from html import escape
 from patchsolve.patches import BOARD, EDITIONS, LAST_SPACE, LEATHER_SYMBOL, PATCHES, SYMBOLS
 
 LEATHER = "L"  # the label of a leather patch (Game.labels)
+COLUMNS = "abcdefghi"
 _ANSI = ["red", "green", "yellow", "blue", "magenta", "cyan",
          "bright_red", "bright_green", "bright_yellow", "bright_blue", "bright_magenta", "bright_cyan"]
 
@@ -209,8 +210,13 @@ CELL = 24
 
 
 def patch_colour(patch_id: int) -> str:
-    hue = (patch_id * 137) % 360
-    return f"hsl({hue},55%,62%)"
+    """The patch's fill colour as ``#rrggbb``: hues spread by the golden
+    angle, so neighbouring ids differ. Hex rather than ``hsl()``, which SVG 1.1
+    renderers (CairoSVG among them) paint black."""
+    import colorsys
+
+    r, g, b = colorsys.hls_to_rgb(((patch_id * 137) % 360) / 360, 0.62, 0.55)
+    return "#%02x%02x%02x" % (round(r * 255), round(g * 255), round(b * 255))
 
 
 def _rect(x, y, w, h, fill, stroke="#555", extra=""):
@@ -255,6 +261,11 @@ def _quilt_svg(x0, y0, quilt, player, labels):
                 parts.append(f'<circle cx="{x0 + c * CELL + CELL - 6}" cy="{y0 + r * CELL + 6}" r="4" '
                              f'fill="#2b6cb0" stroke="#fff" stroke-width="1"><title>income button</title></circle>')
     parts.append(_rect(x0, y0, BOARD * CELL, BOARD * CELL, "none", stroke="#222"))
+    # the square names of move text: columns a-i below, rows 1-9 (row 1 on top) to the left
+    for i in range(BOARD):
+        parts.append(_text(x0 + i * CELL + CELL / 2, y0 + BOARD * CELL + 11, COLUMNS[i], size=9, anchor="middle",
+                           fill="#777"))
+        parts.append(_text(x0 - 4, y0 + i * CELL + CELL / 2 + 3, i + 1, size=9, anchor="end", fill="#777"))
     return parts
 
 
@@ -299,10 +310,15 @@ def _patch_svg(x0, y0, patch_id, size=12):
 
 
 def position_svg(pos, labels=None) -> str:
-    """An SVG drawing of ``pos``: both quilts (patches coloured when
-    ``labels`` are given, else one colour per player; income buttons
-    marked), the time track with both tokens, income and leather spaces,
-    and the next three patches with their costs and shapes."""
+    """An SVG drawing of ``pos``: both quilts with the square names a-i and
+    1-9 (each patch in its own colour with its symbol and income buttons
+    when the labels are known, else one colour per player), the time track
+    with both tokens, income and leather spaces, and the next three patches
+    with their costs and shapes. ``labels`` (``Game.labels(k)``) default to
+    the position's own, else a tiling of its quilts
+    (``pos.labels_or_tiling()``, as board text draws them)."""
+    if labels is None:
+        labels = pos.labels_or_tiling()
     f = pos.fields()
     width, quilt_px = 640, BOARD * CELL
     parts = []

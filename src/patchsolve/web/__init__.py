@@ -27,6 +27,54 @@ def is_loopback(host: str) -> bool:
             return False
 
 
+WILDCARDS = ("0.0.0.0", "::", "")
+
+
+def _outbound_address() -> str | None:
+    """This machine's address on its default route (a UDP socket is
+    connected, which sends nothing), or None without a network."""
+    for family, probe in ((socket.AF_INET, "192.0.2.1"), (socket.AF_INET6, "2001:db8::1")):
+        try:
+            with socket.socket(family, socket.SOCK_DGRAM) as s:
+                s.connect((probe, 9))
+                return s.getsockname()[0]
+        except OSError:
+            continue
+    return None
+
+
+def machine_names(host: str) -> tuple[str, ...]:
+    """The Host names a server bound to ``host`` answers: loopback, ``host``
+    itself (unless a wildcard), and this machine's own name, full name and
+    addresses. Anything else (another site's name pointed at this machine:
+    DNS rebinding) is refused, whichever interface the server listens on."""
+    from patchsolve.web.app import LOOPBACK_NAMES
+
+    names = set(LOOPBACK_NAMES)
+    if host not in WILDCARDS:
+        names.add(host)
+    if is_loopback(host):
+        return tuple(sorted(names))
+    for name in {socket.gethostname(), socket.getfqdn()} - {""}:
+        names.add(name)
+        try:
+            names.update(info[4][0].split("%")[0] for info in socket.getaddrinfo(name, None))
+        except OSError:
+            pass
+    address = _outbound_address()
+    if address:
+        names.add(address)
+    return tuple(sorted(n.lower() for n in names))
+
+
+def reachable_url(host: str, port: int) -> str:
+    """A URL of the server a browser can open: ``host`` itself, or for a
+    wildcard bind this machine's address (``http://0.0.0.0:...`` is not)."""
+    if host in WILDCARDS:
+        host = _outbound_address() or socket.gethostname() or "127.0.0.1"
+    return f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
+
+
 def bind(host: str, port: int) -> socket.socket:
     """A listening socket on ``host:port`` (OSError when it cannot be had),
     bound here rather than by uvicorn so a refusal is an error to report
@@ -47,11 +95,10 @@ def make_server(host: str = "127.0.0.1", port: int = 8765):
     """A uvicorn server for the app (``server.run()`` serves until stopped)."""
     import uvicorn
 
-    from patchsolve.web.app import LOOPBACK_NAMES, create_app
+    from patchsolve.web.app import create_app
 
-    # on loopback only this machine's names; elsewhere any (the user was warned)
-    allowed = LOOPBACK_NAMES + (host,) if is_loopback(host) else None
-    config = uvicorn.Config(create_app(allowed), host=host, port=port, log_level="warning", access_log=False)
+    config = uvicorn.Config(create_app(machine_names(host)), host=host, port=port, log_level="warning",
+                            access_log=False)
     return uvicorn.Server(config)
 
 
@@ -84,10 +131,10 @@ def serve(host: str = "127.0.0.1", port: int = 8765, open_browser: bool = True) 
     """Serve until Ctrl-C; OSError when the address cannot be had."""
     sock = bind(host, port)
     server = make_server(host, port)
-    url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
+    url = reachable_url(host, port)
     if not is_loopback(host):
-        print(f"patchsolve: warning: serving on {host}, which other machines may reach; "
-              "the app has no login", file=sys.stderr)
+        print(f"patchsolve: warning: serving on {host or 'every address'}, which other machines may reach; "
+              "the app has no login (it answers only this machine's names and addresses)", file=sys.stderr)
     print(f"patchsolve: serving on {url} (Ctrl-C to stop)", file=sys.stderr)
     if open_browser:
         threading.Thread(target=_open_when_started, args=(server, url), daemon=True).start()

@@ -1,15 +1,21 @@
 """The web app's HTTP side (Starlette): the static page and the JSON API.
 
 Every answer of ``/api/...`` is JSON; an error is ``{"error": "..."}`` with
-status 400 (malformed request), 404, 405, 409 (engine busy), 413 (body too
-large), 415 (a body not declared JSON), 422 (a position, record or move that
-patchsolve refuses) or 500 (a bug: logged on the server, never a traceback to
-the page).
+status 400 (malformed request, JSON nested too deeply, a foreign Host), 404,
+405, 408 (a body that did not arrive within ``BODY_TIMEOUT`` seconds), 409
+(engine busy), 413 (body too large), 415 (a body not declared JSON), 422 (a
+position, record or move that patchsolve refuses) or 500 (a bug: logged on
+the server, never a traceback to the page). Tokens quoted in an error are cut
+to ``MAX_TOKEN`` characters. A client that goes away mid-request is let go
+without a word. Every answer forbids framing (``X-Frame-Options: DENY``,
+``frame-ancestors 'none'``), so another site cannot overlay the page.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import re
 import sys
 import traceback
 from importlib import resources
@@ -17,8 +23,8 @@ from importlib import resources
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -27,6 +33,9 @@ from patchsolve.web import views
 from patchsolve.web.jobs import Busy, JobRunner
 
 MAX_BODY = 256 * 1024          # bytes of a request body
+BODY_TIMEOUT = 10.0            # seconds for a request body to arrive
+MAX_TOKEN = 40                 # characters of a quoted token kept in an error message
+MAX_MESSAGE = 2000             # characters of an error message
 MAX_TIME = 30.0                # seconds a search may be given
 MAX_ANALYZE_TIME = 2.0         # seconds per position of a game review ...
 MAX_REVIEW_TIME = 120.0        # ... and for the whole review (long games get less a position)
@@ -37,8 +46,26 @@ STATIC = resources.files("patchsolve.web") / "static"
 
 
 class ApiError(Exception):
+    """An error answer: HTTP ``status`` and ``message``."""
+
     def __init__(self, status: int, message: str):
         self.status, self.message = status, message
+
+
+class Disconnected(Exception):
+    """The client went away before its request body arrived."""
+
+
+_LONG_WORD = re.compile(r"[^\s'\"]{%d,}" % (MAX_TOKEN + 20))
+
+
+def clip(message: str) -> str:
+    """``message`` on one line, each overlong word (a pasted 200 KB move,
+    a Host header) cut to MAX_TOKEN characters, the whole to MAX_MESSAGE:
+    an error names the bad token, it does not echo it."""
+    message = _LONG_WORD.sub(lambda m: m.group(0)[:MAX_TOKEN] + f"...({len(m.group(0))} characters)",
+                             " ".join(str(message).split()))
+    return message if len(message) <= MAX_MESSAGE else message[:MAX_MESSAGE] + "..."
 
 
 async def read_json(request: Request) -> dict:
@@ -53,14 +80,26 @@ async def read_json(request: Request) -> dict:
     if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
         raise ApiError(413, f"request body over {MAX_BODY} bytes")
     body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise ApiError(413, f"request body over {MAX_BODY} bytes")
+
+    async def receive_body():
+        async for chunk in request.stream():
+            body.extend(chunk)
+            if len(body) > MAX_BODY:
+                raise ApiError(413, f"request body over {MAX_BODY} bytes")
+
+    try:
+        # a client that declares a body and never sends it must not hold a connection forever
+        await asyncio.wait_for(receive_body(), BODY_TIMEOUT)
+    except asyncio.TimeoutError:
+        raise ApiError(408, f"the request body did not arrive within {BODY_TIMEOUT:g} s") from None
+    except ClientDisconnect:
+        raise Disconnected() from None
     try:
         data = json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise ApiError(400, f"the body is not JSON: {e}") from None
+    except RecursionError:   # json's C decoder recurses once per bracket
+        raise ApiError(400, "the body is not JSON this server reads: nested too deeply") from None
     if not isinstance(data, dict):
         raise ApiError(400, "the body must be a JSON object")
     return data
@@ -186,16 +225,22 @@ async def api_job_stop(request: Request):
 # -- errors ----------------------------------------------------------------------
 
 async def on_api_error(request, exc: ApiError):
-    return JSONResponse({"error": exc.message}, status_code=exc.status)
+    # a 408 ends the connection: the rest of a late body must not be read as the next request
+    headers = {"Connection": "close"} if exc.status == 408 else None
+    return JSONResponse({"error": clip(exc.message)}, status_code=exc.status, headers=headers)
+
+
+async def on_disconnect(request, exc: Disconnected):
+    return Response(status_code=400)   # nobody is listening: no log, no traceback
 
 
 async def on_patchsolve_error(request, exc: PatchsolveError):
     status = 409 if isinstance(exc, Busy) else 400 if isinstance(exc, views.BadRequest) else 422
-    return JSONResponse({"error": " ".join(str(exc).split())}, status_code=status)
+    return JSONResponse({"error": clip(str(exc))}, status_code=status)
 
 
 async def on_http_error(request, exc: HTTPException):
-    return JSONResponse({"error": exc.detail or "error"}, status_code=exc.status_code)
+    return JSONResponse({"error": clip(exc.detail or "error")}, status_code=exc.status_code)
 
 
 async def on_crash(request, exc: Exception):
@@ -219,11 +264,39 @@ class HostCheck:
         if scope["type"] == "http" and self.allowed is not None:
             host = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
             name = host[1:].split("]")[0] if host.startswith("[") else host.rsplit(":", 1)[0]
-            if name not in self.allowed:
-                response = JSONResponse({"error": f"host {host!r} is not served here"}, status_code=400)
+            if name.lower() not in self.allowed:
+                response = JSONResponse({"error": clip(f"host {host!r} is not served here")}, status_code=400)
                 await response(scope, receive, send)
                 return
         await self.app(scope, receive, send)
+
+
+SECURITY_HEADERS = [
+    (b"x-frame-options", b"DENY"),
+    (b"content-security-policy", b"frame-ancestors 'none'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+]
+
+
+class SecurityHeaders:
+    """Add SECURITY_HEADERS to every answer: no other site may frame the
+    page (clickjacking), nor have a file sniffed as another type."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message):
+            if message["type"] == "http.response.start":
+                message = dict(message, headers=list(message.get("headers", [])) + SECURITY_HEADERS)
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 def create_app(allowed_hosts=LOOPBACK_NAMES) -> Starlette:
@@ -242,9 +315,10 @@ def create_app(allowed_hosts=LOOPBACK_NAMES) -> Starlette:
         Route("/api/jobs/{job_id}/stop", api_job_stop, methods=["POST"]),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
-    handlers = {ApiError: on_api_error, PatchsolveError: on_patchsolve_error, HTTPException: on_http_error,
-                Exception: on_crash}
-    middleware = [Middleware(HostCheck, allowed=None if allowed_hosts is None else tuple(allowed_hosts))]
+    handlers = {ApiError: on_api_error, Disconnected: on_disconnect, PatchsolveError: on_patchsolve_error,
+                HTTPException: on_http_error, Exception: on_crash}
+    allowed = None if allowed_hosts is None else tuple(h.lower() for h in allowed_hosts)
+    middleware = [Middleware(SecurityHeaders), Middleware(HostCheck, allowed=allowed)]
     app = Starlette(routes=routes, exception_handlers=handlers, middleware=middleware)
     app.state.jobs = JobRunner()
     return app

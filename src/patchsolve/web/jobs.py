@@ -5,7 +5,11 @@ A job is a search or a game review, run by the single search process
 (:class:`Busy`), so a page cannot pile work onto the machine. A job that
 overruns its budget by more than ``GRACE`` seconds, or that the page stops,
 has its process killed; a search's last progress report (its deepest
-finished depth, its last time slice) then stands as its result.
+finished depth, its last time slice) then stands as its result, and a
+review's last report may carry ``partial``: the review of the positions done
+so far, which then stands as its result (as the CLI's Ctrl-C keeps them).
+A search stopped before its first report is given up to ``FIRST_REPORT``
+seconds for one (an MCTS slice, a first depth), so Stop keeps an answer.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from patchsolve.errors import PatchsolveError
 
 GRACE = 5.0        # seconds past a job's budget (plus a fifth of it) before its process is killed
 KEEP_JOBS = 32     # finished jobs kept for polling
+FIRST_REPORT = 4.0  # seconds a stopped search may take to send its first report
 
 
 class Busy(PatchsolveError):
@@ -84,18 +89,34 @@ class JobRunner:
             conn = self._ensure_process()
             conn.send((job.kind, payload))
             deadline = job.started + 1.2 * job.budget + GRACE
+            stopped_at = None
             while job.status == "running":
                 if conn.poll(0.05):
                     self._receive(job, conn.recv())
-                elif job.stop_requested.is_set() or time.monotonic() > deadline:
+                    if job.status != "running":
+                        break
+                now = time.monotonic()
+                if job.stop_requested.is_set() and stopped_at is None:
+                    stopped_at = now
+                # a search with nothing to show yet gets a moment for its first report
+                waiting = (job.kind == "search" and job.progress is None and stopped_at is not None
+                           and now - stopped_at < FIRST_REPORT and now <= deadline)
+                if (stopped_at is not None and not waiting) or now > deadline:
                     self.kill()
-                    # a search's last report is a usable answer; a review's is not
-                    job.status, job.result = "stopped", job.progress if job.kind == "search" else None
+                    job.status, job.result = "stopped", self._kept(job)
         except (EOFError, OSError) as e:
             job.status, job.error = "error", f"the search process ended: {e}"
             self.kill()
         finally:
             job.finished = time.monotonic()
+
+    @staticmethod
+    def _kept(job: Job):
+        """What a stopped job leaves: a search's last report (an answer in
+        itself), a review's partial review when its last report has one."""
+        if job.kind == "search":
+            return job.progress
+        return (job.progress or {}).get("partial")
 
     @staticmethod
     def _receive(job: Job, message) -> None:

@@ -58,8 +58,9 @@ def _cells(pieces, player) -> list:
             o = _int(piece, "orientation", 0, _core.orientation_count(pid) - 1)
             try:
                 mask = _core.move_info(_core.buy_move_code(pid, o, square))[2]
-            except ValueError as e:
-                raise InvalidPositionError(f"player {player}: patch {pid} at {piece['square']}: {e}") from None
+            except ValueError:
+                raise InvalidPositionError(f"player {player}: orientation {o} of patch {pid} does not fit with its "
+                                           f"top-left corner on {piece['square'].strip().lower()}") from None
             if pid in laid:
                 raise InvalidPositionError(f"player {player}: patch {pid} is laid twice")
             laid.add(pid)

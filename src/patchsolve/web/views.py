@@ -102,6 +102,8 @@ def view(game: Game, ply: int | None = None) -> dict:
         "pending_leather": f["pending_leather"],
         "legal": [] if over else [str(m) for m in pos.legal_moves()],
         "labels": [{str(sq): lab for sq, lab in labels[p].items()} for p in (0, 1)],
+        # covered squares whose patch is not known (a start read from notation that could not be tiled)
+        "unnamed": [bin(f["quilts"][p]).count("1") - len(labels[p]) for p in (0, 1)],
         "svg": game.to_svg(k),
         "quilt_origins": QUILT_ORIGINS,
         "cell": render.CELL,

@@ -42,7 +42,9 @@ function setStatus(text) { $("status").textContent = text; }
 // -- the game ------------------------------------------------------------------
 
 function showView(view) {
-  if (state.setup) { state.setup = null; endSetupControls(); }
+  // a set-up ends only by Use this position or Cancel (both clear state.setup
+  // first): a late answer (an engine move, a click) must not throw it away
+  if (state.setup) return;
   state.view = view;
   state.game = { start: view.start, moves: view.moves };
   state.ply = view.ply;
@@ -54,18 +56,24 @@ function showView(view) {
   markReviewPly();
   const v = view;
   $("ply-info").textContent = `move ${v.ply} of ${v.length}`;
+  // the score if the game ended now is noise at the start (both about -160)
+  const started = v.fields.time[0] + v.fields.time[1] > 0;
   if (v.is_over) setStatus(`Game over: ${v.outcome}`);
   else setStatus(`Player ${v.to_move} to move` + (v.pending_leather !== null ? " (place the leather patch)" : "")
-    + ` \u2014 scores now ${v.scores[0]} / ${v.scores[1]}`);
+    + (started ? ` \u2014 score if the game ended now: ${v.scores[0]} / ${v.scores[1]}` : ""));
   maybeEngineMove();
 }
 
+const SETUP_LOCKED = "finish the set-up first: Use this position, or Cancel";
+
 async function goTo(ply) {
+  if (state.setup) { message(SETUP_LOCKED, "error"); return; }
   try { showView(await api("/api/game", { game: state.game, ply })); }
   catch (e) { message(e.message, "error"); }
 }
 
 async function playMove(move) {
+  if (state.setup) { message(SETUP_LOCKED, "error"); return false; }
   try {
     const view = await api("/api/play", { game: state.game, ply: state.ply, move });
     message(`played ${move}`, "ok");
@@ -260,7 +268,7 @@ function drawMoveList() {
 }
 
 async function undo() {
-  if (state.ply === 0) return;
+  if (state.setup || state.ply === 0) return;
   stopJob();
   let view = await api("/api/game", { game: state.game, ply: state.ply - 1 });
   // against the engine, take back to the human's turn
@@ -270,7 +278,7 @@ async function undo() {
   showView(view);
 }
 
-function redo() { if (state.ply < state.game.moves.length) goTo(state.ply + 1); }
+function redo() { if (!state.setup && state.ply < state.game.moves.length) goTo(state.ply + 1); }
 
 // -- the engine ---------------------------------------------------------------
 
@@ -290,7 +298,7 @@ function seconds(id, lo, hi) {
 }
 
 function maybeEngineMove() {
-  if (engineToMove() && state.job === null) {
+  if (!state.setup && engineToMove() && state.job === null) {
     startSearch(seconds("move-time", 0.05, 30), "engine-move");
   }
 }
@@ -301,6 +309,8 @@ async function startSearch(time, purpose) {
     const top = purpose === "hint" ? 8 : 1;   // the engine's own move needs no ranked list
     const job = await api("/api/search", { game: state.game, ply: state.ply, engine: $("engine").value, time, top });
     state.job = job.id; state.jobPurpose = purpose; state.jobGame = gameAtStart;
+    // the previous answer was about another search: never leave it beside the new one
+    $("result").innerHTML = "<small>searching\u2026</small>";
     $("stop").disabled = false;
     setStatus(purpose === "engine-move" ? "The engine is thinking..." : $("status").textContent);
     pollJob(job);
@@ -318,6 +328,7 @@ async function pollJob(job) {
   }
   state.job = null;
   $("stop").disabled = true;
+  if (state.setup) { $("result").innerHTML = ""; return; }   // an answer about the game, not the set-up
   if (job.status === "error") { message(`engine error: ${job.error}`, "error"); return; }
   if (state.jobPurpose === "review") { showReview(job.result); return; }
   showResult(job.result, job.status);
@@ -392,7 +403,8 @@ async function startReview() {
 }
 
 function showReview(review) {
-  if (!review) { message("the review was stopped before it finished", "error"); return; }
+  if (!review) { message("the review was stopped before it reviewed a move", "error"); return; }
+  if (review.partial) message(`review stopped: the first ${review.moves.length} moves are reviewed`, "error");
   state.review = review;
   $("review-graph").innerHTML = review.svg;
   $("review-graph").querySelectorAll("[data-ply]").forEach((el) =>
@@ -435,6 +447,7 @@ function download() {
 
 async function newGame() {
   stopJob();
+  message("");
   try {
     showView(await api("/api/new", { seed: parseInt($("seed").value, 10) || 0 }));
     $("result").innerHTML = "";
@@ -444,16 +457,71 @@ async function newGame() {
 
 // -- set-up from the table: paint patches into the quilts ------------------------
 
+// While a set-up is on screen the game below it is hidden: every control that
+// would act on that game (search it, play into it, replace it) is disabled,
+// with the reason shown beside it, until Use this position or Cancel.
+const GAME_CONTROLS = ["best", "walk", "undo", "redo", "new-game", "review", "load", "show-position",
+  "show-record", "download", "engine-side"];
+
+function lockGame(on) {
+  for (const id of GAME_CONTROLS) {
+    $(id).disabled = on;
+    if (on) $(id).dataset.title = $(id).title;
+    $(id).title = on ? SETUP_LOCKED : ($(id).dataset.title ?? $(id).title);
+  }
+  document.querySelectorAll("[data-lock]").forEach((el) => { el.hidden = !on; });
+  $("move-list").classList.toggle("locked", on);
+}
+
+// The pieces of the position shown, for a set-up that starts from it: each
+// patch's squares give its orientation and top-left square.
+function piecesOf(view) {
+  const placed = [[], []];
+  let unnamed = 0;
+  for (const p of [0, 1]) {
+    const byPatch = {};
+    for (const [sq, label] of Object.entries(view.labels[p])) {
+      const s = parseInt(sq, 10), r = Math.floor(s / 9), c = s % 9;
+      if (label === "L") placed[p].push({ leather: true, r, c });
+      else (byPatch[label] = byPatch[label] || []).push([r, c]);
+    }
+    for (const [id, cells] of Object.entries(byPatch)) {
+      const pid = parseInt(id, 10), key = cellKey(cells);
+      const o = state.patches[pid].orientations.findIndex((cs) => cellKey(cs) === key);
+      if (o < 0) { unnamed += cells.length; continue; }
+      placed[p].push({ patch: pid, orientation: o, r: Math.min(...cells.map((x) => x[0])),
+        c: Math.min(...cells.map((x) => x[1])) });
+    }
+    unnamed += view.unnamed[p];
+  }
+  return { placed, unnamed };
+}
+
 function startSetup() {
   stopJob();
-  const v = state.view;
-  state.setup = { placed: [[], []], pick: null, hover: null };
-  $("setup-circle").value = v.fields.circle.join(",");
+  const v = state.view, f = v.fields;
+  const { placed, unnamed } = piecesOf(v);
+  state.setup = { placed, pick: null, hover: null };
+  $("setup-circle").value = f.circle.join(",");
+  $("setup-edition").value = f.edition;
+  ["buttons", "time"].forEach((k) => { $(`setup-${k}0`).value = f[k][0]; $(`setup-${k}1`).value = f[k][1]; });
   $("setup-form").hidden = false;
   for (const id of ["setup-use", "setup-cancel", "setup-leather"]) $(id).disabled = false;
   $("setup-start").disabled = true;
+  $("result").innerHTML = "";
+  lockGame(true);
   setStatus("Setting up a position: paint the quilts, fill in the form, then Use this position");
+  setupMessage(unnamed ? `${unnamed} covered squares of the position shown name no patch: lay those patches again` : "",
+    unnamed ? "error" : "");
   drawSetup();
+  // the answers of the position shown (drawSetup has just shown the questions that apply)
+  $("setup-on-top").value = f.on_top === null ? "" : String(f.on_top);
+  $("setup-bonus").value = f.bonus_owner === null ? "" : String(f.bonus_owner);
+}
+
+function setupMessage(text, kind) {
+  $("setup-message").textContent = text;
+  $("setup-message").className = "message" + (kind ? " " + kind : "");
 }
 
 function endSetup() {
@@ -475,24 +543,65 @@ function coveredBy(player) {
   return owner;
 }
 
+function holds7x7(player) {
+  const owner = coveredBy(player);
+  for (let r = 0; r <= 2; r++) {
+    for (let c = 0; c <= 2; c++) {
+      let full = true;
+      for (let i = 0; i < 7 && full; i++) for (let j = 0; j < 7 && full; j++) full = owner[(r + i) * 9 + c + j] !== undefined;
+      if (full) return true;
+    }
+  }
+  return false;
+}
+
+// Ask who is on top / who took the bonus only when the table leaves it open.
+function setupQuestions() {
+  if (!state.setup) return;
+  const shared = $("setup-time0").value !== "" && $("setup-time0").value === $("setup-time1").value;
+  const both = holds7x7(0) && holds7x7(1);
+  // a question that newly applies starts unanswered: there is no default
+  if (shared && $("setup-on-top-row").hidden) $("setup-on-top").value = "";
+  if (both && $("setup-bonus-row").hidden) $("setup-bonus").value = "";
+  $("setup-on-top-row").hidden = !shared;
+  $("setup-bonus-row").hidden = !both;
+}
+
 function circleIds() {
   return $("setup-circle").value.split(/[\s,]+/).filter((x) => x !== "").map(Number);
 }
 
+function coordinates(svg, x0, y0, cell) {
+  for (let i = 0; i < 9; i++) {
+    const col = document.createElementNS(SVGNS, "text");
+    col.setAttribute("x", x0 + i * cell + cell / 2); col.setAttribute("y", y0 + 9 * cell + 11);
+    col.setAttribute("font-size", 9); col.setAttribute("text-anchor", "middle"); col.setAttribute("fill", "#777");
+    col.textContent = COLS[i];
+    const row = document.createElementNS(SVGNS, "text");
+    row.setAttribute("x", x0 - 4); row.setAttribute("y", y0 + i * cell + cell / 2 + 3);
+    row.setAttribute("font-size", 9); row.setAttribute("text-anchor", "end"); row.setAttribute("fill", "#777");
+    row.textContent = String(i + 1);
+    svg.appendChild(col); svg.appendChild(row);
+  }
+}
+
 function drawSetup() {
-  const cell = 24, origins = state.view.quilt_origins;
+  const cell = state.view.cell, origins = state.view.quilt_origins;
   const svg = document.createElementNS(SVGNS, "svg");
   svg.setAttribute("width", 640); svg.setAttribute("height", 300);
   for (const p of [0, 1]) {
     const [x0, y0] = origins[p];
     const title = document.createElementNS(SVGNS, "text");
     title.setAttribute("x", x0); title.setAttribute("y", 30); title.setAttribute("font-weight", "bold");
+    title.setAttribute("class", "setup-title");
+    title.dataset.player = p;
     title.textContent = `Player ${p}: ${state.setup.placed[p].length} pieces`;
     svg.appendChild(title);
     const owner = coveredBy(p);
     for (let sq = 0; sq < 81; sq++) {
+      const x = x0 + (sq % 9) * cell, y = y0 + Math.floor(sq / 9) * cell;
       const rect = document.createElementNS(SVGNS, "rect");
-      rect.setAttribute("x", x0 + (sq % 9) * cell); rect.setAttribute("y", y0 + Math.floor(sq / 9) * cell);
+      rect.setAttribute("x", x); rect.setAttribute("y", y);
       rect.setAttribute("width", cell); rect.setAttribute("height", cell);
       const piece = owner[sq] === undefined ? null : state.setup.placed[p][owner[sq]];
       rect.setAttribute("fill", piece ? (piece.leather ? "#8c5a2b" : state.patches[piece.patch].colour) : "#f3ede2");
@@ -502,7 +611,16 @@ function drawSetup() {
       rect.addEventListener("click", () => setupClick(p, sq));
       rect.addEventListener("mouseenter", () => { state.setup.hover = [p, sq]; drawSetupGhost(svg); });
       svg.appendChild(rect);
+      if (piece && !piece.leather) {        // the patch's symbol, as on the board and in board text
+        const t = document.createElementNS(SVGNS, "text");
+        t.setAttribute("x", x + cell / 2); t.setAttribute("y", y + cell / 2 + 4);
+        t.setAttribute("font-size", 10); t.setAttribute("text-anchor", "middle");
+        t.setAttribute("pointer-events", "none");
+        t.textContent = state.patches[piece.patch].symbol;
+        svg.appendChild(t);
+      }
     }
+    coordinates(svg, x0, y0, cell);
   }
   const ghost = document.createElementNS(SVGNS, "g");
   ghost.setAttribute("id", "setup-ghost");
@@ -510,6 +628,7 @@ function drawSetup() {
   $("board").innerHTML = "";
   $("board").appendChild(svg);
   drawSetupCatalogue();
+  setupQuestions();
 }
 
 function drawSetupGhost(svg) {
@@ -517,7 +636,7 @@ function drawSetupGhost(svg) {
   g.innerHTML = "";
   const s = state.setup;
   if (!s.pick || !s.hover) return;
-  const [p, sq] = s.hover, [x0, y0] = state.view.quilt_origins[p], cell = 24;
+  const [p, sq] = s.hover, [x0, y0] = state.view.quilt_origins[p], cell = state.view.cell;
   for (const [r, c] of pieceCells(s.pick)) {
     const rr = Math.floor(sq / 9) + r, cc = sq % 9 + c;
     if (rr > 8 || cc > 8) continue;
@@ -537,11 +656,11 @@ function setupClick(p, sq) {
     drawSetup();
     return;
   }
-  if (!s.pick) { $("setup-message").textContent = "pick a patch (below) or the leather patch first"; return; }
+  if (!s.pick) { setupMessage("pick a patch (below) or the leather patch first", "error"); return; }
   const r0 = Math.floor(sq / 9), c0 = sq % 9;
   for (const [r, c] of pieceCells(s.pick)) {
     if (r0 + r > 8 || c0 + c > 8 || owner[(r0 + r) * 9 + c0 + c] !== undefined) {
-      $("setup-message").textContent = "it does not fit there"; $("setup-message").className = "message error";
+      setupMessage(`it does not fit with its top-left corner on ${squareName(sq)}`, "error");
       return;
     }
   }
@@ -550,7 +669,7 @@ function setupClick(p, sq) {
     $("setup-circle").value = circleIds().filter((x) => x !== s.pick.patch).join(",");
     s.pick = null;
   }
-  $("setup-message").textContent = ""; $("setup-message").className = "message";
+  setupMessage("");
   drawSetup();
 }
 
@@ -593,6 +712,10 @@ function turnSetupPick(transform) {
 
 async function useSetup() {
   const num = (id) => parseInt($(id).value, 10);
+  const answer = (row, select) => $(row).hidden ? null : $(select).value === "" ? undefined : num(select);
+  const onTop = answer("setup-on-top-row", "setup-on-top"), bonus = answer("setup-bonus-row", "setup-bonus");
+  if (onTop === undefined) { setupMessage("both tokens share a space: say whose token is on top", "error"); return; }
+  if (bonus === undefined) { setupMessage("both quilts hold a 7x7 square: say who took the bonus", "error"); return; }
   const body = {
     edition: $("setup-edition").value,
     circle: circleIds(),
@@ -601,8 +724,8 @@ async function useSetup() {
       : { patch: x.patch, orientation: x.orientation, square: squareName(x.r * 9 + x.c) })),
     buttons: [num("setup-buttons0"), num("setup-buttons1")],
     time: [num("setup-time0"), num("setup-time1")],
-    on_top: num("setup-on-top"),
-    bonus_owner: num("setup-bonus"),
+    on_top: onTop,
+    bonus_owner: bonus,
   };
   try {
     const view = await api("/api/setup", body);
@@ -613,8 +736,7 @@ async function useSetup() {
     $("review-graph").innerHTML = ""; $("review-text").innerHTML = "";
     showView(view);
   } catch (e) {
-    $("setup-message").textContent = `refused: ${e.message}`;
-    $("setup-message").className = "message error";
+    setupMessage(`refused: ${e.message}`, "error");
   }
 }
 
@@ -623,6 +745,7 @@ function endSetupControls() {
   for (const id of ["setup-use", "setup-cancel", "setup-leather"]) $(id).disabled = true;
   $("setup-start").disabled = false;
   $("setup-message").textContent = "";
+  lockGame(false);
 }
 
 // -- wiring ----------------------------------------------------------------------------
@@ -630,13 +753,15 @@ function endSetupControls() {
 function wire() {
   $("rotate").addEventListener("click", rotate);
   $("flip").addEventListener("click", flip);
-  $("walk").addEventListener("click", () => { if (!engineToMove()) playMove("walk"); });
+  $("walk").addEventListener("click", () => { if (!state.setup && !engineToMove()) playMove("walk"); });
   $("undo").addEventListener("click", undo);
   $("redo").addEventListener("click", redo);
   $("new-game").addEventListener("click", newGame);
   $("best").addEventListener("click", () => {
+    if (state.setup) { message(SETUP_LOCKED, "error"); return; }
     if (state.view.is_over) { message("the game is over", "error"); return; }
     if (state.job !== null) { message("the engine is busy; wait or stop it", "error"); return; }
+    if (parseFloat($("think-time").value) > 30) message("think time capped at 30 s (the server's limit)", "error");
     startSearch(seconds("think-time", 0.05, 30), "hint");
   });
   $("stop").addEventListener("click", stopJob);
@@ -650,6 +775,7 @@ function wire() {
   $("setup-cancel").addEventListener("click", endSetup);
   $("setup-use").addEventListener("click", useSetup);
   $("setup-leather").addEventListener("click", () => { state.setup.pick = { leather: true }; drawSetupCatalogue(); });
+  for (const id of ["setup-time0", "setup-time1"]) $(id).addEventListener("input", setupQuestions);
   document.addEventListener("keydown", (e) => {
     if (e.target.tagName === "INPUT" || e.target.tagName === "TEXTAREA" || e.target.tagName === "SELECT") return;
     if (state.setup && (e.key === "r" || e.key === "R")) turnSetupPick(([r, c]) => [c, -r]);
