@@ -5,7 +5,7 @@ command's), so an example added later is tested too. Each runs through
 ``/bin/sh`` in a fresh folder, as a user would type it (pipes, ``>`` and
 ``&&`` included), with ``patchsolve`` standing for ``python -m patchsolve.cli``
 of the package under test. The files the examples name (``position.txt``,
-``endgame.txt``, ``game.txt``) are laid down first. An example passes when it
+``endgame.txt``, ``game.txt``, a folder ``games/``) are laid down first. An example passes when it
 exits with 0 and prints no error and no traceback; ``serve`` must answer a
 request before Ctrl-C ends it.
 """
@@ -72,6 +72,9 @@ def folder(tmp_path):
     (tmp_path / "game.txt").write_text(GOLDEN.read_text())
     (tmp_path / "position.txt").write_text(game.position(16).to_text() + "\n")
     (tmp_path / "endgame.txt").write_text(ENDGAME + "\n")
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "golden.txt").write_text(GOLDEN.read_text())
+    (tmp_path / "games" / "tail.txt").write_text(Game(game.position(30), game.moves[30:]).to_text())
     return tmp_path
 
 

@@ -12,7 +12,7 @@ is used.
 
 The commands live by family: :mod:`~patchsolve.cli.position` (new, show,
 moves, patches, replay, perft), :mod:`~patchsolve.cli.engine` (best, eval,
-solve, analyze), :mod:`~patchsolve.cli.play` (the terminal game) and
+solve), :mod:`~patchsolve.cli.review` (analyze, explain), :mod:`~patchsolve.cli.play` (the terminal game) and
 :mod:`~patchsolve.cli.match` (tournament, bench, serve); what they share is
 in :mod:`~patchsolve.cli.common`.
 """
@@ -24,7 +24,7 @@ import sys
 import click
 
 from patchsolve import __version__
-from patchsolve.cli import engine, match, play, position
+from patchsolve.cli import engine, match, play, position, review
 from patchsolve.cli.common import CONTEXT, INTERRUPTED, error_line
 from patchsolve.errors import PatchsolveError
 from patchsolve.search.stop import ctrl_c_returns
@@ -76,7 +76,7 @@ def cli():
 
 
 for _command in (position.new, position.show, position.moves, position.patches, position.replay,
-                 position.perft, engine.best, engine.eval_cmd, engine.solve, engine.analyze, play.play,
+                 position.perft, engine.best, engine.eval_cmd, engine.solve, review.analyze, review.explain, play.play,
                  match.tournament, match.bench, match.serve):
     cli.add_command(_command)
 

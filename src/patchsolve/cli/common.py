@@ -245,8 +245,18 @@ def run_search(pos: Position, engine: str, limits: Limits, options: dict, quiet:
         while not stop.wait(5.0):
             info(quiet, f"{label}... {time.perf_counter() - start:.0f}s")
 
+    def depth_done(r):
+        # the engine's own progress: one line a finished depth, once the search has run a second
+        if time.perf_counter() - start >= 1.0:
+            pv = " ".join(str(m) for m in r.pv[:5])
+            info(quiet, f"{label}depth {r.depth}  score {fmt_score(r.score)}  nodes {r.nodes:,}  "
+                        f"{time.perf_counter() - start:.1f}s  pv {pv}")
+
     if not quiet:
-        threading.Thread(target=tick, daemon=True).start()
+        if engine == "alphabeta" and "on_iteration" not in options:
+            options = {**options, "on_iteration": depth_done}
+        else:   # the MCTS reports no progress of its own
+            threading.Thread(target=tick, daemon=True).start()
     try:
         result = search(pos, engine, limits=limits, **options)
     finally:

@@ -1,5 +1,5 @@
-"""The commands that run an engine on a position or a game: best, eval,
-solve, analyze, and their tables."""
+"""The commands that run an engine on a position: best, eval, solve, and
+their tables."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import click
 from patchsolve import render
 from patchsolve.cli.common import (CONTEXT, INTERRUPTED, CliError, color_option, describe_move, emit_json,
                                    info, load_position, position_arguments, read_file, use_color)
+from patchsolve.cli.review import check_writable, write_text
 from patchsolve.cli.common import (DEFAULT_TIME, engine_limits, engine_options, exit_code, fmt_score, limits_text,
                                    result_summary, run_search)
 from patchsolve.search import solve as exact
@@ -96,10 +97,11 @@ def _root_table(pos: Position, r, top: int) -> list[dict]:
     rows = []
     for d in r.root_moves[:top]:
         rows.append({"move": str(d["move"]), "score": d["score"], "win_probability": d["win_probability"],
-                     "bound": d["bound"], "proven": d["proven"], "visits": d.get("visits")})
+                     "bound": d["bound"], "depth": d.get("depth"), "proven": d["proven"],
+                     "visits": d.get("visits")})
     if not rows and r.best_move is not None:
         rows.append({"move": str(r.best_move), "score": r.score, "win_probability": r.win_probability,
-                     "bound": r.bound, "proven": r.proven, "visits": None})
+                     "bound": r.bound, "depth": r.depth or None, "proven": r.proven, "visits": None})
     return rows
 
 
@@ -115,10 +117,14 @@ def _fmt_cell(v) -> str:
 @position_arguments
 @engine_options(DEFAULT_TIME)
 @click.option("--top", type=click.IntRange(1, 256), default=5, show_default=True,
-              help="Moves to list, each valued (alpha-beta: one search per move).")
+              help="Moves to list, ranked (alpha-beta: MultiPV, every row searched to the same depth).")
+@click.option("--map", "show_map", is_flag=True,
+              help="Also the chance that each square of each quilt ends covered (1000 greedy continuations).")
+@click.option("--map-svg", "map_svg", type=click.Path(dir_okay=False), default=None,
+              help="Draw that map as an SVG heat map to FILE.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def eval_cmd(position, position_file, engine, time_limit, iterations, depth, nodes, seed, workers, engine_option,
-             quiet, top,
+             quiet, top, show_map, map_svg,
              as_json):
     """Print the evaluation of POSITION and its top moves ranked with their scores.
 
@@ -131,13 +137,25 @@ def eval_cmd(position, position_file, engine, time_limit, iterations, depth, nod
     _searchable(pos)
     limits, options = engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, DEFAULT_TIME,
                                     engine_option, multipv=top)
+    if map_svg:
+        check_writable(map_svg)
     r = run_search(pos, engine, limits, options, quiet)
     rows = _root_table(pos, r, top)
+    cmap = None
+    if show_map or map_svg:
+        from patchsolve.coverage import coverage_map, coverage_svg
+
+        cmap = coverage_map(pos, seed=limits.seed or 0)
+        if map_svg:
+            write_text(map_svg, coverage_svg(cmap))
     if as_json:
-        emit_json({"position": pos.to_text(), "to_move": pos.to_move, "engine": r.engine or engine,
-                   "score": r.score, "bound": r.bound, "proven": r.proven, "win_probability": r.win_probability,
-                   "interrupted": r.interrupted, "workers": r.workers,
-                   "best_move": None if r.best_move is None else str(r.best_move), "top_moves": rows})
+        data = {"position": pos.to_text(), "to_move": pos.to_move, "engine": r.engine or engine,
+                "score": r.score, "bound": r.bound, "proven": r.proven, "win_probability": r.win_probability,
+                "interrupted": r.interrupted, "workers": r.workers,
+                "best_move": None if r.best_move is None else str(r.best_move), "top_moves": rows}
+        if cmap is not None:
+            data["map"] = cmap.to_dict()
+        emit_json(data)
         return exit_code(r)
     if r.interrupted:
         click.echo("interrupted: the evaluation so far")
@@ -146,13 +164,21 @@ def eval_cmd(position, position_file, engine, time_limit, iterations, depth, nod
         line += f"; win probability {100 * r.win_probability:.1f}%"
     click.echo(line)
     keys = ["move", "score", "win_probability", "bound"]
-    keys += [k for k in ("proven", "visits") if any(row[k] is not None for row in rows)]
+    keys += [k for k in ("depth", "proven", "visits") if any(row[k] is not None for row in rows)]
     table = [[str(i + 1)] + [_fmt_cell(row.get(k, "")) for k in keys] for i, row in enumerate(rows)]
     header = ["#"] + [{"win_probability": "win"}.get(k, k) for k in keys]
     widths = [max(len(x) for x in col) for col in zip(header, *table)]
     click.echo("  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip())
     for t in table:
         click.echo("  ".join(c.ljust(w) for c, w in zip(t, widths)).rstrip())
+    if len(rows) < top:
+        click.echo(f"({len(rows)} of the {top} rows asked: the position has {len(pos.legal_moves())} legal moves"
+                   + ("" if engine == "alphabeta" else f"; {engine} ranks the moves it explored") + ")")
+    if show_map:
+        from patchsolve.coverage import coverage_text
+
+        click.echo()
+        click.echo(coverage_text(cmap))
     return exit_code(r)
 
 # -- solve -----------------------------------------------------------------------
@@ -264,88 +290,3 @@ def solve(position, position_file, time_limit, nodes, hash_mb, workers, wdl, all
     if r.interrupted:
         return INTERRUPTED
     return 0 if proven else 1
-
-# -- analyze ---------------------------------------------------------------------
-
-@click.command(context_settings=CONTEXT)
-@click.argument("record", type=click.Path(dir_okay=False, allow_dash=True))
-@engine_options(0.5)
-@click.option("--threshold", type=click.FloatRange(min=0), default=5.0, show_default=True,
-              help="Flag moves that lose more than this many points against the engine's choice.")
-@click.option("--svg", "svg_file", type=click.Path(dir_okay=False, writable=True), default=None,
-              help="Also draw player 0's margin and win probability move by move, mistakes marked, to FILE.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def analyze(record, engine, time_limit, iterations, depth, nodes, seed, workers, engine_option, quiet, threshold,
-            svg_file, as_json):
-    """Run the engine on every position of a game and flag the moves that
-    lose more than THRESHOLD points against the engine's choice.
-
-    \b
-    A move's loss = the engine's value before it minus the value after it, for
-    the player who moved (0 when the move is the engine's choice). '?' marks a
-    loss above the threshold, '??' above twice the threshold.
-    Examples:
-      patchsolve analyze game.txt --engine mcts --iterations 500 --threshold 4
-      patchsolve analyze game.txt --engine alphabeta --depth 4 --svg review.svg
-    """
-    from patchsolve.analysis import analyze_game
-
-    game = Game.from_text(read_file(record))
-    limits, options = engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, 0.5, engine_option)
-    if svg_file:
-        _check_writable(svg_file)
-
-    def evaluate(pos, k, n):
-        return run_search(pos, engine, limits, options, quiet, label=f"[{k + 1}/{n}] ")
-
-    review = analyze_game(game, engine=engine, threshold=threshold, evaluate=evaluate)
-    if svg_file:
-        from patchsolve.review_svg import review_svg
-
-        _write_text(svg_file, review_svg(review))
-    summary = review.summary()
-    interrupted = review.interrupted
-    if as_json:
-        emit_json({"engine": engine, "limits": {**limits.given(), **options}, "threshold": threshold,
-                   "moves": [_analyze_row(m) for m in review.moves], "summary": summary,
-                   "end": game.end.to_text(), "interrupted": interrupted})
-        return INTERRUPTED if interrupted else 0
-    if interrupted:
-        click.echo(f"interrupted: the first {len(review.moves)} of {len(game)} moves analysed")
-    click.echo(f"{'#':>3}  pl  {'move':<12} {'engine':<12} {'before':>7} {'after':>7} {'loss':>6} {'win0':>5}")
-    for m in review.moves:
-        click.echo(f"{m.number:>3}  {m.player:>2}  {m.move:<12} {m.best_move or '-':<12} "
-                   f"{m.best_value:>+7.1f} {m.played_value:>+7.1f} {m.loss:>6.1f} {100 * m.win0:>4.0f}% {m.flag}")
-    click.echo()
-    click.echo("player  moves  avg loss  flagged  blunders  worst              final score")
-    for s in summary:
-        worst = "-" if s["worst"] is None else f"{s['worst']['number']}. {s['worst']['move']} ({s['worst']['loss']:.1f})"
-        click.echo(f"{s['player']:>6}  {s['moves']:>5}  {s['average_loss']:>8.2f}  {s['flagged']:>7}  "
-                   f"{s['blunders']:>8}  {worst:<18} {s['final_score']:>11}")
-    return INTERRUPTED if interrupted else 0
-
-
-def _analyze_row(m) -> dict:
-    """One move of ``analyze --json``: the review's fields, with the older
-    names (best, value_before, value_after) kept for existing readers."""
-    row = m.to_dict()
-    row.update({"best": m.best_move, "value_before": m.best_value, "value_after": m.played_value})
-    return row
-
-
-def _check_writable(path: str) -> None:
-    """Refuse an unwritable output file before a long computation."""
-    import os
-
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder) or not os.access(folder, os.W_OK) or (
-            os.path.exists(path) and (os.path.isdir(path) or not os.access(path, os.W_OK))):
-        raise CliError(f"cannot write {path}")
-
-
-def _write_text(path: str, text: str) -> None:
-    try:
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(text)
-    except OSError as e:
-        raise CliError(f"cannot write {path}: {e.strerror}") from None

@@ -1,0 +1,222 @@
+"""The commands that judge play: analyze (a game, or many), explain (why a
+move is worse than the best)."""
+
+from __future__ import annotations
+
+import csv
+import os
+import sys
+
+import click
+
+from patchsolve.cli.common import (CONTEXT, INTERRUPTED, CliError, emit_json, engine_limits, engine_options,
+                                   info, load_position, position_arguments, read_file, run_search)
+from patchsolve.game import Game
+
+
+def check_writable(path: str) -> None:
+    """Refuse an unwritable output file before a long computation."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder) or not os.access(folder, os.W_OK) or (
+            os.path.exists(path) and (os.path.isdir(path) or not os.access(path, os.W_OK))):
+        raise CliError(f"cannot write {path}")
+
+
+def write_text(path: str, text: str) -> None:
+    """Write ``text`` to ``path``, or a one-line error."""
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    except OSError as e:
+        raise CliError(f"cannot write {path}: {e.strerror}") from None
+
+
+# -- analyze -------------------------------------------------------------------------
+
+@click.command(context_settings=CONTEXT)
+@click.argument("record", type=click.Path(dir_okay=True, allow_dash=True))
+@engine_options(0.5)
+@click.option("--threshold", type=click.FloatRange(min=0), default=5.0, show_default=True,
+              help="Flag moves that lose more than this many points against the engine's choice.")
+@click.option("--svg", "svg_file", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Also draw player 0's margin and win probability move by move, mistakes marked, to FILE.")
+@click.option("--csv", "csv_file", type=click.Path(dir_okay=False), default=None,
+              help="Many games: write the summary rows to FILE (default: standard output).")
+@click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+              help="Many games: where they are reviewed (local processes or Ray tasks).")
+@click.option("--processes", type=click.IntRange(1, 256), default=1, show_default=True,
+              help="Many games: how many are reviewed at once.")
+@click.option("--address", default=None, help="Many games, --backend ray: a Ray cluster to connect to.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def analyze(record, engine, time_limit, iterations, depth, nodes, seed, workers, engine_option, quiet, threshold,
+            svg_file, csv_file, backend, processes, address, as_json):
+    """Review a game: the engine on every position, each move judged.
+
+    \b
+    Per move: the points lost and the win probability lost against the
+    engine's best move (exact where the solver proved both values), and a
+    class: best, good, inaccuracy (5-10% of win probability lost), mistake
+    (10-20%), blunder (20% or more); where the win probability is saturated
+    (below 3% or above 97%) the points decide (3, 6, 12). A move that was
+    the only legal one is forced. '?' marks a loss above THRESHOLD points,
+    '??' above twice THRESHOLD. Per player: the average loss, an accuracy
+    (lichess's formula, 0-100), the count of each class and the three
+    biggest mistakes; the critical moments are the largest swings.
+
+    \b
+    RECORD may be a folder of records (*.txt) or a file of several records:
+    then every game is reviewed and one CSV row per game and player is
+    written as each game finishes (--csv FILE, else standard output).
+
+    \b
+    Examples:
+      patchsolve analyze game.txt --engine mcts --iterations 500 --threshold 4
+      patchsolve analyze game.txt --engine alphabeta --depth 4 --svg review.svg
+      patchsolve analyze games/ --depth 3 --processes 2 --csv reviews.csv
+    """
+    from patchsolve.analysis import games_from
+
+    records = [("-", read_file(record))] if record == "-" else games_from(record)
+    limits, options = engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, 0.5, engine_option)
+    if len(records) > 1:
+        if svg_file or as_json:
+            raise CliError("--svg and --json are for one game; many games give CSV rows (--csv)")
+        return _analyze_many(records, engine, threshold, limits, options, csv_file, backend, processes, address,
+                             quiet)
+    return _analyze_one(records[0], engine, threshold, limits, options, quiet, svg_file, csv_file, as_json)
+
+
+def _analyze_one(record, engine, threshold, limits, options, quiet, svg_file, csv_file, as_json) -> int:
+    from patchsolve.analysis import CSV_FIELDS, analyze_game, summary_rows
+
+    name, text = record
+    game = Game.from_text(text)
+    for path in (svg_file, csv_file):
+        if path:
+            check_writable(path)
+
+    def evaluate(pos, k, n):
+        return run_search(pos, engine, limits, options, quiet, label=f"[{k + 1}/{n}] ")
+
+    review = analyze_game(game, engine=engine, threshold=threshold, evaluate=evaluate)
+    if svg_file:
+        from patchsolve.review_svg import review_svg
+
+        write_text(svg_file, review_svg(review))
+    if csv_file:
+        with open(csv_file, "w", newline="", encoding="utf-8") as fh:
+            w = csv.DictWriter(fh, fieldnames=CSV_FIELDS)
+            w.writeheader()
+            w.writerows(summary_rows(name, review))
+    summary = review.summary()
+    interrupted = review.interrupted
+    if as_json:
+        emit_json({"engine": engine, "limits": {**limits.given(), **options}, "threshold": threshold,
+                   "moves": [_analyze_row(m) for m in review.moves], "summary": summary,
+                   "critical_moments": [m.number for m in review.critical_moments()],
+                   "end": game.end.to_text(), "interrupted": interrupted})
+        return INTERRUPTED if interrupted else 0
+    if interrupted:
+        click.echo(f"interrupted: the first {len(review.moves)} of {len(game)} moves analysed")
+    click.echo(f"{'#':>3}  pl  {'move':<12} {'engine':<12} {'before':>7} {'after':>7} {'loss':>6} {'win lost':>8} "
+               f"{'win0':>5}  class")
+    for m in review.moves:
+        judged = "forced" if m.forced else m.judgement
+        click.echo(f"{m.number:>3}  {m.player:>2}  {m.move:<12} {m.best_move or '-':<12} "
+                   f"{m.best_value:>+7.1f} {m.played_value:>+7.1f} {m.loss:>6.1f} {100 * m.win_loss:>7.0f}% "
+                   f"{100 * m.win0:>4.0f}%  {judged}{' ' + m.flag if m.flag else ''}")
+    click.echo()
+    click.echo("player  moves  accuracy  avg loss  inaccuracies  mistakes  blunders  forced  final score")
+    for s in summary:
+        acc = "-" if s["accuracy"] is None else f"{s['accuracy']:.1f}"
+        c = s["classes"]
+        click.echo(f"{s['player']:>6}  {s['moves']:>5}  {acc:>8}  {s['average_loss']:>8.2f}  {c['inaccuracy']:>12}  "
+                   f"{c['mistake']:>8}  {c['blunder']:>8}  {s['forced']:>6}  {s['final_score']:>11}")
+    for s in summary:
+        if s["biggest_mistakes"]:
+            worst = ", ".join(f"{b['number']}. {b['move']} (-{b['loss']:.1f}, {b['class']}; best {b['best_move']})"
+                              for b in s["biggest_mistakes"])
+            click.echo(f"player {s['player']}'s biggest mistakes: {worst}")
+    moments = review.critical_moments()
+    if moments:
+        click.echo("critical moments (largest swings of player 0's win probability): "
+                   + ", ".join(f"{m.number}. {m.move}" for m in moments))
+    return INTERRUPTED if interrupted else 0
+
+
+def _analyze_many(records, engine, threshold, limits, options, csv_file, backend, processes, address,
+                  quiet) -> int:
+    """One CSV row per game and player, each game's rows written as it finishes."""
+    from patchsolve.analysis import CSV_FIELDS, review_games
+
+    if csv_file:
+        check_writable(csv_file)
+    fh = open(csv_file, "w", newline="", encoding="utf-8") if csv_file else sys.stdout
+    done = 0
+    try:
+        w = csv.DictWriter(fh, fieldnames=CSV_FIELDS)
+        w.writeheader()
+        fh.flush()
+        for rows in review_games(records, engine=engine, threshold=threshold, backend=backend, workers=processes,
+                                 address=address, limits=limits, **options):
+            w.writerows(rows)
+            fh.flush()
+            done += 1
+            info(quiet, f"[{done}/{len(records)}] {rows[0]['game']}: accuracy "
+                        f"{rows[0]['accuracy']} / {rows[1]['accuracy']}")
+    except KeyboardInterrupt:
+        info(False, f"interrupted: {done} of {len(records)} games reviewed (their rows are written)")
+        return INTERRUPTED
+    finally:
+        if csv_file:
+            fh.close()
+    return 0
+
+
+def _analyze_row(m) -> dict:
+    """One move of ``analyze --json``: the review's fields, with the older
+    names (best, value_before, value_after) kept for existing readers."""
+    row = m.to_dict()
+    row.update({"best": m.best_move, "value_before": m.best_value, "value_after": m.played_value})
+    return row
+
+
+# -- explain -------------------------------------------------------------------------
+
+@click.command(context_settings=CONTEXT)
+@position_arguments
+@click.option("--move", "-m", "move", required=True, help="The move to explain, e.g. 24:0@d3 or walk.")
+@click.option("--depth", type=click.IntRange(2, 64), default=6, show_default=True,
+              help="How far both searches look (the move's search one ply less, after the move).")
+@click.option("--top", type=click.IntRange(1, 30), default=6, show_default=True, help="Terms shown.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def explain(position, position_file, move, depth, top, as_json):
+    """Why MOVE is worse than the engine's best in POSITION, measured.
+
+    \b
+    Both moves are searched to the same horizon (the position at --depth,
+    the position after MOVE one ply less). The value difference is split
+    into the evaluation's terms at the ends of the two lines (income still
+    to collect, holes, the 7x7 bonus, the next patches that fit, ...), the
+    score's parts (buttons, empty squares, the bonus claimed) and what the
+    search saw beyond the lines; the line ends' facts are shown side by side.
+
+    \b
+    Examples:
+      patchsolve explain --move walk
+      patchsolve explain --move 4:0@a1 --depth 4 --json
+    """
+    from patchsolve.explanation import explain as explain_move
+
+    pos = load_position(position, position_file)
+    if pos.is_over:
+        raise CliError("the game is over: there is no move to explain")
+    e = explain_move(pos, pos.parse_move(move), depth=depth)
+    if as_json:
+        emit_json(e.to_dict())
+        return 0
+    click.echo(e.text(top=top))
+    return 0
+
+
+__all__ = ["analyze", "explain"]

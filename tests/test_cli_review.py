@@ -1,0 +1,96 @@
+"""The commands that judge play: analyze (classes, accuracy, many games),
+explain, and eval --map."""
+
+import csv
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from patchsolve import Game
+from patchsolve.cli import cli
+
+GOLDEN = Path(__file__).parent / "data" / "golden_game.txt"
+HOLE = "revised 1,27,18,28,3,23,26,19,12,10,13,17,9,14,29,0,4 70040281fddffffffff/406bfeffffffc 2/10 6/9 28/32 - 38,44,50 - - -"
+
+
+def run(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+def tail_game(start=30):
+    game = Game.read(GOLDEN)
+    return Game(game.position(start), game.moves[start:])
+
+
+def test_analyze_shows_each_moves_class_and_each_players_accuracy(tmp_path):
+    path = tmp_path / "g.txt"
+    tail_game(20).write(path)
+    r = run("analyze", path, "--depth", 2, "-q")
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert lines[0].split()[-1] == "class"
+    classes = {"best", "good", "inaccuracy", "mistake", "blunder", "forced"}
+    moves = lines[1:1 + len(tail_game(20))]
+    assert all(m.split()[0].isdigit() and set(m.split()) & classes for m in moves)
+    assert lines[1 + len(moves)] == ""
+    assert any(line.startswith("player  moves  accuracy") for line in lines)
+
+
+def test_analyze_json_carries_classes_win_loss_and_accuracy(tmp_path):
+    path = tmp_path / "g.txt"
+    tail_game(20).write(path)
+    data = json.loads(run("analyze", path, "--depth", 2, "-q", "--json").output)
+    assert all("class" in m and 0 <= m["win_loss"] <= 1 for m in data["moves"])
+    assert all("accuracy" in s and "classes" in s for s in data["summary"])
+    assert isinstance(data["critical_moments"], list)
+
+
+def test_analyze_a_folder_writes_a_row_per_game_and_player(tmp_path):
+    folder = tmp_path / "games"
+    folder.mkdir()
+    tail_game(30).write(folder / "a.txt")
+    tail_game(36).write(folder / "b.txt")
+    out = tmp_path / "rows.csv"
+    r = run("analyze", folder, "--depth", 2, "-q", "--csv", out)
+    assert r.exit_code == 0, r.output
+    rows = list(csv.DictReader(out.open()))
+    assert sorted((row["game"], row["player"]) for row in rows) == [("a.txt", "0"), ("a.txt", "1"),
+                                                                   ("b.txt", "0"), ("b.txt", "1")]
+
+
+def test_analyze_many_games_refuses_json_in_one_line(tmp_path):
+    folder = tmp_path / "games"
+    folder.mkdir()
+    tail_game(30).write(folder / "a.txt")
+    tail_game(36).write(folder / "b.txt")
+    r = run("analyze", folder, "--depth", 2, "--json")
+    assert r.exit_code == 2 and "CSV" in r.output
+
+
+def test_explain_text_and_json():
+    r = run("explain", HOLE, "--move", "1:0@a6", "--depth", 4)
+    assert r.exit_code == 0, r.output
+    assert r.output.startswith("best ") and "holes" in run("explain", HOLE, "--move", "1:0@a6", "--depth", 4,
+                                                          "--top", 20).output
+    data = json.loads(run("explain", HOLE, "--move", "1:0@a6", "--depth", 4, "--json").output)
+    assert data["difference"] > 0 and data["played"]["move"] == "1:0@a6"
+
+
+def test_explain_an_illegal_move_is_one_line():
+    r = run("explain", HOLE, "--move", "32:0@a1")
+    assert r.exit_code == 2 and "Traceback" not in r.output
+
+
+def test_eval_map_json_carries_two_grids_of_chances():
+    data = json.loads(run("eval", HOLE, "--depth", 2, "--map", "-q", "--json").output)
+    grids = data["map"]["grids"]
+    assert len(grids) == 2 and all(len(g) == 9 and all(len(r) == 9 for r in g) for g in grids)
+    assert all(0 <= v <= 1 for g in grids for r in g for v in r)
+
+
+def test_eval_map_svg_is_written(tmp_path):
+    out = tmp_path / "map.svg"
+    r = run("eval", HOLE, "--depth", 2, "--map-svg", out, "-q")
+    assert r.exit_code == 0, r.output
+    assert out.read_text().startswith("<svg") and 'class="square"' in out.read_text()
