@@ -94,3 +94,37 @@ def test_eval_map_svg_is_written(tmp_path):
     r = run("eval", HOLE, "--depth", 2, "--map-svg", out, "-q")
     assert r.exit_code == 0, r.output
     assert out.read_text().startswith("<svg") and 'class="square"' in out.read_text()
+
+
+# -- quiz ----------------------------------------------------------------------------
+
+def quiz_json(path, *args):
+    r = run("quiz", path, "--depth", 3, "-q", "--json", *args)
+    assert r.exit_code == 0, r.output
+    return json.loads(r.output)
+
+
+def test_quiz_lists_the_players_biggest_losses_as_exercises(tmp_path):
+    path = tmp_path / "g.txt"
+    Game.read(GOLDEN).write(path)
+    data = quiz_json(path, "--player", 0)
+    ex = data["exercises"]
+    assert ex and all(e["player"] == 0 and e["played_loss"] > 3.0 for e in ex)
+    assert [e["played_loss"] for e in ex] == sorted((e["played_loss"] for e in ex), reverse=True)
+    for e in ex:
+        values = [a["value"] for a in e["acceptable"]]
+        assert e["acceptable"][0]["move"] == e["best"] and values[0] == e["best_value"]
+        assert all(e["best_value"] - 1.0 <= v <= e["best_value"] for v in values)
+
+
+def test_a_quiz_session_driven_through_stdin_scores_the_answers(tmp_path):
+    path = tmp_path / "g.txt"
+    Game.read(GOLDEN).write(path)
+    ex = quiz_json(path, "--player", 0)["exercises"]
+    answers = f"fly\n{ex[0]['best']}\n{ex[1]['played']}\nquit\n"
+    r = CliRunner().invoke(cli, ["quiz", str(path), "--player", "0", "--depth", "3", "-q"], input=answers)
+    assert r.exit_code == 0, r.output
+    assert "not a legal move here" in r.output
+    assert f"found: {ex[0]['best']} is the best" in r.output
+    assert f"{ex[1]['played']} loses" in r.output
+    assert f"score: 1 of {len(ex)} found (2 answered)" in r.output

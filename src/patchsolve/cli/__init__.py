@@ -12,7 +12,7 @@ is used.
 
 The commands live by family: :mod:`~patchsolve.cli.position` (new, show,
 moves, patches, replay, perft), :mod:`~patchsolve.cli.engine` (best, eval,
-solve), :mod:`~patchsolve.cli.review` (analyze, explain), :mod:`~patchsolve.cli.play` (the terminal game) and
+solve), :mod:`~patchsolve.cli.review` (analyze, explain, quiz), :mod:`~patchsolve.cli.play` (the terminal game) and
 :mod:`~patchsolve.cli.match` (tournament, bench, serve); what they share is
 in :mod:`~patchsolve.cli.common`.
 """
@@ -76,7 +76,7 @@ def cli():
 
 
 for _command in (position.new, position.show, position.moves, position.patches, position.replay,
-                 position.perft, engine.best, engine.eval_cmd, engine.solve, review.analyze, review.explain, play.play,
+                 position.perft, engine.best, engine.eval_cmd, engine.solve, review.analyze, review.explain, review.quiz, play.play,
                  match.tournament, match.bench, match.serve):
     cli.add_command(_command)
 

@@ -11,6 +11,7 @@ import click
 
 from patchsolve.cli.common import (CONTEXT, INTERRUPTED, CliError, emit_json, engine_limits, engine_options,
                                    info, load_position, position_arguments, read_file, run_search)
+from patchsolve.errors import PatchsolveError
 from patchsolve.game import Game
 
 
@@ -162,14 +163,16 @@ def _analyze_many(records, engine, threshold, limits, options, csv_file, backend
             w.writerows(rows)
             fh.flush()
             done += 1
-            info(quiet, f"[{done}/{len(records)}] {rows[0]['game']}: accuracy "
-                        f"{rows[0]['accuracy']} / {rows[1]['accuracy']}")
+            acc = " / ".join("-" if r["accuracy"] is None else f"{r['accuracy']:.1f}" for r in rows)
+            info(quiet, f"[{done}/{len(records)}] {rows[0]['game']}: accuracy {acc}")
     except KeyboardInterrupt:
         info(False, f"interrupted: {done} of {len(records)} games reviewed (their rows are written)")
         return INTERRUPTED
     finally:
         if csv_file:
             fh.close()
+    if csv_file:
+        click.echo(f"reviewed {done} games: one row per game and player in {csv_file}")
     return 0
 
 
@@ -219,4 +222,98 @@ def explain(position, position_file, move, depth, top, as_json):
     return 0
 
 
-__all__ = ["analyze", "explain"]
+# -- quiz --------------------------------------------------------------------------
+
+@click.command(context_settings=CONTEXT)
+@click.argument("record", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--player", type=click.IntRange(0, 1), default=None, help="Only this player's mistakes.")
+@click.option("--threshold", type=click.FloatRange(min=0), default=3.0, show_default=True,
+              help="A move is an exercise when it lost more than this many points.")
+@click.option("--depth", type=click.IntRange(2, 64), default=5, show_default=True,
+              help="Depth of the review and of the exercises' ranked moves.")
+@click.option("--tolerance", type=click.FloatRange(min=0), default=1.0, show_default=True,
+              help="An answer within this many points of the best counts as found.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
+@click.option("--json", "as_json", is_flag=True, help="List the exercises as JSON (for other front ends).")
+def quiz(record, player, threshold, depth, tolerance, quiet, as_json):
+    """Learn from your mistakes: the positions of a game where a player lost
+    the most, one at a time; type the move you would play.
+
+    
+    The game is reviewed first (alpha-beta at --depth). Each exercise's
+    moves are ranked by one MultiPV search at --depth, so their values are
+    comparable; an answer outside the ranked rows is searched after it one
+    ply shallower (the same horizon). At the prompt: a move, 'skip', 'hint'
+    or 'quit'; end of input ends the session. The score is the exercises
+    found within --tolerance points of the best.
+
+    
+    Examples:
+      patchsolve quiz game.txt --player 0 --depth 3 --json
+      printf 'walk\nquit\n' | patchsolve quiz game.txt --depth 3
+    """
+    from patchsolve import render
+    from patchsolve.analysis import analyze_game
+    from patchsolve.position import Position
+    from patchsolve.quiz import exercises, grade
+
+    game = Game.from_text(read_file(record))
+    info(quiet, f"reviewing the {len(game)} moves at depth {depth}")
+    review = analyze_game(game, threshold=threshold, depth=depth)
+    found = exercises(review, player=player, threshold=threshold, depth=depth, tolerance=tolerance)
+    if as_json:
+        emit_json({"threshold": threshold, "tolerance": tolerance, "depth": depth,
+                   "exercises": [e.to_dict() for e in found]})
+        return 0
+    if not found:
+        who = "either player" if player is None else f"player {player}"
+        click.echo(f"no move of {who} lost more than {threshold:g} points: nothing to practise")
+        return 0
+    solved = tried = 0
+    for k, e in enumerate(found, 1):
+        pos = Position(e.position)
+        click.echo(f"\nExercise {k} of {len(found)}: move {e.number}, player {e.player} to move "
+                   f"(the game's move lost {e.played_loss:.1f} points)")
+        click.echo(render.text_position(pos, pos.labels_or_tiling()))
+        while True:
+            click.echo("your move ('skip', 'hint', 'quit'): ", nl=False)
+            line = sys.stdin.readline()
+            if not line:
+                return _quiz_score(solved, tried, len(found))
+            answer = line.strip()
+            if answer == "quit":
+                return _quiz_score(solved, tried, len(found))
+            if answer == "skip":
+                click.echo(f"best: {e.best} ({e.best_value:+.0f}, {e.bound}); line: {' '.join(e.pv[:8])}")
+                break
+            if answer == "hint":
+                kind = "walk" if e.best == "walk" else "a leather patch" if e.best.startswith("leather") else \
+                    f"patch {e.best.split(':')[0]}"
+                click.echo(f"hint: the best move plays {kind}")
+                continue
+            try:
+                g = grade(e, answer, tolerance=tolerance)
+            except PatchsolveError as err:
+                click.echo(f"not a legal move here: {err}")
+                continue
+            tried += 1
+            if g.correct:
+                solved += 1
+                same = "the best" if g.loss == 0 else f"within {g.loss:.1f} points of the best"
+                click.echo(f"found: {g.move} is {same} ({g.value:+.0f}, {g.bound})")
+            else:
+                click.echo(f"{g.move} loses {g.loss:.1f} points ({g.value:+.0f} against {e.best_value:+.0f}, "
+                           f"{g.bound}); the game's move lost {e.played_loss:.1f}")
+            others = [d["move"] for d in e.acceptable if d["move"] != g.move][:4]
+            click.echo(f"best: {e.best}; line: {' '.join(e.pv[:8])}"
+                       + (f"; also fine: {', '.join(others)}" if others else ""))
+            break
+    return _quiz_score(solved, tried, len(found))
+
+
+def _quiz_score(solved: int, tried: int, total: int) -> int:
+    click.echo(f"\nscore: {solved} of {total} found ({tried} answered)")
+    return 0
+
+
+__all__ = ["analyze", "explain", "quiz"]
