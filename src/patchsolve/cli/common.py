@@ -49,7 +49,8 @@ def one_line(message: str) -> str:
     """``message`` on one line, its long quoted tokens (and absurdly long
     words) cut, so an error never echoes a whole pasted file."""
     text = " ".join(str(message).split())
-    text = re.sub(r"(['\"])([^'\"]{%d,})\1" % (TOKEN_CUT + 1), _cut_quoted, text)
+    # a quote opens a token only after a non-letter (so the apostrophe of "can't" does not)
+    text = re.sub(r"(?<!\w)(['\"])([^'\"]{%d,})\1(?!\w)" % (TOKEN_CUT + 1), _cut_quoted, text)
     return " ".join(cut(w, WORD_CUT) for w in text.split(" "))
 
 
