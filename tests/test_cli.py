@@ -534,3 +534,12 @@ def test_best_draws_the_quilt_after_its_move_with_patch_symbols_not_hashes():
     assert len(quilt) == 9 and not any("#" in row for row in quilt)
     assert sum(c != "." for row in quilt for c in row.split()[1:]) == bin(pos.play(
         pos.parse_move(r.stdout.split("best move: ")[1].split()[0])).quilt(pos.to_move)).count("1")
+
+
+def test_the_error_line_cuts_quoted_tokens_but_not_apostrophes_or_paths():
+    from patchsolve.cli.common import one_line
+
+    path = "/home/someone/" + "games/" * 12 + "game.txt"             # 92 characters, kept whole
+    text = one_line(f"player 0's move can't be read from {path}: token '{'y' * 100}'\n(field 'move')")
+    assert text == (f"player 0's move can't be read from {path}: token '{'y' * 40}...' (100 characters) "
+                    "(field 'move')")

@@ -16,11 +16,10 @@ import click
 
 from patchsolve.errors import PatchsolveError
 from patchsolve.patches import LAST_SPACE, PATCHES
-from patchsolve.position import DEFAULT_SEED, Position
 from patchsolve.players import option_value
+from patchsolve.position import DEFAULT_SEED, Position
 from patchsolve.search.dispatch import DEFAULT_ENGINE, ENGINES, engine_module, search
 from patchsolve.search.limits import RANGES, Limits
-
 
 DEFAULT_TIME = 2.0
 INTERRUPTED = 130          # exit status after Ctrl-C (128 + SIGINT), as shells use
@@ -32,6 +31,8 @@ class CliError(PatchsolveError):
 
 TOKEN_CUT = 40        # characters of a quoted token kept in a message: a 200 KB argument is not echoed
 WORD_CUT = 200       # an unquoted word (a path, say) is kept whole up to this
+# a quoted token longer than TOKEN_CUT; a quote opens one only after a non-letter (not "can't")
+QUOTED_TOKEN = re.compile(r"(?<!\w)(['\"])([^'\"]{" + str(TOKEN_CUT + 1) + r",})\1(?!\w)")
 
 
 def cut(text: str, keep: int = TOKEN_CUT) -> str:
@@ -49,7 +50,7 @@ def one_line(message: str) -> str:
     """``message`` on one line, its long quoted tokens (and absurdly long
     words) cut, so an error never echoes a whole pasted file."""
     text = " ".join(str(message).split())
-    text = re.sub(r"(['\"])([^'\"]{%d,})\1" % (TOKEN_CUT + 1), _cut_quoted, text)
+    text = QUOTED_TOKEN.sub(_cut_quoted, text)
     return " ".join(cut(w, WORD_CUT) for w in text.split(" "))
 
 

@@ -6,16 +6,32 @@ from __future__ import annotations
 import click
 
 from patchsolve import render
-from patchsolve.cli.common import (CONTEXT, INTERRUPTED, CliError, color_option, describe_move, emit_json,
-                                   info, load_position, position_arguments, read_file, use_color)
+from patchsolve.cli.common import (
+    CONTEXT,
+    DEFAULT_TIME,
+    INTERRUPTED,
+    CliError,
+    color_option,
+    describe_move,
+    emit_json,
+    engine_limits,
+    engine_options,
+    exit_code,
+    fmt_score,
+    info,
+    limits_text,
+    load_position,
+    position_arguments,
+    read_file,
+    result_summary,
+    run_search,
+    use_color,
+)
 from patchsolve.cli.review import check_writable, write_text
-from patchsolve.cli.common import (DEFAULT_TIME, engine_limits, engine_options, exit_code, fmt_score, limits_text,
-                                   result_summary, run_search)
-from patchsolve.search import solve as exact
-from patchsolve.search.limits import Limits
 from patchsolve.game import Game
 from patchsolve.position import Position
-
+from patchsolve.search import solve as exact
+from patchsolve.search.limits import Limits
 
 # -- best / eval -----------------------------------------------------------------
 
@@ -227,7 +243,7 @@ def _move_rows(pos: Position, rows: list, wdl: bool = False) -> None:
         others = f"<= {max(d['upper'] for d in rest):+d}" if rest else "-"
         name = f"patch {group}" if isinstance(group, int) else group
         click.echo(f"{name:>8} {top['score']:>+6d} {top['bound']:>6} {at_best:>8} {len(ds):>6}  "
-                   f"{str(top['move']):<9} {others}")
+                   f"{top['move']!s:<9} {others}")
 
 
 @click.command(context_settings=CONTEXT)

@@ -10,9 +10,22 @@ import textwrap
 import click
 
 from patchsolve import render
-from patchsolve.cli.common import (CONTEXT, INTERRUPTED, CliError, color_option, describe_move, emit_json,
-                                   engine_limits, engine_options, info, load_position, one_line, position_arguments,
-                                   run_search, use_color)
+from patchsolve.cli.common import (
+    CONTEXT,
+    INTERRUPTED,
+    CliError,
+    color_option,
+    describe_move,
+    emit_json,
+    engine_limits,
+    engine_options,
+    info,
+    load_position,
+    one_line,
+    position_arguments,
+    run_search,
+    use_color,
+)
 from patchsolve.errors import IllegalMoveError, NotationError
 from patchsolve.game import Game
 from patchsolve.patches import PATCHES

@@ -10,13 +10,24 @@ import time
 import click
 
 from patchsolve import render
-from patchsolve.cli.common import (CONTEXT, INTERRUPTED, SEED, CliError, color_option, describe_move, emit_json,
-                                   info, load_position, position_arguments, read_file, use_color)
+from patchsolve.cli.common import (
+    CONTEXT,
+    INTERRUPTED,
+    SEED,
+    CliError,
+    color_option,
+    describe_move,
+    emit_json,
+    info,
+    load_position,
+    position_arguments,
+    read_file,
+    use_color,
+)
 from patchsolve.errors import LimitError
 from patchsolve.game import Game
 from patchsolve.patches import EDITION_NAMES, PATCHES
 from patchsolve.position import MAX_PERFT_DEPTH, Position
-
 
 # -- new / show / moves -----------------------------------------------------------
 
@@ -141,7 +152,7 @@ def moves(position, position_file, patch, as_json):
     else:
         click.echo(f"{len(legal)} legal moves for player {pos.to_move}")
     for m in legal:
-        click.echo(f"{str(m):<12} {describe_move(pos, m)}")
+        click.echo(f"{m!s:<12} {describe_move(pos, m)}")
 
 
 # -- patches: the catalogue -------------------------------------------------------
