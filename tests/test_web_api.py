@@ -460,3 +460,20 @@ def test_a_stopped_review_keeps_the_positions_already_reviewed(monkeypatch, repo
         assert time.monotonic() < deadline
         time.sleep(0.02)
     assert job.status == "stopped" and job.result == kept
+
+
+def test_a_search_process_that_cannot_start_ends_the_job_with_an_error(monkeypatch):
+    from patchsolve.web.jobs import JobRunner
+
+    def cannot_start():
+        raise RuntimeError("no process today")
+
+    runner = JobRunner()
+    monkeypatch.setattr(runner, "_ensure_process", cannot_start)
+    job = runner.submit("search", {}, 1)
+    deadline = time.monotonic() + 10
+    while job.status == "running":      # not running for ever, so the engine is not busy for ever
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    assert job.status == "error" and "no process today" in job.error
+    runner.kill()

@@ -219,7 +219,12 @@ def test_the_game_controls_do_nothing_to_the_hidden_game_during_a_set_up(page):
     fresh_game(driver)
     driver.find_element(By.ID, "walk").click()
     wait(driver, lambda d: moves_listed(d) == ["walk"])
+    type_into(driver, "think-time", 0.2)
+    driver.find_element(By.ID, "best").click()
+    wait(driver, lambda d: d.find_elements(By.ID, "best-move"))
     start_setup(driver)
+    # the answer about the hidden game is not left beside the set-up
+    assert driver.find_element(By.ID, "result").text == "" == driver.find_element(By.ID, "progress-text").text
     for element_id in GAME_CONTROLS:      # disabled, each with the reason on hover ...
         element = driver.find_element(By.ID, element_id)
         assert not element.is_enabled(), element_id

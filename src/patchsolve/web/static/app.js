@@ -339,6 +339,7 @@ async function pollJob(job) {
 }
 
 function showProgress(job) {
+  if (state.setup) return;   // the hidden game's search is not news about the set-up
   const frac = Math.min(1, job.elapsed / Math.max(job.budget, 0.01));
   $("progress-bar").style.width = `${(job.status === "running" ? frac : 1) * 100}%`;
   const p = job.progress;
@@ -509,6 +510,7 @@ function startSetup() {
   for (const id of ["setup-use", "setup-cancel", "setup-leather"]) $(id).disabled = false;
   $("setup-start").disabled = true;
   $("result").innerHTML = "";
+  $("progress-text").textContent = ""; $("progress-bar").style.width = "0";
   lockGame(true);
   setStatus("Setting up a position: paint the quilts, fill in the form, then Use this position");
   setupMessage(unnamed ? `${unnamed} covered squares of the position shown name no patch: lay those patches again` : "",
@@ -637,13 +639,17 @@ function drawSetupGhost(svg) {
   const s = state.setup;
   if (!s.pick || !s.hover) return;
   const [p, sq] = s.hover, [x0, y0] = state.view.quilt_origins[p], cell = state.view.cell;
+  const owner = coveredBy(p);
+  const fits = pieceCells(s.pick).every(([r, c]) => Math.floor(sq / 9) + r <= 8 && sq % 9 + c <= 8
+    && owner[(Math.floor(sq / 9) + r) * 9 + sq % 9 + c] === undefined);
   for (const [r, c] of pieceCells(s.pick)) {
     const rr = Math.floor(sq / 9) + r, cc = sq % 9 + c;
     if (rr > 8 || cc > 8) continue;
     const rect = document.createElementNS(SVGNS, "rect");
     rect.setAttribute("x", x0 + cc * cell + 2); rect.setAttribute("y", y0 + rr * cell + 2);
     rect.setAttribute("width", cell - 4); rect.setAttribute("height", cell - 4);
-    rect.setAttribute("fill", "rgba(40,120,200,0.5)"); rect.setAttribute("pointer-events", "none");
+    rect.setAttribute("fill", fits ? "rgba(40,120,200,0.5)" : "rgba(200,0,30,0.45)");
+    rect.setAttribute("pointer-events", "none");
     g.appendChild(rect);
   }
 }
