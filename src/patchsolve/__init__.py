@@ -53,9 +53,9 @@ class _RegisterWhenGymnasiumLoads:
 def _hook_gym() -> None:
     import sys
 
-    if "gymnasium" in sys.modules:
+    if sys.modules.get("gymnasium") is not None:
         _register_gym(sys.modules["gymnasium"])
-    elif not any(isinstance(f, _RegisterWhenGymnasiumLoads) for f in sys.meta_path):
+    elif "gymnasium" not in sys.modules and not any(isinstance(f, _RegisterWhenGymnasiumLoads) for f in sys.meta_path):
         sys.meta_path.insert(0, _RegisterWhenGymnasiumLoads())
 
 
