@@ -27,6 +27,7 @@ if not have_chromium():
 
 from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 GOLDEN = Path(__file__).parent / "data" / "golden_game.txt"
@@ -343,3 +344,15 @@ def test_the_status_and_the_result_box_never_show_stale_answers(page):
     driver.find_element(By.ID, "new-game").click()       # a new game starts without the old message
     wait(driver, lambda d: d.find_element(By.ID, "ply-info").text == "move 0 of 0")
     assert driver.find_element(By.ID, "message").text == ""
+
+
+def test_the_next_patches_drawn_in_the_board_can_be_picked_there(page):
+    driver, url = page
+    fresh_game(driver)
+    start = ps.Position.start(seed=0)
+    pid = next(i for i in start.circle[:3] if ps.position.PATCHES[i].buttons <= 5)
+    drawn = driver.find_elements(By.CSS_SELECTOR, "#board g.next-patch")
+    assert [g.get_attribute("data-patch") for g in drawn] == [str(i) for i in start.circle[:3]]
+    driver.find_element(By.CSS_SELECTOR, f"#board g.next-patch[data-patch='{pid}'] text").click()
+    wait(driver, lambda d: f"patch {pid} " in d.find_element(By.ID, "selection").text)
+    driver.find_element(By.TAG_NAME, "body").send_keys(Keys.ESCAPE)

@@ -345,7 +345,12 @@ def position_svg(pos, labels=None) -> str:
         parts.append(_text(20, y, f"Next patches ({len(f['circle'])} left in the circle)", size=12, weight="bold"))
         y += 18
         for i, pid in enumerate(f["circle"][:3]):
+            # one group per patch, so a page can make the patches the mover may buy clickable
+            parts.append(f'<g class="next-patch" data-patch="{pid}">')
+            parts.append(_rect(16 + i * 210, y - 12, 200, 22 + 3 * 12 + 26, "#ffffff", stroke="none",
+                               extra=' fill-opacity="0"'))
             parts += _patch_svg(20 + i * 210, y, pid)
+            parts.append("</g>")
         y += 22 + 3 * 12 + 34
     height = y
     body = "\n".join(parts)

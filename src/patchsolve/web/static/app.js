@@ -99,6 +99,11 @@ function drawBoard() {
   $("board").innerHTML = v.svg;
   const svg = $("board").querySelector("svg");
   if (v.is_over) return;
+  // the next patches drawn under the time board can be picked there too (the circle may be below the fold)
+  svg.querySelectorAll("g.next-patch").forEach((g) => {
+    g.style.cursor = "pointer";
+    g.addEventListener("click", () => selectPatch(parseInt(g.dataset.patch, 10)));
+  });
   const p = v.to_move;
   const [x0, y0] = v.quilt_origins[p];
   const ghost = document.createElementNS(SVGNS, "g");
