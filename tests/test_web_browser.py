@@ -355,4 +355,14 @@ def test_the_next_patches_drawn_in_the_board_can_be_picked_there(page):
     assert [g.get_attribute("data-patch") for g in drawn] == [str(i) for i in start.circle[:3]]
     driver.find_element(By.CSS_SELECTOR, f"#board g.next-patch[data-patch='{pid}'] text").click()
     wait(driver, lambda d: f"patch {pid} " in d.find_element(By.ID, "selection").text)
+    # hovering i9, where no orientation of the patch fits, shows the refusal (not nothing)
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    square = driver.find_element(By.CSS_SELECTOR, f"#board rect.sq[data-square='{parse_square('i9')}']")
+    ActionChains(driver).move_to_element(square).perform()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#ghost rect.anchor.refused"))
+    square = driver.find_element(By.CSS_SELECTOR, f"#board rect.sq[data-square='{parse_square('a1')}']")
+    ActionChains(driver).move_to_element(square).perform()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#ghost rect.anchor")
+         and not d.find_elements(By.CSS_SELECTOR, "#ghost rect.anchor.refused"))
     driver.find_element(By.TAG_NAME, "body").send_keys(Keys.ESCAPE)

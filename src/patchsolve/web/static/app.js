@@ -163,6 +163,16 @@ function drawGhost() {
     rect.setAttribute("pointer-events", "none");
     ghost.appendChild(rect);
   }
+  // the square the move is named by (the patch's top-left corner), outlined even when no
+  // square of the patch is on the board there, so a refusal always shows
+  const mark = document.createElementNS(SVGNS, "rect");
+  mark.setAttribute("x", x0 + c0 * v.cell + 1); mark.setAttribute("y", y0 + r0 * v.cell + 1);
+  mark.setAttribute("width", v.cell - 2); mark.setAttribute("height", v.cell - 2);
+  mark.setAttribute("fill", "none"); mark.setAttribute("stroke-width", 2);
+  mark.setAttribute("stroke", legal ? "#1e7a32" : "#b00020");
+  mark.setAttribute("class", legal ? "anchor" : "anchor refused");
+  mark.setAttribute("pointer-events", "none");
+  ghost.appendChild(mark);
 }
 
 function clickSquare(sq) {
