@@ -329,7 +329,7 @@ def raw_request(base, head: bytes, body: bytes = b"", close=False, timeout=15.0)
             if not chunk:
                 return data, time.monotonic() - t0
             data += chunk
-    except socket.timeout:
+    except TimeoutError:
         return data, None
     finally:
         s.close()
@@ -351,7 +351,7 @@ def test_deeply_nested_json_is_a_400_and_no_traceback(base, capfd):
 
 
 def test_a_body_that_never_arrives_gets_a_408_and_the_connection_closed(base, monkeypatch):
-    import patchsolve.web.app as app
+    from patchsolve.web import app
 
     monkeypatch.setattr(app, "BODY_TIMEOUT", 0.5)   # 10 s in service
     t0 = time.monotonic()

@@ -216,7 +216,7 @@ def patch_colour(patch_id: int) -> str:
     import colorsys
 
     r, g, b = colorsys.hls_to_rgb(((patch_id * 137) % 360) / 360, 0.62, 0.55)
-    return "#%02x%02x%02x" % (round(r * 255), round(g * 255), round(b * 255))
+    return f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}"
 
 
 def _rect(x, y, w, h, fill, stroke="#555", extra=""):
