@@ -131,3 +131,30 @@ def test_player_object_as_opponent_is_left_open():
     built.opponent = Counting()  # stands in for the player built from the spec
     built.close()
     assert built.opponent.closed == 1
+
+
+@pytest.mark.parametrize("imports", ["import gymnasium, patchsolve", "import patchsolve, gymnasium"])
+def test_make_works_after_import_patchsolve_in_either_order(imports):
+    import os
+    import subprocess
+    import sys
+
+    code = (f"{imports}\n"
+            "e = gymnasium.make('patchsolve/Patchwork-v0', opponent='random')\n"
+            "obs, info = e.reset(seed=1)\n"
+            "print(type(e.unwrapped).__name__, obs['observation'].shape[0] > 0)\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False,
+                       env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["SingleAgentEnv", "True"]
+
+
+def test_import_patchsolve_does_not_import_gymnasium():
+    import os
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-c", "import sys, patchsolve; print('gymnasium' in sys.modules)"],
+                       capture_output=True, text=True, timeout=120, check=False,
+                       env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    assert r.returncode == 0 and r.stdout.strip() == "False", r.stderr

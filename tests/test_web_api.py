@@ -329,7 +329,7 @@ def raw_request(base, head: bytes, body: bytes = b"", close=False, timeout=15.0)
             if not chunk:
                 return data, time.monotonic() - t0
             data += chunk
-    except socket.timeout:
+    except TimeoutError:
         return data, None
     finally:
         s.close()
@@ -351,7 +351,7 @@ def test_deeply_nested_json_is_a_400_and_no_traceback(base, capfd):
 
 
 def test_a_body_that_never_arrives_gets_a_408_and_the_connection_closed(base, monkeypatch):
-    import patchsolve.web.app as app
+    from patchsolve.web import app
 
     monkeypatch.setattr(app, "BODY_TIMEOUT", 0.5)   # 10 s in service
     t0 = time.monotonic()
@@ -460,3 +460,20 @@ def test_a_stopped_review_keeps_the_positions_already_reviewed(monkeypatch, repo
         assert time.monotonic() < deadline
         time.sleep(0.02)
     assert job.status == "stopped" and job.result == kept
+
+
+def test_a_search_process_that_cannot_start_ends_the_job_with_an_error(monkeypatch):
+    from patchsolve.web.jobs import JobRunner
+
+    def cannot_start():
+        raise RuntimeError("no process today")
+
+    runner = JobRunner()
+    monkeypatch.setattr(runner, "_ensure_process", cannot_start)
+    job = runner.submit("search", {}, 1)
+    deadline = time.monotonic() + 10
+    while job.status == "running":      # not running for ever, so the engine is not busy for ever
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    assert job.status == "error" and "no process today" in job.error
+    runner.kill()

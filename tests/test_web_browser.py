@@ -27,6 +27,7 @@ if not have_chromium():
 
 from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 GOLDEN = Path(__file__).parent / "data" / "golden_game.txt"
@@ -219,7 +220,12 @@ def test_the_game_controls_do_nothing_to_the_hidden_game_during_a_set_up(page):
     fresh_game(driver)
     driver.find_element(By.ID, "walk").click()
     wait(driver, lambda d: moves_listed(d) == ["walk"])
+    type_into(driver, "think-time", 0.2)
+    driver.find_element(By.ID, "best").click()
+    wait(driver, lambda d: d.find_elements(By.ID, "best-move"))
     start_setup(driver)
+    # the answer about the hidden game is not left beside the set-up
+    assert driver.find_element(By.ID, "result").text == "" == driver.find_element(By.ID, "progress-text").text
     for element_id in GAME_CONTROLS:      # disabled, each with the reason on hover ...
         element = driver.find_element(By.ID, element_id)
         assert not element.is_enabled(), element_id
@@ -338,3 +344,25 @@ def test_the_status_and_the_result_box_never_show_stale_answers(page):
     driver.find_element(By.ID, "new-game").click()       # a new game starts without the old message
     wait(driver, lambda d: d.find_element(By.ID, "ply-info").text == "move 0 of 0")
     assert driver.find_element(By.ID, "message").text == ""
+
+
+def test_the_next_patches_drawn_in_the_board_can_be_picked_there(page):
+    driver, url = page
+    fresh_game(driver)
+    start = ps.Position.start(seed=0)
+    pid = next(i for i in start.circle[:3] if ps.position.PATCHES[i].buttons <= 5)
+    drawn = driver.find_elements(By.CSS_SELECTOR, "#board g.next-patch")
+    assert [g.get_attribute("data-patch") for g in drawn] == [str(i) for i in start.circle[:3]]
+    driver.find_element(By.CSS_SELECTOR, f"#board g.next-patch[data-patch='{pid}'] text").click()
+    wait(driver, lambda d: f"patch {pid} " in d.find_element(By.ID, "selection").text)
+    # hovering i9, where no orientation of the patch fits, shows the refusal (not nothing)
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    square = driver.find_element(By.CSS_SELECTOR, f"#board rect.sq[data-square='{parse_square('i9')}']")
+    ActionChains(driver).move_to_element(square).perform()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#ghost rect.anchor.refused"))
+    square = driver.find_element(By.CSS_SELECTOR, f"#board rect.sq[data-square='{parse_square('a1')}']")
+    ActionChains(driver).move_to_element(square).perform()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#ghost rect.anchor")
+         and not d.find_elements(By.CSS_SELECTOR, "#ghost rect.anchor.refused"))
+    driver.find_element(By.TAG_NAME, "body").send_keys(Keys.ESCAPE)

@@ -142,6 +142,6 @@ class SingleAgentEnv(gymnasium.Env):
         return self.episode.render(self.render_mode)
 
 
-ENV_ID = "patchsolve/Patchwork-v0"
+ENV_ID = "patchsolve/Patchwork-v0"   # registered by ``import patchsolve`` (see its __init__)
 if ENV_ID not in gymnasium.registry:
     gymnasium.register(ENV_ID, entry_point=SingleAgentEnv)

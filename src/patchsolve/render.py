@@ -216,7 +216,7 @@ def patch_colour(patch_id: int) -> str:
     import colorsys
 
     r, g, b = colorsys.hls_to_rgb(((patch_id * 137) % 360) / 360, 0.62, 0.55)
-    return "#%02x%02x%02x" % (round(r * 255), round(g * 255), round(b * 255))
+    return f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}"
 
 
 def _rect(x, y, w, h, fill, stroke="#555", extra=""):
@@ -345,7 +345,12 @@ def position_svg(pos, labels=None) -> str:
         parts.append(_text(20, y, f"Next patches ({len(f['circle'])} left in the circle)", size=12, weight="bold"))
         y += 18
         for i, pid in enumerate(f["circle"][:3]):
+            # one group per patch, so a page can make the patches the mover may buy clickable
+            parts.append(f'<g class="next-patch" data-patch="{pid}">')
+            parts.append(_rect(16 + i * 210, y - 12, 200, 22 + 3 * 12 + 26, "#ffffff", stroke="none",
+                               extra=' fill-opacity="0"'))
             parts += _patch_svg(20 + i * 210, y, pid)
+            parts.append("</g>")
         y += 22 + 3 * 12 + 34
     height = y
     body = "\n".join(parts)

@@ -56,7 +56,7 @@ class Disconnected(Exception):
     """The client went away before its request body arrived."""
 
 
-_LONG_WORD = re.compile(r"[^\s'\"]{%d,}" % (MAX_TOKEN + 20))
+_LONG_WORD = re.compile(rf"[^\s'\"]{{{MAX_TOKEN + 20},}}")
 
 
 def clip(message: str) -> str:
@@ -90,7 +90,7 @@ async def read_json(request: Request) -> dict:
     try:
         # a client that declares a body and never sends it must not hold a connection forever
         await asyncio.wait_for(receive_body(), BODY_TIMEOUT)
-    except asyncio.TimeoutError:
+    except asyncio.TimeoutError:  # noqa: UP041 (the builtin TimeoutError only from Python 3.11)
         raise ApiError(408, f"the request body did not arrive within {BODY_TIMEOUT:g} s") from None
     except ClientDisconnect:
         raise Disconnected() from None

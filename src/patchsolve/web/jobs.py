@@ -107,6 +107,9 @@ class JobRunner:
         except (EOFError, OSError) as e:
             job.status, job.error = "error", f"the search process ended: {e}"
             self.kill()
+        except Exception as e:  # e.g. the process cannot start: the job must not stay "running" for ever
+            job.status, job.error = "error", f"the search process failed: {type(e).__name__}: {e}"
+            self.kill()
         finally:
             job.finished = time.monotonic()
 

@@ -103,7 +103,7 @@ def view(game: Game, ply: int | None = None) -> dict:
         "legal": [] if over else [str(m) for m in pos.legal_moves()],
         "labels": [{str(sq): lab for sq, lab in labels[p].items()} for p in (0, 1)],
         # covered squares whose patch is not known (a start read from notation that could not be tiled)
-        "unnamed": [bin(f["quilts"][p]).count("1") - len(labels[p]) for p in (0, 1)],
+        "unnamed": [f["quilts"][p].bit_count() - len(labels[p]) for p in (0, 1)],
         "svg": game.to_svg(k),
         "quilt_origins": QUILT_ORIGINS,
         "cell": render.CELL,

@@ -99,6 +99,11 @@ function drawBoard() {
   $("board").innerHTML = v.svg;
   const svg = $("board").querySelector("svg");
   if (v.is_over) return;
+  // the next patches drawn under the time board can be picked there too (the circle may be below the fold)
+  svg.querySelectorAll("g.next-patch").forEach((g) => {
+    g.style.cursor = "pointer";
+    g.addEventListener("click", () => selectPatch(parseInt(g.dataset.patch, 10)));
+  });
   const p = v.to_move;
   const [x0, y0] = v.quilt_origins[p];
   const ghost = document.createElementNS(SVGNS, "g");
@@ -158,6 +163,16 @@ function drawGhost() {
     rect.setAttribute("pointer-events", "none");
     ghost.appendChild(rect);
   }
+  // the square the move is named by (the patch's top-left corner), outlined even when no
+  // square of the patch is on the board there, so a refusal always shows
+  const mark = document.createElementNS(SVGNS, "rect");
+  mark.setAttribute("x", x0 + c0 * v.cell + 1); mark.setAttribute("y", y0 + r0 * v.cell + 1);
+  mark.setAttribute("width", v.cell - 2); mark.setAttribute("height", v.cell - 2);
+  mark.setAttribute("fill", "none"); mark.setAttribute("stroke-width", 2);
+  mark.setAttribute("stroke", legal ? "#1e7a32" : "#b00020");
+  mark.setAttribute("class", legal ? "anchor" : "anchor refused");
+  mark.setAttribute("pointer-events", "none");
+  ghost.appendChild(mark);
 }
 
 function clickSquare(sq) {
@@ -339,6 +354,7 @@ async function pollJob(job) {
 }
 
 function showProgress(job) {
+  if (state.setup) return;   // the hidden game's search is not news about the set-up
   const frac = Math.min(1, job.elapsed / Math.max(job.budget, 0.01));
   $("progress-bar").style.width = `${(job.status === "running" ? frac : 1) * 100}%`;
   const p = job.progress;
@@ -509,6 +525,7 @@ function startSetup() {
   for (const id of ["setup-use", "setup-cancel", "setup-leather"]) $(id).disabled = false;
   $("setup-start").disabled = true;
   $("result").innerHTML = "";
+  $("progress-text").textContent = ""; $("progress-bar").style.width = "0";
   lockGame(true);
   setStatus("Setting up a position: paint the quilts, fill in the form, then Use this position");
   setupMessage(unnamed ? `${unnamed} covered squares of the position shown name no patch: lay those patches again` : "",
@@ -637,13 +654,17 @@ function drawSetupGhost(svg) {
   const s = state.setup;
   if (!s.pick || !s.hover) return;
   const [p, sq] = s.hover, [x0, y0] = state.view.quilt_origins[p], cell = state.view.cell;
+  const owner = coveredBy(p);
+  const fits = pieceCells(s.pick).every(([r, c]) => Math.floor(sq / 9) + r <= 8 && sq % 9 + c <= 8
+    && owner[(Math.floor(sq / 9) + r) * 9 + sq % 9 + c] === undefined);
   for (const [r, c] of pieceCells(s.pick)) {
     const rr = Math.floor(sq / 9) + r, cc = sq % 9 + c;
     if (rr > 8 || cc > 8) continue;
     const rect = document.createElementNS(SVGNS, "rect");
     rect.setAttribute("x", x0 + cc * cell + 2); rect.setAttribute("y", y0 + rr * cell + 2);
     rect.setAttribute("width", cell - 4); rect.setAttribute("height", cell - 4);
-    rect.setAttribute("fill", "rgba(40,120,200,0.5)"); rect.setAttribute("pointer-events", "none");
+    rect.setAttribute("fill", fits ? "rgba(40,120,200,0.5)" : "rgba(200,0,30,0.45)");
+    rect.setAttribute("pointer-events", "none");
     g.appendChild(rect);
   }
 }
