@@ -207,7 +207,7 @@ def _solve_progress(quiet: bool):
     def report(d):
         what = f"move {d['move']}  " if d.get("move") else ""
         info(False, f"  {what}{d['time']:.0f}s  test {d['gamma']:+d}  bounds [{d['lower']:+d}, {d['upper']:+d}]"
-                    f"{' (win/loss units)' if d['wdl'] else ''}  nodes {d['nodes']:,}  nps {d['nps']:,.0f}")
+                    f"{'  (who wins)' if d['wdl'] else ''}  nodes {d['nodes']:,}  nps {d['nps']:,.0f}")
     return report
 
 

@@ -28,7 +28,7 @@ import operator
 from libc.stdint cimport uint64_t
 
 from patchsolve._core cimport (
-    CState, Tables, u128, CoreState, get_tables, popcount128, fits, ps_ctz128, ps_bit128,
+    Tables, u128, CoreState, get_tables, popcount128, fits, ps_ctz128, ps_bit128,
     BOARD_SQUARES, N_PATCHES,
 )
 from patchsolve.search._eval cimport neighbours

@@ -954,7 +954,8 @@ MAX_HASH_MB = 1 << 20          # a terabyte: the most a table may be asked for
 cdef class Solver:
     """One solver: its TT (kept across calls) and per-ply buffers. Limits
     are trusted (``solver.py`` validates them). ``lo``/``hi``/``gamma`` are
-    readable while ``solve`` runs in another thread (progress)."""
+    readable while ``solve`` runs in another thread (progress); ``lo``/``hi``
+    are -INF/INF until a solve starts (nothing is proven yet)."""
 
     cdef Ctx c
     cdef public int lo
@@ -996,6 +997,8 @@ cdef class Solver:
         self.c.use_cover = use_cover
         self.c.use_pack = use_pack
         self.threads = threads if threads > 1 else 1
+        self.lo = -INF
+        self.hi = INF
 
     def __dealloc__(self):
         ps_table_free(self.c.tt, (self.c.tt_mask + 1) * 2 * sizeof(Entry))

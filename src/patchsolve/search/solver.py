@@ -41,7 +41,9 @@ budget runs out, vary from run to run.
 
 ``progress``: a callable given a dict (``nodes``, ``nps``, ``time``,
 ``lower``, ``upper``, ``gamma`` -- the test value of the running search --,
-``steps``, ``move`` while valuing root moves) about once a second.
+``steps``, ``wdl`` -- a win/loss search runs --, ``move`` while valuing root
+moves) about once a second. Bounds and test values are in points, as the
+result's, whichever search runs.
 """
 
 from __future__ import annotations
@@ -92,11 +94,17 @@ class _Run:
         return _time.perf_counter() - self.start
 
     def report(self):
+        """One progress report. The bounds and the test value are in points
+        (margins for the player to move, as in the result) also while a
+        win/loss search runs, whose values are 2 margin -+ 1: a test at
+        ``gamma`` there proves the margin at least the ``gamma`` reported."""
         t = self.elapsed()
         s = self.active
         n = self.nodes if s is self.solver else s.nodes
+        lower, upper = _margin_bounds(s.lo, s.hi, s.wdl)
         info = {"nodes": n, "time": t, "nps": n / t if t > 0 else 0.0,
-                "lower": s.lo, "upper": s.hi, "gamma": s.gamma, "steps": s.steps, "wdl": s.wdl,
+                "lower": lower, "upper": upper, "gamma": _margin_bounds(s.gamma, s.gamma, s.wdl)[0],
+                "steps": s.steps, "wdl": s.wdl,
                 "move": None if self.move is None else str(self.move)}
         self.progress(info)
 
