@@ -6,7 +6,7 @@ list and yields ``(index, result)`` as each call finishes, in the order they
 finish (not the order of ``jobs``). ``fn`` must be a module-level function
 and the jobs plain data, both picklable; a job must give the same result
 wherever it runs (seeded, node- or iteration-limited players do), which is
-what makes the backends interchangeable.
+what makes the backends interchangeable::
 
     backend = make_backend("ray", workers=2)            # or "local", or address=...
     for k, result in backend.run(play_one, jobs):

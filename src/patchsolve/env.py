@@ -1,5 +1,7 @@
 """Patchwork as a PettingZoo AEC environment (the ``[pettingzoo]`` extra).
 
+Example::
+
     from patchsolve.env import env
     e = env(render_mode="ansi")          # wrapped like PettingZoo's classic games
     e.reset(seed=1)
