@@ -32,4 +32,4 @@ __all__ = [
     "InvalidPositionError",
     "LimitError",
 ]
-__version__ = "0.1.0"
+__version__ = "0.2.0"
