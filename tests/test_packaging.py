@@ -6,9 +6,23 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_ci_runs_the_readme_test_command():
+    """CI runs the README's test command, with only more extras installed
+    (the manual's and the linters')."""
+    import re
+
     ci_lines = [ln.strip() for ln in (ROOT / ".ci" / "run").read_text().splitlines()]
-    command = next(ln for ln in ci_lines if "pytest" in ln and not ln.startswith("#"))
-    assert command in (ROOT / "README.md").read_text()
+    ci = next(ln for ln in ci_lines if "pytest" in ln and not ln.startswith("#"))
+    readme = next(ln.strip() for ln in (ROOT / "README.md").read_text().splitlines()
+                  if "pytest" in ln and "pip install" in ln)
+    extras = re.compile(r"\[([a-z,]+)\]")
+    assert extras.sub("[]", ci) == extras.sub("[]", readme)
+    assert set(extras.search(readme).group(1).split(",")) <= set(extras.search(ci).group(1).split(","))
+
+
+def test_ci_sets_ci_and_builds_the_manual_with_warnings_as_errors():
+    ci = [ln.strip() for ln in (ROOT / ".ci" / "run").read_text().splitlines() if not ln.strip().startswith("#")]
+    assert "export CI=true" in ci
+    assert any(ln.startswith("python3 -m sphinx -W") and ln.endswith("docs docs/_build/html") for ln in ci)
 
 
 def test_the_readme_main_job_is_patchsolve_best():
