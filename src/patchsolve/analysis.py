@@ -47,11 +47,16 @@ class MoveReview:
     flag: str                 # "", "?" (loss > threshold) or "??" (> twice)
 
     def to_dict(self) -> dict:
+        """The review of this move as a JSON-ready dict."""
         return asdict(self)
 
 
 @dataclass
 class GameReview:
+    """The review of a game: the verdict on the start position, one
+    :class:`MoveReview` per move reviewed, the threshold used and the final
+    scores (``interrupted`` when a Ctrl-C stopped it early)."""
+
     start: Verdict
     moves: list[MoveReview]
     threshold: float
@@ -59,6 +64,8 @@ class GameReview:
     interrupted: bool = False     # stopped (Ctrl-C): ``moves`` are the first ones only
 
     def summary(self) -> list[dict]:
+        """Per player: moves made, average loss, moves flagged ``?`` or ``??``, the
+        worst move and the final score."""
         out = []
         for pl in (0, 1):
             mine = [m for m in self.moves if m.player == pl]
@@ -73,9 +80,11 @@ class GameReview:
         return out
 
     def mistakes(self) -> list[MoveReview]:
+        """The moves flagged ``?`` or ``??``, in order."""
         return [m for m in self.moves if m.flag]
 
     def to_dict(self) -> dict:
+        """The whole review as a JSON-ready dict (what ``patchsolve analyze --json`` prints)."""
         return {"threshold": self.threshold, "interrupted": self.interrupted, "start": asdict(self.start),
                 "moves": [m.to_dict() for m in self.moves], "summary": self.summary()}
 
@@ -100,6 +109,7 @@ def verdict_of(pos, result) -> Verdict:
 
 
 def flag_of(loss: float, threshold: float) -> str:
+    """``"??"`` for a loss above twice the threshold, ``"?"`` above it, else ``""``."""
     return "??" if loss > 2 * threshold else "?" if loss > threshold else ""
 
 

@@ -22,6 +22,8 @@ _ANSI = ["red", "green", "yellow", "blue", "magenta", "cyan",
 
 
 def symbol(label) -> str:
+    """The board-text symbol of a square's label: the patch id as a base-33
+    digit, ``L`` for leather, ``#`` for a square whose patch is not known."""
     if label == LEATHER:
         return LEATHER_SYMBOL
     if isinstance(label, int) and 0 <= label < len(SYMBOLS):
@@ -42,6 +44,7 @@ def _style(text: str, label, color: bool) -> str:
 
 
 def shape_lines(patch_id: int) -> list[str]:
+    """The rows of a patch's shape in orientation 0 (``#`` a square, ``.`` none)."""
     return PATCHES[patch_id].shape.split("/")
 
 
@@ -114,6 +117,7 @@ def orientations_text(patch_id: int) -> str:
 
 
 def patch_block(patch_id: int) -> list[str]:
+    """A patch as lines of text: id and name, its costs and income, its shape."""
     p = PATCHES[patch_id]
     head = f"{patch_id} {p.name}"
     info = f"cost {p.buttons} time {p.time} income {p.income}"
@@ -136,6 +140,8 @@ def catalogue_lines(per_row: int = 4) -> list[str]:
 
 
 def side_by_side(blocks: list[list[str]], gap: int = 4) -> list[str]:
+    """Blocks of lines set next to each other, ``gap`` spaces apart (each block
+    padded to its widest line)."""
     widths = [max(len(x) for x in b) for b in blocks]
     height = max(len(b) for b in blocks)
     out = []
@@ -209,6 +215,7 @@ CELL = 24
 
 
 def patch_colour(patch_id: int) -> str:
+    """The SVG fill colour of a patch, the same for a patch id everywhere."""
     hue = (patch_id * 137) % 360
     return f"hsl({hue},55%,62%)"
 
