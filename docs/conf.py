@@ -24,9 +24,9 @@ release = patchsolve.__version__
 version = release
 
 extensions = [
-    "myst_parser",            # the pages are Markdown, like the README they came from
+    "myst_parser",  # the pages are Markdown, like the README they came from
     "sphinx.ext.autodoc",
-    "sphinx_click",           # the command-line reference, generated from the Click group
+    "sphinx_click",  # the command-line reference, generated from the Click group
 ]
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}

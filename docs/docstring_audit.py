@@ -37,7 +37,9 @@ def missing(path: Path) -> tuple[int, list[str]]:
         elif isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
             visit(node, "")
             for item in node.body:
-                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and not item.name.startswith("_"):
+                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and not item.name.startswith(
+                    "_"
+                ):
                     visit(item, node.name + ".")
     return total, lacking
 

@@ -39,7 +39,7 @@ DATA_LANGUAGES = {"text", "sh"}
 OPTIONAL_MODULES = {"pyspiel", "pettingzoo", "gymnasium", "cairosvg", "ray"}
 BUDGETS = ("--depth", "--nodes", "--iterations")
 SEARCH_COMMANDS = {"best", "eval", "analyze", "play", "solve"}
-TIMEOUT = 180   # seconds per command: generous for a loaded machine; the budgets keep each far below
+TIMEOUT = 180  # seconds per command: generous for a loaded machine; the budgets keep each far below
 
 
 def blocks(path: Path) -> list[tuple[str, int, str]]:
@@ -65,10 +65,11 @@ def page_id(path: Path) -> str:
 def test_every_block_has_a_known_language():
     for path in PAGES:
         for lang, line, _ in blocks(path):
-            if lang.startswith("{"):      # a MyST directive (toctree, eval-rst, include)
+            if lang.startswith("{"):  # a MyST directive (toctree, eval-rst, include)
                 continue
-            assert lang in RUN_LANGUAGES | DATA_LANGUAGES, \
+            assert lang in RUN_LANGUAGES | DATA_LANGUAGES, (
                 f"{page_id(path)}:{line}: code block labelled {lang!r}: use python, console, sh or text"
+            )
 
 
 def test_the_pages_have_examples():
@@ -108,8 +109,9 @@ def check_budget(where: str, command: str) -> None:
     for part in command.split("|"):
         words = shlex.split(part)
         if len(words) > 1 and words[0] == "patchsolve" and words[1] in SEARCH_COMMANDS:
-            assert any(w.split("=")[0] in BUDGETS for w in words), \
+            assert any(w.split("=")[0] in BUDGETS for w in words), (
                 f"{where}: give the search a --depth, --nodes or --iterations budget: {command}"
+            )
 
 
 def shell_env(bin_dir: Path) -> dict:
@@ -130,7 +132,7 @@ def shell_env(bin_dir: Path) -> dict:
 def test_console_examples(path, tmp_path):
     work = tmp_path / "work"
     work.mkdir()
-    for folder in ("examples", "benchmarks"):    # the scripts an example may run from a checkout
+    for folder in ("examples", "benchmarks"):  # the scripts an example may run from a checkout
         (work / folder).symlink_to(ROOT / folder)
     env = shell_env(tmp_path / "bin")
     for line, command in commands(path):
@@ -140,7 +142,15 @@ def test_console_examples(path, tmp_path):
         check_budget(where, command)
         if command.startswith("patchsolve serve"):
             command += " --help"
-        run = subprocess.run(["bash", "-c", "set -o pipefail; " + command], cwd=work, env=env,
-                             capture_output=True, text=True, timeout=TIMEOUT)
-        assert run.returncode == 0, f"{where}: {command}\nexit {run.returncode}\n{run.stdout[-2000:]}\n{run.stderr[-2000:]}"
+        run = subprocess.run(
+            ["bash", "-c", "set -o pipefail; " + command],
+            cwd=work,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+        )
+        assert run.returncode == 0, (
+            f"{where}: {command}\nexit {run.returncode}\n{run.stdout[-2000:]}\n{run.stderr[-2000:]}"
+        )
         assert "Traceback" not in run.stderr, f"{where}: {command}\n{run.stderr[-2000:]}"

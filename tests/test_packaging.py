@@ -12,15 +12,20 @@ def test_ci_runs_the_readme_test_command():
 
     ci_lines = [ln.strip() for ln in (ROOT / ".ci" / "run").read_text().splitlines()]
     ci = next(ln for ln in ci_lines if "pytest" in ln and not ln.startswith("#"))
-    readme = next(ln.strip() for ln in (ROOT / "README.md").read_text().splitlines()
-                  if "pytest" in ln and "pip install" in ln)
+    readme = next(
+        ln.strip()
+        for ln in (ROOT / "README.md").read_text().splitlines()
+        if "pytest" in ln and "pip install" in ln
+    )
     extras = re.compile(r"\[([a-z,]+)\]")
     assert extras.sub("[]", ci) == extras.sub("[]", readme)
     assert set(extras.search(readme).group(1).split(",")) <= set(extras.search(ci).group(1).split(","))
 
 
 def test_ci_sets_ci_and_builds_the_manual_with_warnings_as_errors():
-    ci = [ln.strip() for ln in (ROOT / ".ci" / "run").read_text().splitlines() if not ln.strip().startswith("#")]
+    ci = [
+        ln.strip() for ln in (ROOT / ".ci" / "run").read_text().splitlines() if not ln.strip().startswith("#")
+    ]
     assert "export CI=true" in ci
     assert any(ln.startswith("python3 -m sphinx -W") and ln.endswith("docs docs/_build/html") for ln in ci)
 
@@ -44,7 +49,11 @@ def test_the_web_page_ships_as_package_data():
 def test_test_extra_installs_the_adapters_packages():
     """CI installs [test]; it must bring the optional packages the adapters'
     tests would otherwise skip without."""
-    lines = {ln.split("=", 1)[0].strip(): ln for ln in (ROOT / "pyproject.toml").read_text().splitlines() if "=" in ln}
+    lines = {
+        ln.split("=", 1)[0].strip(): ln
+        for ln in (ROOT / "pyproject.toml").read_text().splitlines()
+        if "=" in ln
+    }
     assert "patchsolve[openspiel,pettingzoo]" in lines["test"]
     assert '"open_spiel' in lines["openspiel"]
     assert all(f'"{name}' in lines["pettingzoo"] for name in ("pettingzoo", "gymnasium", "cairosvg"))
@@ -79,12 +88,15 @@ def test_the_wheel_installs_into_a_fresh_venv_and_runs(tmp_path):
 
     if os.environ.get("CI") != "true":
         pytest.skip("only run under CI (CI=true): builds and installs the package")
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}   # nothing from this checkout
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # nothing from this checkout
 
     def run(*command, timeout=900):
-        done = subprocess.run([str(c) for c in command], cwd=tmp_path, env=env, capture_output=True, text=True,
-                              timeout=timeout)
-        assert done.returncode == 0, f"{' '.join(map(str, command))}: exit {done.returncode}\n{done.stderr[-3000:]}"
+        done = subprocess.run(
+            [str(c) for c in command], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=timeout
+        )
+        assert done.returncode == 0, (
+            f"{' '.join(map(str, command))}: exit {done.returncode}\n{done.stderr[-3000:]}"
+        )
         return done.stdout
 
     dist, venv = tmp_path / "dist", tmp_path / "venv"
@@ -92,7 +104,11 @@ def test_the_wheel_installs_into_a_fresh_venv_and_runs(tmp_path):
     sdists, wheels = sorted(dist.glob("*.tar.gz")), sorted(dist.glob("*.whl"))
     assert len(sdists) == 1 and len(wheels) == 1, sorted(p.name for p in dist.iterdir())
     names = zipfile.ZipFile(wheels[0]).namelist()
-    for shipped in ("patchsolve/py.typed", "patchsolve/web/static/index.html", "patchsolve/data/eval_weights.json"):
+    for shipped in (
+        "patchsolve/py.typed",
+        "patchsolve/web/static/index.html",
+        "patchsolve/data/eval_weights.json",
+    ):
         assert shipped in names, f"{shipped} is not in the wheel"
     assert any(n.startswith("patchsolve/_core.") and n.endswith((".so", ".pyd")) for n in names)
 
