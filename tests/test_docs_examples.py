@@ -154,3 +154,21 @@ def test_console_examples(path, tmp_path):
             f"{where}: {command}\nexit {run.returncode}\n{run.stdout[-2000:]}\n{run.stderr[-2000:]}"
         )
         assert "Traceback" not in run.stderr, f"{where}: {command}\n{run.stderr[-2000:]}"
+
+
+def test_the_api_reference_names_every_public_name():
+    """A name added to ``patchsolve.__all__`` appears in the manual's API page
+    (the exceptions through ``automodule:: patchsolve.errors``)."""
+    api = (ROOT / "docs" / "api.md").read_text()
+    documented = set(re.findall(r"^\.\. auto(?:class|function|data):: patchsolve\.(\w+)$", api, re.M))
+    if ".. automodule:: patchsolve.errors" in api:
+        documented |= {"errors"} | set(
+            patchsolve.errors.__all__ if hasattr(patchsolve.errors, "__all__") else []
+        )
+        documented |= {
+            n
+            for n in patchsolve.__all__
+            if isinstance(getattr(patchsolve, n), type)
+            and issubclass(getattr(patchsolve, n), patchsolve.errors.PatchsolveError)
+        }
+    assert set(patchsolve.__all__) <= documented, sorted(set(patchsolve.__all__) - documented)
