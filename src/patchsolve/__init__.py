@@ -86,4 +86,4 @@ __all__ = [
     "explain",
     "coverage_map",
 ]
-__version__ = "0.1.0"
+__version__ = "0.2.0"

@@ -116,6 +116,10 @@ def game_accuracy(scores: list[float]) -> float | None:
 
 @dataclass
 class GameReview:
+    """The review of a game: the verdict on the start position, one
+    :class:`MoveReview` per move reviewed, the threshold used and the final
+    scores (``interrupted`` when a Ctrl-C stopped it early)."""
+
     start: Verdict
     moves: list[MoveReview]
     threshold: float

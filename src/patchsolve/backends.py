@@ -6,7 +6,7 @@ list and yields ``(index, result)`` as each call finishes, in the order they
 finish (not the order of ``jobs``). ``fn`` must be a module-level function
 and the jobs plain data, both picklable; a job must give the same result
 wherever it runs (seeded, node- or iteration-limited players do), which is
-what makes the backends interchangeable.
+what makes the backends interchangeable::
 
     backend = make_backend("ray", workers=2)            # or "local", or address=...
     for k, result in backend.run(play_one, jobs):
@@ -84,6 +84,9 @@ class LocalBackend:
         self.workers = max(1, int(workers))
 
     def run(self, fn, jobs):
+        """Call ``fn(job)`` for every job and yield ``(index, result)`` as each
+        finishes: in this process with one worker, else in a pool of spawned
+        processes."""
         jobs = list(jobs)
         if self.workers <= 1:
             yield from self._in_process(fn, jobs)
@@ -113,6 +116,8 @@ def _ray_task(fn, job):
 
 
 def split_address(address: str) -> tuple[str, int]:
+    """``(host, port)`` of a Ray address ``host:port`` (``ray://`` allowed);
+    BackendError for anything else."""
     host, _, port = address.removeprefix("ray://").rpartition(":")
     if not host or not port.isdigit():
         raise BackendError(f"a Ray address is host:port or auto, not {address!r}")
@@ -131,6 +136,8 @@ def probe_address(address: str, timeout: float = 5.0) -> None:
 
 def import_ray():
     # Ray's start must not wait on the network: no usage-stats report.
+    """Import Ray with its usage report off; BackendError naming the extra when
+    it is not installed."""
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     try:
         import ray
@@ -172,6 +179,10 @@ class RayBackend:
         return True
 
     def run(self, fn, jobs):
+        """Run every job as a Ray task and yield ``(index, result)`` as each
+        finishes; a lost task is retried (see the module docstring). The Ray
+        session opened here is shut down at the end; in one found open, the
+        remaining tasks are cancelled."""
         jobs = list(jobs)
         ray = import_ray()
         opened = self.connect(ray)

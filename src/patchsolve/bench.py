@@ -75,10 +75,12 @@ def make_positions(count_per_phase: int = 4) -> list[tuple[str, str]]:
 
 
 def bench_set_text() -> str:
+    """The text of the shipped bench set (``data/bench_positions.txt``)."""
     return (resources.files("patchsolve") / "data" / "bench_positions.txt").read_text(encoding="utf-8")
 
 
 def read_positions(text: str | None = None) -> list[tuple[str, Position]]:
+    """The ``(phase, position)`` pairs of a bench-set text (default: the shipped one)."""
     out = []
     for line in (bench_set_text() if text is None else text).splitlines():
         line = line.strip()
@@ -104,6 +106,8 @@ def bench_core(positions):
 
 
 def bench_alphabeta(positions):
+    """``(phase, nodes, seconds)`` of the alpha-beta to the phase's fixed depth,
+    per position (the exact-solver shortcut off)."""
     rows = []
     for phase, pos in positions:
         r = search(pos, engine="alphabeta", depth=AB_DEPTH[phase], endgame_solve=False)
@@ -121,6 +125,7 @@ def bench_mcts(positions, iterations: int = MCTS_ITERATIONS, **options):
 
 
 def peak_rss_mib() -> float:
+    """The process's peak resident memory so far, in MiB."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 

@@ -1,5 +1,7 @@
 """Patchwork as a PettingZoo AEC environment (the ``[pettingzoo]`` extra).
 
+Example::
+
     from patchsolve.env import env
     e = env(render_mode="ansi")          # wrapped like PettingZoo's classic games
     e.reset(seed=1)
@@ -76,19 +78,25 @@ class raw_env(AECEnv, EzPickle):
         self.observation_spaces = {a: observation_space() for a in AGENTS}
 
     def observation_space(self, agent):
+        """The observation space of ``agent``: a dict of ``observation`` and ``action_mask``."""
         return self.observation_spaces[agent]
 
     def action_space(self, agent):
+        """The action space of ``agent``: the numbers of :mod:`patchsolve.actions`."""
         return self.action_spaces[agent]
 
     @property
     def position(self):
+        """The current :class:`~patchsolve.Position`."""
         return self.episode.position
 
     def observe(self, agent):
+        """The observation of ``agent`` (its action mask is zeros unless it moves next)."""
         return self.episode.observe(AGENTS.index(agent))
 
     def reset(self, seed=None, options=None):
+        """Start a new game (``seed`` reseeds the circle; ``options={"position": ...}``
+        starts from a given position); the agent to move is selected."""
         self.episode.reset(seed, options)
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -99,6 +107,8 @@ class raw_env(AECEnv, EzPickle):
         self.agent_selection = AGENTS[self.position.to_move]
 
     def step(self, action):
+        """Play ``action`` for the selected agent (IllegalMoveError if not legal); at
+        the end of the game both agents get their rewards and are terminated."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -117,6 +127,7 @@ class raw_env(AECEnv, EzPickle):
         self._accumulate_rewards()
 
     def render(self):
+        """The picture of the game for the ``render_mode`` given at construction."""
         if self.render_mode is None:
             import gymnasium
 
@@ -125,4 +136,5 @@ class raw_env(AECEnv, EzPickle):
         return self.episode.render(self.render_mode)
 
     def close(self):
+        """Nothing to release."""
         pass

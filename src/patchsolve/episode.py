@@ -30,6 +30,7 @@ RENDER_MODES = ("human", "ansi", "rgb_array")  # human: the ansi text printed
 
 
 def check_choice(name: str, value, choices) -> None:
+    """Refuse ``value`` unless it is one of ``choices`` (PatchsolveError naming ``name``)."""
     if value not in choices:
         raise PatchsolveError(f"{name} must be one of {', '.join(map(repr, choices))}, not {value!r}")
 
@@ -58,12 +59,15 @@ class Episode:
         return Position.start(circle=circle, edition=self.edition, first_player=self.first_player)
 
     def reset(self, seed=None, options=None) -> None:
+        """Start a new game; ``seed`` reseeds the circle generator, ``options`` may
+        give a ``position`` to start from."""
         if seed is not None:
             self.rng = np.random.default_rng(seed)
         self.game = Game(self.start_position(options))
 
     @property
     def position(self) -> Position:
+        """The current position of the game."""
         return self.game.end
 
     def play(self, action) -> None:
@@ -71,6 +75,8 @@ class Episode:
         self.game.push(actions.action_to_move(action))
 
     def is_legal(self, action) -> bool:
+        """Whether action number ``action`` is legal now (False for any number that
+        is not an action)."""
         try:
             return self.position.is_legal(actions.action_to_move(action))
         except PatchsolveError:
@@ -103,6 +109,8 @@ class Episode:
         return {"to_move": pos.to_move}
 
     def render(self, mode):
+        """``"ansi"``: the last move, the board and the notation as text (printed
+        under ``"human"``); ``"rgb_array"``: a picture of the game (needs cairosvg)."""
         if mode == "human":
             print(self.render("ansi"))
             return None

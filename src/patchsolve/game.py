@@ -88,6 +88,7 @@ class Game:
 
     @classmethod
     def new(cls, seed=None, circle=None, edition: str = DEFAULT_EDITION, first_player: int = 0) -> "Game":
+        """A game from a new start position (the arguments of :meth:`Position.start`)."""
         return cls(Position.start(circle=circle, seed=seed, edition=edition, first_player=first_player))
 
     # -- moves ------------------------------------------------------------
@@ -113,6 +114,7 @@ class Game:
         return after
 
     def pop(self) -> Move:
+        """Take back the last move and return it (IndexError when there is none)."""
         if not self._moves:
             raise IndexError("no move to take back")
         self._positions.pop()
@@ -121,6 +123,7 @@ class Game:
 
     @property
     def moves(self) -> tuple[Move, ...]:
+        """The moves played, in order."""
         return tuple(self._moves)
 
     @property
@@ -157,6 +160,7 @@ class Game:
 
     @property
     def end(self) -> Position:
+        """The position after the last move."""
         return self._positions[-1]
 
     def __len__(self) -> int:
@@ -181,6 +185,8 @@ class Game:
         return self.start.fields()["time"] == (0, 0)
 
     def to_text(self) -> str:
+        """The game record: its header (edition, first player and circle, or the start
+        position), the moves one per line, and the result as a comment."""
         f = self.start.fields()
         lines = ["# patchsolve game record"]
         if self._is_standard_start():
@@ -215,6 +221,8 @@ class Game:
 
     @classmethod
     def from_text(cls, text: str) -> "Game":
+        """Read a game record (see the module docstring). NotationError or
+        IllegalMoveError name the line and the move that fails."""
         if not isinstance(text, str):
             raise NotationError("a game record must be text", field="record", token=repr(text)[:40])
         header: dict[str, tuple[str, int]] = {}
@@ -281,6 +289,7 @@ class Game:
         return cls.from_text(text)
 
     def write(self, path) -> None:
+        """Write the game record to ``path`` (UTF-8 text)."""
         Path(path).write_text(self.to_text(), encoding="utf-8")
 
 

@@ -89,9 +89,13 @@ class SingleAgentEnv(gymnasium.Env):
 
     @property
     def position(self):
+        """The current :class:`~patchsolve.Position`."""
         return self.episode.position
 
     def reset(self, seed=None, options=None):
+        """Start a new episode: the opponent moves first when it is to move.
+        Returns ``(observation, info)``; without a fixed ``seat`` the seat
+        alternates from episode to episode."""
         super().reset(seed=seed)
         if seed is not None:
             self._episodes = 0
@@ -106,6 +110,10 @@ class SingleAgentEnv(gymnasium.Env):
         return obs, self._info(obs)
 
     def step(self, action):
+        """Play ``action``, then the opponent's moves until it is the agent's turn
+        or the game ends. Returns ``(observation, reward, terminated, truncated,
+        info)``; an illegal action ends the episode with -1 (or raises, with
+        ``illegal="raise"``)."""
         if self._done:
             raise PatchsolveError("the episode is over: call reset()")
         if not self.episode.is_legal(action):
@@ -132,10 +140,12 @@ class SingleAgentEnv(gymnasium.Env):
         return {**self.episode.info(), "seat": self.seat, "action_mask": obs["action_mask"]}
 
     def close(self):
+        """Close the opponent when this environment made it from a player spec."""
         if self._own_opponent:
             self.opponent.close()
 
     def render(self):
+        """The picture of the game for the ``render_mode`` given at construction."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode")
             return None

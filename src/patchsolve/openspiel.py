@@ -110,9 +110,12 @@ class PatchworkGame(pyspiel.Game):
         super().__init__(GAME_TYPE, GAME_INFO, params)
 
     def new_initial_state(self):
+        """A state at the game's start position."""
         return PatchworkState(self, self.start)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
+        """The observer of :mod:`patchsolve.observation` (for the default or a
+        public-information observation type), else OpenSpiel's generic one."""
         if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
             return PositionObserver(params)
         from open_spiel.python.observation import IIGObserverForPublicInfoGame
@@ -128,6 +131,7 @@ class PatchworkState(pyspiel.State):
         self.position = position
 
     def current_player(self):
+        """The player to move, or ``pyspiel.PlayerId.TERMINAL`` at the end."""
         if self.position.is_over:
             return pyspiel.PlayerId.TERMINAL
         return self.position.to_move
@@ -144,9 +148,11 @@ class PatchworkState(pyspiel.State):
         return str(actions.action_to_move(action))
 
     def is_terminal(self):
+        """Whether the game is over."""
         return self.position.is_over
 
     def returns(self):
+        """+1 for the winner and -1 for the loser at the end, else zeros."""
         if not self.position.is_over:
             return [0.0, 0.0]
         w = self.position.winner()
@@ -168,9 +174,11 @@ class PositionObserver:
         self.dict["quilts"] = self.dict["quilts"].reshape(2, 9, 9)
 
     def set_from(self, state, player):
+        """Fill the tensor with ``player``'s observation of ``state``."""
         self.tensor[:] = observation(state.position, player)
 
     def string_from(self, state, player):
+        """The position of ``state`` in notation."""
         return state.position.to_text()
 
 
@@ -185,15 +193,18 @@ class PatchsolveBot(pyspiel.Bot):
         self.limits = limits
 
     def step(self, state):
+        """The action of the engine's best move in ``state``."""
         from patchsolve.search import search
 
         result = search(state.position, engine=self.engine, **self.limits)
         return actions.move_to_action(result.best_move)
 
     def restart_at(self, state):
+        """Nothing to reset: each step searches afresh."""
         pass
 
     def provides_policy(self):
+        """False: the bot gives a move, not a policy."""
         return False
 
 
@@ -210,6 +221,8 @@ class CorePlayoutEvaluator:
         self._calls = 0
 
     def evaluate(self, state):
+        """The returns of ``state``: exact at the end, else the win rate of ``n``
+        random playouts run in the core, as +1/-1 values for the two players."""
         if state.is_terminal():
             return np.array(state.returns())
         self._calls += 1
@@ -219,6 +232,7 @@ class CorePlayoutEvaluator:
         return np.array([v0, -v0])
 
     def prior(self, state):
+        """A uniform prior over the legal actions."""
         legal = state.legal_actions()
         return [(a, 1.0 / len(legal)) for a in legal]
 

@@ -39,6 +39,7 @@ class Patch:
 
     @property
     def cells(self) -> tuple[tuple[int, int], ...]:
+        """The ``(row, col)`` of each square of the shape, row by row."""
         return tuple(
             (r, c)
             for r, line in enumerate(self.shape.split("/"))
@@ -48,17 +49,21 @@ class Patch:
 
     @property
     def size(self) -> int:
+        """The number of squares."""
         return self.shape.count("#")
 
     @property
     def cost(self) -> int:
+        """The cost in buttons (the same as ``buttons``)."""
         return self.buttons
 
     @property
     def symbol(self) -> str:
+        """The patch's symbol in board text: its id as a base-33 digit."""
         return SYMBOLS[self.id]
 
     def to_dict(self) -> dict:
+        """A JSON-ready dict (what ``patchsolve patches --json`` prints per patch)."""
         return {"id": self.id, "symbol": self.symbol, "name": self.name, "cost": self.buttons,
                 "time": self.time, "income": self.income, "size": self.size, "shape": self.shape}
 

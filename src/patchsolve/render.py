@@ -23,6 +23,8 @@ _ANSI = ["red", "green", "yellow", "blue", "magenta", "cyan",
 
 
 def symbol(label) -> str:
+    """The board-text symbol of a square's label: the patch id as a base-33
+    digit, ``L`` for leather, ``#`` for a square whose patch is not known."""
     if label == LEATHER:
         return LEATHER_SYMBOL
     if isinstance(label, int) and 0 <= label < len(SYMBOLS):
@@ -43,6 +45,7 @@ def _style(text: str, label, color: bool) -> str:
 
 
 def shape_lines(patch_id: int) -> list[str]:
+    """The rows of a patch's shape in orientation 0 (``#`` a square, ``.`` none)."""
     return PATCHES[patch_id].shape.split("/")
 
 
@@ -115,6 +118,7 @@ def orientations_text(patch_id: int) -> str:
 
 
 def patch_block(patch_id: int) -> list[str]:
+    """A patch as lines of text: id and name, its costs and income, its shape."""
     p = PATCHES[patch_id]
     head = f"{patch_id} {p.name}"
     info = f"cost {p.buttons} time {p.time} income {p.income}"
@@ -137,6 +141,8 @@ def catalogue_lines(per_row: int = 4) -> list[str]:
 
 
 def side_by_side(blocks: list[list[str]], gap: int = 4) -> list[str]:
+    """Blocks of lines set next to each other, ``gap`` spaces apart (each block
+    padded to its widest line)."""
     widths = [max(len(x) for x in b) for b in blocks]
     height = max(len(b) for b in blocks)
     out = []

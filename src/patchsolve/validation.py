@@ -40,6 +40,7 @@ _BONUS = _bonus_masks()
 
 
 def covers_7x7(quilt: int) -> bool:
+    """Whether a quilt covers some 7x7 square completely (the bonus condition)."""
     return any(quilt & m == m for m in _BONUS)
 
 

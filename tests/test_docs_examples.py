@@ -1,0 +1,174 @@
+"""Every code example of the README and the manual runs, so none can rot.
+
+- ```` ```python ```` blocks: the blocks of one page run in order in one
+  namespace (a page reads like a notebook), in a temporary folder.
+- ```` ```console ```` blocks: each line starting with ``$ `` runs through a
+  shell, the lines of one page in order in one temporary folder (a command
+  may read a file an earlier one wrote), and must exit with status 0 and
+  print no traceback. ``patchsolve`` and ``python`` are this interpreter,
+  importing the same patchsolve as the tests. ``pip`` lines are not run
+  (installs are what ``.ci/run`` and ``test_packaging.py`` check), and
+  ``patchsolve serve`` runs with ``--help`` added, which still refuses an
+  unknown option but does not start a server.
+- ```` ```sh ```` blocks without a prompt are the set-up commands: the
+  README's are checked by ``test_packaging.py`` and run by ``.ci/run``.
+- ```` ```text ```` blocks are data (board text, notation, output), not run.
+
+A block of another language, or of none, fails: an example cannot evade
+these tests by its label. Searches in examples must be cheap: a search
+command without a depth, node or iteration budget fails.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import patchsolve
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = [ROOT / "README.md"] + sorted((ROOT / "docs").glob("*.md"))
+RUN_LANGUAGES = {"python", "console"}
+DATA_LANGUAGES = {"text", "sh"}
+OPTIONAL_MODULES = {"pyspiel", "pettingzoo", "gymnasium", "cairosvg", "ray"}
+BUDGETS = ("--depth", "--nodes", "--iterations")
+SEARCH_COMMANDS = {"best", "eval", "analyze", "play", "solve"}
+TIMEOUT = 180  # seconds per command: generous for a loaded machine; the budgets keep each far below
+
+
+def blocks(path: Path) -> list[tuple[str, int, str]]:
+    """The fenced code blocks of a Markdown page: (language, first line, text)."""
+    out, lang, start, body = [], None, 0, []
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        fence = re.match(r"^(`{3,})(.*)$", line)
+        if lang is None and fence:
+            lang, start, body = fence.group(2).strip(), number, []
+        elif lang is not None and fence and not fence.group(2).strip():
+            out.append((lang, start, "\n".join(body) + "\n"))
+            lang = None
+        elif lang is not None:
+            body.append(line)
+    assert lang is None, f"{path.name}: a code block opened at line {start} is not closed"
+    return out
+
+
+def page_id(path: Path) -> str:
+    return path.relative_to(ROOT).as_posix()
+
+
+def test_every_block_has_a_known_language():
+    for path in PAGES:
+        for lang, line, _ in blocks(path):
+            if lang.startswith("{"):  # a MyST directive (toctree, eval-rst, include)
+                continue
+            assert lang in RUN_LANGUAGES | DATA_LANGUAGES, (
+                f"{page_id(path)}:{line}: code block labelled {lang!r}: use python, console, sh or text"
+            )
+
+
+def test_the_pages_have_examples():
+    """The collection below finds what it should (a broken parser would make every test vacuous)."""
+    langs = [lang for path in PAGES for lang, _, _ in blocks(path)]
+    assert langs.count("python") >= 10 and langs.count("console") >= 10
+
+
+@pytest.mark.parametrize("path", [p for p in PAGES if any(b[0] == "python" for b in blocks(p))], ids=page_id)
+def test_python_examples(path, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    scope: dict = {"__name__": "__docs__"}
+    for lang, line, code in blocks(path):
+        if lang != "python":
+            continue
+        try:
+            exec(compile(code, f"{page_id(path)}:{line}", "exec"), scope)
+        except ModuleNotFoundError as error:
+            if error.name in OPTIONAL_MODULES and os.environ.get("CI") != "true":
+                pytest.skip(f"{page_id(path)}:{line} needs the optional {error.name}")
+            raise
+
+
+def commands(path: Path) -> list[tuple[int, str]]:
+    """The ``$ `` lines of a page's console blocks: (line number, command)."""
+    out = []
+    for lang, start, code in blocks(path):
+        if lang == "console":
+            for k, line in enumerate(code.splitlines(), start + 1):
+                if line.startswith("$ "):
+                    out.append((k, line[2:].strip()))
+    return out
+
+
+def check_budget(where: str, command: str) -> None:
+    """A search in an example names a small budget (the defaults search for seconds)."""
+    for part in command.split("|"):
+        words = shlex.split(part)
+        if len(words) > 1 and words[0] == "patchsolve" and words[1] in SEARCH_COMMANDS:
+            assert any(w.split("=")[0] in BUDGETS for w in words), (
+                f"{where}: give the search a --depth, --nodes or --iterations budget: {command}"
+            )
+
+
+def shell_env(bin_dir: Path) -> dict:
+    """``patchsolve`` and ``python`` as this interpreter, importing this patchsolve."""
+    bin_dir.mkdir()
+    for name, run in (("patchsolve", "-m patchsolve.cli"), ("python", "")):
+        script = bin_dir / name
+        script.write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} {run} "$@"\n')
+        script.chmod(0o755)
+    env = dict(os.environ)
+    env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
+    package_root = str(Path(patchsolve.__file__).resolve().parents[1])
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
+    return env
+
+
+@pytest.mark.parametrize("path", [p for p in PAGES if commands(p)], ids=page_id)
+def test_console_examples(path, tmp_path):
+    work = tmp_path / "work"
+    work.mkdir()
+    for folder in ("examples", "benchmarks"):  # the scripts an example may run from a checkout
+        (work / folder).symlink_to(ROOT / folder)
+    env = shell_env(tmp_path / "bin")
+    for line, command in commands(path):
+        where = f"{page_id(path)}:{line}"
+        if command.startswith("pip "):
+            continue
+        check_budget(where, command)
+        if command.startswith("patchsolve serve"):
+            command += " --help"
+        run = subprocess.run(
+            ["bash", "-c", "set -o pipefail; " + command],
+            cwd=work,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+        )
+        assert run.returncode == 0, (
+            f"{where}: {command}\nexit {run.returncode}\n{run.stdout[-2000:]}\n{run.stderr[-2000:]}"
+        )
+        assert "Traceback" not in run.stderr, f"{where}: {command}\n{run.stderr[-2000:]}"
+
+
+def test_the_api_reference_names_every_public_name():
+    """A name added to ``patchsolve.__all__`` appears in the manual's API page
+    (the exceptions through ``automodule:: patchsolve.errors``)."""
+    api = (ROOT / "docs" / "api.md").read_text()
+    documented = set(re.findall(r"^\.\. auto(?:class|function|data):: patchsolve\.(\w+)$", api, re.M))
+    if ".. automodule:: patchsolve.errors" in api:
+        documented |= {"errors"} | set(
+            patchsolve.errors.__all__ if hasattr(patchsolve.errors, "__all__") else []
+        )
+        documented |= {
+            n
+            for n in patchsolve.__all__
+            if isinstance(getattr(patchsolve, n), type)
+            and issubclass(getattr(patchsolve, n), patchsolve.errors.PatchsolveError)
+        }
+    assert set(patchsolve.__all__) <= documented, sorted(set(patchsolve.__all__) - documented)
