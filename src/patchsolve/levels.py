@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from patchsolve.errors import PatchsolveError
 
 MAX_LEVEL = 10
-ROWS = 6
+ROWS = 8
 
 
 @dataclass(frozen=True)
@@ -37,15 +37,15 @@ class Level:
 
 
 LEVELS = {
-    1: Level(150, 10.0),
-    2: Level(300, 7.0),
-    3: Level(600, 5.0),
-    4: Level(1_200, 3.5),
-    5: Level(2_500, 2.5),
-    6: Level(5_000, 1.7),
-    7: Level(10_000, 1.1),
-    8: Level(20_000, 0.7),
-    9: Level(50_000, 0.35),
+    1: Level(150, 12.0),
+    2: Level(300, 9.0),
+    3: Level(600, 7.0),
+    4: Level(1_200, 5.0),
+    5: Level(2_500, 3.5),
+    6: Level(5_000, 2.5),
+    7: Level(10_000, 1.6),
+    8: Level(20_000, 1.0),
+    9: Level(50_000, 0.5),
 }
 
 

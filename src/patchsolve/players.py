@@ -9,6 +9,8 @@ Spec strings (used by ``patchsolve tournament`` and the benchmarks)::
     mcts:time=1,policy=heuristic MCTS; keys are passed to MCTSPlayer (tree kept between
                                  moves) or, with workers=N > 1, to patchsolve.search
     mcts:iterations=20000
+    level:3                      the opponent of level 1..10 (patchsolve.levels); level 10 takes
+                                 the full engine's limits, e.g. level:10,time=0.5
     ext[PYTHON]:SPEC             SPEC played by another installation of patchsolve (another
                                  version, in the virtual environment whose interpreter is
                                  PYTHON), in a subprocess; see ProcessPlayer
@@ -218,7 +220,28 @@ def parse_spec(spec: str) -> tuple[str, dict]:
     return name, opts
 
 
-PLAYERS = ("random", "greedy", "alphabeta", "mcts")
+PLAYERS = ("random", "greedy", "alphabeta", "mcts", "level")
+
+
+class LevelPlayer(Player):
+    """The opponent of a level (:mod:`patchsolve.levels`): deterministic for
+    a seed (its draws follow the seed and the position)."""
+
+    def __init__(self, level: int, seed: int = 0, **limits):
+        from patchsolve.levels import MAX_LEVEL, check_level
+
+        self.level = check_level(level)
+        self.seed = seed
+        if self.level < MAX_LEVEL and limits:
+            raise PatchsolveError(f"level {level} has its own budget: give limits only at level {MAX_LEVEL}")
+        limits.setdefault("workers", 1) if self.level == MAX_LEVEL else None
+        self.limits = limits
+
+    def choose(self, position):
+        """The level's move (see :func:`patchsolve.levels.level_move`)."""
+        from patchsolve.levels import level_move
+
+        return level_move(position, self.level, seed=self.seed % 2**64, **self.limits)[0]
 
 
 def make_player(spec: str, seed: int = 0) -> Player:
@@ -228,6 +251,13 @@ def make_player(spec: str, seed: int = 0) -> Player:
         if not sep or not python or not inner:
             raise PatchsolveError(f"bad player spec {spec!r} (expected ext[PYTHON]:SPEC)")
         return ProcessPlayer(python, inner, seed)
+    if isinstance(spec, str) and spec.strip().startswith("level:"):
+        first, _, rest = spec.strip()[len("level:"):].partition(",")
+        if not first.strip().isdigit():
+            raise PatchsolveError(f"bad player spec {spec!r} (expected level:N, N in 1..10)")
+        player = LevelPlayer(int(first), seed=seed, **parse_spec("level:" + rest)[1])
+        player.spec = spec.strip()
+        return player
     name, opts = parse_spec(spec)
     if name in ("random", "greedy"):
         if opts:
@@ -241,6 +271,7 @@ def make_player(spec: str, seed: int = 0) -> Player:
         player = MCTSPlayer(**opts)                  # one process: keep the tree between moves
     elif name in ("alphabeta", "mcts"):
         player = SearchPlayer(name, seed=seed, **opts)
+
     else:
         raise PatchsolveError(f"unknown player {name!r} in spec {spec!r} (known: {', '.join(PLAYERS)})")
     player.spec = spec.strip()
