@@ -250,7 +250,7 @@ def quiz(record, player, threshold, depth, tolerance, quiet, as_json):
     
     Examples:
       patchsolve quiz game.txt --player 0 --depth 3 --json
-      printf 'walk\nquit\n' | patchsolve quiz game.txt --depth 3
+      printf 'walk\\nquit\\n' | patchsolve quiz game.txt --depth 3
     """
     from patchsolve import render
     from patchsolve.analysis import analyze_game
