@@ -1,11 +1,12 @@
 """Opponents at your level: ``level`` 1 (weakest) to 10 (the full engine).
 
-Levels 1-9 search with the alpha-beta on a small node budget (one thread,
-so a level is deterministic) and rank their moves with MultiPV (``ROWS``
-rows, each at the same depth, so their values are comparable); then they
-draw the move from a softmax over those values with a temperature in
-points: the lower the level, the fewer the nodes and the warmer the
-softmax. A level thus plays a plausible move that a weaker player might
+Levels 1-9 search with the alpha-beta to a small depth (one thread, so a
+level is deterministic) and rank their moves with MultiPV (``ROWS`` rows,
+each at that depth, so their values are comparable); then they draw the
+move from a softmax over those values with a temperature in points: the
+lower the level, the shallower the search and the warmer the softmax. (A
+node budget instead of a depth was tried first: with a few hundred nodes the
+ranked rows of MultiPV never finish their first depth.) A level thus plays a plausible move that a weaker player might
 choose, never a move outside its own top rows (no random blunders), and
 the same seed gives the same moves. Level 10 is the engine itself (its
 usual search and budget, nothing drawn).
@@ -32,20 +33,20 @@ ROWS = 8
 class Level:
     """What a level searches and how warmly it draws among its rows."""
 
-    nodes: int            # alpha-beta node budget (one thread)
+    depth: int            # alpha-beta depth (one thread)
     temperature: float    # points: the softmax over the rows' values (0: always the top row)
 
 
 LEVELS = {
-    1: Level(150, 12.0),
-    2: Level(300, 9.0),
-    3: Level(600, 7.0),
-    4: Level(1_200, 5.0),
-    5: Level(2_500, 3.5),
-    6: Level(5_000, 2.5),
-    7: Level(10_000, 1.6),
-    8: Level(20_000, 1.0),
-    9: Level(50_000, 0.5),
+    1: Level(1, 12.0),
+    2: Level(1, 8.0),
+    3: Level(2, 6.0),
+    4: Level(2, 4.0),
+    5: Level(3, 3.0),
+    6: Level(4, 2.0),
+    7: Level(5, 1.3),
+    8: Level(6, 0.8),
+    9: Level(8, 0.4),
 }
 
 
@@ -75,7 +76,7 @@ def level_move(position, level: int, seed: int = 0, **limits):
     if limits:
         raise PatchsolveError(f"level {level} has its own budget: give limits only at level {MAX_LEVEL}")
     spec = LEVELS[level]
-    r = search(pos, engine="alphabeta", nodes=spec.nodes, workers=1, multipv=ROWS, seed=0)
+    r = search(pos, engine="alphabeta", depth=spec.depth, workers=1, multipv=ROWS, seed=0)
     rows = r.root_moves or [{"move": r.best_move, "score": r.score}]
     return _draw(rows, spec.temperature, random.Random(_mix(seed, pos))), r
 

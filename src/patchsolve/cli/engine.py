@@ -44,10 +44,12 @@ def _searchable(pos: Position):
 @click.command(context_settings=CONTEXT)
 @position_arguments
 @engine_options(DEFAULT_TIME)
+@click.option("--level", type=click.IntRange(1, 10), default=None,
+              help="The move an opponent of this level plays (1 weakest .. 10 the full engine).")
 @color_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def best(position, position_file, engine, time_limit, iterations, depth, nodes, seed, workers, engine_option,
-         quiet, color,
+         quiet, level, color,
          as_json):
     """Search POSITION and print the best move, its evaluation, the principal
     variation, search statistics and the quilt after the move.
@@ -57,9 +59,13 @@ def best(position, position_file, engine, time_limit, iterations, depth, nodes, 
       patchsolve best
       patchsolve best --engine alphabeta --depth 6 -f position.txt
       patchsolve new --seed 2 | patchsolve best - --engine mcts --iterations 5000 --json
+      patchsolve best --level 3 --seed 1
     """
     pos = load_position(position, position_file)
     _searchable(pos)
+    if level is not None and level < 10:
+        return _level_move(pos, level, seed, (time_limit, iterations, depth, nodes, workers, engine_option),
+                           as_json)
     limits, options = engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, DEFAULT_TIME,
                                     engine_option)
     r = run_search(pos, engine, limits, options, quiet)
@@ -106,6 +112,27 @@ def best(position, position_file, engine, time_limit, iterations, depth, nodes, 
     for line in render.quilt_lines(after.quilt(mover), labels, col):
         click.echo("  " + line, color=col)
     return exit_code(r)
+
+
+def check_level_alone(level, *limits) -> None:
+    """A level below 10 has its own budget: refuse limits given beside it."""
+    if any(x for x in limits):
+        raise CliError(f"level {level} has its own budget: give --time/--depth/--nodes/... only with --level 10")
+
+
+def _level_move(pos: Position, level: int, seed, limits, as_json) -> int:
+    from patchsolve.levels import level_move
+
+    check_level_alone(level, *limits)
+    move, r = level_move(pos, level, seed=seed or 0)
+    if as_json:
+        emit_json({"position": pos.to_text(), "to_move": pos.to_move, "level": level, "seed": seed or 0,
+                   "move": str(move), "rows": [{"move": str(d["move"]), "score": d["score"]} for d in r.root_moves]})
+        return 0
+    click.echo(f"level {level} plays: {move}  ({describe_move(pos, move)})")
+    click.echo(f"drawn (seed {seed or 0}) among its {len(r.root_moves)} ranked moves at depth {r.depth}: "
+               + ", ".join(f"{d['move']} {fmt_score(d['score'])}" for d in r.root_moves))
+    return 0
 
 
 def _root_table(pos: Position, r, top: int) -> list[dict]:

@@ -10,6 +10,7 @@ import textwrap
 import click
 
 from patchsolve import render
+from patchsolve.cli.engine import check_level_alone
 from patchsolve.cli.common import (
     CONTEXT,
     INTERRUPTED,
@@ -38,13 +39,15 @@ from patchsolve.patches import PATCHES
 @click.option("--p1", type=click.Choice(["human", "engine"]), default="engine", show_default=True,
               help="Who plays player 1.")
 @engine_options(1.0)
+@click.option("--level", type=click.IntRange(1, 10), default=None,
+              help="The engine plays at this level (1 weakest .. 10 the full engine with the limits given).")
 @click.option("--record", "record_file", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Write the game record to FILE, rewritten after every move.")
 @color_option
 @click.option("--json", "as_json", is_flag=True,
               help="Print the finished game as JSON (the only thing on stdout; boards go to stderr).")
 def play(position, position_file, p0, p1, engine, time_limit, iterations, depth, nodes, seed, workers,
-         engine_option, quiet,
+         engine_option, quiet, level,
          record_file, color, as_json):
     """Play a game in the terminal (human vs engine, engine vs engine, or
     human vs human), showing the board after each move.
@@ -56,6 +59,7 @@ def play(position, position_file, p0, p1, engine, time_limit, iterations, depth,
     Examples:
       patchsolve play
       patchsolve play --p0 engine --p1 engine --nodes 20000 --record game.txt
+      patchsolve play --p0 engine --p1 engine --level 3 --record game.txt
     """
     start = load_position(position, position_file)
     players = (p0, p1)
@@ -63,6 +67,8 @@ def play(position, position_file, p0, p1, engine, time_limit, iterations, depth,
     if "engine" in players:
         limits, options = engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, 1.0,
                                         engine_option)
+        if level is not None and level < 10:
+            check_level_alone(level, time_limit, iterations, depth, nodes, workers, engine_option)
     game = Game(start)
     col = use_color(color)
     out = sys.stderr if as_json else sys.stdout     # with --json, stdout carries the JSON only
@@ -82,7 +88,12 @@ def play(position, position_file, p0, p1, engine, time_limit, iterations, depth,
     while not game.end.is_over:
         pos = game.end
         p = pos.to_move
-        if players[p] == "engine":
+        if players[p] == "engine" and level is not None and level < 10:
+            from patchsolve.levels import level_move
+
+            move = level_move(pos, level, seed=(seed or 0) + len(game))[0]
+            show(f"{len(game) + 1}. player {p} (level {level}): {move}  ({describe_move(pos, move)})")
+        elif players[p] == "engine":
             r = run_search(pos, engine, limits, options, quiet, label=f"player {p}: ")
             if r.interrupted:
                 click.echo(f"interrupted: the game is kept as it stands ({len(game)} moves)", err=True)
