@@ -319,6 +319,11 @@ def test_best_json(fake_engines):
 def test_best_with_alphabeta_passes_only_its_limits(fake_engines):
     r = run("best", "--engine", "alphabeta", "--depth", 4, "--nodes", 1000)
     assert r.exit_code == 0, r.output
+    (engine, got), = fake_engines
+    progress = got.pop("on_iteration")      # the CLI's progress lines come from the engine's own callback
+    assert callable(progress) and (engine, got) == ("alphabeta", {"depth": 4, "nodes": 1000})
+    fake_engines.clear()
+    assert run("best", "--engine", "alphabeta", "--depth", 4, "--nodes", 1000, "-q").exit_code == 0
     assert fake_engines == [("alphabeta", {"depth": 4, "nodes": 1000})]
     assert "win probability" not in r.stdout
     assert_bad_input(run("best", "--engine", "alphabeta", "--iterations", 3), "iterations")
