@@ -22,7 +22,9 @@ PLAYERS = ["alphabeta:depth=2", "greedy"]
 
 
 def load() -> str:
-    return subprocess.run(["uptime"], capture_output=True, text=True).stdout.split("load average:")[-1].strip()
+    return (
+        subprocess.run(["uptime"], capture_output=True, text=True).stdout.split("load average:")[-1].strip()
+    )
 
 
 def games_of(results):
@@ -43,8 +45,13 @@ def bench_local(workers: int, pairs: int, seed: int):
 def bench_ray(workers: int, pairs: int, seed: int):
     ray = import_ray()
     t0 = time.perf_counter()
-    ray.init(address="local", num_cpus=workers, include_dashboard=False, logging_level="warning",
-             log_to_driver=False)
+    ray.init(
+        address="local",
+        num_cpus=workers,
+        include_dashboard=False,
+        logging_level="warning",
+        log_to_driver=False,
+    )
     start = time.perf_counter() - t0
     try:
         results, took = timed_games(RayBackend(workers), pairs, seed)
@@ -61,9 +68,13 @@ def main() -> None:
     ap.add_argument("--backends", nargs="+", default=["local", "ray"], choices=["local", "ray"])
     args = ap.parse_args()
     runners = {"local": bench_local, "ray": bench_ray}
-    print(f"players: {' vs '.join(PLAYERS)}, {2 * args.pairs} games per run, seed {args.seed}, "
-          f"{os.cpu_count()} cores")
-    print("| backend | workers | games | seconds (games) | games/min | Ray start-up s | same games as the first row | load before | load after |")
+    print(
+        f"players: {' vs '.join(PLAYERS)}, {2 * args.pairs} games per run, seed {args.seed}, "
+        f"{os.cpu_count()} cores"
+    )
+    print(
+        "| backend | workers | games | seconds (games) | games/min | Ray start-up s | same games as the first row | load before | load after |"  # noqa: E501
+    )
     print("|---|---:|---:|---:|---:|---:|---|---|---|")
     reference = None
     for name in args.backends:
@@ -73,8 +84,11 @@ def main() -> None:
             games = games_of(results)
             reference = reference or games
             n = len(games)
-            print(f"| {name} | {w} | {n} | {took:.1f} | {60 * n / took:.1f} | "
-                  f"{start:.1f} | {'yes' if games == reference else 'NO'} | {before} | {load()} |", flush=True)
+            print(
+                f"| {name} | {w} | {n} | {took:.1f} | {60 * n / took:.1f} | "
+                f"{start:.1f} | {'yes' if games == reference else 'NO'} | {before} | {load()} |",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -35,7 +35,7 @@ def bench_playouts(games: int, circles: int):
     total_time = 0.0
     for c in range(circles):
         start = Position.start(seed=1000 + c)
-        (p, _w, _m), dt = timed(lambda: start._c.playouts(per, c))
+        (p, _w, _m), dt = timed(lambda start=start, c=c: start._c.playouts(per, c))
         plies += p
         total_time += dt
     n = per * circles
@@ -83,11 +83,13 @@ def main(argv=None):
 
     positions = sample_positions(2000)
     mg_rate, avg = bench_movegen(positions, 50)
-    print(f"legal move generation   : {mg_rate:12,.0f} moves/s  ({avg:.1f} moves/position over {len(positions)} positions)")
+    print(
+        f"legal move generation   : {mg_rate:12,.0f} moves/s  ({avg:.1f} moves/position over {len(positions)} positions)"  # noqa: E501
+    )
 
     start = Position.start(seed=0)
     for d in (1, 2, 3):
-        n, dt = timed(lambda: start.perft(d))
+        n, dt = timed(lambda d=d: start.perft(d))
         print(f"perft({d}) start seed 0   : {n:12,d} nodes in {dt:.4f} s")
 
     ref_rate, ref_plies = bench_reference(args.ref_games)

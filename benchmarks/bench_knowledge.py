@@ -19,9 +19,7 @@ import argparse
 import time
 
 from patchsolve import bench
-from patchsolve.search import _learned
-from patchsolve.search import learned
-from patchsolve.search import search
+from patchsolve.search import _learned, learned, search
 
 
 def positions():

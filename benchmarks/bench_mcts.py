@@ -24,7 +24,6 @@ with a 95% Wilson interval. Opponents (``--vs``):
 from __future__ import annotations
 
 import argparse
-import math
 import time
 
 import patchsolve
@@ -32,8 +31,8 @@ from patchsolve.position import Position
 from patchsolve.search.mcts import MCTSPlayer
 from patchsolve.tournament import wilson
 
-
 # -- players ------------------------------------------------------------------
+
 
 class Mcts:
     def __init__(self, name, seconds, seed, **options):
@@ -73,6 +72,7 @@ def make_opponent(kind, seconds, seed):
 
 # -- matches --------------------------------------------------------------------
 
+
 def play_game(players, circle_seed):
     """players[0] starts. Returns (winner, margin for player 0, plies)."""
     pos = Position.start(seed=circle_seed, first_player=0)
@@ -102,13 +102,18 @@ def match(args):
             games += 1
             wins += w == side
             margins.append(margin if side == 0 else -margin)
-            print(f"circle {circle_seed} mcts as player {side}: {'win ' if w == side else 'loss'} "
-                  f"margin {margins[-1]:+d} ({plies} plies)", flush=True)
+            print(
+                f"circle {circle_seed} mcts as player {side}: {'win ' if w == side else 'loss'} "
+                f"margin {margins[-1]:+d} ({plies} plies)",
+                flush=True,
+            )
     lo, hi = wilson(wins, games)
-    print(f"\nmcts (default{', ' + ', '.join(args.mcts) if args.mcts else ''}) vs {theirs.name}: "
-          f"{wins}/{games} = {wins / games:.1%} wins, 95% CI [{lo:.1%}, {hi:.1%}]; "
-          f"mean margin {sum(margins) / games:+.1f}; {args.time} s/move "
-          f"(opponent {args.opp_time or args.time} s); {time.monotonic() - t0:.0f} s wall")
+    print(
+        f"\nmcts (default{', ' + ', '.join(args.mcts) if args.mcts else ''}) vs {theirs.name}: "
+        f"{wins}/{games} = {wins / games:.1%} wins, 95% CI [{lo:.1%}, {hi:.1%}]; "
+        f"mean margin {sum(margins) / games:+.1f}; {args.time} s/move "
+        f"(opponent {args.opp_time or args.time} s); {time.monotonic() - t0:.0f} s wall"
+    )
 
 
 def parse_kv(text):
@@ -123,6 +128,7 @@ def parse_kv(text):
 
 # -- speed ---------------------------------------------------------------------------
 
+
 def speed(args):
     configs = [
         ("uniform playouts, two-level tree", {"policy": "uniform"}),
@@ -136,9 +142,11 @@ def speed(args):
             pos = Position.start(seed=args.seed + s)
             r = patchsolve.search(pos, engine="mcts", time=args.time, seed=s, **options)
             rates.append(r.iterations / r.time)
-        print(f"{label:46s} {sum(rates) / len(rates):9,.0f} iterations/s "
-              f"(min {min(rates):,.0f}; {args.positions} start positions, {args.time} s each, 1 core)",
-              flush=True)
+        print(
+            f"{label:46s} {sum(rates) / len(rates):9,.0f} iterations/s "
+            f"(min {min(rates):,.0f}; {args.positions} start positions, {args.time} s each, 1 core)",
+            flush=True,
+        )
 
 
 def main(argv=None):
@@ -151,7 +159,9 @@ def main(argv=None):
     mp = sub.add_parser("match")
     mp.add_argument("--vs", default="greedy", choices=["greedy", "plain", "uniform", "alphabeta"])
     mp.add_argument("--time", type=float, default=1.0, help="seconds per move")
-    mp.add_argument("--opp-time", type=float, default=None, help="opponent's seconds per move (default: same)")
+    mp.add_argument(
+        "--opp-time", type=float, default=None, help="opponent's seconds per move (default: same)"
+    )
     mp.add_argument("--pairs", type=int, default=10, help="circles; two games each")
     mp.add_argument("--seed", type=int, default=1)
     mp.add_argument("--mcts", action="append", default=[], metavar="KEY=VALUE")

@@ -23,12 +23,19 @@ def python_minimax_speed(positions, depth: int = 2, budget: float = 5.0) -> floa
 
     def to_ref(pos):
         f = pos.fields()
-        return ref.RefState(f["edition"], tuple(f["circle"]),
-                            tuple(frozenset(ref.to_cells(q)) for q in f["quilts"]),
-                            f["buttons"], f["income"], f["time"], frozenset(f["leather"]),
-                            bonus_owner=f["bonus_owner"], first_at_end=f["first_at_end"],
-                            pending_leather=f["pending_leather"],
-                            on_top=f["on_top"] if f["on_top"] is not None else 0)
+        return ref.RefState(
+            f["edition"],
+            tuple(f["circle"]),
+            tuple(frozenset(ref.to_cells(q)) for q in f["quilts"]),
+            f["buttons"],
+            f["income"],
+            f["time"],
+            frozenset(f["leather"]),
+            bonus_owner=f["bonus_owner"],
+            first_at_end=f["first_at_end"],
+            pending_leather=f["pending_leather"],
+            on_top=f["on_top"] if f["on_top"] is not None else 0,
+        )
 
     nodes = 0
 
@@ -54,9 +61,13 @@ def main(argv=None):
     ap.add_argument("--make-positions", action="store_true", help="rewrite the bench set")
     args = ap.parse_args(argv)
     if args.make_positions:
-        target = Path(__file__).resolve().parent.parent / "src" / "patchsolve" / "data" / "bench_positions.txt"
-        lines = ["# patchsolve bench set v1: phase, then the position in patchsolve notation.",
-                 "# Made by `python benchmarks/bench_search.py --make-positions` (noisy greedy self-play)."]
+        target = (
+            Path(__file__).resolve().parent.parent / "src" / "patchsolve" / "data" / "bench_positions.txt"
+        )
+        lines = [
+            "# patchsolve bench set v1: phase, then the position in patchsolve notation.",
+            "# Made by `python benchmarks/bench_search.py --make-positions` (noisy greedy self-play).",
+        ]
         lines += [f"{phase} {text}" for phase, text in bench.make_positions()]
         target.write_text("\n".join(lines) + "\n")
         print(f"wrote {target}")
@@ -66,7 +77,9 @@ def main(argv=None):
         print(line)
     py = python_minimax_speed([p for p in bench.read_positions() if p[0] == "endgame"])
     ab = result["alphabeta_nps"]
-    print(f"pure-Python reference minimax: {py:,.0f} nodes/s; alpha-beta: {ab:,.0f} nodes/s ({ab / py:,.0f}x)")
+    print(
+        f"pure-Python reference minimax: {py:,.0f} nodes/s; alpha-beta: {ab:,.0f} nodes/s ({ab / py:,.0f}x)"
+    )
 
 
 if __name__ == "__main__":

@@ -18,7 +18,8 @@ The near-end exact shortcut is off so only the alpha-beta is timed. The
 load average and CPU/wall (how many cores the threads really got) are
 printed with the figures, since other processes take cores from the
 helpers; nodes per CPU second shows the threads' overhead apart from that.
-(Depth 100 = every iteration finished: the endgame positions' trees end.) Strength is a tournament (see benchmarks/results/smp.md).
+(Depth 100 = every iteration finished: the endgame positions' trees end.)
+Strength is a tournament (see benchmarks/results/smp.md).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ import time
 from patchsolve.bench import read_positions
 from patchsolve.search import alphabeta, search
 
-OPTIONS = alphabeta.check_options({})     # the engine's defaults
+OPTIONS = alphabeta.check_options({})  # the engine's defaults
 
 
 def searcher():
@@ -87,9 +88,12 @@ def work_main(args, positions, counts) -> None:
         for w in counts:
             nodes = [to_depth(pos, d, w) for _, pos, d in chosen]
             ratios[w].append(nodes)
-            print(f"repeat {rep} threads {w}: nodes {[n for n, _, _ in nodes]}, "
-                  f"main thread's share {statistics.mean(m for _, _, m in nodes):.2f}, "
-                  f"wall {sum(t for _, t, _ in nodes):.2f}s, load {os.getloadavg()[0]:.2f}", flush=True)
+            print(
+                f"repeat {rep} threads {w}: nodes {[n for n, _, _ in nodes]}, "
+                f"main thread's share {statistics.mean(m for _, _, m in nodes):.2f}, "
+                f"wall {sum(t for _, t, _ in nodes):.2f}s, load {os.getloadavg()[0]:.2f}",
+                flush=True,
+            )
     base = [statistics.median(r[i][0] for r in ratios[counts[0]]) for i in range(len(chosen))]
     print("\n| threads | total nodes to depth (median) | nodes vs 1 thread (geo. mean) | work speed-up |")
     print("|---|---|---|---|")
@@ -101,8 +105,9 @@ def work_main(args, positions, counts) -> None:
 
 def commit() -> str:
     try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                              check=True).stdout.strip()
+        return subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
+        ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "?"
 
@@ -119,25 +124,30 @@ def main() -> None:
     counts = [int(x) for x in args.threads.split(",")]
     if args.to_depth:
         print(f"commit {commit()}, nodes to a fixed depth, cores {os.cpu_count()}")
-        with alphabeta.learned_evaluation(OPTIONS["learned"]):   # as search() sets it
+        with alphabeta.learned_evaluation(OPTIONS["learned"]):  # as search() sets it
             return work_main(args, positions, counts)
     runs = {w: [] for w in counts}
     print(f"commit {commit()}, {len(positions)} positions x {args.time} s, cores {os.cpu_count()}")
     for rep in range(args.repeats):
-        for w in counts:                      # interleaved, so a load change hits every count
+        for w in counts:  # interleaved, so a load change hits every count
             load = os.getloadavg()[0]
             r = one_pass(positions, args.time, w)
             runs[w].append(r)
-            print(f"repeat {rep} threads {w}: {r['nps']:,.0f} nodes/s, {r['cpu_nps']:,.0f} nodes/cpu-s, "
-                  f"cpu/wall {r['cores']:.2f}, depths {r['depths']}, load {load:.2f}", flush=True)
+            print(
+                f"repeat {rep} threads {w}: {r['nps']:,.0f} nodes/s, {r['cpu_nps']:,.0f} nodes/cpu-s, "
+                f"cpu/wall {r['cores']:.2f}, depths {r['depths']}, load {load:.2f}",
+                flush=True,
+            )
     base = statistics.median(r["nps"] for r in runs[counts[0]])
     print("\n| threads | median nodes/s | x | nodes/cpu-s | cpu/wall | depths (median per position) |")
     print("|---|---|---|---|---|---|")
     for w in counts:
         med = {k: statistics.median(r[k] for r in runs[w]) for k in ("nps", "cpu_nps", "cores")}
         per_pos = [statistics.median(r["depths"][i] for r in runs[w]) for i in range(len(positions))]
-        print(f"| {w} | {med['nps']:,.0f} | {med['nps'] / base:.2f} | {med['cpu_nps']:,.0f} | "
-              f"{med['cores']:.2f} | {' '.join(f'{d:g}' for d in per_pos)} |")
+        print(
+            f"| {w} | {med['nps']:,.0f} | {med['nps'] / base:.2f} | {med['cpu_nps']:,.0f} | "
+            f"{med['cores']:.2f} | {' '.join(f'{d:g}' for d in per_pos)} |"
+        )
 
 
 if __name__ == "__main__":

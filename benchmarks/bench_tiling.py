@@ -28,7 +28,9 @@ def game_positions(kind: str, seed: int) -> list[ps.Position]:
         out.append(pos)
         if pos.is_over:
             return out
-        pos = pos.play(rng.choice(pos.legal_moves()) if kind == "random" else players[pos.to_move].choose(pos))
+        pos = pos.play(
+            rng.choice(pos.legal_moves()) if kind == "random" else players[pos.to_move].choose(pos)
+        )
 
 
 def measure(positions, budget: int) -> dict:
@@ -43,8 +45,14 @@ def measure(positions, budget: int) -> dict:
             pass
         times.append(time.perf_counter() - t0)
         nodes.append(search["nodes"])
-    return {"positions": len(positions), "found": found, "mean_nodes": sum(nodes) / len(nodes),
-            "max_nodes": max(nodes), "mean_s": sum(times) / len(times), "max_s": max(times)}
+    return {
+        "positions": len(positions),
+        "found": found,
+        "mean_nodes": sum(nodes) / len(nodes),
+        "max_nodes": max(nodes),
+        "mean_s": sum(times) / len(times),
+        "max_s": max(times),
+    }
 
 
 def main() -> None:
@@ -55,9 +63,11 @@ def main() -> None:
     for kind in ("random", "greedy"):
         positions = [p for g in range(args.games) for p in game_positions(kind, g)]
         r = measure(positions, args.budget)
-        print(f"{kind:<7} {r['positions']:>4} positions: {r['found']:>4} tiled "
-              f"({100 * r['found'] / r['positions']:.1f}%) within {args.budget} placements; nodes mean "
-              f"{r['mean_nodes']:.0f} max {r['max_nodes']}; time mean {r['mean_s']:.3f}s max {r['max_s']:.2f}s")
+        print(
+            f"{kind:<7} {r['positions']:>4} positions: {r['found']:>4} tiled "
+            f"({100 * r['found'] / r['positions']:.1f}%) within {args.budget} placements; nodes mean "
+            f"{r['mean_nodes']:.0f} max {r['max_nodes']}; time mean {r['mean_s']:.3f}s max {r['max_s']:.2f}s"
+        )
 
 
 if __name__ == "__main__":

@@ -41,7 +41,9 @@ def main(argv=None) -> int:
     entries = json.loads(SET.read_text())
     total = 0
     for i in args.index:
-        lo, hi, n, cpu = solve_once(Position.from_text(entries[i]["text"]), args.wdl, args.nodes, args.hash_mb)
+        lo, hi, n, cpu = solve_once(
+            Position.from_text(entries[i]["text"]), args.wdl, args.nodes, args.hash_mb
+        )
         total += n
         print(f"{i}: [{lo}, {hi}] {n} nodes {cpu:.2f} s", flush=True)
     print(f"total {total} nodes")

@@ -85,8 +85,15 @@ def generate(per_bucket: int, nodes: int, noise: float, seed: int) -> list[dict]
             game_seed = seed + 1000 * b + k
             game = self_play(game_seed, nodes, noise)
             pos = next(p for p in game if not p.is_over and spaces_left(p) <= bucket)
-            out.append({"bucket": bucket, "spaces_left": spaces_left(pos), "game_seed": game_seed,
-                        "edition": pos.fields()["edition"], "text": pos.to_text()})
+            out.append(
+                {
+                    "bucket": bucket,
+                    "spaces_left": spaces_left(pos),
+                    "game_seed": game_seed,
+                    "edition": pos.fields()["edition"],
+                    "text": pos.to_text(),
+                }
+            )
             print(f"bucket {bucket}: game {game_seed} -> {spaces_left(pos)} spaces left", file=sys.stderr)
     return out
 
@@ -103,11 +110,21 @@ def generate_uniform(games: int, nodes: int, noise: float, seed: int) -> list[di
             plies = [i for i, p in enumerate(game) if not p.is_over and spaces_left(p) <= threshold]
             ply = random.Random(f"uniform {game_seed} {threshold}").choice(plies)
             pos = game[ply]
-            out.append({"bucket": threshold, "spaces_left": spaces_left(pos), "game_seed": game_seed,
-                        "ply": ply, "edition": pos.fields()["edition"], "text": pos.to_text()})
+            out.append(
+                {
+                    "bucket": threshold,
+                    "spaces_left": spaces_left(pos),
+                    "game_seed": game_seed,
+                    "ply": ply,
+                    "edition": pos.fields()["edition"],
+                    "text": pos.to_text(),
+                }
+            )
             UNIFORM_SET.write_text(json.dumps(out, indent=1) + "\n")
-            print(f"at most {threshold}: game {game_seed} ply {ply} -> {spaces_left(pos)} spaces left",
-                  file=sys.stderr)
+            print(
+                f"at most {threshold}: game {game_seed} ply {ply} -> {spaces_left(pos)} spaces left",
+                file=sys.stderr,
+            )
     return out
 
 
@@ -153,11 +170,13 @@ def uniform_table(rows, budget: float) -> str:
 def uniform_row(rs) -> str:
     fast, done, med = summary(rs)
     lo, hi = wilson(done, len(rs))
-    return (f"| {len(rs)} | {fast}/{len(rs)} | {done}/{len(rs)} ({100 * done / len(rs):.0f}%) "
-            f"| [{100 * lo:.0f}%, {100 * hi:.0f}%] | {med} |")
+    return (
+        f"| {len(rs)} | {fast}/{len(rs)} | {done}/{len(rs)} ({100 * done / len(rs):.0f}%) "
+        f"| [{100 * lo:.0f}%, {100 * hi:.0f}%] | {med} |"
+    )
 
 
-SOLVE_OPTIONS: dict = {}     # extra patchsolve.solve options (--no-sign-first)
+SOLVE_OPTIONS: dict = {}  # extra patchsolve.solve options (--no-sign-first)
 
 
 def solve_one(pos: Position, solver: str, budget: float, wdl: bool, hash_mb: int):
@@ -178,25 +197,42 @@ def run(entries, solver: str, budget: float, wdl: bool, hash_mb: int, buckets) -
         r = solve_one(pos, solver, budget, wdl, hash_mb)
         elapsed = time.perf_counter() - t0
         proven = r.bound == "exact" if not wdl else getattr(r, "proven", None) is not None
-        rows.append({"bucket": e["bucket"], "spaces_left": e["spaces_left"], "proven": proven,
-                     "time": elapsed, "nodes": r.nodes, "score": r.score, "bound": r.bound,
-                     "lower": getattr(r, "lower", None), "upper": getattr(r, "upper", None),
-                     "winner": getattr(r, "proven", None)})
-        print(f"  bucket {e['bucket']} ({e['spaces_left']} left): {'proven' if proven else 'open'} "
-              f"{elapsed:.2f}s {r.nodes} nodes score {r.score} [{rows[-1]['lower']}, {rows[-1]['upper']}]"
-              f" {rows[-1]['winner'] or ''}", file=sys.stderr, flush=True)
+        rows.append(
+            {
+                "bucket": e["bucket"],
+                "spaces_left": e["spaces_left"],
+                "proven": proven,
+                "time": elapsed,
+                "nodes": r.nodes,
+                "score": r.score,
+                "bound": r.bound,
+                "lower": getattr(r, "lower", None),
+                "upper": getattr(r, "upper", None),
+                "winner": getattr(r, "proven", None),
+            }
+        )
+        print(
+            f"  bucket {e['bucket']} ({e['spaces_left']} left): {'proven' if proven else 'open'} "
+            f"{elapsed:.2f}s {r.nodes} nodes score {r.score} [{rows[-1]['lower']}, {rows[-1]['upper']}]"
+            f" {rows[-1]['winner'] or ''}",
+            file=sys.stderr,
+            flush=True,
+        )
     return rows
 
 
 def table(rows, budget: float) -> str:
-    lines = [f"| spaces left | n | proven <= 1 s | proven <= {budget:g} s | median time (proven) | nodes/s |",
-             "|---:|---:|---:|---:|---:|---:|"]
+    lines = [
+        f"| spaces left | n | proven <= 1 s | proven <= {budget:g} s | median time (proven) | nodes/s |",
+        "|---:|---:|---:|---:|---:|---:|",
+    ]
     for bucket, rs in groups(rows, BUCKETS):
         fast, done, med = summary(rs)
         total_t = sum(r["time"] for r in rs)
         nps = sum(r["nodes"] for r in rs) / total_t if total_t > 0 else 0.0
-        lines.append(f"| <= {bucket} | {len(rs)} | {fast}/{len(rs)} | {done}/{len(rs)} | {med} | "
-                     f"{nps / 1e6:.2f} M |")
+        lines.append(
+            f"| <= {bucket} | {len(rs)} | {fast}/{len(rs)} | {done}/{len(rs)} | {med} | {nps / 1e6:.2f} M |"
+        )
     return "\n".join(lines)
 
 
@@ -215,11 +251,17 @@ def main(argv=None) -> int:
     u.add_argument("--seed", type=int, default=50000)
     s = sub.add_parser("table", help="print the tables of rows a run wrote (--out)")
     s.add_argument("rows", type=Path)
-    s.add_argument("--set", choices=["buckets", "uniform"], default="buckets", help="which set the run solved")
+    s.add_argument(
+        "--set", choices=["buckets", "uniform"], default="buckets", help="which set the run solved"
+    )
     s.add_argument("--budget", type=float, default=10.0)
     r = sub.add_parser("run")
-    r.add_argument("--set", choices=["buckets", "uniform"], default="buckets",
-                   help="solve_reach.json (hardest of each range) or solve_reach_uniform.json")
+    r.add_argument(
+        "--set",
+        choices=["buckets", "uniform"],
+        default="buckets",
+        help="solve_reach.json (hardest of each range) or solve_reach_uniform.json",
+    )
     r.add_argument("--solver", choices=["new", "old"], default="new")
     r.add_argument("--budget", type=float, default=10.0)
     r.add_argument("--wdl", action="store_true")
@@ -242,7 +284,7 @@ def main(argv=None) -> int:
         try:
             rows = json.loads(args.rows.read_text())
         except (OSError, ValueError) as e:
-            raise SystemExit(f"solve_reach.py table: cannot read {args.rows}: {e}")
+            raise SystemExit(f"solve_reach.py table: cannot read {args.rows}: {e}") from None
         print(uniform_table(rows, args.budget) if args.set == "uniform" else table(rows, args.budget))
         return 0
     entries = json.loads((UNIFORM_SET if args.set == "uniform" else SET).read_text())
@@ -253,8 +295,10 @@ def main(argv=None) -> int:
     rows = run(entries, args.solver, args.budget, args.wdl, args.hash_mb, args.buckets)
     if args.out:
         args.out.write_text(json.dumps(rows, indent=1) + "\n")
-    print(f"solver {args.solver}{' --wdl' if args.wdl else ''}, budget {args.budget:g} s, hash {args.hash_mb} MB, "
-          f"workers {args.workers or 'every core'}")
+    print(
+        f"solver {args.solver}{' --wdl' if args.wdl else ''}, budget {args.budget:g} s, hash {args.hash_mb} MB, "
+        f"workers {args.workers or 'every core'}"
+    )
     print(uniform_table(rows, args.budget) if args.set == "uniform" else table(rows, args.budget))
     return 0
 

@@ -42,10 +42,15 @@ def main(argv=None) -> int:
     for e in entries:
         n, t, exact = solve_capped(Position.from_text(e["text"]), args.cap, args.hash_mb)
         nodes, cpu, solved = nodes + n, cpu + t, solved + exact
-        print(f"  bucket {e['bucket']}: {n} nodes {t:.2f} s cpu {'exact' if exact else 'open'}",
-              file=sys.stderr, flush=True)
-    print(f"buckets {args.buckets}, cap {args.cap:,}: {solved}/{len(entries)} exact, {nodes:,} nodes, "
-          f"{cpu:.2f} s cpu, {nodes / cpu / 1e6:.2f} M nodes/s")
+        print(
+            f"  bucket {e['bucket']}: {n} nodes {t:.2f} s cpu {'exact' if exact else 'open'}",
+            file=sys.stderr,
+            flush=True,
+        )
+    print(
+        f"buckets {args.buckets}, cap {args.cap:,}: {solved}/{len(entries)} exact, {nodes:,} nodes, "
+        f"{cpu:.2f} s cpu, {nodes / cpu / 1e6:.2f} M nodes/s"
+    )
     return 0
 
 

@@ -50,8 +50,10 @@ def main(argv=None) -> int:
             return 1
         each = ", ".join(f"{t:.2f} ({n / 1e6:.1f} M)" for t, n, _ in runs)
         speed = statistics.median(t1 / t for t, _, _ in runs)
-        print(f"| {i} (<= {entries[i]['bucket']}) | {v} | {t1:.2f} ({n1 / 1e6:.1f} M) | {each} | {speed:.2f} |",
-              flush=True)
+        print(
+            f"| {i} (<= {entries[i]['bucket']}) | {v} | {t1:.2f} ({n1 / 1e6:.1f} M) | {each} | {speed:.2f} |",
+            flush=True,
+        )
     return 0
 
 

@@ -8,7 +8,8 @@ positions of the given buckets, under a node cap (X = not solved within it).
 Variants switch one thing off (or on) against the default: static bounds,
 relaxed-quilt group bounds, enhanced transposition cut-offs, killer and
 history ordering, the bracketing spread, the TT size, the dead-hole TT
-keys, the relaxed pairs, the relaxed players' cover and packing tests. CPU time (``time.process_time``) is given too. ``--driver`` instead compares options of
+keys, the relaxed pairs, the relaxed players' cover and packing tests. CPU
+time (``time.process_time``) is given too. ``--driver`` instead compares options of
 the whole ``patchsolve.solve`` run (the win/loss pass first, ...): nodes of
 the run, principal variation included.
 """
@@ -89,7 +90,9 @@ def main(argv=None) -> int:
         variants = {k: v for k, v in variants.items() if k == "default" or k in args.only}
     entries = [e for e in json.loads(SET.read_text()) if e["bucket"] in args.buckets]
     print(f"nodes to an exact value, cap {args.cap:,} (buckets {args.buckets}, {len(entries)} positions)")
-    print("| variant | solved | total nodes (solved by all) | vs default | CPU s (solved by all) | vs default |")
+    print(
+        "| variant | solved | total nodes (solved by all) | vs default | CPU s (solved by all) | vs default |"
+    )
     print("|---|---:|---:|---:|---:|---:|")
     runs, cpu = {}, {}
     for name, (kw, sp) in variants.items():
@@ -105,8 +108,10 @@ def main(argv=None) -> int:
         total = sum(r[i] for i in common)
         t = sum(cpu[name][i] for i in common)
         solved = sum(x is not None for x in r)
-        print(f"| {name} | {solved}/{len(r)} | {total:,} | {total / base:.2f} | {t:.2f} | {t / base_cpu:.2f} |",
-              flush=True)
+        print(
+            f"| {name} | {solved}/{len(r)} | {total:,} | {total / base:.2f} | {t:.2f} | {t / base_cpu:.2f} |",
+            flush=True,
+        )
     return 0
 
 

@@ -37,7 +37,12 @@ def headless_chromium(width=1400, height=1000):
     os.environ.setdefault("SE_AVOID_STATS", "true")
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                f"--window-size={width},{height}"):
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        f"--window-size={width},{height}",
+    ):
         options.add_argument(arg)
     return webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)

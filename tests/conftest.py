@@ -8,8 +8,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 
 def pytest_addoption(parser):
-    parser.addoption("--diff-games", type=int, default=200,
-                     help="random games in the differential test against the reference rules")
+    parser.addoption(
+        "--diff-games",
+        type=int,
+        default=200,
+        help="random games in the differential test against the reference rules",
+    )
     parser.addoption("--runslow", action="store_true", default=False, help="run tests marked slow")
 
 

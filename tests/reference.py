@@ -19,7 +19,7 @@ A move is a tuple (kind, patch, mask):
 import csv
 import random
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 DATA = Path(__file__).resolve().parent.parent / "src" / "patchsolve" / "data"
@@ -31,24 +31,37 @@ START_BUTTONS = 5  # Setup
 
 def _cells_of(shape):
     """Covered cells of a `patches.csv` shape (rows joined by '/', '#' = covered)."""
-    return frozenset((r, c) for r, row in enumerate(shape.split("/"))
-                     for c, ch in enumerate(row) if ch == "#")
+    return frozenset(
+        (r, c) for r, row in enumerate(shape.split("/")) for c, ch in enumerate(row) if ch == "#"
+    )
 
 
 def _load_patches():
     with open(DATA / "patches.csv", newline="") as f:
-        return {int(row["id"]): dict(cost=int(row["buttons"]), time=int(row["time"]),
-                                     income=int(row["income"]), cells=_cells_of(row["shape"]))
-                for row in csv.DictReader(f)}
+        return {
+            int(row["id"]): dict(
+                cost=int(row["buttons"]),
+                time=int(row["time"]),
+                income=int(row["income"]),
+                cells=_cells_of(row["shape"]),
+            )
+            for row in csv.DictReader(f)
+        }
 
 
 def _load_editions():
     def spaces(text):
         return tuple(int(x) for x in text.split(";"))
+
     with open(DATA / "timeboard.csv", newline="") as f:
-        return {row["edition"]: dict(last=int(row["last_space"]), income=spaces(row["income_spaces"]),
-                                     leather=spaces(row["leather_spaces"]))
-                for row in csv.DictReader(f)}
+        return {
+            row["edition"]: dict(
+                last=int(row["last_space"]),
+                income=spaces(row["income_spaces"]),
+                leather=spaces(row["leather_spaces"]),
+            )
+            for row in csv.DictReader(f)
+        }
 
 
 PATCHES = _load_patches()
@@ -70,7 +83,7 @@ def to_cells(mask):
     return frozenset(cell for cell in ALL_CELLS if mask >> square(cell) & 1)
 
 
-@lru_cache(maxsize=None)
+@cache
 def placement_cells(patch_id):
     """Action B: every distinct placement (any rotation or reflection, fully
     inside the 9x9) of a patch on an empty quilt, as cell sets. Orientations
@@ -81,9 +94,16 @@ def placement_cells(patch_id):
         for shape in (cells, frozenset((r, -c) for r, c in cells)):  # and its mirror image
             r0, c0 = min(r for r, _ in shape), min(c for _, c in shape)
             orientations.add(frozenset((r - r0, c - c0) for r, c in shape))
-    return sorted({frozenset((r + dr, c + dc) for r, c in shape)
-                   for shape in orientations for dr in range(SIZE) for dc in range(SIZE)
-                   if all(r + dr < SIZE and c + dc < SIZE for r, c in shape)}, key=to_mask)
+    return sorted(
+        {
+            frozenset((r + dr, c + dc) for r, c in shape)
+            for shape in orientations
+            for dr in range(SIZE)
+            for dc in range(SIZE)
+            if all(r + dr < SIZE and c + dc < SIZE for r, c in shape)
+        },
+        key=to_mask,
+    )
 
 
 def all_placements(patch_id):
@@ -98,6 +118,7 @@ class RefState:
     while both tokens share a space); `leather` holds the time-board spaces
     still carrying a leather patch; `pending_leather` is the player who must
     place a leather patch just taken."""
+
     edition: str
     circle: tuple
     quilts: tuple
@@ -124,8 +145,16 @@ def start(circle, edition="revised", first_player=0):
         raise ValueError("unknown edition or first player")
     if len(set(circle)) != len(circle) or not set(circle) <= set(PATCHES):
         raise ValueError("circle must hold distinct patch ids")
-    return RefState(edition, circle, (frozenset(), frozenset()), (START_BUTTONS,) * 2,
-                    (0, 0), (0, 0), frozenset(EDITIONS[edition]["leather"]), on_top=first_player)
+    return RefState(
+        edition,
+        circle,
+        (frozenset(), frozenset()),
+        (START_BUTTONS,) * 2,
+        (0, 0),
+        (0, 0),
+        frozenset(EDITIONS[edition]["leather"]),
+        on_top=first_player,
+    )
 
 
 def is_over(s):
@@ -159,16 +188,20 @@ def legal_moves(s):
     moves = [("walk", None, 0)]
     for patch_id in s.circle[:3]:  # Action B: one of the (up to) three next patches
         if PATCHES[patch_id]["cost"] <= s.buttons[player]:
-            moves += [("buy", patch_id, to_mask(cells))
-                      for cells in placement_cells(patch_id) if not cells & quilt]
+            moves += [
+                ("buy", patch_id, to_mask(cells)) for cells in placement_cells(patch_id) if not cells & quilt
+            ]
     return moves
 
 
 def _has_bonus_square(quilt):
     """7x7 bonus: the quilt fully covers one of the 9 possible 7x7 squares."""
     span = range(SIZE - BONUS_SIDE + 1)
-    return any(all((r0 + r, c0 + c) in quilt for r in range(BONUS_SIDE) for c in range(BONUS_SIDE))
-               for r0 in span for c0 in span)
+    return any(
+        all((r0 + r, c0 + c) in quilt for r in range(BONUS_SIDE) for c in range(BONUS_SIDE))
+        for r0 in span
+        for c0 in span
+    )
 
 
 def _place(s, player, cells):
@@ -190,7 +223,9 @@ def _move_token(s, player, new_time):
     new = min(new_time, edition["last"])
     crossed = set(range(old + 1, new + 1))
     earned = s.income[player] * len(crossed & set(edition["income"]))
-    s = replace(s, time=_set(s.time, player, new), buttons=_set(s.buttons, player, s.buttons[player] + earned))
+    s = replace(
+        s, time=_set(s.time, player, new), buttons=_set(s.buttons, player, s.buttons[player] + earned)
+    )
     if new == s.time[1 - player]:
         s = replace(s, on_top=player)
     if new == edition["last"] and s.first_at_end is None:
@@ -219,9 +254,12 @@ def play(s, move):
         return _move_token(s, player, target)
     patch = PATCHES[patch_id]  # Action B: buy, pay, place, then move by the time cost
     k = s.circle.index(patch_id)
-    s = replace(s, circle=s.circle[k + 1:] + s.circle[:k],
-                buttons=_set(s.buttons, player, s.buttons[player] - patch["cost"]),
-                income=_set(s.income, player, s.income[player] + patch["income"]))
+    s = replace(
+        s,
+        circle=s.circle[k + 1 :] + s.circle[:k],
+        buttons=_set(s.buttons, player, s.buttons[player] - patch["cost"]),
+        income=_set(s.income, player, s.income[player] + patch["income"]),
+    )
     s = _place(s, player, to_cells(mask))
     return _move_token(s, player, s.time[player] + patch["time"])
 
@@ -247,8 +285,10 @@ def snapshot(s):
 
 def scores(s):
     """End and score: buttons + 7 for the bonus - 2 x empty squares."""
-    return tuple(s.buttons[p] + (BONUS_POINTS if s.bonus_owner == p else 0)
-                 - 2 * len(ALL_CELLS - s.quilts[p]) for p in (0, 1))
+    return tuple(
+        s.buttons[p] + (BONUS_POINTS if s.bonus_owner == p else 0) - 2 * len(ALL_CELLS - s.quilts[p])
+        for p in (0, 1)
+    )
 
 
 def winner(s):

@@ -8,8 +8,13 @@ import pytest
 
 import patchsolve as ps
 from patchsolve import actions as A
-from patchsolve.observation import (OBSERVATION_HIGH, OBSERVATION_LAYOUT, OBSERVATION_LOW, OBSERVATION_SIZE,
-                                    observation)
+from patchsolve.observation import (
+    OBSERVATION_HIGH,
+    OBSERVATION_LAYOUT,
+    OBSERVATION_LOW,
+    OBSERVATION_SIZE,
+    observation,
+)
 from patchsolve.patches import PATCHES
 
 
@@ -33,7 +38,9 @@ def test_layout_numbers():
     assert str(A.action_to_move(1)) == "leather@a1" and str(A.action_to_move(81)) == "leather@i9"
     assert str(A.action_to_move(82)) == "0:0@a1"
     last = A.action_to_move(A.NUM_ACTIONS - 1)
-    assert last.patch == len(PATCHES) - 1 and last.orientation == ps.position.orientation_count(last.patch) - 1
+    assert (
+        last.patch == len(PATCHES) - 1 and last.orientation == ps.position.orientation_count(last.patch) - 1
+    )
 
 
 def test_every_action_round_trips():
@@ -46,7 +53,9 @@ def test_every_action_round_trips():
 
 
 def test_buy_actions_ordered_by_patch_orientation_square():
-    keys = [(m.patch, m.orientation, m.square) for m in map(A.action_to_move, range(A.FIRST_BUY, A.NUM_ACTIONS))]
+    keys = [
+        (m.patch, m.orientation, m.square) for m in map(A.action_to_move, range(A.FIRST_BUY, A.NUM_ACTIONS))
+    ]
     assert keys == sorted(keys) and len(set(keys)) == len(keys)
 
 

@@ -9,7 +9,9 @@ BLOCK = "import sys; sys.modules.update(dict.fromkeys(['pyspiel', 'pettingzoo', 
 
 
 def run(code: str) -> str:
-    return subprocess.run([sys.executable, "-c", BLOCK + code], capture_output=True, text=True, check=True).stdout
+    return subprocess.run(
+        [sys.executable, "-c", BLOCK + code], capture_output=True, text=True, check=True
+    ).stdout
 
 
 def test_missing_package_names_the_extra():

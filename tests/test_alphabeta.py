@@ -11,17 +11,17 @@ import random
 import time
 
 import pytest
-import reference as ref
 
 import patchsolve
-from patchsolve import Move, Position, bench
-from patchsolve.errors import PatchsolveError
-from patchsolve.search import _alphabeta as ab, _eval
+import reference as ref
+from patchsolve import Move, Position, bench, solve
 from patchsolve.errors import LimitError as InvalidLimitError
-from patchsolve import solve
-
+from patchsolve.errors import PatchsolveError
+from patchsolve.search import _alphabeta as ab
+from patchsolve.search import _eval
 
 # -- positions ----------------------------------------------------------------
+
 
 def noisy_greedy_game(seed):
     return bench.noisy_greedy_game(seed, mixed_editions=True)
@@ -63,6 +63,7 @@ def margin(pos, player):
 
 # -- references -----------------------------------------------------------------
 
+
 def plain_minimax(pos, depth=-1):
     """Every move, no pruning; a child's value is negated only when the
     player to move changes; a finished game is worth the mover's margin."""
@@ -85,9 +86,19 @@ def plain_minimax(pos, depth=-1):
 def to_ref(pos):
     f = pos.fields()
     cells = lambda q: ref.to_cells(q)  # noqa: E731
-    return ref.RefState(f["edition"], tuple(f["circle"]), tuple(cells(q) for q in f["quilts"]),
-                        tuple(f["buttons"]), tuple(f["income"]), tuple(f["time"]), frozenset(f["leather"]),
-                        f["bonus_owner"], f["first_at_end"], f["pending_leather"], f["on_top"] or 0)
+    return ref.RefState(
+        f["edition"],
+        tuple(f["circle"]),
+        tuple(cells(q) for q in f["quilts"]),
+        tuple(f["buttons"]),
+        tuple(f["income"]),
+        tuple(f["time"]),
+        frozenset(f["leather"]),
+        f["bonus_owner"],
+        f["first_at_end"],
+        f["pending_leather"],
+        f["on_top"] or 0,
+    )
 
 
 def reference_minimax(s):
@@ -108,6 +119,7 @@ def reference_minimax(s):
 
 
 # -- exact values -----------------------------------------------------------------
+
 
 def test_solve_equals_plain_minimax_on_small_endgames():
     for pos in SMALL:
@@ -140,14 +152,17 @@ def test_the_pv_is_legal_and_reaches_the_exact_score():
 def test_depth_limited_search_without_pruning_equals_plain_minimax_with_the_evaluation():
     for pos in SMALL[:12]:
         for depth in (1, 2):
-            result = patchsolve.search(pos, engine="alphabeta", depth=depth, placements=0, tt=False,
-                                       endgame_solve=False)
+            result = patchsolve.search(
+                pos, engine="alphabeta", depth=depth, placements=0, tt=False, endgame_solve=False
+            )
             assert result.score == plain_minimax(pos, depth), (pos.fields(), depth)
 
 
 def test_without_reductions_a_depth_3_search_is_plain_minimax():
     for pos in SMALL[:6]:
-        result = patchsolve.search(pos, engine="alphabeta", depth=3, placements=0, tt=False, lmr=0, endgame_solve=False)
+        result = patchsolve.search(
+            pos, engine="alphabeta", depth=3, placements=0, tt=False, lmr=0, endgame_solve=False
+        )
         assert result.score == plain_minimax(pos, 3), pos.fields()
 
 
@@ -168,6 +183,7 @@ def test_the_c_minimax_matches_the_python_one():
 
 # -- keys -------------------------------------------------------------------------
 
+
 def test_incremental_zobrist_keys_match_keys_computed_from_scratch():
     rng = random.Random(7)
     for seed in range(6):
@@ -186,7 +202,7 @@ MIDGAME = noisy_greedy_game(3)[12]
 def test_time_limit_is_honoured():
     start = time.perf_counter()
     result = patchsolve.search(MIDGAME, engine="alphabeta", time=0.25)
-    assert time.perf_counter() - start < 0.25 + 1.0   # stops near its budget (slack: a loaded machine)
+    assert time.perf_counter() - start < 0.25 + 1.0  # stops near its budget (slack: a loaded machine)
     assert MIDGAME.is_legal(result.best_move)
 
 
@@ -242,12 +258,30 @@ def test_a_finished_game_has_no_move_and_an_exact_score():
         assert result.score == margin(end, end.to_move)
 
 
-@pytest.mark.parametrize("limits", [
-    {"depth": 0}, {"depth": -1}, {"depth": "3"}, {"depth": 2.0}, {"depth": True}, {"depth": 10**6},
-    {"time": 0}, {"time": -1}, {"time": float("nan")}, {"time": float("inf")}, {"time": "1"},
-    {"nodes": 0}, {"nodes": 1.5}, {"hash_mb": 0}, {"hash_mb": 10**9}, {"placements": -1},
-    {"tt": "yes"}, {"iterations": 10}, {"bogus": 1},
-])
+@pytest.mark.parametrize(
+    "limits",
+    [
+        {"depth": 0},
+        {"depth": -1},
+        {"depth": "3"},
+        {"depth": 2.0},
+        {"depth": True},
+        {"depth": 10**6},
+        {"time": 0},
+        {"time": -1},
+        {"time": float("nan")},
+        {"time": float("inf")},
+        {"time": "1"},
+        {"nodes": 0},
+        {"nodes": 1.5},
+        {"hash_mb": 0},
+        {"hash_mb": 10**9},
+        {"placements": -1},
+        {"tt": "yes"},
+        {"iterations": 10},
+        {"bogus": 1},
+    ],
+)
 def test_bad_limits_raise_a_patchsolve_error(limits):
     with pytest.raises(InvalidLimitError):
         patchsolve.search(MIDGAME, engine="alphabeta", **limits)
@@ -267,6 +301,7 @@ def test_a_non_position_raises_a_patchsolve_error():
 
 
 # -- the exact solver's bounds are exact ---------------------------------------------
+
 
 def test_an_interrupted_iteration_answers_with_the_best_root_move_it_finished():
     """The node limit stops iteration d; the root moves that finished in it
@@ -289,8 +324,9 @@ def test_an_interrupted_iteration_answers_with_the_best_root_move_it_finished():
                 exact = ab.minimax(child._c, depth - 1)[0]
                 exact = exact if child.to_move == pos.to_move else -exact
             assert value == exact, (pos.to_text(), budget)
-            result = patchsolve.search(pos, engine="alphabeta", nodes=budget, placements=0, tt=False, lmr=0,
-                                       endgame_solve=False)
+            result = patchsolve.search(
+                pos, engine="alphabeta", nodes=budget, placements=0, tt=False, lmr=0, endgame_solve=False
+            )
             assert (result.best_move.code, result.score) == (pv[0], value)
             assert result.depth == (done[-1][0] if done else 0)
             replaced += not done or done[-1][2][0] != pv[0]
@@ -334,10 +370,14 @@ def test_solve_set_values_are_reproduced():
 
 # -- MultiPV: ranked root moves of one search ---------------------------------------
 
-P4 = Position("revised 30,0,9,26,14,5,19,18,17,2,16,11,13,4,20,29,27,23,24 7008000300800693ffff/7c7f3f10181018bcfe7f "
-              "10/6 6/8 31/33 - 38,44,50 - - 1")
-W8 = Position("revised 27,18,22,28,24,3,23,5,26,7,19,12,31,10,13,16,17,9,2,14,29,32,25,0,8,30,11 "
-              "4ffc00000000/1a0503e1f808000000000 2/7 1/3 10/13 - 26,32,38,44,50 - - -")
+P4 = Position(
+    "revised 30,0,9,26,14,5,19,18,17,2,16,11,13,4,20,29,27,23,24 7008000300800693ffff/7c7f3f10181018bcfe7f "
+    "10/6 6/8 31/33 - 38,44,50 - - 1"
+)
+W8 = Position(
+    "revised 27,18,22,28,24,3,23,5,26,7,19,12,31,10,13,16,17,9,2,14,29,32,25,0,8,30,11 "
+    "4ffc00000000/1a0503e1f808000000000 2/7 1/3 10/13 - 26,32,38,44,50 - - -"
+)
 
 
 def _ranked(pos, **kwargs):
@@ -404,7 +444,7 @@ def test_each_ranked_value_is_the_plain_search_of_its_child_one_ply_shallower():
                     v = ab.minimax(child._c, depth - 1)[0]
                     values.append(v if child.to_move == pos.to_move else -v)
             by_move = dict(zip((str(m) for m in pos.legal_moves()), values))
-            assert [d["score"] for d in r.root_moves] == sorted(values, reverse=True)[:len(r.root_moves)]
+            assert [d["score"] for d in r.root_moves] == sorted(values, reverse=True)[: len(r.root_moves)]
             assert all(by_move[str(d["move"])] == d["score"] for d in r.root_moves)
             assert r.score == ab.minimax(pos._c, depth)[0]
             checked += 1
@@ -437,6 +477,7 @@ def test_one_line_is_the_plain_search():
 
 # -- progress: on_iteration -----------------------------------------------------------
 
+
 def test_on_iteration_reports_every_finished_depth_of_the_one_search():
     seen = []
     r = _ranked(MIDGAME, depth=5, multipv=3, on_iteration=seen.append)
@@ -446,7 +487,7 @@ def test_on_iteration_reports_every_finished_depth_of_the_one_search():
     assert [d["move"] for d in last.root_moves] == [d["move"] for d in r.root_moves]
     assert all(len(s.root_moves) == 3 for s in seen)
     nodes = [s.nodes for s in seen]
-    assert nodes == sorted(nodes) and nodes[-1] <= r.nodes     # one search, counted as it goes
+    assert nodes == sorted(nodes) and nodes[-1] <= r.nodes  # one search, counted as it goes
 
 
 def test_on_iteration_must_be_callable():
@@ -454,7 +495,9 @@ def test_on_iteration_must_be_callable():
         _ranked(MIDGAME, depth=2, on_iteration="print")
 
 
-E1 = Position("revised 2,32,1,3,18,12,6,15,10 1ffe1f1f07e1fffffffff/1fff9fcdf7fbf5bcffe3e 13/28 13/16 45/48 - 50 - - -")
+E1 = Position(
+    "revised 2,32,1,3,18,12,6,15,10 1ffe1f1f07e1fffffffff/1fff9fcdf7fbf5bcffe3e 13/28 13/16 45/48 - 50 - - -"
+)
 
 
 def test_near_the_end_the_solver_ranks_the_moves():

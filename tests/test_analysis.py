@@ -25,9 +25,13 @@ def short_game(start_ply=40):
 def scripted(values, bests, wins=None):
     """An evaluate() that answers position k with values[k] for the player to
     move and bests[k] as its move (or the first legal move when None)."""
+
     def evaluate(pos, k, n):
         best = bests[k] if bests[k] is not None else str(pos.legal_moves()[0])
-        return SearchResult(best_move=best, score=values[k], win_probability=None if wins is None else wins[k])
+        return SearchResult(
+            best_move=best, score=values[k], win_probability=None if wins is None else wins[k]
+        )
+
     return evaluate
 
 
@@ -122,8 +126,10 @@ def test_cli_analyze_writes_the_svg(tmp_path):
     path = tmp_path / "short.txt"
     short_game(44).write(path)
     out = tmp_path / "review.svg"
-    r = CliRunner().invoke(cli, ["analyze", str(path), "--engine", "alphabeta", "--depth", "1", "-q",
-                                 "--svg", str(out), "--json"])
+    r = CliRunner().invoke(
+        cli,
+        ["analyze", str(path), "--engine", "alphabeta", "--depth", "1", "-q", "--svg", str(out), "--json"],
+    )
     assert r.exit_code == 0, r.output
     doc = xml.dom.minidom.parseString(out.read_text())
     assert doc.documentElement.tagName == "svg"
@@ -136,34 +142,52 @@ def test_cli_analyze_writes_the_svg(tmp_path):
 def test_cli_analyze_refuses_an_unwritable_svg_before_searching(tmp_path):
     path = tmp_path / "short.txt"
     short_game(44).write(path)
-    r = CliRunner().invoke(cli, ["analyze", str(path), "--depth", "1", "--engine", "alphabeta", "-q",
-                                 "--svg", str(tmp_path / "no" / "such" / "dir.svg")])
+    r = CliRunner().invoke(
+        cli,
+        [
+            "analyze",
+            str(path),
+            "--depth",
+            "1",
+            "--engine",
+            "alphabeta",
+            "-q",
+            "--svg",
+            str(tmp_path / "no" / "such" / "dir.svg"),
+        ],
+    )
     assert r.exit_code == 2 and "cannot write" in r.stderr and "Traceback" not in r.output
 
 
 # -- judging: classes, win probability lost, accuracy ----------------------
 
-@pytest.mark.parametrize("loss,win_loss,win_before,best,expected", [
-    (0.0, 0.0, 0.5, False, "best"),          # nothing lost
-    (9.0, 0.3, 0.5, True, "best"),           # the engine's own move is never charged
-    (1.0, 0.049, 0.5, False, "good"),
-    (2.0, 0.05, 0.5, False, "inaccuracy"),
-    (4.0, 0.10, 0.5, False, "mistake"),
-    (8.0, 0.199, 0.5, False, "mistake"),
-    (8.0, 0.20, 0.5, False, "blunder"),
-    # saturated: the points decide, whatever the win probability says
-    (2.9, 0.0, 0.99, False, "good"),
-    (3.0, 0.0, 0.99, False, "inaccuracy"),
-    (6.0, 0.001, 0.01, False, "mistake"),
-    (12.0, 0.0, 0.995, False, "blunder"),
-])
+
+@pytest.mark.parametrize(
+    "loss,win_loss,win_before,best,expected",
+    [
+        (0.0, 0.0, 0.5, False, "best"),  # nothing lost
+        (9.0, 0.3, 0.5, True, "best"),  # the engine's own move is never charged
+        (1.0, 0.049, 0.5, False, "good"),
+        (2.0, 0.05, 0.5, False, "inaccuracy"),
+        (4.0, 0.10, 0.5, False, "mistake"),
+        (8.0, 0.199, 0.5, False, "mistake"),
+        (8.0, 0.20, 0.5, False, "blunder"),
+        # saturated: the points decide, whatever the win probability says
+        (2.9, 0.0, 0.99, False, "good"),
+        (3.0, 0.0, 0.99, False, "inaccuracy"),
+        (6.0, 0.001, 0.01, False, "mistake"),
+        (12.0, 0.0, 0.995, False, "blunder"),
+    ],
+)
 def test_the_class_of_a_move_follows_the_documented_thresholds(loss, win_loss, win_before, best, expected):
     from patchsolve.analysis import judge
+
     assert judge(loss, win_loss, win_before, best) == expected
 
 
 def test_move_accuracy_is_lichess_formula():
     from patchsolve.analysis import game_accuracy, move_accuracy
+
     assert move_accuracy(0.0) == pytest.approx(100.0, abs=1e-3)
     assert move_accuracy(0.2) == pytest.approx(103.1668 * 2.718281828 ** (-0.04354 * 20) - 3.1669)
     assert move_accuracy(1.0) == 0.0
@@ -179,8 +203,8 @@ def test_classes_summary_and_accuracy_on_a_game_with_known_values():
     # then loses exactly what the next position's value says.
     values = [0.0] * (n + 1)
     wins = [0.5] * (n + 1)
-    values[2], wins[2] = 7.0, 0.75    # after move 2 the opponent has +7: the mover lost 7 points, 25% win
-    values[4], wins[4] = 2.0, 0.57    # after move 4: lost 2 points, 7% win (an inaccuracy)
+    values[2], wins[2] = 7.0, 0.75  # after move 2 the opponent has +7: the mover lost 7 points, 25% win
+    values[4], wins[4] = 2.0, 0.57  # after move 4: lost 2 points, 7% win (an inaccuracy)
     review = analyze_game(game, threshold=5.0, evaluate=scripted(values, ["(none)"] * (n + 1), wins))
     moves = {m.number: m for m in review.moves}
     forced = [p.number for p in game.replay() if len(p.before.legal_moves()) == 1]
@@ -194,13 +218,19 @@ def test_classes_summary_and_accuracy_on_a_game_with_known_values():
     summary = review.summary()
     mover2 = moves[2].player
     assert summary[mover2]["classes"]["blunder"] >= 1
-    assert summary[mover2]["biggest_mistakes"][0] == {"number": 2, "move": moves[2].move, "best_move": "(none)",
-                                                      "loss": 7.0, "class": "blunder"}
+    assert summary[mover2]["biggest_mistakes"][0] == {
+        "number": 2,
+        "move": moves[2].move,
+        "best_move": "(none)",
+        "loss": 7.0,
+        "class": "blunder",
+    }
     for pl in (0, 1):
         judged = [m for m in review.moves if m.player == pl and not m.forced]
         assert sum(summary[pl]["classes"].values()) == summary[pl]["moves"]
         assert summary[pl]["forced"] == sum(1 for m in review.moves if m.player == pl and m.forced)
         from patchsolve.analysis import game_accuracy
+
         assert summary[pl]["accuracy"] == round(game_accuracy([m.accuracy for m in judged]), 1)
     d = review.to_dict()
     assert d["moves"][1]["class"] == "blunder" and "judgement" not in d["moves"][1]
@@ -216,8 +246,10 @@ def test_critical_moments_are_the_largest_swings_in_order():
     review = analyze_game(game, evaluate=scripted(values, [None] * (n + 1), wins))
     numbers = [m.number for m in review.critical_moments()]
     assert len(numbers) == 3 and numbers == sorted(numbers)
-    swing = {m.number: abs(m.win0 - (review.moves[i - 1].win0 if i else review.start.win0))
-             for i, m in enumerate(review.moves)}
+    swing = {
+        m.number: abs(m.win0 - (review.moves[i - 1].win0 if i else review.start.win0))
+        for i, m in enumerate(review.moves)
+    }
     assert min(swing[k] for k in numbers) >= max(v for k, v in swing.items() if k not in numbers)
 
 
@@ -236,6 +268,7 @@ def test_the_graph_carries_each_players_accuracy_and_classes():
 
 # -- many games ---------------------------------------------------------------
 
+
 def test_many_games_from_a_folder_and_a_multi_game_file(tmp_path):
     from patchsolve.analysis import CSV_FIELDS, games_from, review_games
 
@@ -252,8 +285,12 @@ def test_many_games_from_a_folder_and_a_multi_game_file(tmp_path):
     assert [n for n, _ in by_file] == ["both.txt#1", "both.txt#2"]
     assert [Game.from_text(t) for _, t in by_file] == [a, b]
     rows = [r for rows in review_games(by_file, depth=2) for r in rows]
-    assert sorted((r["game"], r["player"]) for r in rows) == [("both.txt#1", 0), ("both.txt#1", 1),
-                                                             ("both.txt#2", 0), ("both.txt#2", 1)]
+    assert sorted((r["game"], r["player"]) for r in rows) == [
+        ("both.txt#1", 0),
+        ("both.txt#1", 1),
+        ("both.txt#2", 0),
+        ("both.txt#2", 1),
+    ]
     for r in rows:
         assert set(r) == set(CSV_FIELDS)
         game = a if r["game"].endswith("#1") else b
@@ -265,7 +302,11 @@ def test_a_bad_record_among_many_is_refused_before_any_search(tmp_path):
     from patchsolve.analysis import review_games
 
     with pytest.raises(ps.PatchsolveError, match="bad.txt"):
-        list(review_games([("ok.txt", short_game(40).to_text()), ("bad.txt", "circle 1,2\nmoves\nfly\n")], depth=1))
+        list(
+            review_games(
+                [("ok.txt", short_game(40).to_text()), ("bad.txt", "circle 1,2\nmoves\nfly\n")], depth=1
+            )
+        )
 
 
 def test_ctrl_c_in_a_script_raises_with_the_review_so_far():

@@ -8,7 +8,14 @@ import sys
 
 import pytest
 
-from patchsolve.backends import BackendError, LocalBackend, RayBackend, import_ray, make_backend, probe_address
+from patchsolve.backends import (
+    BackendError,
+    LocalBackend,
+    RayBackend,
+    import_ray,
+    make_backend,
+    probe_address,
+)
 from patchsolve.tournament import _play_job, pairing_jobs
 
 JOBS = list(pairing_jobs("greedy", "random", 2, 7, "revised"))
@@ -33,7 +40,7 @@ def test_bad_backend_arguments_are_refused():
 
 
 def test_an_unreachable_cluster_is_refused_at_once_not_retried_for_minutes():
-    with socket.socket() as s:                        # a port nobody listens on
+    with socket.socket() as s:  # a port nobody listens on
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     with pytest.raises(BackendError, match="cannot reach the Ray cluster"):
@@ -41,14 +48,27 @@ def test_an_unreachable_cluster_is_refused_at_once_not_retried_for_minutes():
 
 
 def test_a_missing_ray_is_named_with_its_install_command(monkeypatch):
-    monkeypatch.setitem(sys.modules, "ray", None)     # what an environment without Ray sees
+    monkeypatch.setitem(sys.modules, "ray", None)  # what an environment without Ray sees
     with pytest.raises(BackendError, match=r"pip install 'patchsolve\[ray\]'"):
         import_ray()
 
 
 def test_the_cli_refuses_an_address_without_the_ray_backend():
-    r = subprocess.run([sys.executable, "-m", "patchsolve.cli", "tournament", "greedy", "random",
-                        "--address", "127.0.0.1:6379"], capture_output=True, text=True, timeout=60)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "patchsolve.cli",
+            "tournament",
+            "greedy",
+            "random",
+            "--address",
+            "127.0.0.1:6379",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr == "patchsolve: error: --address is for --backend ray\n"
 
@@ -60,7 +80,7 @@ def test_ci_installs_ray_so_the_ray_tests_run():
     root = Path(__file__).resolve().parents[1]
     install = next(ln for ln in (root / ".ci" / "run").read_text().splitlines() if "pip install" in ln)
     assert "ray" in install.split("'")[1].strip(".[]").split(",")
-    if os.environ.get("CI") == "true":                # there, the Ray tests must run, not skip
+    if os.environ.get("CI") == "true":  # there, the Ray tests must run, not skip
         import_ray()
 
 
@@ -80,7 +100,7 @@ def test_ctrl_c_while_a_game_is_being_kept_waits_until_it_is_kept():
 
     def on_game(pairing, k, out):
         os.kill(os.getpid(), signal.SIGINT)
-        deadline = time.monotonic() + 0.3             # the signal arrives meanwhile
+        deadline = time.monotonic() + 0.3  # the signal arrives meanwhile
         while time.monotonic() < deadline:
             pass
         kept.append(k)

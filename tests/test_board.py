@@ -41,8 +41,9 @@ def assert_round_trip(pos):
     return text
 
 
-def board_text(q0=EMPTY_ROWS, q1=EMPTY_ROWS, circle=None, p0="buttons 5 time 0", p1="buttons 5 time 0",
-               extra="on_top 0"):
+def board_text(
+    q0=EMPTY_ROWS, q1=EMPTY_ROWS, circle=None, p0="buttons 5 time 0", p1="buttons 5 time 0", extra="on_top 0"
+):
     circle = ",".join(map(str, range(1, 33))) + ",0" if circle is None else circle
     return f"edition revised\ncircle {circle}\nplayer 0 {p0}\n{q0}\nplayer 1 {p1}\n{q1}\n{extra}\n"
 
@@ -57,6 +58,7 @@ def rows_with(*placed):
 
 
 # -- round trips ------------------------------------------------------------------
+
 
 def test_every_position_of_random_games_round_trips_through_board_text():
     for g in range(12):
@@ -135,6 +137,7 @@ def test_a_tiling_that_cannot_exist_is_refused():
 
 # -- derived and optional lines ---------------------------------------------------
 
+
 def first(predicate, games=range(40)):
     for g in games:
         for pos in random_game(g):
@@ -180,14 +183,26 @@ def test_the_bonus_first_at_end_income_and_leather_are_derived():
         assert f"\n{word}" not in text
     f = ps.Position(text).fields()
     assert (f["bonus_owner"], f["first_at_end"], f["income"], f["leather"]) == (
-        end.bonus_owner, end.first_at_end, end.fields()["income"], end.leather)
+        end.bonus_owner,
+        end.first_at_end,
+        end.fields()["income"],
+        end.leather,
+    )
 
 
 def test_both_quilts_covering_a_7x7_need_the_bonus_line():
     full = "\n".join(["?????????"] * 9)
     with pytest.raises(InvalidPositionError, match="bonus_owner P"):
-        ps.Position(board_text(q0=full, q1=full, circle="-", p0="buttons 0 time 53", p1="buttons 0 time 53",
-                               extra="on_top 1\nincome 20/20"))
+        ps.Position(
+            board_text(
+                q0=full,
+                q1=full,
+                circle="-",
+                p0="buttons 0 time 53",
+                p1="buttons 0 time 53",
+                extra="on_top 1\nincome 20/20",
+            )
+        )
     f = dict(random_game(1, plies=3)[-1].fields(), quilts=(2**81 - 1, 2**81 - 1), bonus_owner=1)
     assert "\nbonus_owner 1\n" in board.format_board(f, None)
 
@@ -215,26 +230,33 @@ def test_question_marks_stand_for_patches_not_named_with_the_income_given():
 
 # -- errors ------------------------------------------------------------------------
 
-@pytest.mark.parametrize("q0, needle", [
-    (EMPTY_ROWS.replace(".........", "........", 1), "quilt 0 row 1 has 8 squares"),
-    (EMPTY_ROWS.replace(".........", "..........", 1), "quilt 0 row 1 has 10 squares"),
-    (rows_with((3, 2, "Z")), "row 4 column c"),
-    (rows_with((3, 2, "l")), "square c4"),
-    ("\n".join(EMPTY_ROWS.splitlines()[:8]), "quilt 0 has 8 rows"),
-])
+
+@pytest.mark.parametrize(
+    "q0, needle",
+    [
+        (EMPTY_ROWS.replace(".........", "........", 1), "quilt 0 row 1 has 8 squares"),
+        (EMPTY_ROWS.replace(".........", "..........", 1), "quilt 0 row 1 has 10 squares"),
+        (rows_with((3, 2, "Z")), "row 4 column c"),
+        (rows_with((3, 2, "l")), "square c4"),
+        ("\n".join(EMPTY_ROWS.splitlines()[:8]), "quilt 0 has 8 rows"),
+    ],
+)
 def test_malformed_quilts_are_notation_errors_naming_row_and_column(q0, needle):
     with pytest.raises(NotationError, match=needle):
         ps.Position(board_text(q0=q0, p0="buttons 5 time 1", extra=""))
 
 
-@pytest.mark.parametrize("text, needle", [
-    ("circle 1,2\nplayer 0 buttons 5\n", "player 0 buttons B time T"),
-    ("circle 1,2,nosuchpatch\n", "unknown patch in the circle"),
-    ("circle 1\nplayer 0 buttons 5 time 0\n" + EMPTY_ROWS + "\n", "missing 'player 1"),
-    ("edition newest\ncircle 1\n", "unknown edition"),
-    ("circle 1\nhello world\n", "unexpected line"),
-    ("circle 1\ncircle 2\n", "given twice"),
-])
+@pytest.mark.parametrize(
+    "text, needle",
+    [
+        ("circle 1,2\nplayer 0 buttons 5\n", "player 0 buttons B time T"),
+        ("circle 1,2,nosuchpatch\n", "unknown patch in the circle"),
+        ("circle 1\nplayer 0 buttons 5 time 0\n" + EMPTY_ROWS + "\n", "missing 'player 1"),
+        ("edition newest\ncircle 1\n", "unknown edition"),
+        ("circle 1\nhello world\n", "unexpected line"),
+        ("circle 1\ncircle 2\n", "given twice"),
+    ],
+)
 def test_malformed_lines_are_notation_errors(text, needle):
     with pytest.raises(NotationError, match=needle):
         ps.Position(text)
@@ -243,8 +265,11 @@ def test_malformed_lines_are_notation_errors(text, needle):
 def test_squares_that_are_not_the_patch_are_refused_naming_the_patch_and_squares():
     q0 = rows_with((0, 0, "888"), (1, 1, "8"))  # a T, but patch 8 is an L
     with pytest.raises(InvalidPositionError, match=r"squares drawn 8 \(a1 b1 c1 b2\) are not patch 8"):
-        ps.Position(board_text(q0=q0, circle=",".join(str(i) for i in range(33) if i != 8),
-                               p0="buttons 1 time 6", extra=""))
+        ps.Position(
+            board_text(
+                q0=q0, circle=",".join(str(i) for i in range(33) if i != 8), p0="buttons 1 time 6", extra=""
+            )
+        )
 
 
 def test_a_patch_drawn_twice_or_still_in_the_circle_is_refused():
@@ -273,6 +298,7 @@ def test_a_board_that_is_well_formed_but_impossible_lists_its_problems():
 
 # -- Position(text) ----------------------------------------------------------------
 
+
 def test_position_reads_each_of_the_three_text_forms():
     pos = random_game(9, plies=30)[-1]
     for text in (pos.to_text(), pos.to_json(), pos.to_board(), "# a comment\n" + pos.to_text()):
@@ -280,11 +306,19 @@ def test_position_reads_each_of_the_three_text_forms():
     assert ps.Position(pos._c) == pos  # the internal route from a core state stays
 
 
-@pytest.mark.parametrize("bad, error", [
-    (42, NotationError), (None, NotationError), (b"revised", NotationError), ("", NotationError),
-    ("hello", NotationError), ("{", NotationError), ("circle 99", NotationError),
-    ("revised - 0/0 5/5 0/0 0/0 0 26,32,38,44,50 - - -", InvalidPositionError),
-])
+@pytest.mark.parametrize(
+    "bad, error",
+    [
+        (42, NotationError),
+        (None, NotationError),
+        (b"revised", NotationError),
+        ("", NotationError),
+        ("hello", NotationError),
+        ("{", NotationError),
+        ("circle 99", NotationError),
+        ("revised - 0/0 5/5 0/0 0/0 0 26,32,38,44,50 - - -", InvalidPositionError),
+    ],
+)
 def test_position_refuses_what_is_not_a_position(bad, error):
     with pytest.raises(error):
         ps.Position(bad)
@@ -295,6 +329,7 @@ def test_symbols_in_board_text_are_the_catalogue_symbols():
 
 
 # -- new circles ------------------------------------------------------------------
+
 
 def test_a_start_circle_reads_ids_and_names_and_needs_the_1x2_last():
     ids = list(range(1, 33)) + [0]
@@ -309,8 +344,10 @@ def test_a_start_circle_reads_ids_and_names_and_needs_the_1x2_last():
 
 
 def _example(text, start):
-    lines = text[text.index(start):].splitlines()
-    return "\n".join(line.strip() for line in lines[:lines.index(next(l for l in lines if "player 1" in l)) + 10])
+    lines = text[text.index(start) :].splitlines()
+    return "\n".join(
+        line.strip() for line in lines[: lines.index(next(x for x in lines if "player 1" in x)) + 10]
+    )
 
 
 def test_the_examples_in_the_docstring_and_the_readme_read():
@@ -325,12 +362,15 @@ def test_the_examples_in_the_docstring_and_the_readme_read():
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(0, 10**6), st.text(alphabet="0123456789ABCXL.?# ,/:\nplayerbutonsimecd_-", max_size=6),
-       st.integers(0, 3))
+@given(
+    st.integers(0, 10**6),
+    st.text(alphabet="0123456789ABCXL.?# ,/:\nplayerbutonsimecd_-", max_size=6),
+    st.integers(0, 3),
+)
 def test_mangled_board_text_raises_only_patchsolve_errors(where, insert, cut):
     text = random_game(where % 7, plies=where % 60)[-1].to_board()
     k = where % len(text)
-    mangled = text[:k] + insert + text[k + cut:]
+    mangled = text[:k] + insert + text[k + cut :]
     try:
         pos = ps.Position(mangled)
     except ps.PatchsolveError:
@@ -358,6 +398,7 @@ def test_the_web_app_loads_board_text_as_a_position_and_a_record_as_a_game():
 
 # -- what follows from the table (board.fields_from_table: board text and the web set-up) ----------
 
+
 def table_of(pos, **answers):
     """The arguments a person reads off the table for ``pos`` (labels as drawn)."""
     f, labels = pos.fields(), pos.labels
@@ -378,9 +419,12 @@ def test_every_position_of_a_game_follows_from_its_table_and_the_answers_it_cann
         for pos in random_game(g)[::2]:
             f = pos.fields()
             both_bonus = all(covers_7x7(q) for q in f["quilts"])
-            fields, labels = from_table(pos, on_top=f["on_top"] if f["time"][0] == f["time"][1] else None,
-                                        bonus_owner=f["bonus_owner"] if both_bonus else None,
-                                        pending_leather=f["pending_leather"] if full in f["quilts"] else None)
+            fields, labels = from_table(
+                pos,
+                on_top=f["on_top"] if f["time"][0] == f["time"][1] else None,
+                bonus_owner=f["bonus_owner"] if both_bonus else None,
+                pending_leather=f["pending_leather"] if full in f["quilts"] else None,
+            )
             assert fields == f and labels == pos.labels
 
 
@@ -395,7 +439,7 @@ START0 = ps.Position.start(seed=0)
 
 
 def test_income_is_the_income_printed_on_the_patches_of_each_quilt():
-    pos = _after(START0, "walk")            # player 1 to move; buys a patch that pays income
+    pos = _after(START0, "walk")  # player 1 to move; buys a patch that pays income
     bought = next(m for m in pos.legal_moves() if m.kind == "buy" and PATCHES[m.patch].income)
     pos = pos.play(bought)
     fields, _ = from_table(pos)
@@ -409,30 +453,47 @@ def test_leather_left_is_the_leather_spaces_ahead_of_both_tokens_and_one_passed_
     # player 1 has walked past space 26 (buttons as walking there gives), player 0 is on 13
     fields, _ = board.fields_from_table(edition, circle, cells, (5, 5 + 27 - 0), (13, 27))
     assert fields["leather"] == (32, 38, 44, 50)
-    assert fields["pending_leather"] == 1          # taken, not yet laid: player 1 places it
-    cells[1][40] = "L"                             # laid at e5: nothing left to place
+    assert fields["pending_leather"] == 1  # taken, not yet laid: player 1 places it
+    cells[1][40] = "L"  # laid at e5: nothing left to place
     fields, labels = board.fields_from_table(edition, circle, cells, (5, 32), (13, 27))
     assert fields["pending_leather"] is None and labels[1] == {40: "L"}
 
 
 def test_a_leather_patch_on_a_full_quilt_is_discarded_so_it_is_asked_not_derived():
     with pytest.raises(InvalidPositionError, match="pending_leather"):
-        ps.Position(board_text(q0="\n".join(["?????????"] * 9), circle="-", p0="buttons 0 time 27",
-                               p1="buttons 0 time 13", extra="income 0/0\nbonus_owner 0\npending_leather 0"))
+        ps.Position(
+            board_text(
+                q0="\n".join(["?????????"] * 9),
+                circle="-",
+                p0="buttons 0 time 27",
+                p1="buttons 0 time 13",
+                extra="income 0/0\nbonus_owner 0\npending_leather 0",
+            )
+        )
 
 
 def test_the_bonus_goes_to_the_one_quilt_covering_a_7x7_and_is_asked_when_both_do():
     pos = next(p for p in greedy_game(0) if p.bonus_owner is not None)  # one quilt covers a 7x7 square
     f = pos.fields()
-    fields, _ = from_table(pos, on_top=f["on_top"] if f["time"][0] == f["time"][1] else None,
-                           pending_leather=f["pending_leather"] if 2**81 - 1 in f["quilts"] else None)
+    fields, _ = from_table(
+        pos,
+        on_top=f["on_top"] if f["time"][0] == f["time"][1] else None,
+        pending_leather=f["pending_leather"] if 2**81 - 1 in f["quilts"] else None,
+    )
     assert fields["bonus_owner"] == pos.bonus_owner
     args, _ = table_of(pos)
     edition, circle, cells, buttons, time = args
     other = 1 - pos.bonus_owner
-    with pytest.raises(InvalidPositionError, match="bonus_owner"):   # a wrong answer is refused, not kept
-        board.fields_from_table(edition, circle, cells, buttons, time, bonus_owner=other,
-                                on_top=f["on_top"] if time[0] == time[1] else None)
+    with pytest.raises(InvalidPositionError, match="bonus_owner"):  # a wrong answer is refused, not kept
+        board.fields_from_table(
+            edition,
+            circle,
+            cells,
+            buttons,
+            time,
+            bonus_owner=other,
+            on_top=f["on_top"] if time[0] == time[1] else None,
+        )
 
 
 def test_tokens_on_one_space_need_the_answer_who_is_on_top():

@@ -8,8 +8,10 @@ import pytest
 
 import patchsolve as ps
 
-MID = ("revised 14,29,32,25,0,30,21,20,6,1,11,27,18,22,28,24,3,23,5,19,12,31,10,13,16,17 "
-       "263b080002477/20f0080002e7 8/11 5/4 15/13 - 26,32,38,44,50 - - -")
+MID = (
+    "revised 14,29,32,25,0,30,21,20,6,1,11,27,18,22,28,24,3,23,5,19,12,31,10,13,16,17 "
+    "263b080002477/20f0080002e7 8/11 5/4 15/13 - 26,32,38,44,50 - - -"
+)
 
 
 def board():
@@ -28,7 +30,7 @@ def test_the_covered_squares_of_a_picture_may_be_drawn_with_hash():
     a, b = quilt_rows(text, 0)
     lines[a:b] = [re.sub(r"[^.]", "#", row) for row in lines[a:b]]
     hashed = "\n".join(lines)
-    with pytest.raises(ps.NotationError, match="income"):   # '#' hides which patch: the incomes are needed
+    with pytest.raises(ps.NotationError, match="income"):  # '#' hides which patch: the incomes are needed
         ps.Position.from_board(hashed)
     pos = ps.Position.from_board(hashed + "\nincome 5/4\n")
     assert pos.quilt(0) == ps.Position(MID).quilt(0)
@@ -38,8 +40,11 @@ def test_the_covered_squares_of_a_picture_may_be_drawn_with_hash():
 
 
 def test_keywords_in_any_case_and_commas_in_the_player_line():
-    text = board().replace("edition revised", "Edition Revised").replace("player 0 buttons 8 time 15",
-                                                                          "Player 0: buttons 8, time 15")
+    text = (
+        board()
+        .replace("edition revised", "Edition Revised")
+        .replace("player 0 buttons 8 time 15", "Player 0: buttons 8, time 15")
+    )
     assert ps.Position.from_board(text) == ps.Position(MID)
 
 
@@ -65,7 +70,7 @@ def test_an_l_drawn_before_any_leather_space_is_passed_is_named():
     text = board()
     lines = text.splitlines()
     a, _ = quilt_rows(text, 0)
-    lines[a + 6] = "L" + lines[a + 6][1:]      # a7
+    lines[a + 6] = "L" + lines[a + 6][1:]  # a7
     with pytest.raises(ps.InvalidPositionError) as e:
         ps.Position.from_board("\n".join(lines))
     assert "quilt 0 shows 1 L" in str(e.value) and "no leather space" in str(e.value)

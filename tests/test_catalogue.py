@@ -17,8 +17,14 @@ def test_patches_hold_every_row_of_the_catalogue_with_its_fields():
     assert len(ps.PATCHES) == len(rows) == 33
     for p, r in zip(ps.PATCHES, rows):
         assert (p.id, p.name, p.cost, p.buttons, p.time, p.income, p.shape) == (
-            int(r["id"]), r["name"], int(r["buttons"]), int(r["buttons"]), int(r["time"]), int(r["income"]),
-            r["shape"])
+            int(r["id"]),
+            r["name"],
+            int(r["buttons"]),
+            int(r["buttons"]),
+            int(r["time"]),
+            int(r["income"]),
+            r["shape"],
+        )
         assert p.size == r["shape"].count("#")
 
 
@@ -38,7 +44,7 @@ def test_the_patches_command_draws_each_shape_with_the_patch_symbol():
         row = next(i for i, line in enumerate(lines) if head in line)
         col = lines[row].index(head)
         assert f"cost {p.buttons} time {p.time} income {p.income}" in lines[row + 1][col:]
-        drawn = [lines[row + 2 + k][col:col + len(s)].rstrip() for k, s in enumerate(p.shape.split("/"))]
+        drawn = [lines[row + 2 + k][col : col + len(s)].rstrip() for k, s in enumerate(p.shape.split("/"))]
         assert drawn == [s.replace(".", " ").replace("#", p.symbol).rstrip() for s in p.shape.split("/")]
 
 
@@ -47,5 +53,13 @@ def test_the_patches_command_json_is_the_catalogue():
     assert r.exit_code == 0
     data = json.loads(r.output)
     assert data == [p.to_dict() for p in ps.PATCHES]
-    assert data[8] == {"id": 8, "symbol": "8", "name": "L4_expensive", "cost": 4, "time": 6, "income": 2,
-                       "size": 4, "shape": "###/#.."}
+    assert data[8] == {
+        "id": 8,
+        "symbol": "8",
+        "name": "L4_expensive",
+        "cost": 4,
+        "time": 6,
+        "income": 2,
+        "size": 4,
+        "shape": "###/#..",
+    }

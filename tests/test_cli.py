@@ -18,13 +18,12 @@ from click.testing import CliRunner
 import patchsolve as ps
 from patchsolve import Game
 from patchsolve.cli import cli
-from patchsolve.search import SearchResult
-from patchsolve.search import shortcut
+from patchsolve.search import SearchResult, shortcut
 from patchsolve.search.result import root_move
 
 GOLDEN = Path(__file__).parent / "data" / "golden_game.txt"
 START_TEXT = ps.Position.start(seed=0).to_text()
-COMMANDS = sorted(cli.commands)          # every command, including those added later
+COMMANDS = sorted(cli.commands)  # every command, including those added later
 
 
 def run(*args, input=None):
@@ -46,17 +45,28 @@ def assert_bad_input(result, needle=None):
 # -- a stand-in engine -----------------------------------------------------------
 
 CALLS = []
-LIMITS_SEEN = []       # the Limits objects the stand-in engines were given
+LIMITS_SEEN = []  # the Limits objects the stand-in engines were given
 
 
 def _fake_result(position, engine, **limits):
     moves = position.legal_moves()
     best = moves[-1]
     root = [root_move(m, 3.0 - i, visits=100 - i) for i, m in enumerate(reversed(moves[-4:]))]
-    return SearchResult(best_move=best, score=3.0, bound="estimate", pv=[best], depth=limits.get("depth", 0),
-                        nodes=1234, time=0.01, nps=123400.0, seed=limits.get("seed"), engine=engine,
-                        iterations=limits.get("iterations"), win_probability=0.6 if engine == "mcts" else None,
-                        root_moves=root)
+    return SearchResult(
+        best_move=best,
+        score=3.0,
+        bound="estimate",
+        pv=[best],
+        depth=limits.get("depth", 0),
+        nodes=1234,
+        time=0.01,
+        nps=123400.0,
+        seed=limits.get("seed"),
+        engine=engine,
+        iterations=limits.get("iterations"),
+        win_probability=0.6 if engine == "mcts" else None,
+        root_moves=root,
+    )
 
 
 @pytest.fixture
@@ -65,7 +75,7 @@ def fake_engines(monkeypatch):
     limits it was given and its options."""
     CALLS.clear()
     LIMITS_SEEN.clear()
-    monkeypatch.setattr(shortcut, "ENDGAME_SPACES", -1)     # no exact-solver shortcut around the fakes
+    monkeypatch.setattr(shortcut, "ENDGAME_SPACES", -1)  # no exact-solver shortcut around the fakes
 
     def fake(engine):
         module = types.ModuleType(f"patchsolve.search.{engine}")
@@ -86,6 +96,7 @@ def fake_engines(monkeypatch):
 
 # -- help -------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("command", COMMANDS)
 def test_every_command_has_help_with_an_example(command):
     r = run(command, "--help")
@@ -101,6 +112,7 @@ def test_the_group_help_lists_every_command():
 
 
 # -- new ---------------------------------------------------------------------------
+
 
 def test_new_prints_a_start_position():
     r = run("new", "--seed", 0)
@@ -123,6 +135,7 @@ def test_new_rejects_a_bad_edition():
 
 
 # -- position input and show ------------------------------------------------------
+
 
 def test_show_draws_the_built_in_start_position_by_default():
     r = run("show")
@@ -166,19 +179,22 @@ def test_show_json():
     assert [p["id"] for p in data["next"]] == list(ps.Position.start(seed=0).circle[:3])
 
 
-@pytest.mark.parametrize("args,needle", [
-    (["show", "garbage"], "edition"),
-    (["show", "revised", "1,2"], "11 fields"),
-    (["show", START_TEXT.replace("5/5", "5/x")], "buttons"),
-    (["show", START_TEXT.replace("0/0 0 26", "0/60 0 26")], "invalid position"),
-    (["moves", "-f", "/nonexistent/pos.txt"], "cannot read"),
-    (["moves", "-f", "-", "revised"], "not both"),
-    (["show", "-"], "no position"),
-    (["show", '{"edition": 3}'], "missing key"),
-    (["best", "--bogus"], "--bogus"),
-    (["perft", "x"], "DEPTH"),
-    (["perft", "-1"], None),
-])
+@pytest.mark.parametrize(
+    "args,needle",
+    [
+        (["show", "garbage"], "edition"),
+        (["show", "revised", "1,2"], "11 fields"),
+        (["show", START_TEXT.replace("5/5", "5/x")], "buttons"),
+        (["show", START_TEXT.replace("0/0 0 26", "0/60 0 26")], "invalid position"),
+        (["moves", "-f", "/nonexistent/pos.txt"], "cannot read"),
+        (["moves", "-f", "-", "revised"], "not both"),
+        (["show", "-"], "no position"),
+        (["show", '{"edition": 3}'], "missing key"),
+        (["best", "--bogus"], "--bogus"),
+        (["perft", "x"], "DEPTH"),
+        (["perft", "-1"], None),
+    ],
+)
 def test_bad_input_is_one_line_on_stderr_with_exit_status_2(args, needle):
     assert_bad_input(run(*args, input=""), needle)
 
@@ -191,6 +207,7 @@ def test_an_invalid_position_lists_every_problem_on_its_line():
 
 
 # -- moves --------------------------------------------------------------------------
+
 
 def test_moves_lists_the_legal_moves_with_their_notation():
     r = run("moves")
@@ -211,6 +228,7 @@ def test_moves_json_and_a_finished_game():
 
 
 # -- perft and bench ------------------------------------------------------------------
+
 
 def test_perft_of_the_start_position():
     r = run("perft", 2)
@@ -235,6 +253,7 @@ def test_bench_prints_the_pinned_signature():
 
 
 # -- replay -------------------------------------------------------------------------
+
 
 def test_replay_shows_the_game_move_by_move():
     r = run("replay", GOLDEN)
@@ -269,12 +288,22 @@ def test_replay_errors(tmp_path):
 
 # -- play between humans ----------------------------------------------------------------
 
+
 def test_human_vs_human_plays_a_whole_game_and_writes_its_record(tmp_path):
     game = Game.read(GOLDEN)
     moves = "\n".join(str(m) for m in game.moves)
     record = tmp_path / "game.txt"
-    r = run("play", "--p0", "human", "--p1", "human", "--record", record, "--no-color",
-            input="nonsense\nleather@a1\nmoves\n" + moves + "\n")
+    r = run(
+        "play",
+        "--p0",
+        "human",
+        "--p1",
+        "human",
+        "--record",
+        record,
+        "--no-color",
+        input="nonsense\nleather@a1\nmoves\n" + moves + "\n",
+    )
     assert r.exit_code == 0, r.output
     assert "game over: player 0 4, player 1 8" in r.stdout
     assert "bad move" in r.stderr and "illegal move" in r.stderr
@@ -287,6 +316,7 @@ def test_play_quit_and_undo():
 
 
 # -- with a stand-in engine ---------------------------------------------------------
+
 
 def test_best_prints_move_score_pv_stats_and_quilt(fake_engines):
     r = run("best", "--engine", "mcts", "--iterations", 500)
@@ -319,8 +349,8 @@ def test_best_json(fake_engines):
 def test_best_with_alphabeta_passes_only_its_limits(fake_engines):
     r = run("best", "--engine", "alphabeta", "--depth", 4, "--nodes", 1000)
     assert r.exit_code == 0, r.output
-    (engine, got), = fake_engines
-    progress = got.pop("on_iteration")      # the CLI's progress lines come from the engine's own callback
+    ((engine, got),) = fake_engines
+    progress = got.pop("on_iteration")  # the CLI's progress lines come from the engine's own callback
     assert callable(progress) and (engine, got) == ("alphabeta", {"depth": 4, "nodes": 1000})
     fake_engines.clear()
     assert run("best", "--engine", "alphabeta", "--depth", 4, "--nodes", 1000, "-q").exit_code == 0
@@ -332,11 +362,28 @@ def test_best_with_alphabeta_passes_only_its_limits(fake_engines):
 
 
 def test_engine_options_are_passed_through_typed(fake_engines):
-    r = run("best", "--engine", "mcts", "--iterations", 500, "--option", "tree=plain",
-            "-o", "solver=false", "-o", "c=0.5", "-o", "max_nodes=4096")
+    r = run(
+        "best",
+        "--engine",
+        "mcts",
+        "--iterations",
+        500,
+        "--option",
+        "tree=plain",
+        "-o",
+        "solver=false",
+        "-o",
+        "c=0.5",
+        "-o",
+        "max_nodes=4096",
+    )
     assert r.exit_code == 0, r.output
-    assert fake_engines == [("mcts", {"iterations": 500, "seed": 0, "max_nodes": 4096,
-                                      "tree": "plain", "solver": False, "c": 0.5})]
+    assert fake_engines == [
+        (
+            "mcts",
+            {"iterations": 500, "seed": 0, "max_nodes": 4096, "tree": "plain", "solver": False, "c": 0.5},
+        )
+    ]
 
 
 def test_a_malformed_engine_option_or_a_limit_given_as_one_is_bad_input(fake_engines):
@@ -384,10 +431,11 @@ def test_play_engine_vs_engine(fake_engines, tmp_path):
     assert r.exit_code == 0, r.output
     game = Game.read(record)
     assert game.end.is_over
-    assert json.loads(r.stdout)["over"] is True          # stdout is the JSON only
+    assert json.loads(r.stdout)["over"] is True  # stdout is the JSON only
 
 
 # -- with the real engines ------------------------------------------------------------
+
 
 def test_best_with_the_real_mcts_engine():
     r = run("best", "--engine", "mcts", "--iterations", 300, "--json", "-q")
@@ -438,6 +486,7 @@ def test_play_helps_a_human_with_moves_and_orientations():
 
 # -- one hand-off: the CLI's Limits goes to the dispatcher as it is -------------------------
 
+
 def test_an_engine_command_builds_one_limits_and_hands_it_on(fake_engines, monkeypatch):
     from patchsolve.search import limits as limits_module
 
@@ -451,7 +500,7 @@ def test_an_engine_command_builds_one_limits_and_hands_it_on(fake_engines, monke
     monkeypatch.setattr(limits_module.Limits, "__post_init__", counting)
     r = run("best", "--depth", 3, "-o", "hash_mb=8", "-o", "placements=4", "-q")
     assert r.exit_code == 0, r.output
-    budgets = [b for b in built if b.given()]     # (the dispatcher's split of no keywords is an empty one)
+    budgets = [b for b in built if b.given()]  # (the dispatcher's split of no keywords is an empty one)
     assert len(budgets) == 1 and budgets[0].given() == {"depth": 3, "hash_mb": 8}
     assert LIMITS_SEEN == [budgets[0]] and LIMITS_SEEN[0] is budgets[0]
     assert fake_engines == [("alphabeta", {"depth": 3, "hash_mb": 8, "placements": 4})]
@@ -460,12 +509,15 @@ def test_an_engine_command_builds_one_limits_and_hands_it_on(fake_engines, monke
     assert len([b for b in built if b.given()]) == 1
 
 
-@pytest.mark.parametrize("args, needle", [
-    (["--iterations", 100], "iterations"),
-    (["--engine", "mcts", "--depth", 2], "depth"),
-    (["-o", "bogus=1"], "bogus"),
-    (["--workers", 2, "--nodes", 100], "workers"),
-])
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["--iterations", 100], "iterations"),
+        (["--engine", "mcts", "--depth", 2], "depth"),
+        (["-o", "bogus=1"], "bogus"),
+        (["--workers", 2, "--nodes", 100], "workers"),
+    ],
+)
 def test_play_refuses_bad_engine_settings_before_drawing_or_writing_the_record(tmp_path, args, needle):
     record = tmp_path / "game.txt"
     r = run("play", "--p0", "engine", "--p1", "engine", "--record", record, *args)
@@ -473,8 +525,14 @@ def test_play_refuses_bad_engine_settings_before_drawing_or_writing_the_record(t
     assert r.stdout == "" and not record.exists()
 
 
-@pytest.mark.parametrize("command", [["new"], ["best", "--engine", "mcts", "--iterations", 10],
-                                     ["tournament", "random", "random", "--pairs", 1]])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["new"],
+        ["best", "--engine", "mcts", "--iterations", 10],
+        ["tournament", "random", "random", "--pairs", 1],
+    ],
+)
 def test_every_seed_takes_the_same_range(command):
     assert_bad_input(run(*command, "--seed", 2**64), "--seed")
     assert_bad_input(run(*command, "--seed", -1), "--seed")
@@ -491,11 +549,16 @@ def test_perft_progress_counts_leaves_within_a_root_move_and_ctrl_c_keeps_the_wh
     import signal
     import subprocess
 
-    proc = subprocess.Popen([sys.executable, "-m", "patchsolve.cli", "perft", "5"], stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "patchsolve.cli", "perft", "5"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         line = ""
-        while "leaves," not in line:                    # the first progress line, about 1 s in
+        while "leaves," not in line:  # the first progress line, about 1 s in
             line = proc.stderr.readline()
             assert line, "perft ended without a progress line"
         proc.send_signal(signal.SIGINT)
@@ -532,19 +595,21 @@ def test_a_placement_that_does_not_fit_names_its_square():
 
 
 def test_best_draws_the_quilt_after_its_move_with_patch_symbols_not_hashes():
-    pos = ps.Position.from_text(Game.read(GOLDEN).position(20).to_text())     # no labels: a tiling names them
+    pos = ps.Position.from_text(Game.read(GOLDEN).position(20).to_text())  # no labels: a tiling names them
     r = run("best", pos.to_text(), "--depth", 2, "-q", "--no-color")
     assert r.exit_code == 0, r.output
     quilt = r.stdout.split("quilt of player")[1].splitlines()[2:]
     assert len(quilt) == 9 and not any("#" in row for row in quilt)
-    assert sum(c != "." for row in quilt for c in row.split()[1:]) == bin(pos.play(
-        pos.parse_move(r.stdout.split("best move: ")[1].split()[0])).quilt(pos.to_move)).count("1")
+    assert sum(c != "." for row in quilt for c in row.split()[1:]) == bin(
+        pos.play(pos.parse_move(r.stdout.split("best move: ")[1].split()[0])).quilt(pos.to_move)
+    ).count("1")
 
 
 def test_the_error_line_cuts_quoted_tokens_but_not_apostrophes_or_paths():
     from patchsolve.cli.common import one_line
 
-    path = "/home/someone/" + "games/" * 12 + "game.txt"             # 92 characters, kept whole
+    path = "/home/someone/" + "games/" * 12 + "game.txt"  # 92 characters, kept whole
     text = one_line(f"player 0's move can't be read from {path}: token '{'y' * 100}'\n(field 'move')")
-    assert text == (f"player 0's move can't be read from {path}: token '{'y' * 40}...' (100 characters) "
-                    "(field 'move')")
+    assert text == (
+        f"player 0's move can't be read from {path}: token '{'y' * 40}...' (100 characters) (field 'move')"
+    )

@@ -8,7 +8,6 @@ from click.testing import CliRunner
 import patchsolve as ps
 from patchsolve.cli import cli
 from patchsolve.patches import PATCHES
-
 from test_cli import assert_bad_input
 
 
@@ -34,8 +33,11 @@ def test_show_board_of_a_notation_position_reads_back_from_stdin_file_and_argume
     assert ps.Position(r.output) == pos
     f = tmp_path / "table.txt"
     f.write_text(r.output)
-    for args, stdin in ((["show", "--json", "-f", f], None), (["show", "--json", "-"], r.output),
-                        (["show", "--json", r.output], None)):
+    for args, stdin in (
+        (["show", "--json", "-f", f], None),
+        (["show", "--json", "-"], r.output),
+        (["show", "--json", r.output], None),
+    ):
         shown = run(*args, input=stdin)
         assert shown.exit_code == 0, shown.output
         assert pos.to_text() in shown.output
@@ -68,14 +70,19 @@ def test_new_with_the_circle_read_off_the_table():
     assert run("new", "--circle", ",".join(map(str, ids))).output == r.output.replace(" 1 26,", " 0 26,")
 
 
-@pytest.mark.parametrize("circle, needle", [
-    (",".join(map(str, range(33))), "must be last"),
-    (",".join(map(str, list(range(1, 32)) + [0])), "missing"),
-    ("1,2,banana", "unknown patch"),
-])
+@pytest.mark.parametrize(
+    "circle, needle",
+    [
+        (",".join(map(str, range(33))), "must be last"),
+        (",".join(map(str, list(range(1, 32)) + [0])), "missing"),
+        ("1,2,banana", "unknown patch"),
+    ],
+)
 def test_new_refuses_a_circle_that_is_not_a_start_circle(circle, needle):
     assert_bad_input(run("new", "--circle", circle), needle)
 
 
 def test_new_takes_a_seed_or_a_circle_not_both():
-    assert_bad_input(run("new", "--seed", 3, "--circle", ",".join(map(str, list(range(1, 33)) + [0]))), "not both")
+    assert_bad_input(
+        run("new", "--seed", 3, "--circle", ",".join(map(str, list(range(1, 33)) + [0]))), "not both"
+    )

@@ -11,7 +11,7 @@ from patchsolve import Game
 from patchsolve.cli import cli
 
 GOLDEN = Path(__file__).parent / "data" / "golden_game.txt"
-HOLE = "revised 1,27,18,28,3,23,26,19,12,10,13,17,9,14,29,0,4 70040281fddffffffff/406bfeffffffc 2/10 6/9 28/32 - 38,44,50 - - -"
+HOLE = "revised 1,27,18,28,3,23,26,19,12,10,13,17,9,14,29,0,4 70040281fddffffffff/406bfeffffffc 2/10 6/9 28/32 - 38,44,50 - - -"  # noqa: E501
 
 
 def run(*args):
@@ -31,7 +31,7 @@ def test_analyze_shows_each_moves_class_and_each_players_accuracy(tmp_path):
     lines = r.output.splitlines()
     assert lines[0].split()[-1] == "class"
     classes = {"best", "good", "inaccuracy", "mistake", "blunder", "forced"}
-    moves = lines[1:1 + len(tail_game(20))]
+    moves = lines[1 : 1 + len(tail_game(20))]
     assert all(m.split()[0].isdigit() and set(m.split()) & classes for m in moves)
     assert lines[1 + len(moves)] == ""
     assert any(line.startswith("player  moves  accuracy") for line in lines)
@@ -55,8 +55,12 @@ def test_analyze_a_folder_writes_a_row_per_game_and_player(tmp_path):
     r = run("analyze", folder, "--depth", 2, "-q", "--csv", out)
     assert r.exit_code == 0, r.output
     rows = list(csv.DictReader(out.open()))
-    assert sorted((row["game"], row["player"]) for row in rows) == [("a.txt", "0"), ("a.txt", "1"),
-                                                                   ("b.txt", "0"), ("b.txt", "1")]
+    assert sorted((row["game"], row["player"]) for row in rows) == [
+        ("a.txt", "0"),
+        ("a.txt", "1"),
+        ("b.txt", "0"),
+        ("b.txt", "1"),
+    ]
 
 
 def test_analyze_many_games_refuses_json_in_one_line(tmp_path):
@@ -71,8 +75,10 @@ def test_analyze_many_games_refuses_json_in_one_line(tmp_path):
 def test_explain_text_and_json():
     r = run("explain", HOLE, "--move", "1:0@a6", "--depth", 4)
     assert r.exit_code == 0, r.output
-    assert r.output.startswith("best ") and "holes" in run("explain", HOLE, "--move", "1:0@a6", "--depth", 4,
-                                                          "--top", 20).output
+    assert (
+        r.output.startswith("best ")
+        and "holes" in run("explain", HOLE, "--move", "1:0@a6", "--depth", 4, "--top", 20).output
+    )
     data = json.loads(run("explain", HOLE, "--move", "1:0@a6", "--depth", 4, "--json").output)
     assert data["difference"] > 0 and data["played"]["move"] == "1:0@a6"
 
@@ -97,6 +103,7 @@ def test_eval_map_svg_is_written(tmp_path):
 
 
 # -- quiz ----------------------------------------------------------------------------
+
 
 def quiz_json(path, *args):
     r = run("quiz", path, "--depth", 3, "-q", "--json", *args)

@@ -11,7 +11,9 @@ SOLVE_SET = Path(__file__).resolve().parent / "data" / "solve_set.json"
 
 
 def small_endgame():
-    entry = next(e for e in json.loads(SOLVE_SET.read_text()) if e["plies_left"] <= 4 and e["value"] is not None)
+    entry = next(
+        e for e in json.loads(SOLVE_SET.read_text()) if e["plies_left"] <= 4 and e["value"] is not None
+    )
     return entry["text"], entry["value"]
 
 

@@ -9,7 +9,7 @@ import pytest
 
 import patchsolve
 import patchsolve as ps
-from patchsolve import Limits, LimitError, PatchsolveError, Position, bench
+from patchsolve import LimitError, Limits, PatchsolveError, Position, bench
 from patchsolve.search import ENGINES, dispatch, shortcut
 
 BUDGET = {"alphabeta": {"depth": 2}, "mcts": {"iterations": 300}}
@@ -31,6 +31,7 @@ NEAR_END = [g[-6] for g in map(game, range(10, 14))]
 
 # -- finished positions ------------------------------------------------------------
 
+
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("end", ENDS, ids=range(len(ENDS)))
 def test_a_finished_game_is_its_margin_for_the_player_to_move_proven(engine, end):
@@ -42,6 +43,7 @@ def test_a_finished_game_is_its_margin_for_the_player_to_move_proven(engine, end
 
 
 # -- one result -----------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_every_engine_fills_the_same_result_fields(engine):
@@ -73,10 +75,17 @@ def test_alpha_beta_win_probability_grows_with_its_score():
     from patchsolve.search.result import win_probability_of
 
     assert win_probability_of(0) == 0.5
-    assert win_probability_of(-20) < win_probability_of(-1) < 0.5 < win_probability_of(1) < win_probability_of(20)
+    assert (
+        win_probability_of(-20)
+        < win_probability_of(-1)
+        < 0.5
+        < win_probability_of(1)
+        < win_probability_of(20)
+    )
 
 
 # -- the near-end shortcut ------------------------------------------------------------
+
 
 @pytest.mark.parametrize("pos", NEAR_END, ids=range(len(NEAR_END)))
 def test_near_the_end_every_engine_answers_with_the_solver_s_proven_value(pos):
@@ -96,8 +105,18 @@ def test_without_the_shortcut_an_engine_estimates():
 # -- limits -------------------------------------------------------------------------------
 
 BAD_LIMITS = [
-    {"time": 0}, {"time": -1}, {"time": 2e6}, {"time": float("nan")}, {"time": float("inf")}, {"time": "1"},
-    {"seed": -1}, {"seed": 2**64}, {"seed": 1.5}, {"multipv": 0}, {"multipv": 10**9}, {"hash_mb": 0},
+    {"time": 0},
+    {"time": -1},
+    {"time": 2e6},
+    {"time": float("nan")},
+    {"time": float("inf")},
+    {"time": "1"},
+    {"seed": -1},
+    {"seed": 2**64},
+    {"seed": 1.5},
+    {"multipv": 0},
+    {"multipv": 10**9},
+    {"hash_mb": 0},
     {"hash_mb": 10**9},
 ]
 
@@ -109,15 +128,26 @@ def test_a_limit_out_of_range_is_one_limit_error_for_every_engine(engine, limits
         patchsolve.search(MIDGAME, engine=engine, **limits)
 
 
-@pytest.mark.parametrize("engine,limits", [
-    ("mcts", {"iterations": 99999999999999999999999}), ("mcts", {"iterations": 0}),
-    ("mcts", {"workers": 0}), ("mcts", {"workers": 10**6}), ("mcts", {"max_nodes": 2**40}),
-    ("mcts", {"depth": 3}), ("mcts", {"nodes": 5}),
-    ("alphabeta", {"depth": 0}), ("alphabeta", {"depth": 10**6}), ("alphabeta", {"nodes": 2**70}),
-    ("alphabeta", {"iterations": 10}), ("alphabeta", {"workers": 2, "nodes": 1000}), ("alphabeta", {"workers": 3, "depth": 4}),
-    ("alphabeta", {"bogus": 1}),
-    ("mcts", {"bogus": 1}),
-])
+@pytest.mark.parametrize(
+    "engine,limits",
+    [
+        ("mcts", {"iterations": 99999999999999999999999}),
+        ("mcts", {"iterations": 0}),
+        ("mcts", {"workers": 0}),
+        ("mcts", {"workers": 10**6}),
+        ("mcts", {"max_nodes": 2**40}),
+        ("mcts", {"depth": 3}),
+        ("mcts", {"nodes": 5}),
+        ("alphabeta", {"depth": 0}),
+        ("alphabeta", {"depth": 10**6}),
+        ("alphabeta", {"nodes": 2**70}),
+        ("alphabeta", {"iterations": 10}),
+        ("alphabeta", {"workers": 2, "nodes": 1000}),
+        ("alphabeta", {"workers": 3, "depth": 4}),
+        ("alphabeta", {"bogus": 1}),
+        ("mcts", {"bogus": 1}),
+    ],
+)
 def test_engine_limits_are_checked_before_any_search(engine, limits):
     with pytest.raises(LimitError) as e:
         patchsolve.search(MIDGAME, engine=engine, **limits)
@@ -149,8 +179,11 @@ def test_perft_depth_out_of_range_is_a_limit_error():
 
 
 def test_a_non_position_is_refused_by_every_entry():
-    for call in (lambda: patchsolve.search("start"), lambda: patchsolve.solve(None),
-                 lambda: patchsolve.search(MIDGAME, engine="minimax")):
+    for call in (
+        lambda: patchsolve.search("start"),
+        lambda: patchsolve.solve(None),
+        lambda: patchsolve.search(MIDGAME, engine="minimax"),
+    ):
         with pytest.raises(PatchsolveError):
             call()
 
@@ -171,6 +204,7 @@ def test_as_position_passes_a_position_and_names_anything_else():
 
 # -- stopping -------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_stopped_search_returns_its_best_legal_move_so_far(engine):
     timer = threading.Timer(0.3, patchsolve.request_stop)
@@ -180,7 +214,7 @@ def test_a_stopped_search_returns_its_best_legal_move_so_far(engine):
     assert r.interrupted and r.time < 30
     assert Position.start(seed=2).is_legal(r.best_move)
     again = patchsolve.search(Position.start(seed=2), engine=engine, **BUDGET[engine])
-    assert not again.interrupted                     # the next search starts afresh
+    assert not again.interrupted  # the next search starts afresh
 
 
 def test_a_stopped_solve_says_so_and_proves_nothing():

@@ -55,8 +55,9 @@ def test_same_seed_same_map_and_the_json_carries_two_grids():
     assert d["samples"] == 100
 
 
-@pytest.mark.parametrize("kwargs", [{"samples": 0}, {"samples": 1.5}, {"seed": -1}, {"epsilon": 2},
-                                    {"samples": True}])
+@pytest.mark.parametrize(
+    "kwargs", [{"samples": 0}, {"samples": 1.5}, {"seed": -1}, {"epsilon": 2}, {"samples": True}]
+)
 def test_bad_arguments_are_refused(kwargs):
     with pytest.raises(ps.PatchsolveError):
         coverage_map(ps.Position.start(), **kwargs)

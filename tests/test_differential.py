@@ -8,7 +8,6 @@ played in both. Run thousands with ``pytest --diff-games 5000``.
 import random
 
 import reference as ref
-
 from patchsolve import Position
 from patchsolve.position import random_circle
 
@@ -114,21 +113,33 @@ def dense_fields(seed: int) -> dict:
     if 53 in times:
         first_at_end = 0 if times[0] == 53 and (times[1] != 53 or rng.random() < 0.5) else 1
     return {
-        "edition": edition, "circle": circle, "quilts": tuple(quilts),
+        "edition": edition,
+        "circle": circle,
+        "quilts": tuple(quilts),
         "buttons": (rng.randrange(0, 30), rng.randrange(0, 30)),
         "income": (rng.randrange(0, 20), rng.randrange(0, 20)),
-        "time": tuple(times), "on_top": on_top, "leather": leather,
-        "bonus_owner": None, "first_at_end": first_at_end, "pending_leather": None,
+        "time": tuple(times),
+        "on_top": on_top,
+        "leather": leather,
+        "bonus_owner": None,
+        "first_at_end": first_at_end,
+        "pending_leather": None,
     }
 
 
 def ref_from_fields(f: dict):
     return ref.RefState(
-        f["edition"], tuple(f["circle"]),
+        f["edition"],
+        tuple(f["circle"]),
         tuple(frozenset(ref.to_cells(q)) for q in f["quilts"]),
-        tuple(f["buttons"]), tuple(f["income"]), tuple(f["time"]), frozenset(f["leather"]),
-        bonus_owner=f["bonus_owner"], first_at_end=f["first_at_end"],
-        pending_leather=f["pending_leather"], on_top=f["on_top"] if f["on_top"] is not None else 0,
+        tuple(f["buttons"]),
+        tuple(f["income"]),
+        tuple(f["time"]),
+        frozenset(f["leather"]),
+        bonus_owner=f["bonus_owner"],
+        first_at_end=f["first_at_end"],
+        pending_leather=f["pending_leather"],
+        on_top=f["on_top"] if f["on_top"] is not None else 0,
     )
 
 
@@ -153,7 +164,9 @@ def test_core_agrees_with_reference_from_dense_positions(diff_games):
             s = ref.play(s, move)
             after = pos.fields()
             seen_bonus += before["bonus_owner"] is None and after["bonus_owner"] is not None
-            seen_discard += (len(after["leather"]) < len(before["leather"]) and after["pending_leather"] is None)
+            seen_discard += (
+                len(after["leather"]) < len(before["leather"]) and after["pending_leather"] is None
+            )
     if diff_games >= 100:
         # the test is only worth its name if it reached the rare rules
         assert seen_bonus > 0 and seen_discard > 0, (seen_bonus, seen_discard)

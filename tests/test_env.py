@@ -1,7 +1,5 @@
 """The PettingZoo AEC environment (patchsolve.env); runs where pettingzoo is installed."""
 
-import random
-
 import numpy as np
 import pytest
 
@@ -12,11 +10,12 @@ from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
 import patchsolve as ps  # noqa: E402
 from patchsolve import actions as A  # noqa: E402
 from patchsolve.env import AGENTS, env, raw_env  # noqa: E402
-from patchsolve.observation import observation  # noqa: E402
 
 
 # the api_test's advice for non-dict observations; PettingZoo's classic games get it too
-@pytest.mark.filterwarnings("ignore:Observation space for each agent", "ignore:Observation is not a NumPy array")
+@pytest.mark.filterwarnings(
+    "ignore:Observation space for each agent", "ignore:Observation is not a NumPy array"
+)
 def test_pettingzoo_api_test():
     api_test(env(), num_cycles=300)
     api_test(raw_env(edition="original", first_player=1), num_cycles=300)
@@ -102,8 +101,16 @@ def test_illegal_actions():
     assert w.terminations[mover] and w.rewards[mover] == -1
 
 
-@pytest.mark.parametrize("kwargs", [{"edition": "deluxe"}, {"reward": "points"}, {"render_mode": "svg"},
-                                    {"first_player": 3}, {"circle": (1, 2, 3)}])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"edition": "deluxe"},
+        {"reward": "points"},
+        {"render_mode": "svg"},
+        {"first_player": 3},
+        {"circle": (1, 2, 3)},
+    ],
+)
 def test_bad_options(kwargs):
     with pytest.raises(ps.PatchsolveError):
         raw_env(**kwargs)
@@ -128,7 +135,7 @@ def test_render_rgb_draws_patch_colours():
     e.step(A.move_to_action(buy))
     img = e.render()
     assert img.ndim == 3 and img.shape[2] == 3 and img.dtype == np.uint8
-    want = np.array([int(patch_colour(buy.patch)[i:i + 2], 16) for i in (1, 3, 5)])
+    want = np.array([int(patch_colour(buy.patch)[i : i + 2], 16) for i in (1, 3, 5)])
     assert (np.abs(img.reshape(-1, 3).astype(int) - want).max(axis=1) <= 2).sum() > 100
 
 
@@ -143,8 +150,8 @@ def test_readme_researchers_examples_run():
     from pathlib import Path
 
     text = (Path(__file__).resolve().parents[1] / "README.md").read_text()
-    section = text[text.index("## For researchers"):]
-    section = section[:section.index("\n## ", 1)]
+    section = text[text.index("## For researchers") :]
+    section = section[: section.index("\n## ", 1)]
     blocks = re.findall(r"```python\n(.*?)```", section, re.S)
     assert len(blocks) == 2
     scope = {}

@@ -31,12 +31,24 @@ def squares(mask):
 
 def definitions(quilt, mask, hole_penalty):
     after = quilt | mask
-    empty_next = {rr * 9 + cc for sq in squares(mask) for rr, cc in neighbours(sq)
-                  if on_board(rr, cc) and not covered(after, rr, cc)}
-    contact = sum(1 for sq in squares(mask) for rr, cc in neighbours(sq)
-                  if not on_board(rr, cc) or covered(quilt, rr, cc))
-    isolated = sum(1 for sq in range(81) if not after >> sq & 1
-                   and all(not on_board(rr, cc) or covered(after, rr, cc) for rr, cc in neighbours(sq)))
+    empty_next = {
+        rr * 9 + cc
+        for sq in squares(mask)
+        for rr, cc in neighbours(sq)
+        if on_board(rr, cc) and not covered(after, rr, cc)
+    }
+    contact = sum(
+        1
+        for sq in squares(mask)
+        for rr, cc in neighbours(sq)
+        if not on_board(rr, cc) or covered(quilt, rr, cc)
+    )
+    isolated = sum(
+        1
+        for sq in range(81)
+        if not after >> sq & 1
+        and all(not on_board(rr, cc) or covered(after, rr, cc) for rr, cc in neighbours(sq))
+    )
     return len(empty_next) + 4 * isolated, contact, isolated, 256 + contact - hole_penalty * isolated
 
 

@@ -7,9 +7,9 @@ import patchsolve as ps
 from patchsolve.explanation import _holes, explain
 
 # Player 0 to move; 1:0@a6 leaves a hole no patch left in the circle can fill.
-HOLE = "revised 1,27,18,28,3,23,26,19,12,10,13,17,9,14,29,0,4 70040281fddffffffff/406bfeffffffc 2/10 6/9 28/32 - 38,44,50 - - -"
+HOLE = "revised 1,27,18,28,3,23,26,19,12,10,13,17,9,14,29,0,4 70040281fddffffffff/406bfeffffffc 2/10 6/9 28/32 - 38,44,50 - - -"  # noqa: E501
 # Player 1 to place a leather patch; f5 hands the opponent the 7x7 bonus.
-BONUS = "revised 23,1,7,21,15,16,32,19,0,18,17,10 c060673fdf0fffffff3f/1f84877c3e0fd7fe3fbff 17/10 12/11 43/45 - 50 - - 1"
+BONUS = "revised 23,1,7,21,15,16,32,19,0,18,17,10 c060673fdf0fffffff3f/1f84877c3e0fd7fe3fbff 17/10 12/11 43/45 - 50 - - 1"  # noqa: E501
 
 
 def terms(e):
@@ -28,7 +28,7 @@ def test_a_placement_that_leaves_an_unfillable_hole_shows_the_hole_term():
     assert _holes(pos.play(pos.parse_move("1:0@a6")), 0) > _holes(pos, 0)
     e = explain(HOLE, "1:0@a6", depth=4)
     assert e.played.end["holes"][0] > e.best.end["holes"][0]
-    assert terms(e)["holes"] > 0          # a reason the move is worse
+    assert terms(e)["holes"] > 0  # a reason the move is worse
     assert "holes" in e.text(top=20)
 
 

@@ -20,8 +20,10 @@ def test_the_golden_record_replays_to_its_known_final_score():
     assert end.scores() == (4, 8)
     assert end.winner() == 1
     assert end.first_at_end == 0
-    assert end.to_text() == ("revised 26,19,31,10,16,9,2,29,0,1,18,28 "
-                             "687f8fdfffb3f39dfee4/92fffd867f6f3dbffff 52/54 9/9 53/53 1 - - 0 -")
+    assert end.to_text() == (
+        "revised 26,19,31,10,16,9,2,29,0,1,18,28 "
+        "687f8fdfffb3f39dfee4/92fffd867f6f3dbffff 52/54 9/9 53/53 1 - - 0 -"
+    )
 
 
 def test_the_golden_record_is_exported_unchanged():
@@ -34,7 +36,7 @@ def test_moves_may_be_space_separated_with_comments_and_blank_lines():
     moves = " ".join(str(m) for m in game.moves)
     f = game.start.fields()
     cut = moves.rfind(" ", 0, 200)
-    text = f"# a comment\n\nfirst 0   # start player\ncircle {','.join(map(str, f['circle']))}\n# c\n{moves[:cut]}\n\n{moves[cut + 1:]}   # end\n"
+    text = f"# a comment\n\nfirst 0   # start player\ncircle {','.join(map(str, f['circle']))}\n# c\n{moves[:cut]}\n\n{moves[cut + 1 :]}   # end\n"  # noqa: E501
     assert Game.from_text(text) == game
 
 
@@ -89,14 +91,17 @@ def test_a_record_from_any_position():
     assert again == tail and again.end == game.end
 
 
-@pytest.mark.parametrize("text,error,needle", [
-    ("edition revised\nmoves\nwalk\n", NotationError, "circle"),
-    ("edition deluxe\ncircle 0,1\n", NotationError, "deluxe"),
-    ("first 2\ncircle 1,2\n", NotationError, "first"),
-    ("circle 1,2,x\n", NotationError, "circle"),
-    ("circle 1,2,3\n", InvalidPositionError, "33"),
-    ("circle 1\ncircle 2\n", NotationError, "twice"),
-])
+@pytest.mark.parametrize(
+    "text,error,needle",
+    [
+        ("edition revised\nmoves\nwalk\n", NotationError, "circle"),
+        ("edition deluxe\ncircle 0,1\n", NotationError, "deluxe"),
+        ("first 2\ncircle 1,2\n", NotationError, "first"),
+        ("circle 1,2,x\n", NotationError, "circle"),
+        ("circle 1,2,3\n", InvalidPositionError, "33"),
+        ("circle 1\ncircle 2\n", NotationError, "twice"),
+    ],
+)
 def test_bad_headers_are_reported(text, error, needle):
     with pytest.raises(error) as e:
         Game.from_text(text)
@@ -136,7 +141,9 @@ from hypothesis import strategies as st  # noqa: E402
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.integers(0, 2**32), st.integers(0, 120), st.sampled_from(["revised", "original"]), st.integers(0, 1))
+@given(
+    st.integers(0, 2**32), st.integers(0, 120), st.sampled_from(["revised", "original"]), st.integers(0, 1)
+)
 def test_records_of_random_games_round_trip(seed, plies, edition, first):
     rng = random.Random(seed)
     game = Game.new(seed=seed, edition=edition, first_player=first)

@@ -105,8 +105,17 @@ def test_illegal_action():
         strict.step(A.NUM_ACTIONS)
 
 
-@pytest.mark.parametrize("kwargs", [{"opponent": "deep_blue"}, {"opponent": 3}, {"seat": 2},
-                                    {"illegal": "ignore"}, {"reward": "points"}, {"render_mode": "svg"}])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"opponent": "deep_blue"},
+        {"opponent": 3},
+        {"seat": 2},
+        {"illegal": "ignore"},
+        {"reward": "points"},
+        {"render_mode": "svg"},
+    ],
+)
 def test_bad_options(kwargs):
     with pytest.raises(ps.PatchsolveError):
         SingleAgentEnv(**kwargs)
@@ -139,12 +148,20 @@ def test_make_works_after_import_patchsolve_in_either_order(imports):
     import subprocess
     import sys
 
-    code = (f"{imports}\n"
-            "e = gymnasium.make('patchsolve/Patchwork-v0', opponent='random')\n"
-            "obs, info = e.reset(seed=1)\n"
-            "print(type(e.unwrapped).__name__, obs['observation'].shape[0] > 0)\n")
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False,
-                       env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    code = (
+        f"{imports}\n"
+        "e = gymnasium.make('patchsolve/Patchwork-v0', opponent='random')\n"
+        "obs, info = e.reset(seed=1)\n"
+        "print(type(e.unwrapped).__name__, obs['observation'].shape[0] > 0)\n"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)),
+    )
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["SingleAgentEnv", "True"]
 
@@ -154,7 +171,12 @@ def test_import_patchsolve_does_not_import_gymnasium():
     import subprocess
     import sys
 
-    r = subprocess.run([sys.executable, "-c", "import sys, patchsolve; print('gymnasium' in sys.modules)"],
-                       capture_output=True, text=True, timeout=120, check=False,
-                       env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    r = subprocess.run(
+        [sys.executable, "-c", "import sys, patchsolve; print('gymnasium' in sys.modules)"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)),
+    )
     assert r.returncode == 0 and r.stdout.strip() == "False", r.stderr

@@ -26,10 +26,10 @@ import patchsolve
 from patchsolve import Game
 from patchsolve.cli import cli
 
-SRC = Path(patchsolve.__file__).resolve().parents[1]      # the package under test, not an installed one
+SRC = Path(patchsolve.__file__).resolve().parents[1]  # the package under test, not an installed one
 GOLDEN = Path(__file__).parent / "data" / "golden_game.txt"
 # 6 plies left, exact value -6 for the player to move: solved in well under a second
-ENDGAME = "revised 3,7,13,25,0,11,9,23,18,19,31 1f80e6f3d9fccff7dfee7/1cfffcff7ffc1c0f3fff3 11/11 14/15 45/45 0 50 - - -"
+ENDGAME = "revised 3,7,13,25,0,11,9,23,18,19,31 1f80e6f3d9fccff7dfee7/1cfffcff7ffc1c0f3fff3 11/11 14/15 45/45 0 50 - - -"  # noqa: E501
 TIMEOUT = 180
 
 
@@ -51,13 +51,13 @@ EXAMPLES = help_examples()
 def test_every_command_has_an_example():
     named = {name for name, _ in EXAMPLES}
     assert named == {"patchsolve", *cli.commands}, sorted({"patchsolve", *cli.commands} - named)
-    assert len(EXAMPLES) >= 30            # the reader above did find the examples
+    assert len(EXAMPLES) >= 30  # the reader above did find the examples
 
 
 def shell_env() -> dict:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(SRC)] + [p for p in [env.get("PYTHONPATH")] if p])
-    env["BROWSER"] = "true"               # serve's "open the page" runs true(1), not a browser
+    env["BROWSER"] = "true"  # serve's "open the page" runs true(1), not a browser
     return env
 
 
@@ -91,8 +91,17 @@ def run_serve(line: str, folder: Path):
     port = int(words[words.index("--port") + 1]) if "--port" in words else 8765
     if port_in_use(port):
         pytest.skip(f"port {port} is taken on this machine")
-    proc = subprocess.Popen(script(line), shell=True, cwd=folder, env=shell_env(), stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    proc = subprocess.Popen(
+        script(line),
+        shell=True,
+        cwd=folder,
+        env=shell_env(),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     try:
         deadline = time.monotonic() + 60
         page = None
@@ -120,8 +129,17 @@ def test_the_help_example_runs(name, line, folder):
         return
     if "--backend ray" in line:
         pytest.importorskip("ray")
-    r = subprocess.run(script(line), shell=True, cwd=folder, env=shell_env(), stdin=subprocess.DEVNULL,
-                       capture_output=True, text=True, timeout=TIMEOUT, check=False)
+    r = subprocess.run(
+        script(line),
+        shell=True,
+        cwd=folder,
+        env=shell_env(),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
     assert r.returncode == 0, f"{line}\nexit {r.returncode}\n{r.stderr[-2000:]}"
     assert "Traceback" not in r.stderr and "patchsolve: error" not in r.stderr, r.stderr[-2000:]
     assert r.stdout.strip(), f"{line} printed nothing"

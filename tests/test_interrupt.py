@@ -17,13 +17,18 @@ import pytest
 from patchsolve import Game, Position
 
 GOLDEN = Path(__file__).parent / "data" / "golden_game.txt"
-PATIENCE = 5.0        # seconds a stopped command may take to exit (it is asked within 0.5 s)
+PATIENCE = 5.0  # seconds a stopped command may take to exit (it is asked within 0.5 s)
 
 
 def start(*args, stdin=subprocess.DEVNULL):
-    return subprocess.Popen([sys.executable, "-m", "patchsolve.cli", *map(str, args)], stdin=stdin,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    return subprocess.Popen(
+        [sys.executable, "-m", "patchsolve.cli", *map(str, args)],
+        stdin=stdin,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
 
 
 def wait_for_line(proc, needle, timeout=60.0):
@@ -50,7 +55,7 @@ def interrupt(proc, after=1.0):
         out, _ = proc.communicate(timeout=30)
     except subprocess.TimeoutExpired:
         proc.kill()
-        raise AssertionError("the command ignored Ctrl-C")
+        raise AssertionError("the command ignored Ctrl-C") from None
     return proc.returncode, out, time.monotonic() - t0
 
 
@@ -100,13 +105,13 @@ def test_ctrl_c_during_analyze_keeps_the_moves_analysed(tmp_path):
 
     data = json.loads(out)
     assert code == 130 and took < PATIENCE and data["interrupted"] is True
-    assert 2 <= len(data["moves"]) < len(Game.read(GOLDEN))   # positions 1-3 valued: moves 1-2
+    assert 2 <= len(data["moves"]) < len(Game.read(GOLDEN))  # positions 1-3 valued: moves 1-2
 
 
 def test_play_writes_the_record_after_every_move_and_keeps_it_on_ctrl_c(tmp_path):
     record = tmp_path / "game.txt"
     proc = start("play", "--p0", "engine", "--p1", "engine", "--time", 0.2, "--record", record)
-    wait_for_line(proc, "player 1: searching")       # one move played
+    wait_for_line(proc, "player 1: searching")  # one move played
     wait_for_line(proc, "player ")
     code, out, took = interrupt(proc, after=0.5)
     assert code == 130 and took < PATIENCE
@@ -116,17 +121,47 @@ def test_play_writes_the_record_after_every_move_and_keeps_it_on_ctrl_c(tmp_path
 
 def test_play_keeps_the_record_at_end_of_input(tmp_path):
     record = tmp_path / "game.txt"
-    r = subprocess.run([sys.executable, "-m", "patchsolve.cli", "play", "--p0", "human", "--p1", "human",
-                        "--record", str(record)], input="walk\nwalk\n", capture_output=True, text=True,
-                       timeout=60)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "patchsolve.cli",
+            "play",
+            "--p0",
+            "human",
+            "--p1",
+            "human",
+            "--record",
+            str(record),
+        ],
+        input="walk\nwalk\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert r.returncode == 0 and "end of input" in r.stdout
     assert [str(m) for m in Game.read(record).moves] == ["walk", "walk"]
 
 
 def test_play_refuses_an_unwritable_record_before_the_game_starts(tmp_path):
-    r = subprocess.run([sys.executable, "-m", "patchsolve.cli", "play", "--p0", "human", "--p1", "human",
-                        "--record", str(tmp_path / "no" / "such" / "dir" / "g.txt")], input="walk\n",
-                       capture_output=True, text=True, timeout=60)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "patchsolve.cli",
+            "play",
+            "--p0",
+            "human",
+            "--p1",
+            "human",
+            "--record",
+            str(tmp_path / "no" / "such" / "dir" / "g.txt"),
+        ],
+        input="walk\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.startswith("patchsolve: error: cannot write") and len(r.stderr.splitlines()) == 1
 
@@ -134,8 +169,22 @@ def test_play_refuses_an_unwritable_record_before_the_game_starts(tmp_path):
 @pytest.mark.parametrize("workers", [1, 2])
 def test_a_tournament_keeps_every_finished_game_and_prints_their_table_on_ctrl_c(tmp_path, workers):
     games, records = tmp_path / "games.csv", tmp_path / "records"
-    proc = start("tournament", "alphabeta:time=0.02", "greedy", "--pairs", 200, "--workers", workers,
-                 "--games", games, "--records", records, "--markdown", tmp_path / "table.md", "-q")
+    proc = start(
+        "tournament",
+        "alphabeta:time=0.02",
+        "greedy",
+        "--pairs",
+        200,
+        "--workers",
+        workers,
+        "--games",
+        games,
+        "--records",
+        records,
+        "--markdown",
+        tmp_path / "table.md",
+        "-q",
+    )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         if games.exists() and len(games.read_text().splitlines()) >= 4:
@@ -146,8 +195,8 @@ def test_a_tournament_keeps_every_finished_game_and_prints_their_table_on_ctrl_c
     with open(games) as fh:
         rows = list(csv.DictReader(fh))
     assert len(rows) >= 3
-    assert len(list(records.iterdir())) == len(rows)       # a record for every finished game
-    assert f"| {len(rows)} |" in out                     # the table counts the finished games
+    assert len(list(records.iterdir())) == len(rows)  # a record for every finished game
+    assert f"| {len(rows)} |" in out  # the table counts the finished games
     assert f"| {len(rows)} |" in (tmp_path / "table.md").read_text()
     assert f"**Partial**: {len(rows)} of 400 games (stopped by Ctrl-C)" in (tmp_path / "table.md").read_text()
     for row in rows:
@@ -157,9 +206,15 @@ def test_a_tournament_keeps_every_finished_game_and_prints_their_table_on_ctrl_c
 
 # -- the library: Ctrl-C stops a script's loop, the partial result kept ------------------------
 
+
 def start_script(code, *args):
-    return subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    return subprocess.Popen(
+        [sys.executable, "-c", code, *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
 
 
 LOOP = """
@@ -181,7 +236,7 @@ def test_ctrl_c_stops_a_script_that_searches_in_a_loop():
     proc = start_script(LOOP)
     wait_for_line(proc, "searching 2")
     code, out, took = interrupt(proc, after=0.2)
-    assert took < PATIENCE                     # not 200 searches later: the loop stopped
+    assert took < PATIENCE  # not 200 searches later: the loop stopped
     # uncaught, it ends the script as an error (CPython re-raises SIGINT, exit 130 in a shell, only
     # for a bare KeyboardInterrupt)
     assert code == 1

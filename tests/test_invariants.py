@@ -7,8 +7,12 @@ from hypothesis import strategies as st
 from patchsolve import Position
 from patchsolve.patches import PATCHES
 
-games = st.tuples(st.integers(0, 2**32), st.sampled_from(["revised", "original"]), st.integers(0, 1),
-                  st.lists(st.integers(0, 10**6), min_size=0, max_size=120))
+games = st.tuples(
+    st.integers(0, 2**32),
+    st.sampled_from(["revised", "original"]),
+    st.integers(0, 1),
+    st.lists(st.integers(0, 10**6), min_size=0, max_size=120),
+)
 
 
 def popcount(x: int) -> int:
@@ -29,23 +33,26 @@ def test_invariants_hold_along_any_game(game):
         move = moves[choice % len(moves)]
         nxt = pos.play(move)
         for p in (0, 1):
-            assert nxt.buttons(p) >= 0                                   # buttons never negative
-            assert nxt.quilt(p) & pos.quilt(p) == pos.quilt(p)           # quilts only grow
-            assert nxt.time(p) >= pos.time(p)                            # time never decreases
+            assert nxt.buttons(p) >= 0  # buttons never negative
+            assert nxt.quilt(p) & pos.quilt(p) == pos.quilt(p)  # quilts only grow
+            assert nxt.time(p) >= pos.time(p)  # time never decreases
             assert 0 <= nxt.time(p) <= 53
         mover = pos.to_move
         other = 1 - mover
-        assert (nxt.quilt(other), nxt.buttons(other), nxt.time(other)) == \
-               (pos.quilt(other), pos.buttons(other), pos.time(other))   # only the mover changes
+        assert (nxt.quilt(other), nxt.buttons(other), nxt.time(other)) == (
+            pos.quilt(other),
+            pos.buttons(other),
+            pos.time(other),
+        )  # only the mover changes
         if move.kind == "buy":
-            assert len(nxt.circle) == len(pos.circle) - 1                # one patch leaves the circle
+            assert len(nxt.circle) == len(pos.circle) - 1  # one patch leaves the circle
             assert nxt.income(mover) == pos.income(mover) + PATCHES[move.patch].income
             bought_squares += PATCHES[move.patch].size
         else:
             assert nxt.circle == pos.circle
         leather_placed += move.kind == "leather"
         covered = popcount(nxt.quilt(0)) + popcount(nxt.quilt(1))
-        assert covered == bought_squares + leather_placed                # squares come from patches
+        assert covered == bought_squares + leather_placed  # squares come from patches
         assert len(nxt.legal_moves()) == nxt.perft(1)
         pos = nxt
 

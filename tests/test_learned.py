@@ -7,7 +7,7 @@ from patchsolve import Position
 from patchsolve.search import _learned as kn
 from patchsolve.search import learned, search
 
-CHECKER = sum(1 << sq for sq in range(81) if sq % 2 == 0)   # empty squares all isolated
+CHECKER = sum(1 << sq for sq in range(81) if sq % 2 == 0)  # empty squares all isolated
 
 
 def test_placement_count_matches_legal_buys():
@@ -21,10 +21,10 @@ def test_placement_count_matches_legal_buys():
 def test_quilt_that_takes_none_of_the_next_patches_scores_worst():
     empty = make()
     block = sum(1 << sq for sq in (0, 1, 2, 3, 9, 10, 11, 12))
-    half = make(quilts=(FULL & ~block, 0))     # a free 2x4 block: few placements left
+    half = make(quilts=(FULL & ~block, 0))  # a free 2x4 block: few placements left
     none = make(quilts=(CHECKER, 0))
     worst = kn.quilt_lookahead(none._c, 0, 3)
-    assert worst == 3 * kn.quilt_lookahead(none._c, 0, 1)     # every patch costs the top penalty
+    assert worst == 3 * kn.quilt_lookahead(none._c, 0, 1)  # every patch costs the top penalty
     assert kn.quilt_lookahead(empty._c, 0, 3) < kn.quilt_lookahead(half._c, 0, 3) < worst
     assert kn.quilt_lookahead(empty._c, 0, 3) == 0
 
@@ -35,13 +35,14 @@ def test_feature_next_fit_is_zero_when_nothing_fits():
     f_none = kn.features(make(quilts=(CHECKER, 0), **rich)._c, 0)
     f_free = kn.features(make(quilts=(0, 0), **rich)._c, 0)
     i = names.index("next_fit_diff")
-    assert f_free[i] == 0          # both can fit and afford the next three
-    assert f_none[i] == -3         # the mover can fit none of them
+    assert f_free[i] == 0  # both can fit and afford the next three
+    assert f_none[i] == -3  # the mover can fit none of them
     assert f_none[names.index("dead_patches_diff")] == 33
 
 
 def test_weights_with_other_features_are_refused():
     import json
+
     bad = json.dumps({"features": ["x"], "weights": [1.0]})
     with pytest.raises(ValueError):
         learned.read(bad)
@@ -59,7 +60,7 @@ def test_alphabeta_deterministic_under_node_limit(options):
 
 def test_learned_switch_is_restored_after_a_search():
     before = kn.learned_weights()
-    assert before is not None              # loaded with the package
+    assert before is not None  # loaded with the package
     search(Position.start(seed=3), engine="alphabeta", nodes=2000, learned=False)
     assert kn.learned_weights() == before
 

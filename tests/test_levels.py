@@ -94,7 +94,8 @@ def test_best_and_play_at_a_level(tmp_path):
     r = CliRunner().invoke(cli, ["best", "--level", "3", "--depth", "2"])
     assert r.exit_code == 2 and "own budget" in r.output
     record = tmp_path / "g.txt"
-    r = CliRunner().invoke(cli, ["play", "--p0", "engine", "--p1", "engine", "--level", "2", "-q",
-                                 "--record", str(record)])
+    r = CliRunner().invoke(
+        cli, ["play", "--p0", "engine", "--p1", "engine", "--level", "2", "-q", "--record", str(record)]
+    )
     assert r.exit_code == 0, r.output
     assert ps.Game.read(record).end.is_over

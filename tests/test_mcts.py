@@ -13,11 +13,12 @@ import patchsolve
 from patchsolve import _core
 from patchsolve.errors import PatchsolveError
 from patchsolve.position import Move, Position
-from patchsolve.search import mcts as mcts_module, shortcut
+from patchsolve.search import mcts as mcts_module
+from patchsolve.search import shortcut
 from patchsolve.search.mcts import MCTSPlayer
 
 FULL = (1 << 81) - 1
-SEVEN = sum(1 << (r * 9 + c) for r in range(7) for c in range(7))   # the top-left 7x7 square
+SEVEN = sum(1 << (r * 9 + c) for r in range(7) for c in range(7))  # the top-left 7x7 square
 
 
 @pytest.fixture(autouse=True)
@@ -28,15 +29,37 @@ def mcts_without_the_endgame_solver(monkeypatch, request):
         monkeypatch.setattr(shortcut, "ENDGAME_SPACES", -1)
 
 
-def endgame(quilts, buttons, time, circle, income=(0, 0), on_top=None, first_at_end=None,
-            bonus_owner=None, leather=(), pending_leather=None, edition="revised"):
+def endgame(
+    quilts,
+    buttons,
+    time,
+    circle,
+    income=(0, 0),
+    on_top=None,
+    first_at_end=None,
+    bonus_owner=None,
+    leather=(),
+    pending_leather=None,
+    edition="revised",
+):
     """A position built directly from fields (the core checks ranges only)."""
-    return Position(_core.CoreState.from_fields({
-        "edition": edition, "circle": tuple(circle), "quilts": tuple(quilts),
-        "buttons": tuple(buttons), "income": tuple(income), "time": tuple(time),
-        "on_top": on_top, "leather": tuple(leather), "bonus_owner": bonus_owner,
-        "first_at_end": first_at_end, "pending_leather": pending_leather,
-    }))
+    return Position(
+        _core.CoreState.from_fields(
+            {
+                "edition": edition,
+                "circle": tuple(circle),
+                "quilts": tuple(quilts),
+                "buttons": tuple(buttons),
+                "income": tuple(income),
+                "time": tuple(time),
+                "on_top": on_top,
+                "leather": tuple(leather),
+                "bonus_owner": bonus_owner,
+                "first_at_end": first_at_end,
+                "pending_leather": pending_leather,
+            }
+        )
+    )
 
 
 def bits(*squares):
@@ -44,6 +67,7 @@ def bits(*squares):
 
 
 # -- a brute-force exact solver over the core (tiny trees only) --------------
+
 
 def exact(pos: Position):
     """(margin, win) for the player to move under perfect play: margin as in
@@ -131,11 +155,17 @@ def random_small_endgame(rng, max_nodes=4000):
         if t == (53, 53):
             continue
         leather = (50,) if max(t) < 50 and rng.random() < 0.5 else ()
-        pos = endgame(quilts, (rng.randint(2, 10), rng.randint(2, 10)), t,
-                      rng.sample(small, rng.randint(2, 5)), income=(rng.randint(0, 6), rng.randint(0, 6)),
-                      on_top=rng.randint(0, 1) if t[0] == t[1] else None,
-                      first_at_end=0 if t[0] == 53 else 1 if t[1] == 53 else None,
-                      bonus_owner=rng.choice([None, 0, 1]), leather=leather)
+        pos = endgame(
+            quilts,
+            (rng.randint(2, 10), rng.randint(2, 10)),
+            t,
+            rng.sample(small, rng.randint(2, 5)),
+            income=(rng.randint(0, 6), rng.randint(0, 6)),
+            on_top=rng.randint(0, 1) if t[0] == t[1] else None,
+            first_at_end=0 if t[0] == 53 else 1 if t[1] == 53 else None,
+            bonus_owner=rng.choice([None, 0, 1]),
+            leather=leather,
+        )
         if len(pos.legal_moves()) < 3 or tree_size(pos._c, max_nodes) is None:
             continue
         outcomes = {w for _, w in exact_move_values(pos).values()}
@@ -154,6 +184,7 @@ def random_midgame(seed, plies):
 
 
 # -- the API ------------------------------------------------------------------
+
 
 def test_search_dispatch_returns_a_search_result_with_mcts_statistics():
     pos = Position.start(seed=5)
@@ -175,18 +206,50 @@ def test_the_pv_is_a_legal_line():
         pos = pos.play(move)
 
 
-@pytest.mark.parametrize("limits", [
-    {"iterations": 0}, {"iterations": -5}, {"iterations": 1.5}, {"iterations": "100"},
-    {"time": 0}, {"time": -1.0}, {"time": float("nan")}, {"time": "1"},
-    {"seed": -1}, {"seed": 2**64}, {"seed": "x"}, {"workers": 0}, {"workers": 2.0},
-    {"policy": "smart"}, {"tree": "wide"}, {"value": "points"}, {"c": -1.0}, {"pw_alpha": 2.0},
-    {"epsilon": 1.5}, {"samples": 0}, {"solver": "yes"}, {"max_nodes": 3}, {"max_nodes": 10**13}, {"depth": 4},
-    {"hole_penalty": 1.5}, {"hole_penalty": 17}, {"samples": 65}, {"blend": 1.5}, {"margin_scale": 0},
-    {"leaf": "net"}, {"minimax": 1.5}, {"minimax": "0.3"},
-    # retired options (benchmarks/results/retired_options.md) are unknown now
-    {"policy": "eval"}, {"centre_margin": True}, {"playout_plies": 4},
-    {"ab_root_depth": 30}, {"ab_prior_depth": 2}, {"ab_leaf_depth": 1},
-])
+@pytest.mark.parametrize(
+    "limits",
+    [
+        {"iterations": 0},
+        {"iterations": -5},
+        {"iterations": 1.5},
+        {"iterations": "100"},
+        {"time": 0},
+        {"time": -1.0},
+        {"time": float("nan")},
+        {"time": "1"},
+        {"seed": -1},
+        {"seed": 2**64},
+        {"seed": "x"},
+        {"workers": 0},
+        {"workers": 2.0},
+        {"policy": "smart"},
+        {"tree": "wide"},
+        {"value": "points"},
+        {"c": -1.0},
+        {"pw_alpha": 2.0},
+        {"epsilon": 1.5},
+        {"samples": 0},
+        {"solver": "yes"},
+        {"max_nodes": 3},
+        {"max_nodes": 10**13},
+        {"depth": 4},
+        {"hole_penalty": 1.5},
+        {"hole_penalty": 17},
+        {"samples": 65},
+        {"blend": 1.5},
+        {"margin_scale": 0},
+        {"leaf": "net"},
+        {"minimax": 1.5},
+        {"minimax": "0.3"},
+        # retired options (benchmarks/results/retired_options.md) are unknown now
+        {"policy": "eval"},
+        {"centre_margin": True},
+        {"playout_plies": 4},
+        {"ab_root_depth": 30},
+        {"ab_prior_depth": 2},
+        {"ab_leaf_depth": 1},
+    ],
+)
 def test_bad_limits_raise_patchsolve_errors(limits):
     with pytest.raises(PatchsolveError):
         patchsolve.search(Position.start(seed=1), engine="mcts", **limits)
@@ -202,20 +265,30 @@ def test_a_finished_game_has_no_best_move_and_its_exact_margin():
     r = patchsolve.search(pos, engine="mcts", iterations=100)
     assert r.best_move is None and r.bound == "exact"
     a, b = pos.scores()
-    assert r.score == (a - b if pos.to_move == 0 else b - a)    # for the player to move, as alpha-beta says
+    assert r.score == (a - b if pos.to_move == 0 else b - a)  # for the player to move, as alpha-beta says
 
 
 # -- determinism and budgets ----------------------------------------------------
 
-@pytest.mark.parametrize("options", [{}, {"leaf": "playout"}, {"leaf": "playout", "policy": "uniform"},
-                                     {"tree": "plain", "leaf": "playout", "policy": "uniform"},
-                                     {"value": "margin", "solver": False}])
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"leaf": "playout"},
+        {"leaf": "playout", "policy": "uniform"},
+        {"tree": "plain", "leaf": "playout", "policy": "uniform"},
+        {"value": "margin", "solver": False},
+    ],
+)
 def test_same_seed_and_iterations_give_the_same_answer(options):
     pos = random_midgame(11, 20)
     a = patchsolve.search(pos, engine="mcts", iterations=3000, seed=7, **options)
     b = patchsolve.search(pos, engine="mcts", iterations=3000, seed=7, **options)
     assert a.best_move == b.best_move and a.score == b.score
-    assert [(d["move"], d["visits"]) for d in a.root_moves] == [(d["move"], d["visits"]) for d in b.root_moves]
+    assert [(d["move"], d["visits"]) for d in a.root_moves] == [
+        (d["move"], d["visits"]) for d in b.root_moves
+    ]
 
 
 def test_workers_are_deterministic_with_an_iteration_budget_and_add_up():
@@ -223,7 +296,9 @@ def test_workers_are_deterministic_with_an_iteration_budget_and_add_up():
     a = patchsolve.search(pos, engine="mcts", iterations=2000, seed=4, workers=2)
     b = patchsolve.search(pos, engine="mcts", iterations=2000, seed=4, workers=2)
     assert a.best_move == b.best_move and a.iterations == b.iterations == 4000
-    assert [(d["move"], d["visits"]) for d in a.root_moves] == [(d["move"], d["visits"]) for d in b.root_moves]
+    assert [(d["move"], d["visits"]) for d in a.root_moves] == [
+        (d["move"], d["visits"]) for d in b.root_moves
+    ]
 
 
 def test_different_seeds_explore_differently():
@@ -248,11 +323,22 @@ def test_iterations_and_time_stop_at_whichever_comes_first():
 
 # -- legality -----------------------------------------------------------------------
 
-@pytest.mark.parametrize("options", [
-    {}, {"leaf": "playout"}, {"leaf": "playout", "policy": "uniform"}, {"tree": "plain"},
-    {"tree": "plain", "leaf": "playout", "policy": "uniform"}, {"minimax": 0.0},
-    {"value": "margin"}, {"value": "blend", "solver": False}, {"max_nodes": 64}, {"max_nodes": 16},
-])
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"leaf": "playout"},
+        {"leaf": "playout", "policy": "uniform"},
+        {"tree": "plain"},
+        {"tree": "plain", "leaf": "playout", "policy": "uniform"},
+        {"minimax": 0.0},
+        {"value": "margin"},
+        {"value": "blend", "solver": False},
+        {"max_nodes": 64},
+        {"max_nodes": 16},
+    ],
+)
 def test_never_returns_an_illegal_move(options):
     rng = random.Random(repr(options))
     for game in range(3):
@@ -276,6 +362,7 @@ def test_a_pending_leather_patch_is_placed_by_the_player_who_took_it():
 
 # -- proofs and small endgames ---------------------------------------------------
 
+
 def bonus_endgame():
     """Player 0 (to move, time 52) has a full quilt but for two 1x2 holes,
     e5-f5 (the centre: in every 7x7 square) and a1-b1; the 1x2 (id 0) costs 2.
@@ -296,7 +383,7 @@ def test_finds_and_proves_the_only_winning_move():
 
 
 def test_proves_a_lost_position_lost():
-    q0 = SEVEN & ~bits(0, 1, 2, 3)     # no bonus reachable with one 1x2
+    q0 = SEVEN & ~bits(0, 1, 2, 3)  # no bonus reachable with one 1x2
     pos = endgame((q0, FULL), (2, 0), (52, 53), [0], first_at_end=1)
     margin, win = exact_value(pos)
     assert not win
@@ -345,8 +432,9 @@ def test_margin_valued_search_agrees_with_the_exact_margin_on_nearly_every_small
     assert len(misses) <= 1, misses
 
 
-@pytest.mark.parametrize("options", [{"leaf": "playout"},
-                                     {"tree": "plain", "leaf": "playout", "policy": "uniform"}])
+@pytest.mark.parametrize(
+    "options", [{"leaf": "playout"}, {"tree": "plain", "leaf": "playout", "policy": "uniform"}]
+)
 def test_agrees_on_small_endgames_with_playouts_and_plain_uct_too(options):
     for seed in range(100, 104):
         pos = random_small_endgame(random.Random(seed))
@@ -356,6 +444,7 @@ def test_agrees_on_small_endgames_with_playouts_and_plain_uct_too(options):
 
 
 # -- statistics point of view and tree reuse -------------------------------------
+
 
 def test_statistics_are_for_the_player_to_move():
     # player 1 to move and far ahead: its win probability and margin are high
@@ -371,9 +460,9 @@ def test_the_player_reuses_its_tree_after_its_move_and_the_reply():
     first = player.search(pos)
     assert player.reused_visits == 0
     pos = pos.play(first.best_move)
-    while pos.to_move == 0 and not pos.is_over:    # our own follow-up moves, if any
+    while pos.to_move == 0 and not pos.is_over:  # our own follow-up moves, if any
         pos = pos.play(player.choose(pos))
-    reply = pos.legal_moves()[0]                   # walk
+    reply = pos.legal_moves()[0]  # walk
     pos = pos.play(reply)
     player.search(pos)
     assert player.reused_visits > 0
@@ -390,14 +479,17 @@ def test_new_game_makes_the_player_as_good_as_new():
     player.search(pos.play(pos.legal_moves()[0]) if pos.to_move == 1 else pos)
     player.new_game()
     again = player.search(start)
-    assert player.reused_visits == 0                # no tree kept across games
+    assert player.reused_visits == 0  # no tree kept across games
     assert again.to_dict() | {"time": 0, "nps": 0} == fresh.to_dict() | {"time": 0, "nps": 0}
 
 
 def test_the_player_is_deterministic_with_a_seed():
     def game(seed):
-        pos, players, moves = Position.start(seed=4), [MCTSPlayer(iterations=300, seed=seed),
-                                                      MCTSPlayer(iterations=300, seed=seed + 1)], []
+        pos, players, moves = (
+            Position.start(seed=4),
+            [MCTSPlayer(iterations=300, seed=seed), MCTSPlayer(iterations=300, seed=seed + 1)],
+            [],
+        )
         for _ in range(12):
             move = players[pos.to_move].choose(pos)
             moves.append(str(move))
@@ -453,7 +545,7 @@ def test_in_a_proven_lost_position_it_still_plays_the_smallest_loss():
     values = exact_move_values(pos)
     assert not any(w for _, w in values.values())
     r = patchsolve.search(pos, engine="mcts", iterations=5000, seed=1)
-    assert r.proven == "loss" and r.iterations == 5000      # a loss does not stop the search
+    assert r.proven == "loss" and r.iterations == 5000  # a loss does not stop the search
     assert values[r.best_move.code][0] == max(m for m, _ in values.values())
 
 
@@ -466,7 +558,9 @@ def test_near_the_end_the_exact_solver_answers_when_it_proves_the_value():
     exact = solve(pos)
     assert r.bound == "exact" and r.score == exact.score
     assert r.best_move == exact.best_move and r.engine == "mcts"
-    assert patchsolve.search(pos, engine="mcts", iterations=1000, seed=1).best_move == r.best_move  # deterministic
+    assert (
+        patchsolve.search(pos, engine="mcts", iterations=1000, seed=1).best_move == r.best_move
+    )  # deterministic
 
 
 @pytest.mark.endgame_solver
@@ -483,13 +577,16 @@ def test_the_endgame_solver_can_be_switched_off():
 
 # -- evaluation leaves and implicit minimax backups ----------------------------
 
+
 @pytest.mark.parametrize("options", [{"minimax": 0.0}, {"leaf": "playout", "minimax": 0.5}])
 def test_knowledge_options_are_deterministic_and_legal(options):
     pos = Position.start(seed=5)
     a = patchsolve.search(pos, engine="mcts", iterations=3000, seed=7, **options)
     b = patchsolve.search(pos, engine="mcts", iterations=3000, seed=7, **options)
     assert a.best_move == b.best_move and a.score == b.score
-    assert [(d["move"], d["visits"]) for d in a.root_moves] == [(d["move"], d["visits"]) for d in b.root_moves]
+    assert [(d["move"], d["visits"]) for d in a.root_moves] == [
+        (d["move"], d["visits"]) for d in b.root_moves
+    ]
     assert pos.is_legal(a.best_move)
     assert all(pos.is_legal(d["move"]) for d in a.root_moves)
 
@@ -530,4 +627,6 @@ def test_the_minimax_weight_steers_the_search():
     pos = Position.start(seed=5)
     a = patchsolve.search(pos, engine="mcts", iterations=3000, seed=7, minimax=0.0)
     b = patchsolve.search(pos, engine="mcts", iterations=3000, seed=7, minimax=0.5)
-    assert [(d["move"], d["visits"]) for d in a.root_moves] != [(d["move"], d["visits"]) for d in b.root_moves]
+    assert [(d["move"], d["visits"]) for d in a.root_moves] != [
+        (d["move"], d["visits"]) for d in b.root_moves
+    ]

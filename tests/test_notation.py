@@ -11,12 +11,18 @@ import patchsolve as ps
 from patchsolve import notation
 from patchsolve.errors import InvalidPositionError, NotationError
 
-START_TEXT = ("revised 4,8,30,21,20,6,1,11,15,27,18,22,28,24,3,23,5,26,7,19,12,31,10,13,16,17,9,2,14,29,32,25,0"
-              " 0/0 5/5 0/0 0/0 0 26,32,38,44,50 - - -")
-PENDING_TEXT = ("revised 13,16,17,9,2,14,29,32,25,0,4,30,21,6,27,18,28,3,23,26,19,31"
-                " 606000030b3cf8080/61be5d0e8ed20cc2403 10/10 9/4 25/26 - 32,38,44,50 - - 1")
-END_TEXT = ("revised 28,24,26,19,31,10,17,9,29,32,30,21 160bb69378fec449be54f/1ee7b6517bbf53bef7f66"
-            " 45/52 8/9 53/53 1 - - 0 -")
+START_TEXT = (
+    "revised 4,8,30,21,20,6,1,11,15,27,18,22,28,24,3,23,5,26,7,19,12,31,10,13,16,17,9,2,14,29,32,25,0"
+    " 0/0 5/5 0/0 0/0 0 26,32,38,44,50 - - -"
+)
+PENDING_TEXT = (
+    "revised 13,16,17,9,2,14,29,32,25,0,4,30,21,6,27,18,28,3,23,26,19,31"
+    " 606000030b3cf8080/61be5d0e8ed20cc2403 10/10 9/4 25/26 - 32,38,44,50 - - 1"
+)
+END_TEXT = (
+    "revised 28,24,26,19,31,10,17,9,29,32,30,21 160bb69378fec449be54f/1ee7b6517bbf53bef7f66"
+    " 45/52 8/9 53/53 1 - - 0 -"
+)
 
 
 def replace_field(text, name, value):
@@ -41,14 +47,18 @@ def random_positions(games=20, seed=0):
 
 # -- the spec's examples ---------------------------------------------------
 
+
 def test_the_start_position_has_the_documented_text():
     assert ps.Position.start(seed=0).to_text() == START_TEXT
     assert START_TEXT in notation.__doc__
 
 
 def test_every_example_in_the_module_docstring_round_trips():
-    examples = [line.strip() for line in notation.__doc__.splitlines()
-                if line.strip().startswith(("revised ", "original "))]
+    examples = [
+        line.strip()
+        for line in notation.__doc__.splitlines()
+        if line.strip().startswith(("revised ", "original "))
+    ]
     assert len(examples) >= 4
     for text in examples:
         assert ps.Position.from_text(text).to_text() == text
@@ -67,6 +77,7 @@ def test_a_finished_game_is_read_with_its_tie_break():
 
 # -- round trips -------------------------------------------------------------
 
+
 def test_text_and_json_round_trip_for_every_position_of_random_games():
     for pos in random_positions(games=15):
         text = pos.to_text()
@@ -77,7 +88,9 @@ def test_text_and_json_round_trip_for_every_position_of_random_games():
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(0, 2**32), st.integers(0, 400), st.sampled_from(["revised", "original"]), st.integers(0, 1))
+@given(
+    st.integers(0, 2**32), st.integers(0, 400), st.sampled_from(["revised", "original"]), st.integers(0, 1)
+)
 def test_parse_of_to_text_is_the_position_for_positions_reached_by_random_play(seed, plies, edition, first):
     rng = random.Random(seed)
     pos = ps.Position.start(seed=seed, edition=edition, first_player=first)
@@ -90,12 +103,20 @@ def test_parse_of_to_text_is_the_position_for_positions_reached_by_random_play(s
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.one_of(
-    st.text(max_size=200),
-    st.lists(st.sampled_from(START_TEXT.split() + PENDING_TEXT.split() + END_TEXT.split()
-                             + ["-", "0", "1", "-1", "99", "0/0", "x", "1/2/3", "53/53", "ff/0", ",", "1,,2"]),
-             max_size=13).map(" ".join),
-))
+@given(
+    st.one_of(
+        st.text(max_size=200),
+        st.lists(
+            st.sampled_from(
+                START_TEXT.split()
+                + PENDING_TEXT.split()
+                + END_TEXT.split()
+                + ["-", "0", "1", "-1", "99", "0/0", "x", "1/2/3", "53/53", "ff/0", ",", "1,,2"]
+            ),
+            max_size=13,
+        ).map(" ".join),
+    )
+)
 def test_arbitrary_text_raises_only_notation_or_invalid_position_errors(text):
     try:
         pos = ps.Position.from_text(text)
@@ -111,9 +132,13 @@ def test_a_known_bad_text_is_refused():
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5),
-                    lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text(max_size=3), c, max_size=4),
-                    max_leaves=12))
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+        lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text(max_size=3), c, max_size=4),
+        max_leaves=12,
+    )
+)
 def test_arbitrary_json_raises_only_notation_or_invalid_position_errors(data):
     for value in (data, json.dumps(data)):
         try:
@@ -129,9 +154,16 @@ def test_a_known_bad_json_is_refused():
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.sampled_from(notation.FIELDS), st.one_of(st.none(), st.integers(-5, 60), st.text(max_size=3),
-                                                     st.tuples(st.integers(-1, 2**82), st.integers(-1, 60)),
-                                                     st.lists(st.integers(-1, 40), max_size=4)))
+@given(
+    st.sampled_from(notation.FIELDS),
+    st.one_of(
+        st.none(),
+        st.integers(-5, 60),
+        st.text(max_size=3),
+        st.tuples(st.integers(-1, 2**82), st.integers(-1, 60)),
+        st.lists(st.integers(-1, 40), max_size=4),
+    ),
+)
 @pytest.mark.parametrize("base", [START_TEXT, PENDING_TEXT, END_TEXT])
 def test_arbitrary_field_values_raise_only_invalid_position_errors(base, name, value):
     fields = ps.Position.from_text(base).fields()
@@ -153,23 +185,27 @@ def test_a_known_bad_field_value_is_refused():
 
 # -- syntax errors name the field and the token ---------------------------
 
-@pytest.mark.parametrize("name,token", [
-    ("edition", "deluxe"),
-    ("circle", "4,x,8"),
-    ("circle", "04,8"),
-    ("quilts", "0"),
-    ("quilts", "0x1/0"),
-    ("quilts", "FF/0"),
-    ("buttons", "5/five"),
-    ("income", "+1/0"),
-    ("time", "0/00"),
-    ("time", "-0/0"),
-    ("on_top", "2"),
-    ("leather", "26;32"),
-    ("bonus_owner", "none"),
-    ("first_at_end", "01"),
-    ("pending_leather", "x"),
-])
+
+@pytest.mark.parametrize(
+    "name,token",
+    [
+        ("edition", "deluxe"),
+        ("circle", "4,x,8"),
+        ("circle", "04,8"),
+        ("quilts", "0"),
+        ("quilts", "0x1/0"),
+        ("quilts", "FF/0"),
+        ("buttons", "5/five"),
+        ("income", "+1/0"),
+        ("time", "0/00"),
+        ("time", "-0/0"),
+        ("on_top", "2"),
+        ("leather", "26;32"),
+        ("bonus_owner", "none"),
+        ("first_at_end", "01"),
+        ("pending_leather", "x"),
+    ],
+)
 def test_a_syntax_error_names_the_field_and_the_token(name, token):
     with pytest.raises(NotationError) as e:
         ps.Position.from_text(replace_field(START_TEXT, name, token))
@@ -219,6 +255,7 @@ def test_the_json_form_has_the_eleven_fields_and_hex_quilts():
 
 # -- impossible positions list every problem ----------------------------------
 
+
 def problems_of(text):
     with pytest.raises(InvalidPositionError) as e:
         ps.Position.from_text(text)
@@ -236,21 +273,24 @@ def test_every_problem_is_listed_at_once():
     assert len(problems) >= 4
 
 
-@pytest.mark.parametrize("name,value,needle", [
-    ("time", "54/0", "outside 0..53"),
-    ("buttons", "-3/5", "negative buttons"),
-    ("buttons", "6/5", "space 0"),
-    ("income", "1/0", "add up to"),
-    ("quilts", "1/0", "space 0"),
-    ("quilts", "3ffffffffffffffffffff/0", "outside the 81"),
-    ("on_top", "-", "on top"),
-    ("leather", "20,26,32,38,44,50", "no leather patch on the revised board"),
-    ("leather", "32,38,44,50", "ahead of both tokens"),
-    ("leather", "50,44,38,32,26", "ascending"),
-    ("bonus_owner", "0", "no 7x7"),
-    ("first_at_end", "1", "not on space 53"),
-    ("pending_leather", "0", "pending_leather"),
-])
+@pytest.mark.parametrize(
+    "name,value,needle",
+    [
+        ("time", "54/0", "outside 0..53"),
+        ("buttons", "-3/5", "negative buttons"),
+        ("buttons", "6/5", "space 0"),
+        ("income", "1/0", "add up to"),
+        ("quilts", "1/0", "space 0"),
+        ("quilts", "3ffffffffffffffffffff/0", "outside the 81"),
+        ("on_top", "-", "on top"),
+        ("leather", "20,26,32,38,44,50", "no leather patch on the revised board"),
+        ("leather", "32,38,44,50", "ahead of both tokens"),
+        ("leather", "50,44,38,32,26", "ascending"),
+        ("bonus_owner", "0", "no 7x7"),
+        ("first_at_end", "1", "not on space 53"),
+        ("pending_leather", "0", "pending_leather"),
+    ],
+)
 def test_impossible_start_variants_are_rejected(name, value, needle):
     problems = problems_of(replace_field(START_TEXT, name, value))
     assert any(needle in p for p in problems), problems
@@ -260,17 +300,23 @@ def test_impossible_midgame_variants_are_rejected():
     # the income sum must match the patches bought
     assert any("add up to" in p for p in problems_of(replace_field(PENDING_TEXT, "income", "9/5")))
     # a leather patch can only be pending for the player who just passed a leather space
-    assert any("pending_leather" in p for p in problems_of(replace_field(PENDING_TEXT, "pending_leather", "0")))
+    assert any(
+        "pending_leather" in p for p in problems_of(replace_field(PENDING_TEXT, "pending_leather", "0"))
+    )
     # a full quilt cannot receive a leather patch
     full = replace_field(PENDING_TEXT, "quilts", "606000030b3cf8080/1ffffffffffffffffffff")
     assert any("quilt is full" in p for p in problems_of(full))
     # covered squares must match the patches that left the circle (+ leather)
-    assert any("squares covered" in p for p in problems_of(replace_field(PENDING_TEXT, "quilts",
-                                                                           "606000030b3cf8081/61be5d0e8ed20cc2403")))
+    assert any(
+        "squares covered" in p
+        for p in problems_of(replace_field(PENDING_TEXT, "quilts", "606000030b3cf8081/61be5d0e8ed20cc2403"))
+    )
     # buttons beyond what the time position can have earned
     assert any("can have earned" in p for p in problems_of(replace_field(PENDING_TEXT, "buttons", "10/200")))
     # the leather spaces already passed must be empty
-    assert any("already reached" in p for p in problems_of(replace_field(PENDING_TEXT, "leather", "26,32,38,44,50")))
+    assert any(
+        "already reached" in p for p in problems_of(replace_field(PENDING_TEXT, "leather", "26,32,38,44,50"))
+    )
 
 
 def test_the_player_on_top_at_the_end_arrived_last():

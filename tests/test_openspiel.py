@@ -36,8 +36,9 @@ def test_parameters():
     assert g.new_initial_state().position.circle == circle
 
 
-@pytest.mark.parametrize("params", [{"edition": "deluxe"}, {"circle": "1,2,3"}, {"circle": "a,b"},
-                                    {"first_player": 2}])
+@pytest.mark.parametrize(
+    "params", [{"edition": "deluxe"}, {"circle": "1,2,3"}, {"circle": "a,b"}, {"first_player": 2}]
+)
 def test_bad_parameters(params):
     with pytest.raises(ps.PatchsolveError):
         pso.PatchworkGame(params)
@@ -45,7 +46,9 @@ def test_bad_parameters(params):
 
 def test_random_sim_test_with_serialization():
     for params in ({}, {"seed": 5, "edition": "original", "first_player": 1}):
-        pyspiel.random_sim_test(pyspiel.load_game("patchwork", params), num_sims=3, serialize=True, verbose=False)
+        pyspiel.random_sim_test(
+            pyspiel.load_game("patchwork", params), num_sims=3, serialize=True, verbose=False
+        )
 
 
 def test_random_games_match_the_core():
@@ -119,8 +122,23 @@ def test_example_mcts_against_alphabeta_runs():
     from pathlib import Path
 
     script = Path(__file__).resolve().parent.parent / "examples" / "openspiel_mcts.py"
-    out = subprocess.run([sys.executable, str(script), "--games", "1", "--simulations", "20", "--rollouts", "2",
-                          "--ab-nodes", "500"], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(script),
+            "--games",
+            "1",
+            "--simulations",
+            "20",
+            "--rollouts",
+            "2",
+            "--ab-nodes",
+            "500",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     lines = out.splitlines()
     assert len(lines) == 3 and "of 2 games" in lines[-1]
     assert all("scores" in line for line in lines[:2])

@@ -17,7 +17,7 @@ from patchsolve.backends import BackendError, LocalBackend, RayBackend  # noqa: 
 from patchsolve.tournament import _play_job, pairing_jobs, run_tournament, to_markdown  # noqa: E402
 
 SPECS = ["alphabeta:depth=2", "alphabeta:nodes=2000", "mcts:iterations=300"]
-CHEAP = ["alphabeta:depth=2", "greedy"]     # for the lost-worker tests: 4 quick games
+CHEAP = ["alphabeta:depth=2", "greedy"]  # for the lost-worker tests: 4 quick games
 
 
 @pytest.fixture(scope="module")
@@ -25,8 +25,9 @@ def ray_session():
     """One Ray for the module (its start takes seconds); the backend uses
     an open session as it is."""
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-    ray.init(address="local", num_cpus=2, include_dashboard=False, logging_level="warning",
-             log_to_driver=False)
+    ray.init(
+        address="local", num_cpus=2, include_dashboard=False, logging_level="warning", log_to_driver=False
+    )
     yield
     ray.shutdown()
 
@@ -43,11 +44,12 @@ def moves_of(results):
 
 def test_ray_plays_the_same_games_and_table_as_the_local_backend(ray_session, local_games):
     seen = Counter()
-    results = run_tournament(SPECS, pairs=1, seed=3, backend=RayBackend(2),
-                             on_game=lambda pairing, k, out: seen.update([k]))
+    results = run_tournament(
+        SPECS, pairs=1, seed=3, backend=RayBackend(2), on_game=lambda pairing, k, out: seen.update([k])
+    )
     assert moves_of(results) == moves_of(local_games)
     assert to_markdown(results) == to_markdown(local_games)
-    assert seen == Counter(range(6))                 # each game reported once, as it ended
+    assert seen == Counter(range(6))  # each game reported once, as it ended
     assert not any(r.interrupted for r in results)
 
 
@@ -55,6 +57,7 @@ def crash_first_attempt(fn, marker_dir, victim):
     """``fn``, except that the worker running job ``victim`` dies on its
     first attempt (a marker file says whether it was tried). A closure, so
     Ray ships it by value to workers that cannot import the tests."""
+
     def job(item):
         k, inner = item
         if k == victim:
@@ -63,8 +66,9 @@ def crash_first_attempt(fn, marker_dir, victim):
             except FileExistsError:
                 pass
             else:
-                os._exit(1)                           # the worker process is gone mid-task
+                os._exit(1)  # the worker process is gone mid-task
         return fn(inner)
+
     return job
 
 
@@ -83,9 +87,10 @@ class CrashingOnce(RayBackend):
 def test_a_game_whose_worker_dies_is_played_again_and_counted_once(ray_session, tmp_path, max_retries):
     seen = Counter()
     backend = CrashingOnce(tmp_path, victim=1, max_retries=max_retries)
-    results = run_tournament(CHEAP, pairs=2, seed=1, backend=backend,
-                             on_game=lambda pairing, k, out: seen.update([k]))
-    assert (tmp_path / "tried").exists()              # the worker did die
+    results = run_tournament(
+        CHEAP, pairs=2, seed=1, backend=backend, on_game=lambda pairing, k, out: seen.update([k])
+    )
+    assert (tmp_path / "tried").exists()  # the worker did die
     assert seen == Counter(range(4))
     assert moves_of(results) == moves_of(run_tournament(CHEAP, pairs=2, seed=1))
 
@@ -101,7 +106,7 @@ def test_a_worker_killed_from_outside_has_its_game_rerun(ray_session, tmp_path):
             with open(str(pid_file) + ".tmp", "w") as fh:
                 fh.write(str(os.getpid()))
             os.replace(str(pid_file) + ".tmp", str(pid_file))
-            time.sleep(120)                           # killed long before this ends
+            time.sleep(120)  # killed long before this ends
         return os.getpid(), _play_job(job)
 
     def killer():
@@ -116,12 +121,13 @@ def test_a_worker_killed_from_outside_has_its_game_rerun(ray_session, tmp_path):
     thread.start()
     finished = list(RayBackend(2, max_retries=0).run(slow_first, jobs))
     thread.join(timeout=5)
-    assert sorted(k for k, _ in finished) == [0, 1, 2, 3]     # each once
+    assert sorted(k for k, _ in finished) == [0, 1, 2, 3]  # each once
     got = dict(finished)
-    assert killed and got[0][0] != killed[0]          # game 0 was finished by another worker
+    assert killed and got[0][0] != killed[0]  # game 0 was finished by another worker
     expected = dict(LocalBackend(1).run(_play_job, [job for _, job in jobs]))
-    assert {k: (out.moves, out.scores) for k, (_, out) in got.items()} == \
-        {k: (out.moves, out.scores) for k, out in expected.items()}
+    assert {k: (out.moves, out.scores) for k, (_, out) in got.items()} == {
+        k: (out.moves, out.scores) for k, out in expected.items()
+    }
 
 
 def test_a_job_that_raises_raises_its_own_error_and_is_not_rerun(ray_session, tmp_path):
@@ -168,12 +174,28 @@ def test_the_cli_starts_its_own_ray_reruns_a_killed_game_and_stops_on_ctrl_c(tmp
     from test_interrupt import PATIENCE, start
 
     games = tmp_path / "games.csv"
-    proc = start("tournament", *CHEAP, "--pairs", 200, "--workers", 2, "--seed", 4,
-                 "--backend", "ray", "--games", games, "-q", "--json")
+    proc = start(
+        "tournament",
+        *CHEAP,
+        "--pairs",
+        200,
+        "--workers",
+        2,
+        "--seed",
+        4,
+        "--backend",
+        "ray",
+        "--games",
+        games,
+        "-q",
+        "--json",
+    )
     killed, deadline = [], time.monotonic() + 180
 
-    def rows_written(n):                              # the header and n games
-        while time.monotonic() < deadline and not (games.exists() and len(games.read_text().splitlines()) > n):
+    def rows_written(n):  # the header and n games
+        while time.monotonic() < deadline and not (
+            games.exists() and len(games.read_text().splitlines()) > n
+        ):
             time.sleep(0.1)
 
     rows_written(1)
@@ -190,8 +212,8 @@ def test_the_cli_starts_its_own_ray_reruns_a_killed_game_and_stops_on_ctrl_c(tmp
     with open(games) as fh:
         rows = list(csv.DictReader(fh))
     assert killed and code == 130 and took < PATIENCE, err
-    assert 5 <= len(rows) < 400 and json.loads(out)[0]["games"] == len(rows)   # stdout: only the JSON
-    assert len({row["game"] for row in rows}) == len(rows)                    # each game once
+    assert 5 <= len(rows) < 400 and json.loads(out)[0]["games"] == len(rows)  # stdout: only the JSON
+    assert len({row["game"] for row in rows}) == len(rows)  # each game once
     jobs = list(pairing_jobs(*CHEAP, 200, 4, "revised"))
     for row in rows:
         local = _play_job(jobs[int(row["game"])])
@@ -214,9 +236,23 @@ def test_the_cli_plays_the_local_games_on_an_existing_cluster(tmp_path):
     # one machine, one user: Ray's token authentication is not what is tested here
     env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "disabled"}
     ray_cli = Path(sys.executable).with_name("ray")
-    head = subprocess.Popen([str(ray_cli), "start", "--head", "--block", "--num-cpus", "2", "--port", str(port),
-                             "--include-dashboard=false", "--disable-usage-stats"], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    head = subprocess.Popen(
+        [
+            str(ray_cli),
+            "start",
+            "--head",
+            "--block",
+            "--num-cpus",
+            "2",
+            "--port",
+            str(port),
+            "--include-dashboard=false",
+            "--disable-usage-stats",
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
@@ -226,10 +262,15 @@ def test_the_cli_plays_the_local_games_on_an_existing_cluster(tmp_path):
             except OSError:
                 time.sleep(0.5)
         base = [sys.executable, "-m", "patchsolve.cli", "tournament", *CHEAP, "--pairs", "2", "--json", "-q"]
-        remote = subprocess.run(base + ["--backend", "ray", "--address", f"127.0.0.1:{port}"], env=env,
-                                capture_output=True, text=True, timeout=300)
+        remote = subprocess.run(
+            base + ["--backend", "ray", "--address", f"127.0.0.1:{port}"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
     finally:
-        head.terminate()                              # the head stops the processes it started
+        head.terminate()  # the head stops the processes it started
         try:
             head.wait(timeout=60)
         except subprocess.TimeoutExpired:

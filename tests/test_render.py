@@ -34,9 +34,12 @@ def test_with_labels_each_patch_has_its_colour_and_income_buttons():
     for p in (0, 1):
         for pid in {x for x in game.labels(k)[p].values() if x != render.LEATHER}:
             assert render.patch_colour(pid) in svg
-    income_buttons = [c for c in doc.getElementsByTagName("circle")
-                      if c.getElementsByTagName("title") and
-                      c.getElementsByTagName("title")[0].firstChild.data == "income button"]
+    income_buttons = [
+        c
+        for c in doc.getElementsByTagName("circle")
+        if c.getElementsByTagName("title")
+        and c.getElementsByTagName("title")[0].firstChild.data == "income button"
+    ]
     pos = game.position(k)
     assert len(income_buttons) == pos.income(0) + pos.income(1)
 
@@ -57,8 +60,9 @@ def test_the_text_drawing_shows_quilts_track_and_next_patches():
     assert "must place a leather patch" in text
     # each covered square shows its patch's symbol
     row1 = next(line for line in lines if line.startswith("1  "))
-    assert row1.split()[1:10] == [render.symbol(game.labels(k)[0].get(c)) if pos.quilt(0) >> c & 1 else "."
-                                  for c in range(9)]
+    assert row1.split()[1:10] == [
+        render.symbol(game.labels(k)[0].get(c)) if pos.quilt(0) >> c & 1 else "." for c in range(9)
+    ]
     track = next(line for line in lines if line.startswith("track"))
     assert track[7 + 44] == "L" and track[7 + 5] == "$"
     token = next(line for line in lines if line.startswith("token"))
@@ -130,9 +134,11 @@ def test_a_position_from_the_notation_is_drawn_with_a_tiling_of_its_quilts():
 
 
 def test_the_quilts_carry_the_square_names_of_move_text():
-    texts = [t.firstChild.data for t in svg_doc(ps.Position.start(seed=0).to_svg()).getElementsByTagName("text")]
+    texts = [
+        t.firstChild.data for t in svg_doc(ps.Position.start(seed=0).to_svg()).getElementsByTagName("text")
+    ]
     for name in list("abcdefghi") + [str(r) for r in range(1, 10)]:
-        assert texts.count(name) >= 2, name     # around both quilts
+        assert texts.count(name) >= 2, name  # around both quilts
 
 
 def test_colours_are_hex_so_svg_1_1_renderers_paint_them():
@@ -149,5 +155,5 @@ def test_colours_are_hex_so_svg_1_1_renderers_paint_them():
 
     img = np.asarray(Image.open(io.BytesIO(cairosvg.svg2png(bytestring=svg.encode()))).convert("RGB"))
     pid = next(x for x in Game.read(GOLDEN).labels(30)[0].values() if x != render.LEATHER)
-    want = np.array([int(render.patch_colour(pid)[i:i + 2], 16) for i in (1, 3, 5)])
+    want = np.array([int(render.patch_colour(pid)[i : i + 2], 16) for i in (1, 3, 5)])
     assert (np.abs(img.reshape(-1, 3).astype(int) - want).max(axis=1) <= 2).sum() > 100

@@ -6,8 +6,8 @@ from builders import IDS, make
 from patchsolve import IllegalMoveError
 from patchsolve.patches import PATCHES
 
-
 # -- A. Advance ---------------------------------------------------------------
+
 
 def test_advance_moves_to_the_space_in_front_of_the_opponent_and_pays_a_button_per_space():
     p = make(time=(1, 3), leather=()).play("walk")
@@ -33,6 +33,7 @@ def test_advance_is_always_legal_while_the_game_is_not_over():
 
 
 # -- B. Buy and place ---------------------------------------------------------
+
 
 def test_only_the_three_patches_in_front_of_the_neutral_token_can_be_bought():
     p = make(buttons=(50, 5))

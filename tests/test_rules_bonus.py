@@ -9,7 +9,9 @@ def square7(top: int, left: int) -> int:
 
 def test_covering_a_7x7_square_with_a_patch_takes_the_bonus():
     missing = cells("a1", "b1")
-    p = make(quilts=(square7(0, 0) & ~missing, 0), circle=(0, 1, 2), buttons=(10, 5), time=(0, 10), leather=())
+    p = make(
+        quilts=(square7(0, 0) & ~missing, 0), circle=(0, 1, 2), buttons=(10, 5), time=(0, 10), leather=()
+    )
     p = p.play(next(m for m in p.legal_moves() if m.mask == missing))
     assert p.bonus_owner == 0
 

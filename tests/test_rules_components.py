@@ -76,7 +76,11 @@ def test_the_rules_document_states_the_check_sums_of_the_data():
     text = " ".join((Path(__file__).resolve().parents[1] / "RULES.md").read_text().split())
     m = re.search(r"(\d+) squares, total income (\d+), total button cost (\d+), total time cost (\d+)", text)
     assert m, "RULES.md lost its check sums"
-    assert tuple(map(int, m.groups())) == (sum(p.size for p in PATCHES), sum(p.income for p in PATCHES),
-                                           sum(p.buttons for p in PATCHES), sum(p.time for p in PATCHES))
+    assert tuple(map(int, m.groups())) == (
+        sum(p.size for p in PATCHES),
+        sum(p.income for p in PATCHES),
+        sum(p.buttons for p in PATCHES),
+        sum(p.time for p in PATCHES),
+    )
     placements = re.search(r"they have (\d+) placements in all", text)
     assert int(placements.group(1)) == sum(len(_core.placements(p.id)) for p in PATCHES)

@@ -5,8 +5,8 @@ import pytest
 from builders import FULL, cells, make
 from patchsolve.patches import PATCHES
 
-
 # -- Button income ------------------------------------------------------------
+
 
 def test_moving_past_an_income_space_pays_the_quilts_income():
     p = make(time=(3, 7), income=(4, 0), leather=()).play("walk")  # 3 -> 8 passes 5
@@ -41,6 +41,7 @@ def test_only_the_moving_player_receives_income():
 
 
 # -- Leather patches ----------------------------------------------------------
+
 
 def test_passing_a_leather_space_takes_its_patch_to_be_placed_at_once():
     p = make(time=(24, 30), leather=(26, 32, 38, 44, 50)).play("walk")  # 24 -> 31 passes 26

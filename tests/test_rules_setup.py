@@ -32,7 +32,9 @@ def test_the_start_player_moves_first(first):
     assert Position.start(seed=1, first_player=first).to_move == first
 
 
-@pytest.mark.parametrize("edition, leather", [("revised", (26, 32, 38, 44, 50)), ("original", (20, 26, 32, 44, 50))])
+@pytest.mark.parametrize(
+    "edition, leather", [("revised", (26, 32, 38, 44, 50)), ("original", (20, 26, 32, 44, 50))]
+)
 def test_leather_patches_lie_on_the_editions_spaces(edition, leather):
     p = Position.start(seed=1, edition=edition)
     assert p.edition == edition and p.leather == leather
@@ -47,14 +49,17 @@ def test_a_given_circle_is_used_as_is():
     assert Position.start(circle=circle).circle == tuple(circle)
 
 
-@pytest.mark.parametrize("circle, words", [
-    (list(range(32)), "33 patches"),
-    (list(range(32)) + [31], "duplicate"),
-    (list(range(32)) + [33], "unknown"),
-    (list(range(32)) + [-1], "unknown"),
-    ([0] * 33, "duplicate"),
-    ("abc", "unknown"),
-])
+@pytest.mark.parametrize(
+    "circle, words",
+    [
+        (list(range(32)), "33 patches"),
+        (list(range(32)) + [31], "duplicate"),
+        (list(range(32)) + [33], "unknown"),
+        (list(range(32)) + [-1], "unknown"),
+        ([0] * 33, "duplicate"),
+        ("abc", "unknown"),
+    ],
+)
 def test_an_invalid_circle_is_refused_naming_the_problem(circle, words):
     with pytest.raises(InvalidPositionError, match=words):
         Position.start(circle=circle)

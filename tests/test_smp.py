@@ -29,7 +29,7 @@ from patchsolve.search.limits import Limits
 from patchsolve.search.stop import request_stop
 
 BENCH = read_positions()
-MAX_MARGIN = 200     # no final margin comes near this (81 squares x 2 + buttons + bonus)
+MAX_MARGIN = 200  # no final margin comes near this (81 squares x 2 + buttons + bonus)
 
 
 def os_threads() -> int:
@@ -40,7 +40,7 @@ def assert_sane(pos, r):
     assert r.best_move in pos.legal_moves()
     assert abs(r.score) <= MAX_MARGIN
     line = pos
-    for m in r.pv:                          # the PV is a legal line from the root
+    for m in r.pv:  # the PV is a legal line from the root
         assert m in line.legal_moves()
         line = line.play(m)
         if line.is_over:
@@ -99,10 +99,10 @@ def stop_from_another_thread(call, threads):
     request_stop()
     t.join(10)
     assert not t.is_alive() and time.monotonic() - t0 < 5
-    assert during[0] >= before + threads     # the Python thread and its helpers ran ...
-    settle = time.monotonic() + 2            # ... and none is left once the search returned
+    assert during[0] >= before + threads  # the Python thread and its helpers ran ...
+    settle = time.monotonic() + 2  # ... and none is left once the search returned
     while os_threads() > before and time.monotonic() < settle:
-        time.sleep(0.01)                     # (the Python thread's OS exit can lag its join)
+        time.sleep(0.01)  # (the Python thread's OS exit can lag its join)
     assert os_threads() == before
     return box["r"]
 
@@ -110,7 +110,8 @@ def stop_from_another_thread(call, threads):
 def test_request_stop_from_another_thread_stops_every_thread():
     pos = BENCH[4][1]
     r = stop_from_another_thread(
-        lambda: patchsolve.search(pos, engine="alphabeta", time=60, workers=3, endgame_solve=False), 3)
+        lambda: patchsolve.search(pos, engine="alphabeta", time=60, workers=3, endgame_solve=False), 3
+    )
     assert r.interrupted and r.best_move in pos.legal_moves()
 
 
@@ -157,7 +158,7 @@ def test_tournament_players_keep_one_thread_unless_the_spec_says_so():
     assert make_player("alphabeta:depth=3").limits["workers"] == 1
     assert make_player("alphabeta:time=0.1").spec == "alphabeta:time=0.1"
     with pytest.raises(LimitError, match="nondeterministic"):
-        make_player("alphabeta:depth=3,workers=2")     # refused when the spec is read
+        make_player("alphabeta:depth=3,workers=2")  # refused when the spec is read
 
 
 def test_cli_best_with_two_workers_reports_them_in_json():
@@ -187,9 +188,13 @@ def test_cli_refuses_threads_with_a_depth_in_one_line():
 
 
 def test_ctrl_c_stops_a_two_thread_best():
-    proc = subprocess.Popen([sys.executable, "-m", "patchsolve.cli", "best", "--time", "60", "--workers", "2",
-                             "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "patchsolve.cli", "best", "--time", "60", "--workers", "2", "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
     while "searching with" not in proc.stderr.readline():
         assert proc.poll() is None
     time.sleep(1.0)
@@ -203,7 +208,6 @@ def test_ctrl_c_stops_a_two_thread_best():
 
 def test_the_engine_module_itself_refuses_threads_under_a_node_limit():
     from patchsolve.errors import LimitError
-    from patchsolve.search import alphabeta
     from patchsolve.search.limits import Limits
 
     pos = Position.start(seed=3)

@@ -25,12 +25,12 @@ def test_each_drawn_position_is_unfinished_and_within_its_threshold(reach, tmp_p
     monkeypatch.setattr(reach, "UNIFORM_SET", tmp_path / "uniform.json")
     entries = reach.generate_uniform(2, 200, 0.1, 7)
     assert [e["bucket"] for e in entries] == [30, 30, 40, 40, 20, 20, 25, 25, 35, 35, 50, 50]
-    assert json.loads((tmp_path / "uniform.json").read_text()) == entries   # written as drawn
+    assert json.loads((tmp_path / "uniform.json").read_text()) == entries  # written as drawn
     for e in entries:
         pos = Position.from_text(e["text"])
         assert not pos.is_over
         assert reach.spaces_left(pos) == e["spaces_left"] <= e["bucket"]
-    assert reach.generate_uniform(2, 200, 0.1, 7) == entries                # same seed, same set
+    assert reach.generate_uniform(2, 200, 0.1, 7) == entries  # same seed, same set
 
 
 def test_the_wilson_interval(reach):

@@ -13,14 +13,14 @@ import math
 
 import pytest
 from click.testing import CliRunner
-from test_alphabeta import SMALL, TINY, margin, noisy_greedy_game, plain_minimax, reference_minimax, to_ref
 
 import patchsolve
+from patchsolve import solve
 from patchsolve.cli import cli
 from patchsolve.errors import PatchsolveError
 from patchsolve.search import _alphabeta as ab
 from patchsolve.search import solver
-from patchsolve import solve
+from test_alphabeta import SMALL, TINY, margin, noisy_greedy_game, plain_minimax, reference_minimax, to_ref
 
 
 def endgame_with(pred, count, max_tree=5000, min_tree=200, first_seed=3000):
@@ -71,6 +71,7 @@ def plain_wdl(pos):
 
 # -- exact values ------------------------------------------------------------------
 
+
 def test_the_sets_cover_both_editions_leather_and_the_bonus():
     assert {p.fields()["edition"] for p in ALL} == {"revised", "original"}
     assert all(has_leather(p) for p in LEATHER) and all(open_bonus_in_reach(p) for p in BONUS)
@@ -88,9 +89,17 @@ def test_exact_values_agree_with_the_reference_rules_brute_force():
         assert solve(pos).score == reference_minimax(to_ref(pos))
 
 
-@pytest.mark.parametrize("flags", [{"static": False}, {"relax": False}, {"etc": True},
-                                   {"sign_first": False},
-                                   {"static": False, "relax": False}, {"hash_mb": 1}])
+@pytest.mark.parametrize(
+    "flags",
+    [
+        {"static": False},
+        {"relax": False},
+        {"etc": True},
+        {"sign_first": False},
+        {"static": False, "relax": False},
+        {"hash_mb": 1},
+    ],
+)
 def test_every_pruning_and_a_tiny_table_keep_the_value(flags):
     for pos in ALL[::2]:
         assert solve(pos, **flags).score == plain_minimax(pos)
@@ -133,6 +142,7 @@ def test_static_bounds_contain_the_value_two_moves_in():
 
 # -- win / loss ----------------------------------------------------------------------
 
+
 def test_wdl_agrees_with_brute_force_and_with_the_sign_of_the_exact_value():
     for pos in ALL:
         w = solve(pos, wdl=True)
@@ -150,11 +160,16 @@ def test_a_wdl_win_move_wins():
         w = solve(pos, wdl=True)
         if w.proven == "win":
             child = pos.play(w.best_move)
-            won = child.winner() == pos.to_move if child.is_over else plain_wdl(child) == (child.to_move == pos.to_move)
+            won = (
+                child.winner() == pos.to_move
+                if child.is_over
+                else plain_wdl(child) == (child.to_move == pos.to_move)
+            )
             assert won
 
 
 # -- every root move -----------------------------------------------------------------
+
 
 def child_value(pos, move):
     child = pos.play(move)
@@ -179,13 +194,14 @@ def test_all_moves_values_equal_solving_each_child():
             else:
                 assert d["bound"] == "upper" and v <= d["score"]
             best_of_group[d["group"]] = max(best_of_group.get(d["group"], -math.inf), v)
-        for d in rows:   # each patch's best placements are valued exactly
+        for d in rows:  # each patch's best placements are valued exactly
             if child_value(pos, d["move"]) == best_of_group[d["group"]]:
                 assert d["bound"] == "exact"
         assert rows[0]["score"] == r.score
 
 
 # -- budgets, bounds, determinism ---------------------------------------------------------
+
 
 @pytest.mark.parametrize("nodes", [1, 30, 300, 3000])
 def test_bounds_under_a_node_limit_contain_the_exact_value(nodes):
@@ -203,10 +219,12 @@ def test_bounds_under_a_node_limit_contain_the_exact_value(nodes):
 
 # later positions (from benchmarks/solve_reach.json, both losses for the
 # player to move): the exact value is far beyond 5000 nodes, the sign is not
-FAR = ["revised 4,29,22,27,32,18,8,17,25,9,19,3 1f9fcfffe5f8ee713c100/11f8fe7f3fdce07f3fdfc "
-       "1/15 10/11 37/40 - 44,50 - - -",
-       "original 26,18,10,8,13,19,2,29,1,27,3,16,32,4,17 10894fe3e1eff4fb7fbf/19fffbfdceef4f2290000 "
-       "1/11 5/11 34/39 - 44,50 - - -"]
+FAR = [
+    "revised 4,29,22,27,32,18,8,17,25,9,19,3 1f9fcfffe5f8ee713c100/11f8fe7f3fdce07f3fdfc "
+    "1/15 10/11 37/40 - 44,50 - - -",
+    "original 26,18,10,8,13,19,2,29,1,27,3,16,32,4,17 10894fe3e1eff4fb7fbf/19fffbfdceef4f2290000 "
+    "1/11 5/11 34/39 - 44,50 - - -",
+]
 
 
 def test_the_win_loss_pass_names_the_winner_when_the_exact_value_is_open():
@@ -230,8 +248,15 @@ def test_results_are_deterministic_under_node_limits():
     mid = noisy_greedy_game(5)[-14]
     for kwargs in ({"nodes": 5000}, {"nodes": 50000}, {"nodes": 5000, "wdl": True}):
         a, b = solve(mid, **kwargs), solve(mid, **kwargs)
-        assert (a.score, a.bound, a.lower, a.upper, a.best_move, a.nodes, a.pv) == \
-               (b.score, b.bound, b.lower, b.upper, b.best_move, b.nodes, b.pv)
+        assert (a.score, a.bound, a.lower, a.upper, a.best_move, a.nodes, a.pv) == (
+            b.score,
+            b.bound,
+            b.lower,
+            b.upper,
+            b.best_move,
+            b.nodes,
+            b.pv,
+        )
 
 
 def test_progress_is_reported(monkeypatch):
@@ -250,14 +275,26 @@ def test_a_finished_game_is_exact():
     assert r.bound == "exact" and r.best_move is None and r.lower == r.upper == r.score
 
 
-@pytest.mark.parametrize("kwargs", [{"time": 0}, {"nodes": 0}, {"hash_mb": 0}, {"wdl": "yes"},
-                                    {"all_moves": 1}, {"progress": 3}, {"bogus": 1}, {"depth": 3}])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"time": 0},
+        {"nodes": 0},
+        {"hash_mb": 0},
+        {"wdl": "yes"},
+        {"all_moves": 1},
+        {"progress": 3},
+        {"bogus": 1},
+        {"depth": 3},
+    ],
+)
 def test_bad_solve_arguments_raise_a_patchsolve_error(kwargs):
     with pytest.raises(PatchsolveError):
         solve(SMALL[0], **kwargs)
 
 
 # -- CLI --------------------------------------------------------------------------------
+
 
 def test_cli_solve_wdl_and_all_moves():
     pos = SMALL[1]

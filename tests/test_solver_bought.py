@@ -10,14 +10,17 @@ import itertools
 import random
 
 import pytest
+
+from patchsolve.search import _packing, _solver
 from reference import all_placements
 from test_alphabeta import plain_minimax
 from test_solver import ALL, BONUS, LEATHER
 
-from patchsolve.search import _packing, _solver
-
-WINDOWS = [sum(1 << (r * 9 + c) for r in range(r0, r0 + 7) for c in range(c0, c0 + 7))
-           for r0 in range(3) for c0 in range(3)]
+WINDOWS = [
+    sum(1 << (r * 9 + c) for r in range(r0, r0 + 7) for c in range(c0, c0 + 7))
+    for r0 in range(3)
+    for c0 in range(3)
+]
 FULL = (1 << 81) - 1
 
 
@@ -65,7 +68,7 @@ def test_the_cover_test_matches_brute_force():
         want = brute_covers(quilt, pids, leather)
         assert _packing.covers(pos._c, player, pids, leather) == want, (pos.to_text(), player, pids, leather)
         seen[want] += 1
-    assert seen[True] >= 5 and seen[False] >= 5, seen       # both answers are exercised
+    assert seen[True] >= 5 and seen[False] >= 5, seen  # both answers are exercised
 
 
 def brute_packs(quilt, pids):
@@ -97,14 +100,17 @@ def test_bad_arguments_raise():
 
 def test_bad_types_raise_instead_of_reading_memory():
     # a None state was read as a state's memory before the hooks said "not None"
-    for hook, args in ((_packing.covers, (0, [1], 0)), (_packing.packs, (0, [1])),
-                       (_packing.fits_after, (0, 1))):
+    for hook, args in (
+        (_packing.covers, (0, [1], 0)),
+        (_packing.packs, (0, [1])),
+        (_packing.fits_after, (0, 1)),
+    ):
         with pytest.raises(TypeError):
             hook(None, *args)
     with pytest.raises(TypeError):
         _packing.packs(ALL[0]._c, 0, [1.5])
     with pytest.raises(TypeError):
-        _packing.packs(ALL[0]._c, 0, 5)            # not a collection of patch ids
+        _packing.packs(ALL[0]._c, 0, 5)  # not a collection of patch ids
 
 
 @pytest.mark.parametrize("use_cover,use_pack", [(True, True), (True, False), (False, True), (False, False)])
@@ -119,9 +125,14 @@ def test_values_with_and_without_either_test_equal_plain_minimax(use_cover, use_
 def test_the_solver_refuses_a_table_it_cannot_size_and_a_missing_state():
     for hash_mb in (0, -1, (1 << 20) + 1):
         with pytest.raises(ValueError):
-            _solver.Solver(hash_mb, False)        # -1 used to size the table forever
+            _solver.Solver(hash_mb, False)  # -1 used to size the table forever
     s = _solver.Solver(1, False)
-    for call in (lambda: s.bounds(None), lambda: s.guess(None), lambda: s.tt_bounds(None),
-                 lambda: s.probe(None, -1, 1), lambda: s.solve(None, -1, 1, 0)):
+    for call in (
+        lambda: s.bounds(None),
+        lambda: s.guess(None),
+        lambda: s.tt_bounds(None),
+        lambda: s.probe(None, -1, 1),
+        lambda: s.solve(None, -1, 1, 0),
+    ):
         with pytest.raises(TypeError):
             call()

@@ -3,26 +3,27 @@ the 7x7 bonus is decided (search/_solver.pyx, "TT keys that forget where
 the dead holes are"): brute force checks that positions which differ only
 there have the same value, and that the solver shares their entry."""
 
-from test_alphabeta import plain_minimax
-from test_solver import endgame_with
-
 from patchsolve import Position, solve
 from patchsolve.errors import InvalidPositionError
 from patchsolve.search import _solver
+from test_alphabeta import plain_minimax
+from test_solver import endgame_with
 
 FULL = (1 << 81) - 1
 
 
 def neighbours(sq):
     r, c = divmod(sq, 9)
-    return [rr * 9 + cc for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
-            if 0 <= rr < 9 and 0 <= cc < 9]
+    return [
+        rr * 9 + cc
+        for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+        if 0 <= rr < 9 and 0 <= cc < 9
+    ]
 
 
 def holes(quilt):
     """Empty squares with no empty neighbour."""
-    return [sq for sq in range(81) if not quilt >> sq & 1
-            and all(quilt >> n & 1 for n in neighbours(sq))]
+    return [sq for sq in range(81) if not quilt >> sq & 1 and all(quilt >> n & 1 for n in neighbours(sq))]
 
 
 def has_holes_and_bonus_decided(pos):
@@ -42,7 +43,7 @@ def moved_hole(pos):
                 if sq != h and full >> sq & 1 and all(full >> n & 1 for n in neighbours(sq)):
                     quilts = list(f["quilts"])
                     quilts[p] = full & ~(1 << sq)
-                    try:    # e.g. the bonus owner's 7x7 square must stay covered
+                    try:  # e.g. the bonus owner's 7x7 square must stay covered
                         return Position.from_fields({**f, "quilts": tuple(quilts)})
                     except InvalidPositionError:
                         continue
@@ -51,8 +52,11 @@ def moved_hole(pos):
 
 POSITIONS = endgame_with(has_holes_and_bonus_decided, 6, first_seed=5000)
 # both quilts' holes still matter while the bonus is free: those keys stay exact
-OPEN = endgame_with(lambda pos: pos.fields()["bonus_owner"] is None
-                    and any(holes(q) for q in pos.fields()["quilts"]), 3, first_seed=5000)
+OPEN = endgame_with(
+    lambda pos: pos.fields()["bonus_owner"] is None and any(holes(q) for q in pos.fields()["quilts"]),
+    3,
+    first_seed=5000,
+)
 
 
 def test_the_set_has_both_editions_and_leather():

@@ -4,12 +4,12 @@ leaves room for. Brute force over the reference rules' placements checks
 that set, and the solver's values with and without it."""
 
 import pytest
-from reference import all_placements
-from test_alphabeta import plain_minimax
-from test_solver import ALL, plain_wdl
 
 from patchsolve import solve
 from patchsolve.search import _packing, _solver
+from reference import all_placements
+from test_alphabeta import plain_minimax
+from test_solver import ALL, plain_wdl
 
 
 def fits(quilt, pid):

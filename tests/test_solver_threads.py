@@ -6,25 +6,34 @@ Ctrl-C and leave no thread behind."""
 
 import pytest
 from click.testing import CliRunner
-from test_alphabeta import plain_minimax
-from test_smp import stop_from_another_thread
-from test_solver import ALL, plain_wdl
 
 import patchsolve
 from patchsolve import solve
 from patchsolve.cli import cli
 from patchsolve.errors import LimitError
 from patchsolve.search import _solver, limits
+from test_alphabeta import plain_minimax
+from test_smp import stop_from_another_thread
+from test_solver import ALL, plain_wdl
 
 # from benchmarks/solve_reach.json, with the exact values one thread proved
 # (benchmarks/results/solve_reach_final.json): each takes about a second
 REACH = [
-    ("revised 9,19,25,11,1,16,12,18,27,14,2,29,32 1a359a4787e7f9799ce3f/1028fc3e3f7ffff3fff "
-     "30/15 14/8 41/37 - 44,50 - - 0", -8),
-    ("original 8,25,27,18,11,2,3,0,19,9,29,28,32 1f8f8743a3c3f9fffff18/1fff85fbcd4fa7f7e9608 "
-     "17/17 11/9 38/41 - 44,50 - - -", 33),
-    ("revised 9,25,18,29,15,19,2,1,24,16,10,17,4 1ffffbd8c0e7239ecfef0/1cd46a1f9ffcbe0feffc7 "
-     "14/11 9/9 35/40 - 44,50 - - 1", -7),
+    (
+        "revised 9,19,25,11,1,16,12,18,27,14,2,29,32 1a359a4787e7f9799ce3f/1028fc3e3f7ffff3fff "
+        "30/15 14/8 41/37 - 44,50 - - 0",
+        -8,
+    ),
+    (
+        "original 8,25,27,18,11,2,3,0,19,9,29,28,32 1f8f8743a3c3f9fffff18/1fff85fbcd4fa7f7e9608 "
+        "17/17 11/9 38/41 - 44,50 - - -",
+        33,
+    ),
+    (
+        "revised 9,25,18,29,15,19,2,1,24,16,10,17,4 1ffffbd8c0e7239ecfef0/1cd46a1f9ffcbe0feffc7 "
+        "14/11 9/9 35/40 - 44,50 - - 1",
+        -7,
+    ),
 ]
 
 
@@ -41,8 +50,9 @@ def test_win_loss_and_all_moves_on_threads_agree_with_one():
         assert solve(pos, wdl=True, workers=3).proven == solve(pos, wdl=True, workers=1).proven
         a = solve(pos, all_moves=True, workers=3).root_moves
         b = solve(pos, all_moves=True, workers=1).root_moves
-        assert [(d["move"], d["score"]) for d in a if d["bound"] == "exact"] == \
-               [(d["move"], d["score"]) for d in b if d["bound"] == "exact"]
+        assert [(d["move"], d["score"]) for d in a if d["bound"] == "exact"] == [
+            (d["move"], d["score"]) for d in b if d["bound"] == "exact"
+        ]
 
 
 @pytest.mark.parametrize("text,value", REACH)
@@ -84,7 +94,7 @@ def test_default_threads_every_core_under_a_time_limit_one_with_nodes(monkeypatc
     monkeypatch.setattr(limits, "available_cores", lambda: 3)
     pos = ALL[1]
     assert solve(pos, time=10).workers == 3
-    assert solve(pos).workers == 3                    # the default budget is a time
+    assert solve(pos).workers == 3  # the default budget is a time
     assert solve(pos, nodes=100000).workers == 1
     assert solve(pos, time=10, workers=1).workers == 1
 
@@ -92,7 +102,8 @@ def test_default_threads_every_core_under_a_time_limit_one_with_nodes(monkeypatc
 def test_request_stop_stops_every_thread_and_none_is_left():
     far = patchsolve.Position.from_text(
         "original 3,21,10,32,1,18,22,11,13,19,23,28,27,25,2,0 19fffe4f038383c3c1e3f/1c1e0f0783e1f07a3f1fc "
-        "12/7 12/10 39/37 - 44,50 - - -")            # minutes on one thread
+        "12/7 12/10 39/37 - 44,50 - - -"
+    )  # minutes on one thread
     r = stop_from_another_thread(lambda: patchsolve.solve(far, time=60, workers=3), 3)
     assert r.interrupted and r.lower <= r.upper and far.is_legal(r.best_move)
 

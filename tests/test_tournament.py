@@ -12,13 +12,21 @@ def test_a_spec_names_the_player_and_its_options():
     assert parse_spec("mcts:time=1,policy=heuristic") == ("mcts", {"time": 1, "policy": "heuristic"})
     assert parse_spec("alphabeta:depth=4") == ("alphabeta", {"depth": 4})
     assert parse_spec("greedy") == ("greedy", {})
-    assert parse_spec("mcts:solver=false,endgame_solve=True") == ("mcts", {"solver": False, "endgame_solve": True})
+    assert parse_spec("mcts:solver=false,endgame_solve=True") == (
+        "mcts",
+        {"solver": False, "endgame_solve": True},
+    )
 
 
-@pytest.mark.parametrize("spec, words", [
-    ("", "empty"), ("chess", "unknown player 'chess'"), ("mcts:time", "bad option 'time'"),
-    ("greedy:depth=2", "takes no options"),
-])
+@pytest.mark.parametrize(
+    "spec, words",
+    [
+        ("", "empty"),
+        ("chess", "unknown player 'chess'"),
+        ("mcts:time", "bad option 'time'"),
+        ("greedy:depth=2", "takes no options"),
+    ],
+)
 def test_a_bad_spec_is_refused_naming_the_problem(spec, words):
     with pytest.raises(PatchsolveError, match=words):
         make_player(spec)
@@ -99,8 +107,23 @@ def test_the_tournament_command_prints_the_table_and_writes_files(tmp_path):
     from patchsolve.cli import cli
 
     runner = CliRunner()
-    res = runner.invoke(cli, ["tournament", "greedy", "random", "--pairs", "2", "--workers", "1", "--quiet",
-                              "--csv", str(tmp_path / "t.csv"), "--records", str(tmp_path / "games")])
+    res = runner.invoke(
+        cli,
+        [
+            "tournament",
+            "greedy",
+            "random",
+            "--pairs",
+            "2",
+            "--workers",
+            "1",
+            "--quiet",
+            "--csv",
+            str(tmp_path / "t.csv"),
+            "--records",
+            str(tmp_path / "games"),
+        ],
+    )
     assert res.exit_code == 0, res.output
     assert "| `greedy` | `random` | 4 | 4 |" in res.output
     assert (tmp_path / "t.csv").read_text().startswith("player_a,")
@@ -114,8 +137,24 @@ def test_the_tournament_command_names_the_patchsolve_an_external_player_imports(
     import patchsolve
 
     spec = f"ext[{sys.executable}]:greedy"
-    res = subprocess.run([sys.executable, "-m", "patchsolve.cli", "tournament", spec, "random", "--pairs", "1",
-                          "--workers", "1"], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    res = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "patchsolve.cli",
+            "tournament",
+            spec,
+            "random",
+            "--pairs",
+            "1",
+            "--workers",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+    )
     assert res.returncode == 0, res.stderr
     assert f"info: {spec}: patchsolve from {patchsolve.__file__}" in res.stderr
 
@@ -200,7 +239,7 @@ def test_a_table_of_fewer_games_than_planned_is_marked_partial(tmp_path):
     assert "**Partial**: 1 of 2 games (stopped by Ctrl-C)." in to_markdown([stopped])
     assert to_csv([stopped]).splitlines()[1].endswith(",2,True")
     sink = GameSink(["greedy", "random"], md_file=tmp_path / "t.md", csv_file=tmp_path / "t.csv", pairs=1)
-    sink.add(0, 0, whole.games[0])               # tables rewritten while the other game still runs
+    sink.add(0, 0, whole.games[0])  # tables rewritten while the other game still runs
     assert "**Partial**: 1 of 2 games (games still running)." in (tmp_path / "t.md").read_text()
     sink.add(0, 1, whole.games[1])
     assert "Partial" not in (tmp_path / "t.md").read_text()

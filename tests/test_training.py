@@ -10,7 +10,7 @@ def test_selfplay_is_deterministic_and_resumable(tmp_path):
     a, b = tmp_path / "a.csv", tmp_path / "b.csv"
     selfplay.generate(a, 2, seed=5, nodes=300, noise_plies=6)
     selfplay.generate(b, 1, seed=5, nodes=300, noise_plies=6)
-    selfplay.generate(b, 2, seed=5, nodes=300, noise_plies=6)    # resumes: only game 1 is new
+    selfplay.generate(b, 2, seed=5, nodes=300, noise_plies=6)  # resumes: only game 1 is new
     assert a.read_text() == b.read_text()
     rows = fit.read_rows([a])
     assert {r["game"] for r in rows} == {"5000000", "5000001"}

@@ -17,7 +17,6 @@ import patchsolve as ps  # noqa: E402
 from patchsolve import Game, _core  # noqa: E402
 from patchsolve.web import is_loopback  # noqa: E402
 from patchsolve.web.app import MAX_BODY  # noqa: E402
-
 from webserver import call, running_server, wait_job  # noqa: E402
 
 GOLDEN = Path(__file__).parent / "data" / "golden_game.txt"
@@ -78,7 +77,9 @@ def test_play_a_move_and_branch_from_an_earlier_ply(base):
     status, v = call(base, "/api/play", {"game": {"moves": []}, "move": move})
     assert status == 200 and v["moves"] == [move]
     assert ps.Position.from_text(v["position"]) == START.play(move)
-    assert {str(k) for k in v["labels"][0]} == {str(sq) for sq in range(81) if START.play(move).quilt(0) >> sq & 1}
+    assert {str(k) for k in v["labels"][0]} == {
+        str(sq) for sq in range(81) if START.play(move).quilt(0) >> sq & 1
+    }
     status, v = call(base, "/api/play", {"game": {"moves": [move, "walk"]}, "ply": 0, "move": "walk"})
     assert status == 200 and v["moves"] == ["walk"]
 
@@ -89,8 +90,12 @@ def test_illegal_placements_are_refused_with_the_reason(base):
     assert first.play("walk").to_move == 0
     # covering the first patch again (an affordable patch whose orientation 0 holds a1): the quilt overlaps
     here = first.play("walk")
-    pid = next(i for i in here.circle[:3] if ps.position.PATCHES[i].buttons <= here.buttons(0)
-               and _core.move_info(_core.buy_move_code(i, 0, 0))[2] & 1)
+    pid = next(
+        i
+        for i in here.circle[:3]
+        if ps.position.PATCHES[i].buttons <= here.buttons(0)
+        and _core.move_info(_core.buy_move_code(i, 0, 0))[2] & 1
+    )
     status, data = call(base, "/api/play", {"game": game, "move": f"{pid}:0@a1"})
     assert_error(status, data, 422, "overlaps")
     status, data = call(base, "/api/play", {"game": {"moves": []}, "move": f"{START.circle[5]}:0@e5"})
@@ -112,29 +117,32 @@ def test_load_a_record_a_position_and_refuse_garbage(base):
     assert_error(*call(base, "/api/load", {"text": ""}), 422, "no position")
 
 
-@pytest.mark.parametrize("path,body,status,needle", [
-    ("/api/game", b"not json", 400, "not JSON"),
-    ("/api/game", b"[1, 2]", 400, "JSON object"),
-    ("/api/game", b'{"game": {"moves": "walk"}}', 400, "list of move texts"),
-    ("/api/game", b'{"game": {"moves": [1]}}', 400, "list of move texts"),
-    ("/api/game", b'{"game": {"start": 5}}', 400, "position text"),
-    ("/api/game", b'{"game": [], "ply": 0}', 400, "object"),
-    ("/api/game", b'{"game": {"moves": ["walk"]}, "ply": 7}', 400, "0..1"),
-    ("/api/game", b'{"game": {"moves": ["walk"]}, "ply": true}', 400, "ply"),
-    ("/api/game", b'{"game": {"moves": ["walk", "zz"]}}', 422, "move 2"),
-    ("/api/game", b'{"game": {"start": "revised x"}}', 422, None),
-    ("/api/play", b'{"game": {}, "move": 3}', 400, "move"),
-    ("/api/load", b'{"text": 3}', 400, "'text'"),
-    ("/api/new", b'{"seed": -1}', 400, "seed"),
-    ("/api/search", b'{"game": {}, "time": 999}', 400, "time"),
-    ("/api/search", b'{"game": {}, "time": "fast"}', 400, "time"),
-    ("/api/search", b'{"game": {}, "engine": "oracle"}', 400, "engine"),
-    ("/api/search", b'{"game": {}, "depth": 0}', 400, "depth"),
-    ("/api/search", b'{"game": {}, "top": 99}', 400, "top"),
-    ("/api/analyze", b'{"game": {}}', 422, "no moves"),
-    ("/api/analyze", b'{"game": {"moves": ["walk"]}, "time": 60}', 400, "time"),
-    ("/api/analyze", b'{"game": {"moves": ["walk"]}, "threshold": -1}', 400, "threshold"),
-])
+@pytest.mark.parametrize(
+    "path,body,status,needle",
+    [
+        ("/api/game", b"not json", 400, "not JSON"),
+        ("/api/game", b"[1, 2]", 400, "JSON object"),
+        ("/api/game", b'{"game": {"moves": "walk"}}', 400, "list of move texts"),
+        ("/api/game", b'{"game": {"moves": [1]}}', 400, "list of move texts"),
+        ("/api/game", b'{"game": {"start": 5}}', 400, "position text"),
+        ("/api/game", b'{"game": [], "ply": 0}', 400, "object"),
+        ("/api/game", b'{"game": {"moves": ["walk"]}, "ply": 7}', 400, "0..1"),
+        ("/api/game", b'{"game": {"moves": ["walk"]}, "ply": true}', 400, "ply"),
+        ("/api/game", b'{"game": {"moves": ["walk", "zz"]}}', 422, "move 2"),
+        ("/api/game", b'{"game": {"start": "revised x"}}', 422, None),
+        ("/api/play", b'{"game": {}, "move": 3}', 400, "move"),
+        ("/api/load", b'{"text": 3}', 400, "'text'"),
+        ("/api/new", b'{"seed": -1}', 400, "seed"),
+        ("/api/search", b'{"game": {}, "time": 999}', 400, "time"),
+        ("/api/search", b'{"game": {}, "time": "fast"}', 400, "time"),
+        ("/api/search", b'{"game": {}, "engine": "oracle"}', 400, "engine"),
+        ("/api/search", b'{"game": {}, "depth": 0}', 400, "depth"),
+        ("/api/search", b'{"game": {}, "top": 99}', 400, "top"),
+        ("/api/analyze", b'{"game": {}}', 422, "no moves"),
+        ("/api/analyze", b'{"game": {"moves": ["walk"]}, "time": 60}', 400, "time"),
+        ("/api/analyze", b'{"game": {"moves": ["walk"]}, "threshold": -1}', 400, "threshold"),
+    ],
+)
 def test_malformed_requests_get_a_json_error(base, path, body, status, needle):
     assert_error(*call(base, path, raw=body), status, needle)
 
@@ -155,7 +163,9 @@ def test_routes_methods_jobs_and_body_size(base):
 
 def test_a_search_reports_progress_and_a_legal_best_move(base):
     pos = Game.read(GOLDEN).position(20)
-    status, job = call(base, "/api/search", {"game": {"start": pos.to_text()}, "engine": "alphabeta", "time": 0.4})
+    status, job = call(
+        base, "/api/search", {"game": {"start": pos.to_text()}, "engine": "alphabeta", "time": 0.4}
+    )
     assert status == 202 and job["status"] == "running"
     # one search at a time: a second one is refused while the first runs
     status, data = call(base, "/api/search", {"game": {"start": pos.to_text()}, "time": 0.2})
@@ -179,7 +189,9 @@ def test_an_mcts_search_gives_ranked_root_moves(base):
 
 def test_a_stopped_search_keeps_its_deepest_result(base):
     pos = Game.read(GOLDEN).position(4)
-    status, job = call(base, "/api/search", {"game": {"start": pos.to_text()}, "engine": "alphabeta", "time": 20})
+    status, job = call(
+        base, "/api/search", {"game": {"start": pos.to_text()}, "engine": "alphabeta", "time": 20}
+    )
     assert status == 202
     deadline = time.monotonic() + 15
     while True:
@@ -202,9 +214,16 @@ def test_a_stopped_search_keeps_its_deepest_result(base):
 def test_a_game_review_job(base):
     game = Game.read(GOLDEN)
     short = Game(game.position(44), game.moves[44:])
-    status, job = call(base, "/api/analyze", {"game": {"start": short.start.to_text(),
-                                                       "moves": [str(m) for m in short.moves]},
-                                              "engine": "alphabeta", "time": 0.05, "threshold": 1})
+    status, job = call(
+        base,
+        "/api/analyze",
+        {
+            "game": {"start": short.start.to_text(), "moves": [str(m) for m in short.moves]},
+            "engine": "alphabeta",
+            "time": 0.05,
+            "threshold": 1,
+        },
+    )
     assert status == 202
     job = wait_job(base, job)
     assert job["status"] == "done", job
@@ -212,8 +231,11 @@ def test_a_game_review_job(base):
     assert [m["move"] for m in review["moves"]] == [str(m) for m in short.moves]
     assert all(m["loss"] >= 0 for m in review["moves"])
     doc = xml.dom.minidom.parseString(review["svg"])
-    plies = sorted(int(r.getAttribute("data-ply")) for r in doc.getElementsByTagName("rect")
-                   if r.getAttribute("class") == "ply-hit")
+    plies = sorted(
+        int(r.getAttribute("data-ply"))
+        for r in doc.getElementsByTagName("rect")
+        if r.getAttribute("class") == "ply-hit"
+    )
     assert plies == list(range(len(short) + 1))
 
 
@@ -225,8 +247,12 @@ def test_loopback_addresses():
 
 def table(**over):
     pid = START.circle[0]
-    data = {"circle": list(START.circle[1:]), "quilts": [[{"patch": pid, "orientation": 0, "square": "a1"}], []],
-            "buttons": [5 - ps.position.PATCHES[pid].buttons, 5], "time": [ps.position.PATCHES[pid].time, 0]}
+    data = {
+        "circle": list(START.circle[1:]),
+        "quilts": [[{"patch": pid, "orientation": 0, "square": "a1"}], []],
+        "buttons": [5 - ps.position.PATCHES[pid].buttons, 5],
+        "time": [ps.position.PATCHES[pid].time, 0],
+    }
     data.update(over)
     return data
 
@@ -255,25 +281,57 @@ def test_the_set_up_derives_a_leather_patch_still_to_place(base):
     assert status == 200 and v["pending_leather"] is None and v["labels"][0]["80"] == "L"
 
 
-@pytest.mark.parametrize("over,status,needle", [
-    ({"circle": list(START.circle)}, 422, "also still in the circle"),
-    ({"circle": list(START.circle[2:])}, 422, "neither in the circle nor drawn"),
-    ({"circle": list(START.circle[1:]) + [99]}, 422, "unknown patch id"),
-    ({"quilts": [[{"patch": START.circle[0], "orientation": 0, "square": "a1"},
-                  {"patch": START.circle[0], "orientation": 0, "square": "a5"}], []]}, 422, "laid twice"),
-    ({"time": [5, 5], "on_top": None}, 422, "on top"),
-    ({"on_top": 1}, 422, "on_top"),
-    ({"quilts": [[{"patch": START.circle[0], "orientation": 0, "square": "i9"}], []]}, 422,
-     "does not fit with its top-left corner on i9"),
-    ({"quilts": [[{"leather": True, "square": "a1"}, {"patch": START.circle[0], "orientation": 0,
-                                                      "square": "a1"}], []]}, 422, "overlaps"),
-    ({"time": [0, 0], "buttons": [5, 5], "quilts": [[], []], "circle": list(START.circle)}, 422, "on top"),
-    ({"buttons": [500, 5]}, 422, "buttons"),
-    ({"circle": "1,2"}, 400, "circle"),
-    ({"time": [60, 0]}, 400, "time"),
-    ({"quilts": [[{"patch": 99, "orientation": 0, "square": "a1"}], []]}, 400, "patch"),
-    ({"quilts": [[{"square": "z9"}], []]}, 422, "square"),
-])
+@pytest.mark.parametrize(
+    "over,status,needle",
+    [
+        ({"circle": list(START.circle)}, 422, "also still in the circle"),
+        ({"circle": list(START.circle[2:])}, 422, "neither in the circle nor drawn"),
+        ({"circle": list(START.circle[1:]) + [99]}, 422, "unknown patch id"),
+        (
+            {
+                "quilts": [
+                    [
+                        {"patch": START.circle[0], "orientation": 0, "square": "a1"},
+                        {"patch": START.circle[0], "orientation": 0, "square": "a5"},
+                    ],
+                    [],
+                ]
+            },
+            422,
+            "laid twice",
+        ),
+        ({"time": [5, 5], "on_top": None}, 422, "on top"),
+        ({"on_top": 1}, 422, "on_top"),
+        (
+            {"quilts": [[{"patch": START.circle[0], "orientation": 0, "square": "i9"}], []]},
+            422,
+            "does not fit with its top-left corner on i9",
+        ),
+        (
+            {
+                "quilts": [
+                    [
+                        {"leather": True, "square": "a1"},
+                        {"patch": START.circle[0], "orientation": 0, "square": "a1"},
+                    ],
+                    [],
+                ]
+            },
+            422,
+            "overlaps",
+        ),
+        (
+            {"time": [0, 0], "buttons": [5, 5], "quilts": [[], []], "circle": list(START.circle)},
+            422,
+            "on top",
+        ),
+        ({"buttons": [500, 5]}, 422, "buttons"),
+        ({"circle": "1,2"}, 400, "circle"),
+        ({"time": [60, 0]}, 400, "time"),
+        ({"quilts": [[{"patch": 99, "orientation": 0, "square": "a1"}], []]}, 400, "patch"),
+        ({"quilts": [[{"square": "z9"}], []]}, 422, "square"),
+    ],
+)
 def test_a_table_that_cannot_be_is_refused(base, over, status, needle):
     assert_error(*call(base, "/api/setup", table(**over)), status, needle)
 
@@ -281,13 +339,45 @@ def test_a_table_that_cannot_be_is_refused(base, over, status, needle):
 def _json_values():
     from hypothesis import strategies as st
 
-    leaves = st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False) | \
-        st.text(max_size=30) | st.sampled_from(["walk", "4:0@a1", "leather@e5", START.to_text(), "a1", "i9"])
-    return st.recursive(leaves, lambda inner: st.lists(inner, max_size=4) |
-                        st.dictionaries(st.sampled_from(["game", "start", "moves", "ply", "move", "text", "seed",
-                                                         "circle", "quilts", "buttons", "time", "patch",
-                                                         "orientation", "square", "leather", "on_top"]),
-                                        inner, max_size=5), max_leaves=12)
+    leaves = (
+        st.none()
+        | st.booleans()
+        | st.integers(-(2**70), 2**70)
+        | st.floats(allow_nan=False)
+        | st.text(max_size=30)
+        | st.sampled_from(["walk", "4:0@a1", "leather@e5", START.to_text(), "a1", "i9"])
+    )
+    return st.recursive(
+        leaves,
+        lambda inner: (
+            st.lists(inner, max_size=4)
+            | st.dictionaries(
+                st.sampled_from(
+                    [
+                        "game",
+                        "start",
+                        "moves",
+                        "ply",
+                        "move",
+                        "text",
+                        "seed",
+                        "circle",
+                        "quilts",
+                        "buttons",
+                        "time",
+                        "patch",
+                        "orientation",
+                        "square",
+                        "leather",
+                        "on_top",
+                    ]
+                ),
+                inner,
+                max_size=5,
+            )
+        ),
+        max_leaves=12,
+    )
 
 
 def test_random_request_bodies_never_crash_the_server(base):
@@ -295,8 +385,10 @@ def test_random_request_bodies_never_crash_the_server(base):
     from hypothesis import strategies as st
 
     @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
-    @given(path=st.sampled_from(["/api/game", "/api/play", "/api/load", "/api/new", "/api/setup"]),
-           body=_json_values())
+    @given(
+        path=st.sampled_from(["/api/game", "/api/play", "/api/load", "/api/new", "/api/setup"]),
+        body=_json_values(),
+    )
     def check(path, body):
         import json
 
@@ -309,6 +401,7 @@ def test_random_request_bodies_never_crash_the_server(base):
 
 
 # -- a hostile or broken client ------------------------------------------------------------
+
 
 def raw_request(base, head: bytes, body: bytes = b"", close=False, timeout=15.0):
     """Send ``head`` + ``body`` on a socket; (the bytes answered, seconds until the server closed or
@@ -336,16 +429,21 @@ def raw_request(base, head: bytes, body: bytes = b"", close=False, timeout=15.0)
 
 
 def post_head(path, length, host="127.0.0.1"):
-    return (f"POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
-            f"Content-Length: {length}\r\n\r\n").encode()
+    return (
+        f"POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {length}\r\n\r\n"
+    ).encode()
 
 
 def test_deeply_nested_json_is_a_400_and_no_traceback(base, capfd):
     body = b"[" * 100_000 + b"]" * 100_000
     assert len(body) < MAX_BODY
     assert_error(*call(base, "/api/game", raw=body), 400, "nested too deeply")
-    assert_error(*call(base, "/api/setup", raw=b'{"quilts": ' + b"[" * 50_000 + b"]" * 50_000 + b"}"), 400,
-                 "nested too deeply")
+    assert_error(
+        *call(base, "/api/setup", raw=b'{"quilts": ' + b"[" * 50_000 + b"]" * 50_000 + b"}"),
+        400,
+        "nested too deeply",
+    )
     err = capfd.readouterr().err
     assert "Traceback" not in err and "RecursionError" not in err
 
@@ -353,12 +451,12 @@ def test_deeply_nested_json_is_a_400_and_no_traceback(base, capfd):
 def test_a_body_that_never_arrives_gets_a_408_and_the_connection_closed(base, monkeypatch):
     from patchsolve.web import app
 
-    monkeypatch.setattr(app, "BODY_TIMEOUT", 0.5)   # 10 s in service
+    monkeypatch.setattr(app, "BODY_TIMEOUT", 0.5)  # 10 s in service
     t0 = time.monotonic()
     data, closed_after = raw_request(base, post_head("/api/load", 1000), b"{}")
     assert data.startswith(b"HTTP/1.1 408") and b"did not arrive" in data
     assert closed_after is not None and time.monotonic() - t0 < 5
-    assert app.BODY_TIMEOUT == 0.5 and ps.__name__   # the server answers again at once
+    assert app.BODY_TIMEOUT == 0.5 and ps.__name__  # the server answers again at once
     assert call(base, "/api/patches")[0] == 200
 
 
@@ -397,7 +495,9 @@ def test_served_on_every_address_the_host_check_still_holds():
     names = machine_names("0.0.0.0")
     assert "127.0.0.1" in names and "localhost" in names and "0.0.0.0" not in names
     assert "evil.example" not in names
-    assert "0.0.0.0" not in reachable_url("0.0.0.0", 8767) and reachable_url("0.0.0.0", 8767).endswith(":8767/")
+    assert "0.0.0.0" not in reachable_url("0.0.0.0", 8767) and reachable_url("0.0.0.0", 8767).endswith(
+        ":8767/"
+    )
     with serving_in_thread("0.0.0.0", 0) as (url, _server):
         local = url.replace("0.0.0.0", "127.0.0.1")
         assert call(local, "/api/patches")[0] == 200
@@ -406,6 +506,7 @@ def test_served_on_every_address_the_host_check_still_holds():
 
 
 # -- Stop keeps what was found -------------------------------------------------------------------
+
 
 def test_an_mcts_search_stopped_before_its_first_slice_still_answers(base):
     status, job = call(base, "/api/search", {"game": {}, "engine": "mcts", "time": 20})
@@ -440,11 +541,16 @@ class FakeSearchProcess:
         pass
 
 
-@pytest.mark.parametrize("report,kept", [
-    ({"position": 3, "positions": 10, "partial": {"moves": [{"move": "walk"}], "partial": True}},
-     {"moves": [{"move": "walk"}], "partial": True}),
-    ({"position": 3, "positions": 10}, None),      # a report without the review so far: nothing to keep
-])
+@pytest.mark.parametrize(
+    "report,kept",
+    [
+        (
+            {"position": 3, "positions": 10, "partial": {"moves": [{"move": "walk"}], "partial": True}},
+            {"moves": [{"move": "walk"}], "partial": True},
+        ),
+        ({"position": 3, "positions": 10}, None),  # a report without the review so far: nothing to keep
+    ],
+)
 def test_a_stopped_review_keeps_the_positions_already_reviewed(monkeypatch, report, kept):
     from patchsolve.web.jobs import JobRunner
 
@@ -472,7 +578,7 @@ def test_a_search_process_that_cannot_start_ends_the_job_with_an_error(monkeypat
     monkeypatch.setattr(runner, "_ensure_process", cannot_start)
     job = runner.submit("search", {}, 1)
     deadline = time.monotonic() + 10
-    while job.status == "running":      # not running for ever, so the engine is not busy for ever
+    while job.status == "running":  # not running for ever, so the engine is not busy for ever
         assert time.monotonic() < deadline
         time.sleep(0.02)
     assert job.status == "error" and "no process today" in job.error

@@ -13,17 +13,18 @@ from browser import REQUIRED, have_chromium, headless_chromium, need  # noqa: E4
 need("starlette")
 need("uvicorn")
 need("selenium")
-from webserver import call, running_server  # noqa: E402
-
 import patchsolve as ps  # noqa: E402
 from patchsolve import Game  # noqa: E402
 from patchsolve.position import parse_square  # noqa: E402
+from webserver import call, running_server  # noqa: E402
 
 if not have_chromium() and REQUIRED:
     raise RuntimeError("PATCHSOLVE_REQUIRE_WEB=1 but chromium / chromedriver are missing")
 if not have_chromium():
-    pytest.skip("chromium and chromium-driver are not installed (apt-get install chromium chromium-driver)",
-                allow_module_level=True)
+    pytest.skip(
+        "chromium and chromium-driver are not installed (apt-get install chromium chromium-driver)",
+        allow_module_level=True,
+    )
 
 from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
@@ -46,14 +47,16 @@ def page():
 
 def wait(driver, cond, timeout=30):
     # the page re-renders its lists: an element found a moment ago may be gone
-    return WebDriverWait(driver, timeout, poll_frequency=0.1,
-                         ignored_exceptions=(StaleElementReferenceException,)).until(lambda d: cond(d))
+    return WebDriverWait(
+        driver, timeout, poll_frequency=0.1, ignored_exceptions=(StaleElementReferenceException,)
+    ).until(lambda d: cond(d))
 
 
 def moves_listed(driver):
     """The move list's texts, read in one step in the page (no stale elements)."""
     return driver.execute_script(
-        "return Array.from(document.querySelectorAll('#move-list li'), li => li.innerText)")
+        "return Array.from(document.querySelectorAll('#move-list li'), li => li.innerText)"
+    )
 
 
 def test_play_a_patch_by_clicking_and_the_engine_answers(page):
@@ -68,7 +71,7 @@ def test_play_a_patch_by_clicking_and_the_engine_answers(page):
     pid = next(i for i in start.circle[:3] if ps.position.PATCHES[i].buttons <= 5)
     # an illegal placement first: orientation 0 hanging over the right edge
     driver.find_element(By.CSS_SELECTOR, f".patch-card.buyable[data-patch='{pid}']").click()
-    wait(driver, lambda d: "patch %d" % pid in d.find_element(By.ID, "selection").text)
+    wait(driver, lambda d: f"patch {pid}" in d.find_element(By.ID, "selection").text)
     driver.find_element(By.CSS_SELECTOR, f"#board rect.sq[data-square='{parse_square('i9')}']").click()
     wait(driver, lambda d: "error" in d.find_element(By.ID, "message").get_attribute("class"))
     assert "refused" in driver.find_element(By.ID, "message").text
@@ -84,8 +87,13 @@ def test_play_a_patch_by_clicking_and_the_engine_answers(page):
     assert first == f"{pid}:{orientation}@a1"
     after = start.play(first)
     assert answer in {str(m) for m in after.legal_moves()}
-    wait(driver, lambda d: "Player 0 to move" in d.find_element(By.ID, "status").text
-         or "leather" in d.find_element(By.ID, "status").text)
+    wait(
+        driver,
+        lambda d: (
+            "Player 0 to move" in d.find_element(By.ID, "status").text
+            or "leather" in d.find_element(By.ID, "status").text
+        ),
+    )
 
 
 def test_set_up_a_position_and_ask_for_the_best_move(page):
@@ -108,7 +116,9 @@ def test_set_up_a_position_and_ask_for_the_best_move(page):
     # the page shows the position it loaded
     status, view = call(url, "/api/game", {"game": {"start": pos.to_text()}})
     assert status == 200
-    buyable = [e.get_attribute("data-patch") for e in driver.find_elements(By.CSS_SELECTOR, ".patch-card.buyable")]
+    buyable = [
+        e.get_attribute("data-patch") for e in driver.find_elements(By.CSS_SELECTOR, ".patch-card.buyable")
+    ]
     assert buyable == [str(i) for i in view["fields"]["circle"][:3]]
 
 
@@ -159,8 +169,14 @@ def test_paint_a_position_from_the_table_and_ask_for_the_best_move(page):
     think.clear()
     think.send_keys("0.2")
     driver.find_element(By.ID, "best").click()
-    wait(driver, lambda d: d.find_elements(By.ID, "best-move")
-         and d.find_element(By.ID, "best-move").text in {str(m) for m in start.play(f"{pid}:0@a1").legal_moves()})
+    wait(
+        driver,
+        lambda d: (
+            d.find_elements(By.ID, "best-move")
+            and d.find_element(By.ID, "best-move").text
+            in {str(m) for m in start.play(f"{pid}:0@a1").legal_moves()}
+        ),
+    )
 
 
 # -- the set-up: a hidden game must not be searched, played into or replaced ----------------
@@ -188,15 +204,31 @@ R........
 .........
 .........
 """
-GAME_CONTROLS = ("best", "walk", "undo", "redo", "new-game", "review", "load", "show-position", "show-record",
-                 "download", "engine-side")
+GAME_CONTROLS = (
+    "best",
+    "walk",
+    "undo",
+    "redo",
+    "new-game",
+    "review",
+    "load",
+    "show-position",
+    "show-record",
+    "download",
+    "engine-side",
+)
 
 
 def fresh_game(driver):
     Select(driver.find_element(By.ID, "engine-side")).select_by_value("none")
     driver.find_element(By.ID, "new-game").click()
-    wait(driver, lambda d: d.find_element(By.ID, "ply-info").text == "move 0 of 0"
-         and d.find_elements(By.CSS_SELECTOR, "#board rect.sq"))
+    wait(
+        driver,
+        lambda d: (
+            d.find_element(By.ID, "ply-info").text == "move 0 of 0"
+            and d.find_elements(By.CSS_SELECTOR, "#board rect.sq")
+        ),
+    )
 
 
 def start_setup(driver):
@@ -226,7 +258,7 @@ def test_the_game_controls_do_nothing_to_the_hidden_game_during_a_set_up(page):
     start_setup(driver)
     # the answer about the hidden game is not left beside the set-up
     assert driver.find_element(By.ID, "result").text == "" == driver.find_element(By.ID, "progress-text").text
-    for element_id in GAME_CONTROLS:      # disabled, each with the reason on hover ...
+    for element_id in GAME_CONTROLS:  # disabled, each with the reason on hover ...
         element = driver.find_element(By.ID, element_id)
         assert not element.is_enabled(), element_id
         assert "set-up" in element.get_attribute("title"), element_id
@@ -237,7 +269,9 @@ def test_the_game_controls_do_nothing_to_the_hidden_game_during_a_set_up(page):
     driver.find_element(By.CSS_SELECTOR, "#move-list li").click()
     wait(driver, lambda d: "finish the set-up" in d.find_element(By.ID, "message").text)
     driver.find_element(By.TAG_NAME, "body").send_keys("w")
-    driver.execute_script("document.getElementById('best').disabled = false; document.getElementById('best').click()")
+    driver.execute_script(
+        "document.getElementById('best').disabled = false; document.getElementById('best').click()"
+    )
     assert driver.find_element(By.ID, "result").text == ""
     assert driver.find_elements(By.CSS_SELECTOR, "#board rect.setup-sq")
     driver.find_element(By.ID, "setup-cancel").click()
@@ -266,7 +300,7 @@ def test_a_set_up_starts_from_the_position_shown_and_its_quilts_keep_their_patch
     for p in (0, 1):
         assert driver.find_element(By.ID, f"setup-buttons{p}").get_attribute("value") == str(mid.buttons(p))
         assert driver.find_element(By.ID, f"setup-time{p}").get_attribute("value") == str(mid.time(p))
-    assert not driver.find_element(By.ID, "setup-on-top-row").is_displayed()   # 15/13: nothing to ask
+    assert not driver.find_element(By.ID, "setup-on-top-row").is_displayed()  # 15/13: nothing to ask
     driver.find_element(By.ID, "setup-use").click()
     wait(driver, lambda d: d.find_element(By.ID, "message").text == "position set up")
     assert shown_position(driver) == mid
@@ -277,8 +311,9 @@ def test_a_set_up_starts_from_the_position_shown_and_its_quilts_keep_their_patch
 def lay(driver, pid, player, square):
     driver.find_element(By.CSS_SELECTOR, f"#circle .patch-card[data-patch='{pid}']").click()
     wait(driver, lambda d: f"patch {pid} " in d.find_element(By.ID, "selection").text)
-    driver.find_element(By.CSS_SELECTOR,
-                        f"#board rect.setup-sq[data-player='{player}'][data-square='{parse_square(square)}']").click()
+    driver.find_element(
+        By.CSS_SELECTOR, f"#board rect.setup-sq[data-player='{player}'][data-square='{parse_square(square)}']"
+    ).click()
 
 
 def test_the_set_up_asks_who_is_on_top_only_when_the_tokens_share_a_space(page):
@@ -295,8 +330,10 @@ def test_the_set_up_asks_who_is_on_top_only_when_the_tokens_share_a_space(page):
     assert not driver.find_element(By.ID, "setup-on-top-row").is_displayed()
     type_into(driver, "setup-time1", patch.time)
     wait(driver, lambda d: d.find_element(By.ID, "setup-on-top-row").is_displayed())
-    assert Select(driver.find_element(By.ID, "setup-on-top")).first_selected_option.get_attribute("value") == ""
-    driver.find_element(By.ID, "setup-use").click()           # no answer: asked, not guessed
+    assert (
+        Select(driver.find_element(By.ID, "setup-on-top")).first_selected_option.get_attribute("value") == ""
+    )
+    driver.find_element(By.ID, "setup-use").click()  # no answer: asked, not guessed
     wait(driver, lambda d: "whose token is on top" in d.find_element(By.ID, "setup-message").text)
     assert driver.find_elements(By.CSS_SELECTOR, "#board rect.setup-sq")
     Select(driver.find_element(By.ID, "setup-on-top")).select_by_value("1")
@@ -314,7 +351,7 @@ def test_the_set_up_derives_a_leather_patch_still_to_place(page):
     start_setup(driver)
     lay(driver, pid, 0, "a1")
     type_into(driver, "setup-buttons0", 5 - ps.position.PATCHES[pid].buttons)
-    type_into(driver, "setup-time0", 27)       # past leather space 26, and no leather patch laid
+    type_into(driver, "setup-time0", 27)  # past leather space 26, and no leather patch laid
     type_into(driver, "setup-time1", 13)
     driver.find_element(By.ID, "setup-use").click()
     wait(driver, lambda d: d.find_element(By.ID, "message").text == "position set up")
@@ -326,7 +363,7 @@ def test_the_status_and_the_result_box_never_show_stale_answers(page):
     driver, url = page
     fresh_game(driver)
     status = driver.find_element(By.ID, "status").text
-    assert status == "Player 0 to move", status     # no "score if it ended now" of about -160 at the start
+    assert status == "Player 0 to move", status  # no "score if it ended now" of about -160 at the start
     type_into(driver, "think-time", 0.2)
     driver.find_element(By.ID, "best").click()
     wait(driver, lambda d: d.find_elements(By.ID, "best-move"))
@@ -341,7 +378,7 @@ def test_the_status_and_the_result_box_never_show_stale_answers(page):
     driver.find_element(By.ID, "walk").click()
     wait(driver, lambda d: "played walk" in d.find_element(By.ID, "message").text)
     assert "score if the game ended now" in driver.find_element(By.ID, "status").text
-    driver.find_element(By.ID, "new-game").click()       # a new game starts without the old message
+    driver.find_element(By.ID, "new-game").click()  # a new game starts without the old message
     wait(driver, lambda d: d.find_element(By.ID, "ply-info").text == "move 0 of 0")
     assert driver.find_element(By.ID, "message").text == ""
 
@@ -363,6 +400,11 @@ def test_the_next_patches_drawn_in_the_board_can_be_picked_there(page):
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#ghost rect.anchor.refused"))
     square = driver.find_element(By.CSS_SELECTOR, f"#board rect.sq[data-square='{parse_square('a1')}']")
     ActionChains(driver).move_to_element(square).perform()
-    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#ghost rect.anchor")
-         and not d.find_elements(By.CSS_SELECTOR, "#ghost rect.anchor.refused"))
+    wait(
+        driver,
+        lambda d: (
+            d.find_elements(By.CSS_SELECTOR, "#ghost rect.anchor")
+            and not d.find_elements(By.CSS_SELECTOR, "#ghost rect.anchor.refused")
+        ),
+    )
     driver.find_element(By.TAG_NAME, "body").send_keys(Keys.ESCAPE)

@@ -28,7 +28,7 @@ class FakeServer:
 
     def run(self, sockets=None):
         self.started = True
-        time.sleep(0.3)   # long enough for the browser thread to see it start
+        time.sleep(0.3)  # long enough for the browser thread to see it start
         self.ran.set()
 
 
@@ -58,7 +58,7 @@ def test_serve_warns_off_loopback_and_no_browser_opens_nothing(monkeypatch):
     assert opened == []
     # the URL printed is one a browser can open (this machine's address), not the wildcard
     assert "serving on http://" in r.stderr and "http://0.0.0.0" not in r.stderr
-    assert web.reachable_url("0.0.0.0", 8765) in r.stderr   # 8765: the default port
+    assert web.reachable_url("0.0.0.0", 8765) in r.stderr  # 8765: the default port
 
 
 def test_serve_on_a_taken_port_is_one_error_line():
@@ -68,7 +68,8 @@ def test_serve_on_a_taken_port_is_one_error_line():
         port = s.getsockname()[1]
         r = CliRunner().invoke(cli, ["serve", "--port", str(port), "--no-browser"])
     assert r.exit_code == 2
-    assert r.stderr.strip().splitlines() == [f"patchsolve: error: cannot serve on 127.0.0.1:{port}: "
-                                             "Address already in use"]
+    assert r.stderr.strip().splitlines() == [
+        f"patchsolve: error: cannot serve on 127.0.0.1:{port}: Address already in use"
+    ]
     r = CliRunner().invoke(cli, ["serve", "--port", "70000"])
     assert r.exit_code == 2 and "70000" in r.stderr

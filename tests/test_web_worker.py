@@ -17,7 +17,9 @@ def run(kind, payload):
 
 def test_alphabeta_reports_every_finished_depth():
     pos = Game.read(GOLDEN).position(10)
-    result, reports = run("search", {"position": pos.to_text(), "engine": "alphabeta", "time": 5.0, "depth": 4})
+    result, reports = run(
+        "search", {"position": pos.to_text(), "engine": "alphabeta", "time": 5.0, "depth": 4}
+    )
     assert [r["depth"] for r in reports] == [1, 2, 3, 4]
     assert result["depth"] == 4 and result["best_move"] == reports[-1]["best_move"]
     legal = {str(m) for m in pos.legal_moves()}
@@ -33,7 +35,9 @@ def test_alphabeta_progress_comes_from_one_search(monkeypatch):
     real = alphabeta.run
     monkeypatch.setattr(alphabeta, "run", lambda *a: calls.append(1) or real(*a))
     pos = Game.read(GOLDEN).position(10)
-    result, reports = run("search", {"position": pos.to_text(), "engine": "alphabeta", "time": 5.0, "depth": 5})
+    result, reports = run(
+        "search", {"position": pos.to_text(), "engine": "alphabeta", "time": 5.0, "depth": 5}
+    )
     assert len(calls) == 1 and [r["depth"] for r in reports] == [1, 2, 3, 4, 5]
     nodes = [r["nodes"] for r in reports]
     assert nodes == sorted(nodes) and nodes[-1] <= result["nodes"]
@@ -41,8 +45,9 @@ def test_alphabeta_progress_comes_from_one_search(monkeypatch):
 
 def test_alphabeta_ranks_the_top_moves_when_asked():
     pos = Game.read(GOLDEN).position(10)
-    result, reports = run("search", {"position": pos.to_text(), "engine": "alphabeta", "time": 5.0, "depth": 3,
-                                     "top": 4})
+    result, reports = run(
+        "search", {"position": pos.to_text(), "engine": "alphabeta", "time": 5.0, "depth": 3, "top": 4}
+    )
     moves = [d["move"] for d in result["root_moves"]]
     assert len(moves) == 4 and len(set(moves)) == 4 and moves[0] == result["best_move"]
     assert set(moves) <= {str(m) for m in pos.legal_moves()}
@@ -67,8 +72,9 @@ def test_mcts_reports_a_growing_tree():
 def test_a_review_job_reports_each_position():
     game = Game.read(GOLDEN)
     short = Game(game.position(46), game.moves[46:])
-    result, reports = run("analyze", {"record": short.to_text(), "engine": "alphabeta", "time": 0.05,
-                                      "threshold": 3})
+    result, reports = run(
+        "analyze", {"record": short.to_text(), "engine": "alphabeta", "time": 0.05, "threshold": 3}
+    )
     n = len(short.positions) - (1 if short.end.is_over else 0)
     assert [r["position"] for r in reports] == list(range(1, n + 1))
     assert len(result["moves"]) == len(short) and result["svg"].startswith("<svg")

@@ -16,12 +16,22 @@ def running_server():
     return serving_in_thread("127.0.0.1", 0)
 
 
-def call(base: str, path: str, body=None, raw: bytes | None = None, method: str | None = None,
-         headers: dict | None = None):
+def call(
+    base: str,
+    path: str,
+    body=None,
+    raw: bytes | None = None,
+    method: str | None = None,
+    headers: dict | None = None,
+):
     """(status, decoded JSON or text) of one request."""
     data = raw if raw is not None else None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(base + path, data=data, method=method or ("GET" if data is None else "POST"),
-                                 headers={"Content-Type": "application/json", **(headers or {})})
+    req = urllib.request.Request(
+        base + path,
+        data=data,
+        method=method or ("GET" if data is None else "POST"),
+        headers={"Content-Type": "application/json", **(headers or {})},
+    )
     try:
         with urllib.request.urlopen(req, timeout=60) as resp:
             status, payload, ctype = resp.status, resp.read(), resp.headers.get("content-type", "")

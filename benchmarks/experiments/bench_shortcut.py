@@ -48,11 +48,13 @@ def main(argv=None):
     todo = positions()
     for pos in todo:
         t0 = time.perf_counter()
-        r = ps.search(pos, engine="alphabeta", time=args.time, workers=1)   # as measured before threads
+        r = ps.search(pos, engine="alphabeta", time=args.time, workers=1)  # as measured before threads
         times.append(time.perf_counter() - t0)
         proven += r.bound == "exact"
-    print(f"time {args.time} s, shortcut table {args.hash_mb or 'default'} MB: {proven} of {len(todo)} proven, "
-          f"mean {statistics.mean(times):.3f} s, max {max(times):.3f} s")
+    print(
+        f"time {args.time} s, shortcut table {args.hash_mb or 'default'} MB: {proven} of {len(todo)} proven, "
+        f"mean {statistics.mean(times):.3f} s, max {max(times):.3f} s"
+    )
 
 
 if __name__ == "__main__":

@@ -51,14 +51,18 @@ def main(n_games, specs):
         me = pos.to_move
         best = judged_value(pos, ps.search(pos, engine="alphabeta", time=JUDGE).best_move, me, cache)
         for spec in specs:
-            opts = {k: option_value(v) for k, _, v in (item.partition("=") for item in spec.split(",") if item)}
+            opts = {
+                k: option_value(v) for k, _, v in (item.partition("=") for item in spec.split(",") if item)
+            }
             t = opts.pop("time", 0.1)
             move = ps.search(pos, engine="mcts", time=t, seed=1, **opts).best_move
             loss[spec].append(max(0, best - judged_value(pos, move, me, cache)))
     for spec in specs:
         v = loss[spec]
-        print(f"{spec or 'default':45s} n={len(v)}  mean points lost {statistics.mean(v):.2f}  "
-              f"moves losing >= 3: {sum(x >= 3 for x in v)}")
+        print(
+            f"{spec or 'default':45s} n={len(v)}  mean points lost {statistics.mean(v):.2f}  "
+            f"moves losing >= 3: {sum(x >= 3 for x in v)}"
+        )
 
 
 if __name__ == "__main__":

@@ -30,25 +30,35 @@ def design(rows):
 
 
 def phase2(X, ph):
-    return np.hstack([X, X[:, :N_SIDE] * (ph ** 2)[:, None]])
+    return np.hstack([X, X[:, :N_SIDE] * (ph**2)[:, None]])
 
 
 def products(X, ph):
     d = X[:, :N_SIDE]
-    return np.hstack([X] + [d[:, i:i + 1] * d[:, j:j + 1] for i in range(N_SIDE) for j in range(i, N_SIDE)])
+    return np.hstack(
+        [X] + [d[:, i : i + 1] * d[:, j : j + 1] for i in range(N_SIDE) for j in range(i, N_SIDE)]
+    )
 
 
 def buckets(X, ph):
-    return np.hstack([X * ((ph >= lo) & (ph < hi)).astype(float)[:, None]
-                      for lo, hi in ((0, 1 / 3), (1 / 3, 2 / 3), (2 / 3, 1.01))])
+    return np.hstack(
+        [
+            X * ((ph >= lo) & (ph < hi)).astype(float)[:, None]
+            for lo, hi in ((0, 1 / 3), (1 / 3, 2 / 3), (2 / 3, 1.01))
+        ]
+    )
 
 
 def main(paths) -> None:
     train, test = fit.split_games(fit.read_rows(paths), 0.2, 0)
     Xa, ya, _, _, pa, _ = design(train)
     Xb, _, bb, fb, pb, sb = design(test)
-    for name, form in (("linear (shipped form)", lambda X, ph: X), ("+ phase^2", phase2),
-                       ("+ pairwise products", products), ("3 phase buckets", buckets)):
+    for name, form in (
+        ("linear (shipped form)", lambda X, ph: X),
+        ("+ phase^2", phase2),
+        ("+ pairwise products", products),
+        ("3 phase buckets", buckets),
+    ):
         w = fit.ridge_weights(form(Xa, pa), ya)
         print(f"{name}: {fit.errors(bb + form(Xb, pb) @ w, fb)}")
     print(f"the self-play search's score: {fit.errors(sb, fb)}")

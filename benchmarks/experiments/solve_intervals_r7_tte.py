@@ -2,16 +2,22 @@
 set (two threads, 64 MB, driver only), to compare bracketing variants.
 Result: benchmarks/results/solve_reach.md, round 7.
 """
-import json, sys, time
+
+import json
+import sys
+import time
 from pathlib import Path
-BENCH = Path(__file__).resolve().parents[1]   # benchmarks/
+
 from patchsolve import Position
 from patchsolve.search import _solver
-S = json.load(open(BENCH / 'solve_reach_uniform.json'))
+
+BENCH = Path(__file__).resolve().parents[1]  # benchmarks/
+
+S = json.load(open(BENCH / "solve_reach_uniform.json"))
 for i in [int(a) for a in sys.argv[1:]]:
-    p = Position.from_text(S[i]['text'])
+    p = Position.from_text(S[i]["text"])
     s = _solver.Solver(64, False, threads=2)
     s.set_limits(0, 60.0)
     t0 = time.perf_counter()
     lo, hi = s.solve(p._c, *s.bounds(p._c), s.guess(p._c))
-    print(i, lo, hi, f"{time.perf_counter()-t0:.2f}", s.nodes, flush=True)
+    print(i, lo, hi, f"{time.perf_counter() - t0:.2f}", s.nodes, flush=True)

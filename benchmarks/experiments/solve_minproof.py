@@ -46,10 +46,15 @@ def main(argv=None) -> int:
         least += s.nodes
         ev_err.append(abs(g - v))
         ab_err.append(abs(ab - v))
-        print(f"| {e['bucket']} | {v} | {g} | {ab} | {r['nodes']:,} | {s.nodes:,} | {ratios[-1]:.2f} |", flush=True)
-    print(f"\n{len(ratios)} positions: run / two-window nodes median {statistics.median(ratios):.2f}, "
-          f"total {full / least:.2f}; mean |error| of the evaluation {statistics.mean(ev_err):.1f}, "
-          f"of alpha-beta ({AB_NODES} nodes) {statistics.mean(ab_err):.1f}")
+        print(
+            f"| {e['bucket']} | {v} | {g} | {ab} | {r['nodes']:,} | {s.nodes:,} | {ratios[-1]:.2f} |",
+            flush=True,
+        )
+    print(
+        f"\n{len(ratios)} positions: run / two-window nodes median {statistics.median(ratios):.2f}, "
+        f"total {full / least:.2f}; mean |error| of the evaluation {statistics.mean(ev_err):.1f}, "
+        f"of alpha-beta ({AB_NODES} nodes) {statistics.mean(ab_err):.1f}"
+    )
     return 0
 
 

@@ -18,8 +18,12 @@ from patchsolve import bench
 from patchsolve.players import GreedyPlayer
 from patchsolve.search import alphabeta, search
 
-MCTS_VARIANTS = ({}, {"leaf": "playout"}, {"leaf": "playout", "policy": "uniform"},
-                 {"tree": "plain", "leaf": "playout", "policy": "uniform"})
+MCTS_VARIANTS = (
+    {},
+    {"leaf": "playout"},
+    {"leaf": "playout", "policy": "uniform"},
+    {"tree": "plain", "leaf": "playout", "policy": "uniform"},
+)
 ITERATIONS = 3000
 
 

@@ -42,16 +42,19 @@ def one_thread() -> dict:
     try:
         search(positions()[0], engine="alphabeta", depth=1, workers=1, endgame_solve=False)
         return {"workers": 1}
-    except patchsolve.PatchsolveError:      # a build before alpha-beta threads
+    except patchsolve.PatchsolveError:  # a build before alpha-beta threads
         return {}
 
 
 def main() -> None:
     ab = per_cpu_second(lambda p: search(p, engine="alphabeta", nodes=150_000, endgame_solve=False).nodes)
-    mc = per_cpu_second(lambda p: search(p, engine="mcts", iterations=20_000, seed=1, endgame_solve=False)
-                        and 20_000)
+    mc = per_cpu_second(
+        lambda p: search(p, engine="mcts", iterations=20_000, seed=1, endgame_solve=False) and 20_000
+    )
     extra = one_thread()
-    depths = [search(p, engine="alphabeta", time=0.25, endgame_solve=False, **extra).depth for p in positions()]
+    depths = [
+        search(p, engine="alphabeta", time=0.25, endgame_solve=False, **extra).depth for p in positions()
+    ]
     print(f"patchsolve at {patchsolve.__file__}")
     print(f"alpha-beta: {ab:,.0f} nodes per CPU second (150,000 nodes a position)")
     print(f"MCTS:       {mc:,.0f} iterations per CPU second (20,000 a position)")

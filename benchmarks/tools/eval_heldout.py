@@ -30,7 +30,7 @@ def main(argv=None) -> None:
     print(f"{len(test)} held-out positions, {len({r['game'] for r in test})} games")
     print(f"hand-tuned: {fit.errors(hand, final)}")
     for path in a.weights:
-        w = np.array(learned.read(Path(path).read_text(encoding="utf-8"))["weights"])   # names checked
+        w = np.array(learned.read(Path(path).read_text(encoding="utf-8"))["weights"])  # names checked
         print(f"{path}: {fit.errors(base + X @ w, final)}")
 
 

@@ -33,8 +33,9 @@ def main() -> None:
     while time.monotonic() < end:
         game = noisy_greedy_game(rng.randrange(10**6))
         pos = game[rng.randrange(len(game) - 1)]
-        r = patchsolve.search(pos, engine="alphabeta", time=0.03, workers=rng.choice([2, 3, 8]), hash_mb=1,
-                              endgame_solve=False)
+        r = patchsolve.search(
+            pos, engine="alphabeta", time=0.03, workers=rng.choice([2, 3, 8]), hash_mb=1, endgame_solve=False
+        )
         check(pos, r)
         n += 1
     print(f"{n} searches, every answer legal")

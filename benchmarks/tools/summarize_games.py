@@ -36,8 +36,10 @@ def line(name: str, a: str, wins: int, n: int, margin: int) -> str:
     if not n:
         return f"{name}: no games"
     lo, hi = wilson(wins, n)
-    return (f"{name}: A = {a}: {wins}/{n} = {100 * wins / n:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}], "
-            f"mean margin A {margin / n:+.1f}")
+    return (
+        f"{name}: A = {a}: {wins}/{n} = {100 * wins / n:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}], "
+        f"mean margin A {margin / n:+.1f}"
+    )
 
 
 def summary(path: str) -> str:

@@ -22,8 +22,9 @@ from patchsolve.training import fit, selfplay
 
 def commit() -> str:
     try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                              cwd=Path(__file__).parent).stdout.strip()
+        return subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=Path(__file__).parent
+        ).stdout.strip()
     except OSError:
         return "unknown"
 
@@ -49,21 +50,43 @@ def main(argv=None) -> None:
     f.add_argument("--split-seed", type=int, default=0)
     f.add_argument("--held-out", type=float, default=0.2)
     f.add_argument("--generation", type=int, default=1)
-    f.add_argument("--outcome", type=float, default=1.0,
-                   help="weight of the final margin in the target; the rest is the search's score")
+    f.add_argument(
+        "--outcome",
+        type=float,
+        default=1.0,
+        help="weight of the final margin in the target; the rest is the search's score",
+    )
     a = ap.parse_args(argv)
     if a.cmd == "generate":
-        n = selfplay.generate(Path(a.out), a.games, a.seed, a.nodes, a.noise_plies, a.noise, a.learned,
-                              progress=lambda i, t: print(f"{i}/{t}", file=sys.stderr, end="\r"),
-                              backend=a.backend, workers=a.workers, address=a.address)
+        n = selfplay.generate(
+            Path(a.out),
+            a.games,
+            a.seed,
+            a.nodes,
+            a.noise_plies,
+            a.noise,
+            a.learned,
+            progress=lambda i, t: print(f"{i}/{t}", file=sys.stderr, end="\r"),
+            backend=a.backend,
+            workers=a.workers,
+            address=a.address,
+        )
         print(f"{n} rows appended to {a.out}")
         return
     rows = fit.read_rows(a.data)
     if not 0.0 <= a.outcome <= 1.0:
         ap.error("--outcome must be between 0 and 1")
     model = fit.fit(rows, a.held_out, a.split_seed, a.ridge, a.outcome)
-    fit.write(model, Path(a.out), {"generation": a.generation, "data": [Path(p).name for p in a.data],
-                                   "commit": commit(), "command": " ".join(sys.argv)})
+    fit.write(
+        model,
+        Path(a.out),
+        {
+            "generation": a.generation,
+            "data": [Path(p).name for p in a.data],
+            "commit": commit(),
+            "command": " ".join(sys.argv),
+        },
+    )
     print(json.dumps(model["manifest"], indent=1))
 
 

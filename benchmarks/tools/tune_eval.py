@@ -24,12 +24,9 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
-
 
 from patchsolve.bench import noisy_greedy_game
 from patchsolve.search import _eval as ab
@@ -49,10 +46,12 @@ def sample(games: int, playouts: int, seed: int, every: int = 3):
     rng = random.Random(seed)
     for g in range(games):
         game = noisy_greedy_game(seed * 100_000 + g)
-        for pos in game[rng.randrange(every):-1:every]:
+        for pos in game[rng.randrange(every) : -1 : every]:
             c = pos._c
-            outcomes = [margin_for(ab.policy_playout(c, rng.getrandbits(63), 0.1), pos.to_move)
-                        for _ in range(playouts)]
+            outcomes = [
+                margin_for(ab.policy_playout(c, rng.getrandbits(63), 0.1), pos.to_move)
+                for _ in range(playouts)
+            ]
             rows.append((g, c, sum(outcomes) / playouts))
     return rows
 
@@ -76,7 +75,7 @@ def fit(rows):
 def r2(rows, w):
     X, y = design(rows)
     resid = y - X @ w
-    return 1 - resid.var() / y.var(), float(np.sqrt((resid ** 2).mean()))
+    return 1 - resid.var() / y.var(), float(np.sqrt((resid**2).mean()))
 
 
 def main(argv=None):
@@ -99,14 +98,18 @@ def main(argv=None):
         ab.set_weights(fill_rate=rate)
         w = fit(train)
         score, rmse = r2(test, w)
-        print(f"fill_rate {rate:4.2f}: held-out R^2 {score:.3f} RMSE {rmse:.2f} "
-              f"weights {dict(zip(TERMS + ['tempo'], np.round(w, 3)))}")
+        print(
+            f"fill_rate {rate:4.2f}: held-out R^2 {score:.3f} RMSE {rmse:.2f} "
+            f"weights {dict(zip(TERMS + ['tempo'], np.round(w, 3)))}"
+        )
         if best is None or score > best[0]:
             best = (score, rate, w, rmse, len(rows))
     score, rate, w, rmse, n = best
     ab.set_weights(**old)
-    print(f"\nbest: fill_rate {rate}, R^2 {score:.3f}, RMSE {rmse:.2f} on held-out games; {n} positions; "
-          f"{time.perf_counter() - t0:.0f} s")
+    print(
+        f"\nbest: fill_rate {rate}, R^2 {score:.3f}, RMSE {rmse:.2f} on held-out games; {n} positions; "
+        f"{time.perf_counter() - t0:.0f} s"
+    )
     print("weights: " + ", ".join(f"{k}={v:.3f}" for k, v in zip(TERMS + ["tempo"], w)))
 
 

@@ -50,12 +50,16 @@ def setup_screenshot(d, wait):
     d.find_element(By.ID, "setup-start").click()
     for patch, player, square in ((4, 0, 0), (8, 0, 20), (30, 1, 40)):
         d.find_element(By.CSS_SELECTOR, f"#circle .patch-card[data-patch='{patch}']").click()
-        d.find_element(By.CSS_SELECTOR, f"#board rect.setup-sq[data-player='{player}'][data-square='{square}']").click()
+        d.find_element(
+            By.CSS_SELECTOR, f"#board rect.setup-sq[data-player='{player}'][data-square='{square}']"
+        ).click()
     d.find_element(By.ID, "setup-leather").click()
     d.find_element(By.CSS_SELECTOR, "#board rect.setup-sq[data-player='1'][data-square='80']").click()
     d.find_element(By.CSS_SELECTOR, "#circle .patch-card[data-patch='21']").click()
     d.find_element(By.TAG_NAME, "body").send_keys("r")
-    ActionChains(d).move_to_element(d.find_element(By.CSS_SELECTOR, "#board rect.setup-sq[data-player='1'][data-square='3']")).perform()
+    ActionChains(d).move_to_element(
+        d.find_element(By.CSS_SELECTOR, "#board rect.setup-sq[data-player='1'][data-square='3']")
+    ).perform()
     time.sleep(0.3)
     d.save_screenshot(str(OUT.with_name(OUT.stem + "_setup.png")))
 

@@ -1,16 +1,27 @@
 """patchsolve: a fast engine for the board game Patchwork."""
 
 from patchsolve import errors
-from patchsolve.errors import (IllegalMoveError, InvalidPositionError, LimitError, NotationError,
-                               PatchsolveError, SearchInterrupted)
-from patchsolve.patches import PATCHES, Patch
-from patchsolve.position import Move, Position
-from patchsolve.game import Game
-from patchsolve.search import Limits, SearchResult, request_stop, solve
-from patchsolve.search import search  # the function (binds over the subpackage's name)
 from patchsolve.analysis import analyze_game
 from patchsolve.coverage import coverage_map
+from patchsolve.errors import (
+    IllegalMoveError,
+    InvalidPositionError,
+    LimitError,
+    NotationError,
+    PatchsolveError,
+    SearchInterrupted,
+)
 from patchsolve.explanation import explain
+from patchsolve.game import Game
+from patchsolve.patches import PATCHES, Patch
+from patchsolve.position import Move, Position
+from patchsolve.search import (
+    Limits,
+    SearchResult,
+    request_stop,
+    search,  # the function (binds over the subpackage's name)
+    solve,
+)
 
 # ``import patchsolve.search.mcts as m`` resolves its last step through the
 # attribute's __name__ (then sys.modules): name the function as the package
@@ -18,7 +29,7 @@ from patchsolve.explanation import explain
 search.__name__ = "patchsolve.search"
 
 
-GYM_ENV_ID = "patchsolve/Patchwork-v0"   # gymnasium.make(GYM_ENV_ID) after import patchsolve
+GYM_ENV_ID = "patchsolve/Patchwork-v0"  # gymnasium.make(GYM_ENV_ID) after import patchsolve
 
 
 def _register_gym(gymnasium) -> None:
@@ -58,7 +69,9 @@ def _hook_gym() -> None:
 
     if sys.modules.get("gymnasium") is not None:
         _register_gym(sys.modules["gymnasium"])
-    elif "gymnasium" not in sys.modules and not any(isinstance(f, _RegisterWhenGymnasiumLoads) for f in sys.meta_path):
+    elif "gymnasium" not in sys.modules and not any(
+        isinstance(f, _RegisterWhenGymnasiumLoads) for f in sys.meta_path
+    ):
         sys.meta_path.insert(0, _RegisterWhenGymnasiumLoads())
 
 

@@ -75,8 +75,12 @@ def _check_action(action) -> int:
 
 def code_to_action(code: int) -> int:
     """The action number of a core move code."""
-    if (not isinstance(code, (int, np.integer)) or isinstance(code, bool)
-            or not 0 <= code < len(_CODE_ACTION) or _CODE_ACTION[code] < 0):
+    if (
+        not isinstance(code, (int, np.integer))
+        or isinstance(code, bool)
+        or not 0 <= code < len(_CODE_ACTION)
+        or _CODE_ACTION[code] < 0
+    ):
         raise IllegalMoveError(f"not a move code: {code!r}")
     return int(_CODE_ACTION[code])
 
@@ -113,5 +117,15 @@ def legal_action_mask(position) -> np.ndarray:
     return mask
 
 
-__all__ = ["NUM_ACTIONS", "WALK", "FIRST_LEATHER", "FIRST_BUY", "move_to_action", "action_to_move",
-           "code_to_action", "action_to_code", "legal_actions", "legal_action_mask"]
+__all__ = [
+    "NUM_ACTIONS",
+    "WALK",
+    "FIRST_LEATHER",
+    "FIRST_BUY",
+    "move_to_action",
+    "action_to_move",
+    "code_to_action",
+    "action_to_code",
+    "legal_actions",
+    "legal_action_mask",
+]

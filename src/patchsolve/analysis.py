@@ -36,8 +36,8 @@ mean weighs the bad moves). Forced moves are left out.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import Callable
 
 from patchsolve.errors import PatchsolveError, SearchInterrupted
 from patchsolve.search.result import win_probability_of
@@ -47,9 +47,9 @@ from patchsolve.search.result import win_probability_of
 class Verdict:
     """The engine on one position, from player 0's side."""
 
-    margin0: float            # final margin of player 0 minus player 1
-    win0: float               # player 0's chance to win
-    best_move: str | None     # None on a finished position
+    margin0: float  # final margin of player 0 minus player 1
+    win0: float  # player 0's chance to win
+    best_move: str | None  # None on a finished position
     exact: bool
 
 
@@ -58,22 +58,22 @@ class MoveReview:
     """One move of the game and what the engine thinks of it (values for the
     mover unless the name says player 0)."""
 
-    number: int               # 1 for the first move
-    player: int               # who moved
-    position: str             # the position before the move (notation)
+    number: int  # 1 for the first move
+    player: int  # who moved
+    position: str  # the position before the move (notation)
     move: str
-    best_move: str | None     # the engine's choice in that position
-    best_value: float         # the engine's value of the position (its best move), for the mover
-    played_value: float       # the value after the move played, for the mover
+    best_move: str | None  # the engine's choice in that position
+    best_value: float  # the engine's value of the position (its best move), for the mover
+    played_value: float  # the value after the move played, for the mover
     loss: float
-    margin0: float            # player 0's margin after the move
-    win0: float               # player 0's win probability after the move
-    flag: str                 # "", "?" (loss > threshold) or "??" (> twice)
-    win_loss: float = 0.0     # win probability lost by the mover, 0..1
-    judgement: str = "best"   # best, good, inaccuracy, mistake or blunder (see the module)
-    forced: bool = False      # the only legal move
-    exact: bool = False       # both values compared were proven by the solver
-    accuracy: float = 100.0   # the move's accuracy score, 0..100
+    margin0: float  # player 0's margin after the move
+    win0: float  # player 0's win probability after the move
+    flag: str  # "", "?" (loss > threshold) or "??" (> twice)
+    win_loss: float = 0.0  # win probability lost by the mover, 0..1
+    judgement: str = "best"  # best, good, inaccuracy, mistake or blunder (see the module)
+    forced: bool = False  # the only legal move
+    exact: bool = False  # both values compared were proven by the solver
+    accuracy: float = 100.0  # the move's accuracy score, 0..100
 
     def to_dict(self) -> dict:
         """The review of this move as a JSON-ready dict (``class`` is the judgement)."""
@@ -82,11 +82,10 @@ class MoveReview:
         return d
 
 
-
 CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
-WIN_LOSS_THRESHOLDS = (0.05, 0.10, 0.20)     # inaccuracy, mistake, blunder: win probability lost
-POINT_THRESHOLDS = (3.0, 6.0, 12.0)          # the same, in points, where the win probability is saturated
-SATURATED = 0.03                             # a chance below 3% or above 97% is saturated
+WIN_LOSS_THRESHOLDS = (0.05, 0.10, 0.20)  # inaccuracy, mistake, blunder: win probability lost
+POINT_THRESHOLDS = (3.0, 6.0, 12.0)  # the same, in points, where the win probability is saturated
+SATURATED = 0.03  # a chance below 3% or above 97% is saturated
 
 
 def judge(loss: float, win_loss: float, win_before: float, best: bool) -> str:
@@ -124,7 +123,7 @@ class GameReview:
     moves: list[MoveReview]
     threshold: float
     final_scores: tuple[int, int]
-    interrupted: bool = False     # stopped (Ctrl-C): ``moves`` are the first ones only
+    interrupted: bool = False  # stopped (Ctrl-C): ``moves`` are the first ones only
 
     def summary(self) -> list[dict]:
         """Per player: moves, average points and win probability lost, the
@@ -136,19 +135,33 @@ class GameReview:
             worst = max(mine, key=lambda m: m.loss, default=None)
             biggest = sorted((m for m in mine if m.loss > 0), key=lambda m: (-m.loss, m.number))[:3]
             accuracy = game_accuracy([m.accuracy for m in judged])
-            out.append({"player": pl, "moves": len(mine),
-                        "average_loss": sum(m.loss for m in mine) / len(mine) if mine else 0.0,
-                        "average_win_loss": sum(m.win_loss for m in mine) / len(mine) if mine else 0.0,
-                        "accuracy": None if accuracy is None else round(accuracy, 1),
-                        "classes": {c: sum(1 for m in mine if m.judgement == c) for c in CLASSES},
-                        "forced": len(mine) - len(judged),
-                        "flagged": sum(1 for m in mine if m.flag),
-                        "blunders": sum(1 for m in mine if m.flag == "??"),
-                        "worst": None if worst is None or worst.loss == 0 else
-                        {"number": worst.number, "move": worst.move, "loss": worst.loss},
-                        "biggest_mistakes": [{"number": m.number, "move": m.move, "best_move": m.best_move,
-                                              "loss": m.loss, "class": m.judgement} for m in biggest],
-                        "final_score": self.final_scores[pl]})
+            out.append(
+                {
+                    "player": pl,
+                    "moves": len(mine),
+                    "average_loss": sum(m.loss for m in mine) / len(mine) if mine else 0.0,
+                    "average_win_loss": sum(m.win_loss for m in mine) / len(mine) if mine else 0.0,
+                    "accuracy": None if accuracy is None else round(accuracy, 1),
+                    "classes": {c: sum(1 for m in mine if m.judgement == c) for c in CLASSES},
+                    "forced": len(mine) - len(judged),
+                    "flagged": sum(1 for m in mine if m.flag),
+                    "blunders": sum(1 for m in mine if m.flag == "??"),
+                    "worst": None
+                    if worst is None or worst.loss == 0
+                    else {"number": worst.number, "move": worst.move, "loss": worst.loss},
+                    "biggest_mistakes": [
+                        {
+                            "number": m.number,
+                            "move": m.move,
+                            "best_move": m.best_move,
+                            "loss": m.loss,
+                            "class": m.judgement,
+                        }
+                        for m in biggest
+                    ],
+                    "final_score": self.final_scores[pl],
+                }
+            )
         return out
 
     def mistakes(self) -> list[MoveReview]:
@@ -164,11 +177,19 @@ class GameReview:
 
     def to_dict(self) -> dict:
         """The whole review as a JSON-ready dict."""
-        return {"threshold": self.threshold, "interrupted": self.interrupted, "start": asdict(self.start),
-                "moves": [m.to_dict() for m in self.moves], "summary": self.summary(),
-                "critical_moments": [m.number for m in self.critical_moments()],
-                "classes": {"win_loss_thresholds": list(WIN_LOSS_THRESHOLDS),
-                            "point_thresholds": list(POINT_THRESHOLDS), "saturated": SATURATED}}
+        return {
+            "threshold": self.threshold,
+            "interrupted": self.interrupted,
+            "start": asdict(self.start),
+            "moves": [m.to_dict() for m in self.moves],
+            "summary": self.summary(),
+            "critical_moments": [m.number for m in self.critical_moments()],
+            "classes": {
+                "win_loss_thresholds": list(WIN_LOSS_THRESHOLDS),
+                "point_thresholds": list(POINT_THRESHOLDS),
+                "saturated": SATURATED,
+            },
+        }
 
 
 def verdict_of(pos, result) -> Verdict:
@@ -181,8 +202,8 @@ def verdict_of(pos, result) -> Verdict:
     wp = result.win_probability
     exact = result.bound == "exact"
     if exact and margin0 != 0:
-        win0 = 1.0 if margin0 > 0 else 0.0   # proven: the winner is known
-    elif wp is None:   # an engine that gives none: the contract's own conversion
+        win0 = 1.0 if margin0 > 0 else 0.0  # proven: the winner is known
+    elif wp is None:  # an engine that gives none: the contract's own conversion
         win0 = win_probability_of(margin0)
     else:
         win0 = float(wp) if pos.to_move == 0 else 1.0 - float(wp)
@@ -195,8 +216,9 @@ def flag_of(loss: float, threshold: float) -> str:
     return "??" if loss > 2 * threshold else "?" if loss > threshold else ""
 
 
-def analyze_game(game, engine: str = "alphabeta", threshold: float = 5.0,
-                 evaluate: Callable | None = None, **limits) -> GameReview:
+def analyze_game(
+    game, engine: str = "alphabeta", threshold: float = 5.0, evaluate: Callable | None = None, **limits
+) -> GameReview:
     """Review every move of ``game``. ``evaluate(pos, k, n)`` searches
     position ``k`` of ``n`` and returns a SearchResult (default:
     ``patchsolve.search(pos, engine=engine, **limits)``); the CLI passes one
@@ -216,19 +238,22 @@ def analyze_game(game, engine: str = "alphabeta", threshold: float = 5.0,
             return search(pos, engine=engine, **limits)
 
     positions = game.positions
-    verdicts, interrupted = [], False
+    verdicts: list[Verdict] = []
+    interrupted = False
     for k, pos in enumerate(positions):
         try:
             result = None if pos.is_over else evaluate(pos, k, len(positions))
-        except SearchInterrupted:   # Ctrl-C in a script: stop it, with the review so far on the exception
+        except SearchInterrupted:  # Ctrl-C in a script: stop it, with the review so far on the exception
             raise SearchInterrupted(_partial(game, verdicts, threshold)) from None
-        if getattr(result, "interrupted", False):   # keep the moves reviewed so far
+        if getattr(result, "interrupted", False):  # keep the moves reviewed so far
             interrupted = True
             break
         verdicts.append(verdict_of(pos, result))
     if not verdicts:
         raise PatchsolveError("interrupted before the first position was searched")
-    return _partial(game, verdicts, threshold, interrupted)
+    review = _partial(game, verdicts, threshold, interrupted)
+    assert review is not None  # verdicts is not empty
+    return review
 
 
 def _partial(game, verdicts, threshold, interrupted=True) -> GameReview | None:
@@ -249,17 +274,46 @@ def _review(ply, verdicts, threshold) -> MoveReview:
     win_before = before.win0 if ply.player == 0 else 1.0 - before.win0
     win_after = after.win0 if ply.player == 0 else 1.0 - after.win0
     win_loss = 0.0 if loss == 0 else max(0.0, win_before - win_after)
-    return MoveReview(ply.number, ply.player, ply.before.to_text(), str(ply.move), before.best_move,
-                      best_value, played_value, loss, after.margin0, after.win0, flag_of(loss, threshold),
-                      win_loss, judge(loss, win_loss, win_before, played_best or forced), forced,
-                      before.exact and after.exact, 100.0 if forced else move_accuracy(win_loss))
+    return MoveReview(
+        ply.number,
+        ply.player,
+        ply.before.to_text(),
+        str(ply.move),
+        before.best_move,
+        best_value,
+        played_value,
+        loss,
+        after.margin0,
+        after.win0,
+        flag_of(loss, threshold),
+        win_loss,
+        judge(loss, win_loss, win_before, played_best or forced),
+        forced,
+        before.exact and after.exact,
+        100.0 if forced else move_accuracy(win_loss),
+    )
 
 
 # -- many games: one summary row per game and player ------------------------
 
 RECORD_HEADER = "# patchsolve game record"
-CSV_FIELDS = ("game", "player", "moves", "accuracy", "average_loss", "average_win_loss", "best", "good",
-              "inaccuracy", "mistake", "blunder", "forced", "final_score", "won", "interrupted")
+CSV_FIELDS = (
+    "game",
+    "player",
+    "moves",
+    "accuracy",
+    "average_loss",
+    "average_win_loss",
+    "best",
+    "good",
+    "inaccuracy",
+    "mistake",
+    "blunder",
+    "forced",
+    "final_score",
+    "won",
+    "interrupted",
+)
 
 
 def games_from(path) -> list[tuple[str, str]]:
@@ -283,7 +337,10 @@ def games_from(path) -> list[tuple[str, str]]:
         return [(path.name, text)]
     lines = text.splitlines()
     bounds = starts + [len(lines)]
-    return [(f"{path.name}#{k + 1}", "\n".join(lines[a:b]) + "\n") for k, (a, b) in enumerate(zip(bounds, bounds[1:]))]
+    return [
+        (f"{path.name}#{k + 1}", "\n".join(lines[a:b]) + "\n")
+        for k, (a, b) in enumerate(zip(bounds, bounds[1:]))
+    ]
 
 
 def _read(path) -> str:
@@ -300,11 +357,21 @@ def summary_rows(name: str, review: GameReview) -> list[dict]:
     rows = []
     for s in review.summary():
         final = review.final_scores
-        rows.append({"game": name, "player": s["player"], "moves": s["moves"], "accuracy": s["accuracy"],
-                     "average_loss": round(s["average_loss"], 3), "average_win_loss": round(s["average_win_loss"], 4),
-                     **s["classes"], "forced": s["forced"], "final_score": s["final_score"],
-                     "won": None if review.interrupted else int(final[s["player"]] > final[1 - s["player"]]),
-                     "interrupted": review.interrupted})
+        rows.append(
+            {
+                "game": name,
+                "player": s["player"],
+                "moves": s["moves"],
+                "accuracy": s["accuracy"],
+                "average_loss": round(s["average_loss"], 3),
+                "average_win_loss": round(s["average_win_loss"], 4),
+                **s["classes"],
+                "forced": s["forced"],
+                "final_score": s["final_score"],
+                "won": None if review.interrupted else int(final[s["player"]] > final[1 - s["player"]]),
+                "interrupted": review.interrupted,
+            }
+        )
     return rows
 
 
@@ -313,11 +380,20 @@ def _review_job(job) -> list[dict]:
     from patchsolve.game import Game
 
     name, text, engine, threshold, limits = job
-    return summary_rows(name, analyze_game(Game.from_text(text), engine=engine, threshold=threshold, **limits))
+    return summary_rows(
+        name, analyze_game(Game.from_text(text), engine=engine, threshold=threshold, **limits)
+    )
 
 
-def review_games(records, engine: str = "alphabeta", threshold: float = 5.0, backend: str = "local",
-                 workers: int = 1, address: str | None = None, **limits):
+def review_games(
+    records,
+    engine: str = "alphabeta",
+    threshold: float = 5.0,
+    backend: str = "local",
+    workers: int = 1,
+    address: str | None = None,
+    **limits,
+):
     """Review many games on a backend (``patchsolve.backends``: local
     processes or Ray) and yield each game's summary rows as it finishes.
     ``records`` are ``(name, text)`` pairs (:func:`games_from`); every record
@@ -336,4 +412,16 @@ def review_games(records, engine: str = "alphabeta", threshold: float = 5.0, bac
         yield rows
 
 
-__all__ = ["analyze_game", "games_from", "review_games", "summary_rows", "CSV_FIELDS", "GameReview", "MoveReview", "Verdict", "judge", "move_accuracy", "game_accuracy"]
+__all__ = [
+    "analyze_game",
+    "games_from",
+    "review_games",
+    "summary_rows",
+    "CSV_FIELDS",
+    "GameReview",
+    "MoveReview",
+    "Verdict",
+    "judge",
+    "move_accuracy",
+    "game_accuracy",
+]

@@ -41,8 +41,15 @@ BACKENDS = ("local", "ray")
 
 # Ray failures that mean "the worker or its node went away", not "the job
 # raised": running the job again is the fix.
-_LOST = ("WorkerCrashedError", "NodeDiedError", "LocalRayletDiedError", "ObjectLostError",
-         "OwnerDiedError", "ObjectReconstructionFailedError", "OutOfMemoryError")
+_LOST = (
+    "WorkerCrashedError",
+    "NodeDiedError",
+    "LocalRayletDiedError",
+    "ObjectLostError",
+    "OwnerDiedError",
+    "ObjectReconstructionFailedError",
+    "OutOfMemoryError",
+)
 
 
 class BackendError(PatchsolveError):
@@ -151,8 +158,9 @@ class RayBackend:
 
     name = "ray"
 
-    def __init__(self, workers: int = 1, address: str | None = None, max_retries: int = 3,
-                 resubmits: int = 3):
+    def __init__(
+        self, workers: int = 1, address: str | None = None, max_retries: int = 3, resubmits: int = 3
+    ):
         self.workers = max(1, int(workers))
         if address is not None and address != "auto":
             split_address(address)
@@ -195,7 +203,7 @@ class RayBackend:
             yield from self._collect(ray, task, fn_ref, jobs, pending)
         finally:
             if opened:
-                ray.shutdown()            # ends this job: Ray stops its tasks
+                ray.shutdown()  # ends this job: Ray stops its tasks
             else:
                 self._cancel(ray, pending)
 
@@ -207,7 +215,7 @@ class RayBackend:
         for ref in pending:
             try:
                 ray.cancel(ref, force=True)
-            except Exception:             # already finished or gone: nothing to stop
+            except Exception:  # already finished or gone: nothing to stop
                 pass
 
     def _collect(self, ray, task, fn_ref, jobs, pending):
@@ -237,5 +245,12 @@ class RayBackend:
         pending[task.remote(fn_ref, jobs[k])] = k
 
 
-__all__ = ["BACKENDS", "BackendError", "LocalBackend", "RayBackend", "make_backend", "import_ray",
-           "probe_address"]
+__all__ = [
+    "BACKENDS",
+    "BackendError",
+    "LocalBackend",
+    "RayBackend",
+    "make_backend",
+    "import_ray",
+    "probe_address",
+]

@@ -17,24 +17,22 @@ from __future__ import annotations
 
 import random
 import resource
-import sys
 import time
-from pathlib import Path
-
 from importlib import resources
 
 from patchsolve.players import GreedyPlayer
 from patchsolve.position import Position
-from patchsolve.search import search, solve
+from patchsolve.search import search
 
-AB_DEPTH = {"opening": 12, "middle": 9, "endgame": 14}   # about 0.1-0.4 s each with the pruning of 488836d
+AB_DEPTH = {"opening": 12, "middle": 9, "endgame": 14}  # about 0.1-0.4 s each with the pruning of 488836d
 MCTS_ITERATIONS = 5_000
 PERFT_DEPTH = 3
 PLAYOUTS = 5_000
-SIGNATURE = 127_736_739   # what run() gives for this code and data/eval_weights.json; see the module docstring
+SIGNATURE = 127_736_739  # what run() gives for this code and data/eval_weights.json; see the module docstring
 
 
 # -- the bench set ----------------------------------------------------------
+
 
 def noisy_greedy_game(seed: int, epsilon: float = 0.15, mixed_editions: bool = False) -> list[Position]:
     """A game of the core's fast greedy player that plays a uniformly random
@@ -93,6 +91,7 @@ def read_positions(text: str | None = None) -> list[tuple[str, Position]]:
 
 # -- measurements -------------------------------------------------------------
 
+
 def bench_core(positions):
     """(perft leaves, playout plies, perft seconds, playout seconds) per position."""
     rows = []
@@ -142,35 +141,51 @@ def run() -> dict:
     core = bench_core(positions)
     leaves, plies = sum(r[0] for r in core), sum(r[1] for r in core)
     perft_t, playout_t = sum(r[2] for r in core), sum(r[3] for r in core)
-    lines.append(f"core      perft {PERFT_DEPTH}: {leaves:14,d} leaves  {_rate(leaves, perft_t):14,.0f} leaves/s")
-    lines.append(f"core      playouts:  {len(positions) * PLAYOUTS:10,d} games   "
-                 f"{_rate(len(positions) * PLAYOUTS, playout_t):14,.0f} games/s ({plies:,d} plies)")
+    lines.append(
+        f"core      perft {PERFT_DEPTH}: {leaves:14,d} leaves  {_rate(leaves, perft_t):14,.0f} leaves/s"
+    )
+    lines.append(
+        f"core      playouts:  {len(positions) * PLAYOUTS:10,d} games   "
+        f"{_rate(len(positions) * PLAYOUTS, playout_t):14,.0f} games/s ({plies:,d} plies)"
+    )
 
     ab = bench_alphabeta(positions)
     ab_nodes, ab_time = sum(r[1] for r in ab), sum(r[2] for r in ab)
     for phase in ("opening", "middle", "endgame"):
         n = sum(r[1] for r in ab if r[0] == phase)
         t = sum(r[2] for r in ab if r[0] == phase)
-        lines.append(f"alphabeta {phase:8s} depth {AB_DEPTH[phase]}: {n:10,d} nodes  {_rate(n, t):12,.0f} nodes/s")
+        lines.append(
+            f"alphabeta {phase:8s} depth {AB_DEPTH[phase]}: {n:10,d} nodes  {_rate(n, t):12,.0f} nodes/s"
+        )
 
     mc = bench_mcts(positions)
     mc_nodes = sum(r[1] for r in mc)
     for phase in ("opening", "middle", "endgame"):
         it = sum(r[2] for r in mc if r[0] == phase)
         t = sum(r[3] for r in mc if r[0] == phase)
-        lines.append(f"mcts      {phase:8s} {MCTS_ITERATIONS} it/position: {_rate(it, t):12,.0f} iterations/s")
+        lines.append(
+            f"mcts      {phase:8s} {MCTS_ITERATIONS} it/position: {_rate(it, t):12,.0f} iterations/s"
+        )
 
     signature = leaves + plies + ab_nodes + mc_nodes
     from patchsolve.search import alphabeta, solver
 
-    lines.append(f"peak RSS {peak_rss_mib():.0f} MiB (was {rss_before:.0f} MiB before the searches); "
-                 f"alpha-beta TT default {alphabeta.DEFAULT_HASH_MB} MiB, "
-                 f"solve TT default {solver.DEFAULT_HASH_MB} MiB")
-    lines.append(f"signature {signature}" + ("" if signature == SIGNATURE else
-                                             f"  (differs from the pinned {SIGNATURE})"))
-    return {"lines": lines, "signature": signature, "pinned_signature": SIGNATURE,
-            "perft_leaves_per_s": _rate(leaves, perft_t),
-            "playouts_per_s": _rate(len(positions) * PLAYOUTS, playout_t),
-            "alphabeta_nps": _rate(ab_nodes, ab_time),
-            "mcts_iterations_per_s": _rate(sum(r[2] for r in mc), sum(r[3] for r in mc)),
-            "peak_rss_mib": peak_rss_mib()}
+    lines.append(
+        f"peak RSS {peak_rss_mib():.0f} MiB (was {rss_before:.0f} MiB before the searches); "
+        f"alpha-beta TT default {alphabeta.DEFAULT_HASH_MB} MiB, "
+        f"solve TT default {solver.DEFAULT_HASH_MB} MiB"
+    )
+    lines.append(
+        f"signature {signature}"
+        + ("" if signature == SIGNATURE else f"  (differs from the pinned {SIGNATURE})")
+    )
+    return {
+        "lines": lines,
+        "signature": signature,
+        "pinned_signature": SIGNATURE,
+        "perft_leaves_per_s": _rate(leaves, perft_t),
+        "playouts_per_s": _rate(len(positions) * PLAYOUTS, playout_t),
+        "alphabeta_nps": _rate(ab_nodes, ab_time),
+        "mcts_iterations_per_s": _rate(sum(r[2] for r in mc), sum(r[3] for r in mc)),
+        "peak_rss_mib": peak_rss_mib(),
+    }

@@ -99,15 +99,24 @@ way the text reads back to an equal position.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from patchsolve.errors import InvalidPositionError, NotationError
+from patchsolve.patches import (
+    BOARD,
+    DEFAULT_EDITION,
+    EDITION_NAMES,
+    EDITIONS,
+    LAST_SPACE,
+    LEATHER_SYMBOL,
+    PATCHES,
+    SYMBOLS,
+)
 from patchsolve.tiling import WORK_BUDGET
-from patchsolve.patches import BOARD, DEFAULT_EDITION, EDITION_NAMES, EDITIONS, LAST_SPACE, LEATHER_SYMBOL, \
-    PATCHES, SYMBOLS
 
-LEATHER = "L"            # the label of a leather patch (as in Game.labels)
-UNKNOWN = "?"            # a covered square whose patch is not named
-COVERED = "#"            # the same, as the pictures of ``patchsolve best`` draw it
+LEATHER = "L"  # the label of a leather patch (as in Game.labels)
+UNKNOWN = "?"  # a covered square whose patch is not named
+COVERED = "#"  # the same, as the pictures of ``patchsolve best`` draw it
 EMPTY = "."
 KEYWORDS = ("edition", "circle", "player", "on_top", "bonus_owner", "pending_leather", "income")
 TILING_BUDGET = WORK_BUDGET  # placements the tiling search in to_board() may examine
@@ -123,7 +132,11 @@ def looks_like_board(text: str) -> bool:
     """Is ``text`` board text (rather than notation, JSON or a game record,
     which may also start with ``edition`` or ``circle``)?"""
     firsts = [line.split()[0] for line in _strip(text).splitlines() if line.strip()]
-    return bool(firsts) and firsts[0].lower() in ("edition", "circle", "player") and not set(firsts) & set(_RECORD_ONLY)
+    return (
+        bool(firsts)
+        and firsts[0].lower() in ("edition", "circle", "player")
+        and not set(firsts) & set(_RECORD_ONLY)
+    )
 
 
 _COMMENT = re.compile(r"(^|\s)#(\s|$).*")
@@ -140,6 +153,7 @@ def _strip(text: str) -> str:
 # ---------------------------------------------------------------------------
 # reading
 # ---------------------------------------------------------------------------
+
 
 def _player(token: str, line: str) -> int:
     if token not in ("0", "1"):
@@ -161,14 +175,16 @@ def _circle(rest: str) -> tuple[int, ...]:
     for t in tokens:
         if re.fullmatch(r"0|[1-9][0-9]?", t) and int(t) < len(PATCHES):
             ids.append(int(t))
-        elif len(t) == 1 and t in _SYMBOL_ID:    # the symbol the quilt rows use
+        elif len(t) == 1 and t in _SYMBOL_ID:  # the symbol the quilt rows use
             ids.append(_SYMBOL_ID[t])
         elif t.lower() in _NAME_ID:
             ids.append(_NAME_ID[t.lower()])
         else:
-            raise NotationError("unknown patch in the circle (an id 0..32, a symbol or a name, see "
-                                "'patchsolve patches')",
-                                field="circle", token=t)
+            raise NotationError(
+                "unknown patch in the circle (an id 0..32, a symbol or a name, see 'patchsolve patches')",
+                field="circle",
+                token=t,
+            )
     return tuple(ids)
 
 
@@ -187,8 +203,10 @@ def start_circle(text: str) -> tuple[int, ...]:
     if missing:
         problems.append(f"patch(es) {missing} missing (a start circle holds all {len(PATCHES)})")
     if circle and circle[-1] != START_PATCH:
-        problems.append(f"the 1x2 (id {START_PATCH}) must be last: the neutral token starts just past it, "
-                        f"not {circle[-1]}")
+        problems.append(
+            f"the 1x2 (id {START_PATCH}) must be last: the neutral token starts just past it, "
+            f"not {circle[-1]}"
+        )
     if problems:
         raise InvalidPositionError(problems)
     return circle
@@ -209,9 +227,12 @@ def _player_line(rest: str, line: str) -> tuple[int, int, int]:
 def _row(p: int, r: int, text: str) -> list:
     cells = "".join(text.split())
     if len(cells) != BOARD:
-        raise NotationError(f"quilt {p} row {r + 1} has {len(cells)} squares, not {BOARD}", field=f"quilt {p}",
-                            token=text.strip())
-    out = []
+        raise NotationError(
+            f"quilt {p} row {r + 1} has {len(cells)} squares, not {BOARD}",
+            field=f"quilt {p}",
+            token=text.strip(),
+        )
+    out: list = []
     for c, ch in enumerate(cells):
         if ch == EMPTY:
             out.append(None)
@@ -222,9 +243,12 @@ def _row(p: int, r: int, text: str) -> list:
         elif ch in _SYMBOL_ID:
             out.append(_SYMBOL_ID[ch])
         else:
-            raise NotationError(f"unknown symbol in quilt {p} row {r + 1} column {_COLUMNS[c]} (square "
-                                f"{_COLUMNS[c]}{r + 1}; symbols: . L ? # or a patch's, see 'patchsolve patches')",
-                                field=f"quilt {p}", token=ch)
+            raise NotationError(
+                f"unknown symbol in quilt {p} row {r + 1} column {_COLUMNS[c]} (square "
+                f"{_COLUMNS[c]}{r + 1}; symbols: . L ? # or a patch's, see 'patchsolve patches')",
+                field=f"quilt {p}",
+                token=ch,
+            )
     return out
 
 
@@ -233,21 +257,24 @@ def parse_board(text: str) -> dict:
     ``buttons``/``time``/``cells`` (81 labels), and the optional lines."""
     if not isinstance(text, str):
         raise NotationError("board text must be text", field="board", token=repr(text)[:40])
-    out = {"edition": DEFAULT_EDITION, "players": {}, "options": {}}
-    current = None
+    out: dict[str, Any] = {"edition": DEFAULT_EDITION, "players": {}, "options": {}}
+    current: dict[str, Any] | None = None
     for raw in _strip(text).splitlines():
         line = raw.strip()
         if not line:
             continue
         key, _, rest = line.partition(" ")
-        if key.lower() in KEYWORDS:    # keywords in any case; quilt rows keep theirs
+        if key.lower() in KEYWORDS:  # keywords in any case; quilt rows keep theirs
             key, rest = key.lower(), rest.lower() if key.lower() in ("edition", "player") else rest
         if key in KEYWORDS and key in out["options"] or key in ("edition", "circle") and f"_{key}" in out:
             raise NotationError(f"line {key!r} given twice", field=key, token=line)
         if key == "edition":
             if rest.strip() not in EDITION_NAMES:
-                raise NotationError(f"unknown edition (expected {' or '.join(EDITION_NAMES)})",
-                                    field="edition", token=rest.strip())
+                raise NotationError(
+                    f"unknown edition (expected {' or '.join(EDITION_NAMES)})",
+                    field="edition",
+                    token=rest.strip(),
+                )
             out["edition"] = rest.strip()
             out["_edition"] = True
         elif key == "circle":
@@ -269,23 +296,31 @@ def parse_board(text: str) -> dict:
             p = next(k for k, v in out["players"].items() if v is current)
             current["rows"].append(_row(p, len(current["rows"]), line))
         else:
-            raise NotationError(f"unexpected line (expected one of {', '.join(KEYWORDS)}, or a quilt row "
-                                f"after a 'player' line)", field="board", token=line[:40])
+            raise NotationError(
+                f"unexpected line (expected one of {', '.join(KEYWORDS)}, or a quilt row "
+                f"after a 'player' line)",
+                field="board",
+                token=line[:40],
+            )
     if "circle" not in out:
         raise NotationError("missing the 'circle ...' line", field="circle", token=None)
     for p in (0, 1):
         if p not in out["players"]:
-            raise NotationError(f"missing 'player {p} buttons B time T' and its quilt", field="player", token=None)
+            raise NotationError(
+                f"missing 'player {p} buttons B time T' and its quilt", field="player", token=None
+            )
         rows = out["players"][p]["rows"]
         if len(rows) != BOARD:
-            raise NotationError(f"quilt {p} has {len(rows)} rows, not {BOARD}", field=f"quilt {p}", token=None)
+            raise NotationError(
+                f"quilt {p} has {len(rows)} rows, not {BOARD}", field=f"quilt {p}", token=None
+            )
         out["players"][p]["cells"] = [x for row in rows for x in row]
     return out
 
 
 def _patch_masks(cells_by_player) -> dict[int, tuple[int, int]]:
     """patch id -> (player, mask of its squares); a patch on both quilts is an error."""
-    masks: dict[int, list] = {}
+    masks: dict[int, dict[int, int]] = {}
     for p, cells in enumerate(cells_by_player):
         for sq, label in enumerate(cells):
             if isinstance(label, int):
@@ -294,8 +329,10 @@ def _patch_masks(cells_by_player) -> dict[int, tuple[int, int]]:
     out = {}
     for pid, by_player in masks.items():
         if len(by_player) > 1:
-            raise InvalidPositionError(f"patch {pid} ({SYMBOLS[pid]}, {PATCHES[pid].name}) is drawn on both quilts")
-        (p, m), = by_player.items()
+            raise InvalidPositionError(
+                f"patch {pid} ({SYMBOLS[pid]}, {PATCHES[pid].name}) is drawn on both quilts"
+            )
+        ((p, m),) = by_player.items()
         out[pid] = (p, m)
     return out
 
@@ -310,10 +347,14 @@ def _check_patches(placed, circle, unknown: bool) -> list[str]:
     problems = []
     for pid, (p, m) in sorted(placed.items()):
         if m not in placement_set(pid):
-            problems.append(f"quilt {p}: the squares drawn {SYMBOLS[pid]} ({_squares(m)}) are not patch {pid} "
-                            f"({PATCHES[pid].name}, shape {PATCHES[pid].shape}) in any orientation")
+            problems.append(
+                f"quilt {p}: the squares drawn {SYMBOLS[pid]} ({_squares(m)}) are not patch {pid} "
+                f"({PATCHES[pid].name}, shape {PATCHES[pid].shape}) in any orientation"
+            )
         if pid in circle:
-            problems.append(f"patch {pid} ({SYMBOLS[pid]}) is drawn on quilt {p} and also still in the circle")
+            problems.append(
+                f"patch {pid} ({SYMBOLS[pid]}) is drawn on quilt {p} and also still in the circle"
+            )
     missing = [i for i in range(len(PATCHES)) if i not in circle and i not in placed]
     if missing and not unknown:
         problems.append(f"patch(es) {missing} are neither in the circle nor drawn on a quilt")
@@ -345,26 +386,45 @@ def _leather_problem(cells, fields, ed) -> str | None:
     where = ", ".join(f"quilt {p} shows {n} L" for p, n in enumerate(drawn))
     if sum(drawn) > len(passed):
         spaces = f"the leather space(s) {', '.join(map(str, passed))}" if passed else "no leather space"
-        return (f"{where}, but the tokens have passed {spaces}: each L is the 1x1 leather patch of a "
-                "passed space")
-    return (f"the tokens have passed the leather space(s) {', '.join(map(str, passed))}, a 1x1 leather patch "
-            f"each for the first to pass it, but {where}: draw each as L on the quilt where it was placed")
+        return (
+            f"{where}, but the tokens have passed {spaces}: each L is the 1x1 leather patch of a passed space"
+        )
+    return (
+        f"the tokens have passed the leather space(s) {', '.join(map(str, passed))}, a 1x1 leather patch "
+        f"each for the first to pass it, but {where}: draw each as L on the quilt where it was placed"
+    )
 
 
-def fields_from_board(text: str) -> tuple[dict, tuple[dict, dict]]:
+def fields_from_board(text: str) -> tuple[dict, tuple[dict, dict] | None]:
     """The fields of the position drawn in ``text`` and its labels
     (per player, square -> patch id or ``"L"``); validated."""
     b = parse_board(text)
     opts = b["options"]
-    return fields_from_table(b["edition"], b["circle"], [b["players"][p]["cells"] for p in (0, 1)],
-                             tuple(b["players"][p]["buttons"] for p in (0, 1)),
-                             tuple(b["players"][p]["time"] for p in (0, 1)),
-                             on_top=opts.get("on_top"), bonus_owner=opts.get("bonus_owner"),
-                             pending_leather=opts.get("pending_leather"), income=opts.get("income"))
+    return fields_from_table(
+        b["edition"],
+        b["circle"],
+        [b["players"][p]["cells"] for p in (0, 1)],
+        tuple(b["players"][p]["buttons"] for p in (0, 1)),
+        tuple(b["players"][p]["time"] for p in (0, 1)),
+        on_top=opts.get("on_top"),
+        bonus_owner=opts.get("bonus_owner"),
+        pending_leather=opts.get("pending_leather"),
+        income=opts.get("income"),
+    )
 
 
-def fields_from_table(edition: str, circle, cells, buttons, time, *, on_top=None, bonus_owner=None,
-                      pending_leather=None, income=None) -> tuple[dict, tuple[dict, dict] | None]:
+def fields_from_table(
+    edition: str,
+    circle,
+    cells,
+    buttons,
+    time,
+    *,
+    on_top=None,
+    bonus_owner=None,
+    pending_leather=None,
+    income=None,
+) -> tuple[dict, tuple[dict, dict] | None]:
     """The position on a table: what a person sees, plus what follows from it.
 
     The one derivation behind board text (:func:`fields_from_board`) and the
@@ -393,32 +453,44 @@ def fields_from_table(edition: str, circle, cells, buttons, time, *, on_top=None
     from patchsolve.validation import covers_7x7, validate_fields
 
     if edition not in EDITIONS:
-        raise NotationError(f"unknown edition (expected {' or '.join(EDITION_NAMES)})", field="edition",
-                            token=str(edition)[:40])
+        raise NotationError(
+            f"unknown edition (expected {' or '.join(EDITION_NAMES)})",
+            field="edition",
+            token=str(edition)[:40],
+        )
     ed = EDITIONS[edition]
     circle = tuple(circle)
     foreign = sorted({x for x in circle if not (isinstance(x, int) and 0 <= x < len(PATCHES))}, key=str)
     if foreign:
-        raise InvalidPositionError(f"circle: unknown patch id(s) {foreign[:5]} (ids are 0..{len(PATCHES) - 1})")
+        raise InvalidPositionError(
+            f"circle: unknown patch id(s) {foreign[:5]} (ids are 0..{len(PATCHES) - 1})"
+        )
     unknown = any(UNKNOWN in c for c in cells)
     placed = _patch_masks(cells)
     problems = _check_patches(placed, circle, unknown)
     if problems:
         raise InvalidPositionError(problems)
     if unknown and income is None:
-        raise NotationError("a quilt has '?' squares, so give the incomes with a line 'income I0/I1'",
-                            field="income", token=None)
+        raise NotationError(
+            "a quilt has '?' squares, so give the incomes with a line 'income I0/I1'",
+            field="income",
+            token=None,
+        )
     if not unknown and income is not None:
-        raise NotationError("the incomes follow from the patches drawn; give 'income' only with '?' squares",
-                            field="income", token=f"{income[0]}/{income[1]}")
+        raise NotationError(
+            "the incomes follow from the patches drawn; give 'income' only with '?' squares",
+            field="income",
+            token=f"{income[0]}/{income[1]}",
+        )
     quilts = tuple(sum(1 << sq for sq, x in enumerate(cells[p]) if x is not None) for p in (0, 1))
     if income is None:
         income = tuple(sum(PATCHES[i].income for i, (q, _) in placed.items() if q == p) for p in (0, 1))
     t = tuple(time)
     covering = [p for p in (0, 1) if covers_7x7(quilts[p])]
     if bonus_owner is None and len(covering) == 2:
-        raise InvalidPositionError("both quilts cover a 7x7 square: say who took the bonus tile "
-                                   "(board text: a line 'bonus_owner P')")
+        raise InvalidPositionError(
+            "both quilts cover a 7x7 square: say who took the bonus tile (board text: a line 'bonus_owner P')"
+        )
     at_end = [p for p in (0, 1) if t[p] == LAST_SPACE]
     first = at_end[0] if len(at_end) == 1 else (1 - on_top if at_end and on_top is not None else None)
     fields = {
@@ -442,13 +514,17 @@ def fields_from_table(edition: str, circle, cells, buttons, time, *, on_top=None
         if problem:
             raise InvalidPositionError(problem)
     validate_fields(fields)
-    labels = tuple({sq: x for sq, x in enumerate(cells[p]) if x is not None} for p in (0, 1))
+    labels = (
+        {sq: x for sq, x in enumerate(cells[0]) if x is not None},
+        {sq: x for sq, x in enumerate(cells[1]) if x is not None},
+    )
     return fields, (None if unknown else labels)
 
 
 # ---------------------------------------------------------------------------
 # writing
 # ---------------------------------------------------------------------------
+
 
 def _symbol(label) -> str:
     if label == LEATHER:
@@ -475,9 +551,11 @@ def format_board(fields: dict, labels=None) -> str:
     from patchsolve.validation import covers_7x7
 
     f = fields
-    lines = ["# patchsolve board text: '.' empty, L leather, patch symbols as in 'patchsolve patches'",
-             f"edition {f['edition']}",
-             "circle " + (",".join(str(x) for x in f["circle"]) or "-")]
+    lines = [
+        "# patchsolve board text: '.' empty, L leather, patch symbols as in 'patchsolve patches'",
+        f"edition {f['edition']}",
+        "circle " + (",".join(str(x) for x in f["circle"]) or "-"),
+    ]
     for p in (0, 1):
         lines.append(f"player {p} buttons {f['buttons'][p]} time {f['time'][p]}   # income {f['income'][p]}")
         lines += _rows(f["quilts"][p], labels[p] if labels is not None else None)
@@ -496,5 +574,12 @@ def format_board(fields: dict, labels=None) -> str:
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["format_board", "fields_from_board", "fields_from_table", "parse_board", "looks_like_board", "start_circle",
-           "TILING_BUDGET"]
+__all__ = [
+    "format_board",
+    "fields_from_board",
+    "fields_from_table",
+    "parse_board",
+    "looks_like_board",
+    "start_circle",
+    "TILING_BUDGET",
+]

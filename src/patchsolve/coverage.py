@@ -51,14 +51,19 @@ class CoverageMap:
 
     def to_dict(self) -> dict:
         """JSON-ready: two 9x9 grids of values in [0, 1] and how they were made."""
-        return {"grids": [[list(r) for r in g] for g in self.grids],
-                "expected_empty": list(self.expected_empty),
-                "samples": self.samples, "epsilon": self.epsilon, "seed": self.seed,
-                "method": "greedy continuations with random moves at rate epsilon"}
+        return {
+            "grids": [[list(r) for r in g] for g in self.grids],
+            "expected_empty": list(self.expected_empty),
+            "samples": self.samples,
+            "epsilon": self.epsilon,
+            "seed": self.seed,
+            "method": "greedy continuations with random moves at rate epsilon",
+        }
 
 
-def coverage_map(position, samples: int = DEFAULT_SAMPLES, seed: int = 0,
-                 epsilon: float = DEFAULT_EPSILON) -> CoverageMap:
+def coverage_map(
+    position, samples: int = DEFAULT_SAMPLES, seed: int = 0, epsilon: float = DEFAULT_EPSILON
+) -> CoverageMap:
     """The chance that each square of each quilt is covered at the end of the
     game, from ``samples`` greedy continuations of ``position`` (see the module)."""
     from patchsolve.position import Position, as_position
@@ -84,8 +89,10 @@ def coverage_map(position, samples: int = DEFAULT_SAMPLES, seed: int = 0,
                 low = q & -q
                 row[low.bit_length() - 1] += 1
                 q ^= low
-    grids = tuple(tuple(tuple(counts[p][r * BOARD + c] / runs for c in range(BOARD)) for r in range(BOARD))
-                  for p in (0, 1))
+    grids = tuple(
+        tuple(tuple(counts[p][r * BOARD + c] / runs for c in range(BOARD)) for r in range(BOARD))
+        for p in (0, 1)
+    )
     empty = tuple(float(SQUARES - sum(counts[p]) / runs) for p in (0, 1))
     return CoverageMap(grids, empty, runs, float(epsilon), seed)  # type: ignore[arg-type]
 
@@ -99,31 +106,43 @@ def coverage_svg(cmap: CoverageMap, cell: int = 28) -> str:
     pad, gap = 22, 40
     width = 2 * (9 * cell) + gap + 2 * pad
     height = 9 * cell + 2 * pad + 22
-    parts = [f'<rect width="100%" height="100%" fill="#fff"/>']
+    parts = ['<rect width="100%" height="100%" fill="#fff"/>']
     for p in (0, 1):
         x0 = pad + p * (9 * cell + gap)
         y0 = pad + 18
-        parts.append(f'<text x="{x0}" y="{pad + 6}" font-family="sans-serif" font-size="12" font-weight="bold">'
-                     f'{escape(f"player {p}: {cmap.expected_empty[p]:.1f} empty squares expected")}</text>')
+        parts.append(
+            f'<text x="{x0}" y="{pad + 6}" font-family="sans-serif" font-size="12" font-weight="bold">'
+            f"{escape(f'player {p}: {cmap.expected_empty[p]:.1f} empty squares expected')}</text>"
+        )
         for r in range(BOARD):
-            parts.append(f'<text x="{x0 - 4}" y="{y0 + r * cell + cell * 0.65:.1f}" font-family="sans-serif" '
-                         f'font-size="9" text-anchor="end" fill="#666">{r + 1}</text>')
+            parts.append(
+                f'<text x="{x0 - 4}" y="{y0 + r * cell + cell * 0.65:.1f}" font-family="sans-serif" '
+                f'font-size="9" text-anchor="end" fill="#666">{r + 1}</text>'
+            )
             for c in range(BOARD):
                 v = cmap.grids[p][r][c]
-                shade = int(round(255 * v))          # 255: white (covered), 0: red (a hole that stays)
+                shade = int(round(255 * v))  # 255: white (covered), 0: red (a hole that stays)
                 fill = f"#ff{shade:02x}{shade:02x}"
                 x, y = x0 + c * cell, y0 + r * cell
-                parts.append(f'<rect class="square" data-player="{p}" data-square="{r * BOARD + c}" x="{x}" y="{y}" '
-                             f'width="{cell}" height="{cell}" fill="{fill}" stroke="#bbb">'
-                             f'<title>{"abcdefghi"[c]}{r + 1}: {100 * v:.0f}% covered</title></rect>')
-                parts.append(f'<text x="{x + cell / 2:.1f}" y="{y + cell * 0.62:.1f}" font-family="sans-serif" '
-                             f'font-size="9" text-anchor="middle" fill="#333">{100 * v:.0f}</text>')
+                parts.append(
+                    f'<rect class="square" data-player="{p}" data-square="{r * BOARD + c}" x="{x}" y="{y}" '
+                    f'width="{cell}" height="{cell}" fill="{fill}" stroke="#bbb">'
+                    f"<title>{'abcdefghi'[c]}{r + 1}: {100 * v:.0f}% covered</title></rect>"
+                )
+                parts.append(
+                    f'<text x="{x + cell / 2:.1f}" y="{y + cell * 0.62:.1f}" font-family="sans-serif" '
+                    f'font-size="9" text-anchor="middle" fill="#333">{100 * v:.0f}</text>'
+                )
         for c in range(BOARD):
-            parts.append(f'<text x="{x0 + c * cell + cell / 2:.1f}" y="{y0 + 9 * cell + 12}" font-family="sans-serif" '
-                         f'font-size="9" text-anchor="middle" fill="#666">{"abcdefghi"[c]}</text>')
+            parts.append(
+                f'<text x="{x0 + c * cell + cell / 2:.1f}" y="{y0 + 9 * cell + 12}" font-family="sans-serif" '
+                f'font-size="9" text-anchor="middle" fill="#666">{"abcdefghi"[c]}</text>'
+            )
     body = "\n".join(parts)
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="coverage-map" width="{width}" height="{height}" '
-            f'viewBox="0 0 {width} {height}">\n{body}\n</svg>\n')
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="coverage-map" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}">\n{body}\n</svg>\n'
+    )
 
 
 def coverage_text(cmap: CoverageMap) -> str:
@@ -131,12 +150,16 @@ def coverage_text(cmap: CoverageMap) -> str:
     expected empty squares."""
     lines = []
     for p in (0, 1):
-        lines.append(f"player {p}: {cmap.expected_empty[p]:.1f} empty squares expected at the end "
-                     "(% of continuations covering each square)")
+        lines.append(
+            f"player {p}: {cmap.expected_empty[p]:.1f} empty squares expected at the end "
+            "(% of continuations covering each square)"
+        )
         lines.append("     " + "".join(f"{ch:>4}" for ch in "abcdefghi"))
         for r in range(BOARD):
             lines.append(f"  {r + 1:>2} " + "".join(f"{100 * v:>4.0f}" for v in cmap.grids[p][r]))
-    lines.append(f"({cmap.samples} greedy continuations, {100 * cmap.epsilon:.0f}% random moves, seed {cmap.seed})")
+    lines.append(
+        f"({cmap.samples} greedy continuations, {100 * cmap.epsilon:.0f}% random moves, seed {cmap.seed})"
+    )
     return "\n".join(lines)
 
 

@@ -61,11 +61,21 @@ class raw_env(AECEnv, EzPickle):
     from the seeded generator at each reset), ``first_player``, ``reward``
     (``"win"`` or ``"margin"``), ``render_mode``."""
 
-    metadata = {"render_modes": list(RENDER_MODES), "name": "patchwork_v0", "is_parallelizable": False,
-                "render_fps": 1}
+    metadata = {
+        "render_modes": list(RENDER_MODES),
+        "name": "patchwork_v0",
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
 
-    def __init__(self, edition: str = "revised", circle=None, first_player: int = 0, reward: str = "win",
-                 render_mode: str | None = None):
+    def __init__(
+        self,
+        edition: str = "revised",
+        circle=None,
+        first_player: int = 0,
+        reward: str = "win",
+        render_mode: str | None = None,
+    ):
         EzPickle.__init__(self, edition, circle, first_player, reward, render_mode)
         super().__init__()
         if render_mode is not None:

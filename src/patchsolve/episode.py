@@ -89,7 +89,9 @@ class Episode:
         legal = actions.legal_action_mask(pos) if not pos.is_over and pos.to_move == player else None
         return {
             "observation": observation(pos, player),
-            "action_mask": (np.zeros(actions.NUM_ACTIONS, np.int8) if legal is None else legal.astype(np.int8)),
+            "action_mask": (
+                np.zeros(actions.NUM_ACTIONS, np.int8) if legal is None else legal.astype(np.int8)
+            ),
         }
 
     def final_rewards(self) -> tuple[float, float]:
@@ -129,8 +131,10 @@ def svg_to_rgb(svg: str) -> np.ndarray:
         import cairosvg
         from PIL import Image
     except (ImportError, OSError) as e:  # OSError: cairosvg without the libcairo2 system library
-        raise PatchsolveError(f"rgb_array rendering needs cairosvg, Pillow and libcairo2 "
-                              f"(pip install 'patchsolve[pettingzoo]'): {e}") from None
+        raise PatchsolveError(
+            f"rgb_array rendering needs cairosvg, Pillow and libcairo2 "
+            f"(pip install 'patchsolve[pettingzoo]'): {e}"
+        ) from None
 
     png = cairosvg.svg2png(bytestring=svg.encode("utf-8"))
     return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))

@@ -79,5 +79,11 @@ class SearchInterrupted(KeyboardInterrupt):
         self.result = result
 
 
-__all__ = ["PatchsolveError", "NotationError", "IllegalMoveError", "InvalidPositionError", "LimitError",
-           "SearchInterrupted"]
+__all__ = [
+    "PatchsolveError",
+    "NotationError",
+    "IllegalMoveError",
+    "InvalidPositionError",
+    "LimitError",
+    "SearchInterrupted",
+]

@@ -52,7 +52,7 @@ TERM_NAMES = {
 
 def _learned():
     """The C module of the learned evaluation."""
-    from patchsolve.search import _learned as module  # type: ignore[attr-defined]
+    from patchsolve.search import _learned as module
 
     return module
 
@@ -77,8 +77,8 @@ class Explanation:
     player: int
     best: Line
     played: Line
-    difference: float                   # best.value - played.value, for the mover
-    terms: list[dict] = field(default_factory=list)   # {"term", "name", "points"}, largest first
+    difference: float  # best.value - played.value, for the mover
+    terms: list[dict] = field(default_factory=list)  # {"term", "name", "points"}, largest first
     left_to_opponent: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
@@ -87,11 +87,15 @@ class Explanation:
 
     def text(self, top: int = 6) -> str:
         """A few lines for a person: the two moves, the difference, the largest terms."""
+
         def kind(line):
             return "" if line.bound == "estimate" else f" ({line.bound})"
-        out = [f"best {self.best.move}: {self.best.value:+.1f}{kind(self.best)}   "
-               f"played {self.played.move}: {self.played.value:+.1f}{kind(self.played)}   "
-               f"difference {self.difference:.1f} points"]
+
+        out = [
+            f"best {self.best.move}: {self.best.value:+.1f}{kind(self.best)}   "
+            f"played {self.played.move}: {self.played.value:+.1f}{kind(self.played)}   "
+            f"difference {self.difference:.1f} points"
+        ]
         if self.difference == 0:
             out.append("the move played is as good as the engine's best")
             return "\n".join(out)
@@ -101,14 +105,22 @@ class Explanation:
                 out.append(f"  {t['points']:+6.1f}  {t['name']}")
         b, p = self.best.end, self.played.end
         facts = [("buttons", "buttons"), ("income", "income"), ("empty squares", "empty"), ("holes", "holes")]
-        out.append("line ends (mover / opponent):  " + "   ".join(
-            f"{label} {b[key][0]}/{b[key][1]} vs {p[key][0]}/{p[key][1]}" for label, key in facts))
+        out.append(
+            "line ends (mover / opponent):  "
+            + "   ".join(
+                f"{label} {b[key][0]}/{b[key][1]} vs {p[key][0]}/{p[key][1]}" for label, key in facts
+            )
+        )
         if b["bonus_owner"] != p["bonus_owner"]:
-            out.append(f"  7x7 bonus: {_owner(b['bonus_owner'])} after the best line, "
-                       f"{_owner(p['bonus_owner'])} after the move played")
+            out.append(
+                f"  7x7 bonus: {_owner(b['bonus_owner'])} after the best line, "
+                f"{_owner(p['bonus_owner'])} after the move played"
+            )
         opp = self.left_to_opponent
-        out.append(f"left to the opponent: patches {opp['best']} after the best move, {opp['played']} after "
-                   "the move played")
+        out.append(
+            f"left to the opponent: patches {opp['best']} after the best move, {opp['played']} after "
+            "the move played"
+        )
         return "\n".join(out)
 
 
@@ -121,12 +133,17 @@ def _facts(pos, mover: int) -> dict:
     order = (mover, 1 - mover)
     holes = [_holes(pos, x) for x in order]
     owner = pos.bonus_owner
-    return {"buttons": [pos.buttons(x) for x in order], "income": [pos.income(x) for x in order],
-            "empty": [81 - bin(pos.quilt(x)).count("1") for x in order], "holes": holes,
-            "time": [pos.time(x) for x in order], "to_move": None if pos.is_over else
-            ("mover" if pos.to_move == mover else "opponent"),
-            "bonus_owner": None if owner is None else (0 if owner == mover else 1),
-            "score_now": [pos.scores()[x] for x in order], "over": pos.is_over}
+    return {
+        "buttons": [pos.buttons(x) for x in order],
+        "income": [pos.income(x) for x in order],
+        "empty": [81 - bin(pos.quilt(x)).count("1") for x in order],
+        "holes": holes,
+        "time": [pos.time(x) for x in order],
+        "to_move": None if pos.is_over else ("mover" if pos.to_move == mover else "opponent"),
+        "bonus_owner": None if owner is None else (0 if owner == mover else 1),
+        "score_now": [pos.scores()[x] for x in order],
+        "over": pos.is_over,
+    }
 
 
 def _holes(pos, player: int) -> int:
@@ -157,17 +174,22 @@ def _holes(pos, player: int) -> int:
     return count
 
 
-SCORE_PARTS = [("buttons", "buttons now"), ("empty_now", "empty squares now (-2 each)"),
-               ("bonus_claimed", "the 7x7 bonus (claimed)")]
+SCORE_PARTS = [
+    ("buttons", "buttons now"),
+    ("empty_now", "empty squares now (-2 each)"),
+    ("bonus_claimed", "the 7x7 bonus (claimed)"),
+]
 
 
 def _score_parts(pos, mover: int) -> dict:
     """The score if the game ended now, mover minus opponent, in its parts."""
     o = 1 - mover
     owner = pos.bonus_owner
-    return {"buttons": float(pos.buttons(mover) - pos.buttons(o)),
-            "empty_now": -2.0 * (bin(pos.quilt(o)).count("1") - bin(pos.quilt(mover)).count("1")),
-            "bonus_claimed": 0.0 if owner is None else (7.0 if owner == mover else -7.0)}
+    return {
+        "buttons": float(pos.buttons(mover) - pos.buttons(o)),
+        "empty_now": -2.0 * (bin(pos.quilt(o)).count("1") - bin(pos.quilt(mover)).count("1")),
+        "bonus_claimed": 0.0 if owner is None else (7.0 if owner == mover else -7.0),
+    }
 
 
 def _line_end(pos, pv):
@@ -221,12 +243,15 @@ def explain(position, move, depth: int = DEFAULT_DEPTH, **options) -> Explanatio
     played_end = _line_end(pos, played_pv)
     difference = max(0.0, best_value - played_value) if str(played) != str(best) else 0.0
     terms = _terms(best_end, played_end, mover, best_value - played_value) if difference else []
-    return Explanation(pos.to_text(), mover,
-                       Line(str(best), best_value, best_bound, [str(m) for m in root.pv], _facts(best_end, mover)),
-                       Line(str(played), played_value, played_bound, [str(m) for m in played_pv],
-                            _facts(played_end, mover)),
-                       difference, terms,
-                       {"best": _next_three(pos.play(best)), "played": _next_three(child)})
+    return Explanation(
+        pos.to_text(),
+        mover,
+        Line(str(best), best_value, best_bound, [str(m) for m in root.pv], _facts(best_end, mover)),
+        Line(str(played), played_value, played_bound, [str(m) for m in played_pv], _facts(played_end, mover)),
+        difference,
+        terms,
+        {"best": _next_three(pos.play(best)), "played": _next_three(child)},
+    )
 
 
 def _terms(best_end, played_end, mover, total) -> list[dict]:
@@ -246,7 +271,9 @@ def _terms(best_end, played_end, mover, total) -> list[dict]:
     out = [{"term": t, "name": name, "points": now[0][t] - now[1][t]} for t, name in SCORE_PARTS]
     eval_total = sum(t["points"] for t in out) + sum(by_term.values())
     out += [{"term": t, "name": TERM_NAMES.get(t, t), "points": v} for t, v in by_term.items()]
-    out.append({"term": "search", "name": "what the search saw beyond the lines' ends", "points": total - eval_total})
+    out.append(
+        {"term": "search", "name": "what the search saw beyond the lines' ends", "points": total - eval_total}
+    )
     return sorted(out, key=lambda t: -abs(t["points"]))
 
 

@@ -87,7 +87,7 @@ class Game:
             self.push(m)
 
     @classmethod
-    def new(cls, seed=None, circle=None, edition: str = DEFAULT_EDITION, first_player: int = 0) -> "Game":
+    def new(cls, seed=None, circle=None, edition: str = DEFAULT_EDITION, first_player: int = 0) -> Game:
         """A game from a new start position (the arguments of :meth:`Position.start`)."""
         return cls(Position.start(circle=circle, seed=seed, edition=edition, first_player=first_player))
 
@@ -190,8 +190,11 @@ class Game:
         f = self.start.fields()
         lines = ["# patchsolve game record"]
         if self._is_standard_start():
-            lines += [f"edition {f['edition']}", f"first {f['on_top']}",
-                      "circle " + ",".join(str(x) for x in f["circle"])]
+            lines += [
+                f"edition {f['edition']}",
+                f"first {f['on_top']}",
+                "circle " + ",".join(str(x) for x in f["circle"]),
+            ]
         else:
             lines.append(f"position {self.start.to_text()}")
         lines.append("moves")
@@ -220,7 +223,7 @@ class Game:
         }
 
     @classmethod
-    def from_text(cls, text: str) -> "Game":
+    def from_text(cls, text: str) -> Game:
         """Read a game record (see the module docstring). NotationError or
         IllegalMoveError name the line and the move that fails."""
         if not isinstance(text, str):
@@ -260,16 +263,21 @@ class Game:
         if "position" in header:
             other = [k for k in ("edition", "first", "circle") if k in header]
             if other:
-                raise NotationError(f"a record has either 'position' or 'edition/first/circle', not both",
-                                    field=other[0], token=header[other[0]][0])
+                raise NotationError(
+                    "a record has either 'position' or 'edition/first/circle', not both",
+                    field=other[0],
+                    token=header[other[0]][0],
+                )
             return Position.from_text(header["position"][0])
         if "circle" not in header:
-            raise NotationError("a game record needs a 'circle <ids>' or a 'position <text>' line",
-                                field="circle", token=None)
+            raise NotationError(
+                "a game record needs a 'circle <ids>' or a 'position <text>' line", field="circle", token=None
+            )
         edition = header.get("edition", (DEFAULT_EDITION, 0))[0]
         if edition not in EDITION_NAMES:
-            raise NotationError(f"unknown edition (expected {' or '.join(EDITION_NAMES)})",
-                                field="edition", token=edition)
+            raise NotationError(
+                f"unknown edition (expected {' or '.join(EDITION_NAMES)})", field="edition", token=edition
+            )
         first = header.get("first", ("0", 0))[0]
         if first not in ("0", "1"):
             raise NotationError("the first player is 0 or 1", field="first", token=first)
@@ -280,7 +288,7 @@ class Game:
         return Position.start(circle=circle, edition=edition, first_player=int(first))
 
     @classmethod
-    def read(cls, path) -> "Game":
+    def read(cls, path) -> Game:
         """Read a record from a file (UTF-8 text)."""
         try:
             text = Path(path).read_text(encoding="utf-8")

@@ -46,10 +46,12 @@ ILLEGAL = ("lose", "raise")
 
 def observation_space() -> spaces.Dict:
     """The observation space shared by the PettingZoo and Gymnasium environments."""
-    return spaces.Dict({
-        "observation": spaces.Box(low=OBSERVATION_LOW, high=OBSERVATION_HIGH, dtype=np.float32),
-        "action_mask": spaces.Box(low=0, high=1, shape=(actions.NUM_ACTIONS,), dtype=np.int8),
-    })
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(low=OBSERVATION_LOW, high=OBSERVATION_HIGH, dtype=np.float32),
+            "action_mask": spaces.Box(low=0, high=1, shape=(actions.NUM_ACTIONS,), dtype=np.int8),
+        }
+    )
 
 
 def _opponent(spec, seed: int):
@@ -68,9 +70,18 @@ class SingleAgentEnv(gymnasium.Env):
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}
 
-    def __init__(self, opponent="alphabeta:nodes=5000", seat: int | None = 0, edition: str = "revised",
-                 circle=None, first_player: int = 0, reward: str = "win", illegal: str = "lose",
-                 render_mode: str | None = None, opponent_seed: int = 0):
+    def __init__(
+        self,
+        opponent="alphabeta:nodes=5000",
+        seat: int | None = 0,
+        edition: str = "revised",
+        circle=None,
+        first_player: int = 0,
+        reward: str = "win",
+        illegal: str = "lose",
+        render_mode: str | None = None,
+        opponent_seed: int = 0,
+    ):
         check_choice("seat", seat, (0, 1, None))
         check_choice("illegal", illegal, ILLEGAL)
         if render_mode is not None:
@@ -152,6 +163,6 @@ class SingleAgentEnv(gymnasium.Env):
         return self.episode.render(self.render_mode)
 
 
-ENV_ID = "patchsolve/Patchwork-v0"   # registered by ``import patchsolve`` (see its __init__)
+ENV_ID = "patchsolve/Patchwork-v0"  # registered by ``import patchsolve`` (see its __init__)
 if ENV_ID not in gymnasium.registry:
-    gymnasium.register(ENV_ID, entry_point=SingleAgentEnv)
+    gymnasium.register(ENV_ID, entry_point=SingleAgentEnv)  # type: ignore[arg-type]

@@ -1,7 +1,7 @@
 """Opponents at your level: ``level`` 1 (weakest) to 10 (the full engine).
 
 Levels 1-9 search with the alpha-beta to a small depth (one thread, so a
-level is deterministic) and rank their moves with MultiPV (``ROWS`` rows,
+level is deterministic) and rank their moves with MultiPV (8 to 16 rows,
 each at that depth, so their values are comparable); then they draw the
 move from a softmax over those values with a temperature in points: the
 lower the level, the shallower the search and the warmer the softmax. (A
@@ -26,21 +26,20 @@ from dataclasses import dataclass
 from patchsolve.errors import PatchsolveError
 
 MAX_LEVEL = 10
-ROWS = 8
 
 
 @dataclass(frozen=True)
 class Level:
     """What a level searches and how warmly it draws among its rows."""
 
-    depth: int            # alpha-beta depth (one thread)
-    temperature: float    # points: the softmax over the rows' values (0: always the top row)
+    depth: int  # alpha-beta depth (one thread)
+    temperature: float  # points: the softmax over the rows' values (0: always the top row)
 
 
 LEVELS = {
-    1: Level(1, 12.0),
-    2: Level(1, 8.0),
-    3: Level(2, 6.0),
+    1: Level(1, 16.0, 16),
+    2: Level(1, 10.0, 12),
+    3: Level(1, 6.0),
     4: Level(2, 4.0),
     5: Level(3, 3.0),
     6: Level(4, 2.0),
@@ -76,7 +75,7 @@ def level_move(position, level: int, seed: int = 0, **limits):
     if limits:
         raise PatchsolveError(f"level {level} has its own budget: give limits only at level {MAX_LEVEL}")
     spec = LEVELS[level]
-    r = search(pos, engine="alphabeta", depth=spec.depth, workers=1, multipv=ROWS, seed=0)
+    r = search(pos, engine="alphabeta", depth=spec.depth, workers=1, multipv=spec.rows, seed=0)
     rows = r.root_moves or [{"move": r.best_move, "score": r.score}]
     return _draw(rows, spec.temperature, random.Random(_mix(seed, pos))), r
 

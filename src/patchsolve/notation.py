@@ -101,8 +101,19 @@ from collections.abc import Mapping
 from patchsolve.errors import NotationError
 from patchsolve.patches import BOARD, EDITION_NAMES, PATCHES
 
-FIELDS = ("edition", "circle", "quilts", "buttons", "income", "time", "on_top",
-          "leather", "bonus_owner", "first_at_end", "pending_leather")
+FIELDS = (
+    "edition",
+    "circle",
+    "quilts",
+    "buttons",
+    "income",
+    "time",
+    "on_top",
+    "leather",
+    "bonus_owner",
+    "first_at_end",
+    "pending_leather",
+)
 PAIRS = ("quilts", "buttons", "income", "time")
 PLAYER_FIELDS = ("on_top", "bonus_owner", "first_at_end", "pending_leather")
 
@@ -120,6 +131,7 @@ _HEX = re.compile(r"^(0|[1-9a-f][0-9a-f]{0,20})$")
 # text
 # ---------------------------------------------------------------------------
 
+
 def _player_text(v) -> str:
     return "-" if v is None else str(v)
 
@@ -131,19 +143,21 @@ def _list_text(xs) -> str:
 def format_position(fields: dict) -> str:
     """The text form of a (valid) fields dict."""
     f = fields
-    return " ".join([
-        f["edition"],
-        _list_text(f["circle"]),
-        "/".join(format(q, "x") for q in f["quilts"]),
-        "/".join(str(x) for x in f["buttons"]),
-        "/".join(str(x) for x in f["income"]),
-        "/".join(str(x) for x in f["time"]),
-        _player_text(f["on_top"]),
-        _list_text(f["leather"]),
-        _player_text(f["bonus_owner"]),
-        _player_text(f["first_at_end"]),
-        _player_text(f["pending_leather"]),
-    ])
+    return " ".join(
+        [
+            f["edition"],
+            _list_text(f["circle"]),
+            "/".join(format(q, "x") for q in f["quilts"]),
+            "/".join(str(x) for x in f["buttons"]),
+            "/".join(str(x) for x in f["income"]),
+            "/".join(str(x) for x in f["time"]),
+            _player_text(f["on_top"]),
+            _list_text(f["leather"]),
+            _player_text(f["bonus_owner"]),
+            _player_text(f["first_at_end"]),
+            _player_text(f["pending_leather"]),
+        ]
+    )
 
 
 def _parse_list(field: str, token: str) -> tuple[int, ...]:
@@ -152,8 +166,11 @@ def _parse_list(field: str, token: str) -> tuple[int, ...]:
     out = []
     for part in token.split(","):
         if not _NAT.match(part):
-            raise NotationError(f"bad number in {field} list (expected comma-separated numbers or '-')",
-                                field=field, token=part or token)
+            raise NotationError(
+                f"bad number in {field} list (expected comma-separated numbers or '-')",
+                field=field,
+                token=part or token,
+            )
         out.append(int(part))
     return tuple(out)
 
@@ -184,19 +201,29 @@ def parse_position(text: str) -> dict:
         raise NotationError("a position must be text", field="position", token=repr(text)[:60])
     tokens = text.split()
     if tokens and tokens[0] not in EDITION_NAMES:
-        raise NotationError(f"unknown edition (expected {' or '.join(EDITION_NAMES)}; a position starts "
-                            f"with its edition)", field="edition", token=tokens[0][:40])
+        raise NotationError(
+            f"unknown edition (expected {' or '.join(EDITION_NAMES)}; a position starts with its edition)",
+            field="edition",
+            token=tokens[0][:40],
+        )
     if len(tokens) < len(FIELDS):
         missing = FIELDS[len(tokens)]
-        raise NotationError(f"expected {len(FIELDS)} fields ({' '.join(FIELDS)}), got {len(tokens)}; "
-                            f"missing {missing!r}", field=missing, token=tokens[-1] if tokens else "")
+        raise NotationError(
+            f"expected {len(FIELDS)} fields ({' '.join(FIELDS)}), got {len(tokens)}; missing {missing!r}",
+            field=missing,
+            token=tokens[-1] if tokens else "",
+        )
     if len(tokens) > len(FIELDS):
-        raise NotationError(f"expected {len(FIELDS)} fields ({' '.join(FIELDS)}), got {len(tokens)}",
-                            field="position", token=tokens[len(FIELDS)])
+        raise NotationError(
+            f"expected {len(FIELDS)} fields ({' '.join(FIELDS)}), got {len(tokens)}",
+            field="position",
+            token=tokens[len(FIELDS)],
+        )
     t = dict(zip(FIELDS, tokens))
     if t["edition"] not in EDITION_NAMES:
-        raise NotationError(f"unknown edition (expected {' or '.join(EDITION_NAMES)})",
-                            field="edition", token=t["edition"])
+        raise NotationError(
+            f"unknown edition (expected {' or '.join(EDITION_NAMES)})", field="edition", token=t["edition"]
+        )
     return {
         "edition": t["edition"],
         "circle": _parse_list("circle", t["circle"]),
@@ -215,6 +242,7 @@ def parse_position(text: str) -> dict:
 # ---------------------------------------------------------------------------
 # JSON
 # ---------------------------------------------------------------------------
+
 
 def fields_to_json(fields: dict) -> dict:
     """A JSON-ready dict (quilts as hex strings, tuples as lists)."""
@@ -258,8 +286,11 @@ def fields_from_json(data) -> dict:
         try:
             data = json.loads(data)
         except (ValueError, RecursionError) as e:
-            raise NotationError(f"not JSON: {e}", field="json",
-                                token=(data[:40] if isinstance(data, str) else repr(data[:40]))) from None
+            raise NotationError(
+                f"not JSON: {e}",
+                field="json",
+                token=(data[:40] if isinstance(data, str) else repr(data[:40])),
+            ) from None
     if not isinstance(data, Mapping):
         raise NotationError("a JSON position must be an object", field="json", token=repr(data)[:60])
     missing = [k for k in FIELDS if k not in data]

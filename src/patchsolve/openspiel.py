@@ -37,7 +37,9 @@ import numpy as np
 try:
     import pyspiel
 except ImportError as e:  # still an ImportError, with the way out
-    raise ImportError(f"patchsolve.openspiel needs open_spiel: pip install 'patchsolve[openspiel]' ({e})") from e
+    raise ImportError(
+        f"patchsolve.openspiel needs open_spiel: pip install 'patchsolve[openspiel]' ({e})"
+    ) from e
 
 from patchsolve import actions
 from patchsolve.errors import InvalidPositionError, PatchsolveError
@@ -87,8 +89,9 @@ def parse_circle(text: str) -> tuple[int, ...]:
     try:
         return tuple(int(t) for t in tokens)
     except ValueError:
-        raise InvalidPositionError(f"circle must be patch ids 0..{len(PATCHES) - 1} separated by ',' or ';', "
-                                   f"not {text!r}") from None
+        raise InvalidPositionError(
+            f"circle must be patch ids 0..{len(PATCHES) - 1} separated by ',' or ';', not {text!r}"
+        ) from None
 
 
 def start_position(params: dict) -> Position:
@@ -239,5 +242,13 @@ class CorePlayoutEvaluator:
 
 pyspiel.register_game(GAME_TYPE, PatchworkGame)
 
-__all__ = ["PatchworkGame", "PatchworkState", "PatchsolveBot", "CorePlayoutEvaluator", "SHORT_NAME",
-           "DEFAULT_PARAMS", "MAX_GAME_LENGTH", "start_position"]
+__all__ = [
+    "PatchworkGame",
+    "PatchworkState",
+    "PatchsolveBot",
+    "CorePlayoutEvaluator",
+    "SHORT_NAME",
+    "DEFAULT_PARAMS",
+    "MAX_GAME_LENGTH",
+    "start_position",
+]

@@ -41,10 +41,7 @@ class Patch:
     def cells(self) -> tuple[tuple[int, int], ...]:
         """The ``(row, col)`` of each square of the shape, row by row."""
         return tuple(
-            (r, c)
-            for r, line in enumerate(self.shape.split("/"))
-            for c, ch in enumerate(line)
-            if ch == "#"
+            (r, c) for r, line in enumerate(self.shape.split("/")) for c, ch in enumerate(line) if ch == "#"
         )
 
     @property
@@ -64,8 +61,16 @@ class Patch:
 
     def to_dict(self) -> dict:
         """A JSON-ready dict (what ``patchsolve patches --json`` prints per patch)."""
-        return {"id": self.id, "symbol": self.symbol, "name": self.name, "cost": self.buttons,
-                "time": self.time, "income": self.income, "size": self.size, "shape": self.shape}
+        return {
+            "id": self.id,
+            "symbol": self.symbol,
+            "name": self.name,
+            "cost": self.buttons,
+            "time": self.time,
+            "income": self.income,
+            "size": self.size,
+            "shape": self.shape,
+        }
 
 
 @dataclass(frozen=True)
@@ -98,7 +103,9 @@ def _load_editions() -> dict[str, Edition]:
         return tuple(int(x) for x in text.split(";") if x)
 
     return {
-        r["edition"]: Edition(r["edition"], int(r["last_space"]), spaces(r["income_spaces"]), spaces(r["leather_spaces"]))
+        r["edition"]: Edition(
+            r["edition"], int(r["last_space"]), spaces(r["income_spaces"]), spaces(r["leather_spaces"])
+        )
         for r in _read("timeboard.csv")
     }
 

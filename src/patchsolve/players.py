@@ -96,7 +96,7 @@ class SearchPlayer(Player):
             limits.setdefault("workers", 1)
         from patchsolve.search.limits import split
 
-        split(limits)[0].for_engine(engine)      # a bad limit fails when the spec is read, not mid-game
+        split(limits)[0].for_engine(engine)  # a bad limit fails when the spec is read, not mid-game
         self.engine = engine
         self.limits = limits
 
@@ -145,22 +145,30 @@ class ProcessPlayer(Player):
         # interpreter import this patchsolve instead of its own
         env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
         try:
-            self._proc = subprocess.Popen([python, "-c", _WORKER, spec, str(seed)], stdin=subprocess.PIPE,
-                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+            self._proc = subprocess.Popen(
+                [python, "-c", _WORKER, spec, str(seed)],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                env=env,
+            )
         except OSError as e:
             raise PatchsolveError(f"cannot start {python}: {e.strerror}") from None
 
     def _ask(self, request: dict) -> dict:
         import json
 
+        stdin, stdout, stderr = self._proc.stdin, self._proc.stdout, self._proc.stderr
+        assert stdin is not None and stdout is not None and stderr is not None  # all three are pipes
         try:
-            self._proc.stdin.write(json.dumps(request) + "\n")
-            self._proc.stdin.flush()
-            line = self._proc.stdout.readline()
+            stdin.write(json.dumps(request) + "\n")
+            stdin.flush()
+            line = stdout.readline()
         except OSError:
             line = ""
         if not line:
-            err = self._proc.stderr.read().strip().splitlines()
+            err = stderr.read().strip().splitlines()
             raise PatchsolveError(f"player {self.spec} stopped: {err[-1] if err else 'no output'}")
         return json.loads(line)
 
@@ -178,7 +186,8 @@ class ProcessPlayer(Player):
     def close(self) -> None:
         if self._proc.poll() is None:
             try:
-                self._proc.stdin.close()
+                if self._proc.stdin is not None:
+                    self._proc.stdin.close()
             except OSError:
                 pass
             try:
@@ -186,7 +195,8 @@ class ProcessPlayer(Player):
             except Exception:
                 self._proc.kill()
         for stream in (self._proc.stdout, self._proc.stderr):
-            stream.close()
+            if stream is not None:
+                stream.close()
 
     def __del__(self):
         proc = getattr(self, "_proc", None)
@@ -196,7 +206,7 @@ class ProcessPlayer(Player):
 
 def option_value(text: str):
     """An option value as written in a spec: true/false, an int, a float, else the text."""
-    if text.lower() in ("true", "false"):        # solver=false, endgame_solve=true
+    if text.lower() in ("true", "false"):  # solver=false, endgame_solve=true
         return text.lower() == "true"
     for cast in (int, float):
         try:
@@ -252,23 +262,24 @@ def make_player(spec: str, seed: int = 0) -> Player:
             raise PatchsolveError(f"bad player spec {spec!r} (expected ext[PYTHON]:SPEC)")
         return ProcessPlayer(python, inner, seed)
     if isinstance(spec, str) and spec.strip().startswith("level:"):
-        first, _, rest = spec.strip()[len("level:"):].partition(",")
+        first, _, rest = spec.strip()[len("level:") :].partition(",")
         if not first.strip().isdigit():
             raise PatchsolveError(f"bad player spec {spec!r} (expected level:N, N in 1..10)")
-        player = LevelPlayer(int(first), seed=seed, **parse_spec("level:" + rest)[1])
-        player.spec = spec.strip()
-        return player
+        level = LevelPlayer(int(first), seed=seed, **parse_spec("level:" + rest)[1])
+        level.spec = spec.strip()
+        return level
     name, opts = parse_spec(spec)
     if name in ("random", "greedy"):
         if opts:
             raise PatchsolveError(f"player {name!r} takes no options, got {sorted(opts)}")
         return (RandomPlayer if name == "random" else GreedyPlayer)(seed)
+    player: Player
     if name == "mcts" and opts.get("workers", 1) == 1:
         from patchsolve.search.mcts import MCTSPlayer
 
         opts.pop("workers", None)
-        opts.setdefault("seed", seed)               # the player's seed unless the spec gives one
-        player = MCTSPlayer(**opts)                  # one process: keep the tree between moves
+        opts.setdefault("seed", seed)  # the player's seed unless the spec gives one
+        player = MCTSPlayer(**opts)  # one process: keep the tree between moves
     elif name in ("alphabeta", "mcts"):
         player = SearchPlayer(name, seed=seed, **opts)
 

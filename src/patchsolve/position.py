@@ -26,15 +26,29 @@ import re
 from dataclasses import dataclass
 
 from patchsolve import _core, board, notation, tiling, validation
-from patchsolve.errors import IllegalMoveError, InvalidPositionError, LimitError, NotationError, PatchsolveError
-from patchsolve.patches import BOARD, DEFAULT_EDITION, EDITION_NAMES, EDITIONS, PATCHES, START_BUTTONS, START_PATCH
+from patchsolve.errors import (
+    IllegalMoveError,
+    InvalidPositionError,
+    LimitError,
+    NotationError,
+    PatchsolveError,
+)
+from patchsolve.patches import (
+    BOARD,
+    DEFAULT_EDITION,
+    EDITION_NAMES,
+    EDITIONS,
+    PATCHES,
+    START_BUTTONS,
+    START_PATCH,
+)
 
 COLUMNS = "abcdefghi"
 _SQUARE = re.compile(r"^([a-i])([1-9])$")
 DEFAULT_SEED = 0  # the built-in start position is Position.start(seed=DEFAULT_SEED)
 
 
-MAX_PERFT_DEPTH = 64   # far beyond what finishes; what the core's recursion takes
+MAX_PERFT_DEPTH = 64  # far beyond what finishes; what the core's recursion takes
 
 
 def square_name(square: int) -> str:
@@ -67,9 +81,9 @@ class Move:
     square: int | None
 
     @classmethod
-    def from_code(cls, code: int) -> "Move":
+    def from_code(cls, code: int) -> Move:
         """The move with the core's move code (see _core.pxd)."""
-        if not isinstance(code, int) or isinstance(code, bool) or not -2**31 <= code < 2**31:
+        if not isinstance(code, int) or isinstance(code, bool) or not -(2**31) <= code < 2**31:
             raise IllegalMoveError(f"not a move code: {code!r}")
         try:
             return cls(code, *_core.move_info(code))
@@ -79,6 +93,7 @@ class Move:
     def __str__(self) -> str:
         if self.kind == "walk":
             return "walk"
+        assert self.square is not None  # a buy or a leather patch has its square
         if self.kind == "leather":
             return f"leather@{square_name(self.square)}"
         return f"{self.patch}:{self.orientation}@{square_name(self.square)}"
@@ -116,8 +131,9 @@ def parse_move_text(text: str) -> Move:
             return Move.from_code(_core.buy_move_code(patch, orientation, square))
         except ValueError as e:
             raise NotationError(str(e), field="move", token=t) from None
-    raise NotationError("bad move (expected walk, <patch>:<orientation>@<square> or leather@<square>)",
-                        field="move", token=t)
+    raise NotationError(
+        "bad move (expected walk, <patch>:<orientation>@<square> or leather@<square>)", field="move", token=t
+    )
 
 
 def random_circle(seed=None) -> tuple[int, ...]:
@@ -180,19 +196,22 @@ class Position:
             self._c, self._labels = source, None
             return
         if not isinstance(source, str):
-            raise NotationError("a Position is made from position text (notation, JSON or board text)",
-                                field="position", token=f"{type(source).__name__} {source!r}"[:60])
+            raise NotationError(
+                "a Position is made from position text (notation, JSON or board text)",
+                field="position",
+                token=f"{type(source).__name__} {source!r}"[:60],
+            )
         other = Position.parse(source)
         self._c, self._labels = other._c, other._labels
 
     @classmethod
-    def _make(cls, core, labels=None) -> "Position":
+    def _make(cls, core, labels=None) -> Position:
         pos = cls.__new__(cls)
         pos._c, pos._labels = core, labels
         return pos
 
     @classmethod
-    def parse(cls, text: str) -> "Position":
+    def parse(cls, text: str) -> Position:
         """Read notation, JSON (starts with ``{``) or board text, whichever
         ``text`` is; ``#`` comment lines are skipped."""
         if not isinstance(text, str):
@@ -208,7 +227,7 @@ class Position:
         return cls.from_text(body)
 
     @classmethod
-    def from_board(cls, text: str) -> "Position":
+    def from_board(cls, text: str) -> Position:
         """Read board text (see :mod:`patchsolve.board`); the position keeps
         the labels drawn."""
         fields, labels = board.fields_from_board(text)
@@ -237,7 +256,7 @@ class Position:
 
     # -- construction ---------------------------------------------------
     @classmethod
-    def start(cls, circle=None, seed=None, edition: str = DEFAULT_EDITION, first_player: int = 0) -> "Position":
+    def start(cls, circle=None, seed=None, edition: str = DEFAULT_EDITION, first_player: int = 0) -> Position:
         """The start position (RULES "Setup"). ``circle`` lists the 33 ids
         from the neutral token on; None draws one from ``seed``."""
         edition = _check_edition(edition)
@@ -260,20 +279,20 @@ class Position:
         return cls._make(_core.CoreState.from_fields(fields), ({}, {}))
 
     @classmethod
-    def from_fields(cls, fields: dict) -> "Position":
+    def from_fields(cls, fields: dict) -> Position:
         """Build from plain values (see :func:`Position.fields`), validated."""
         validation.validate_fields(fields)
         return cls(_core.CoreState.from_fields(fields))
 
     @classmethod
-    def from_text(cls, text: str) -> "Position":
+    def from_text(cls, text: str) -> Position:
         return cls.from_fields(notation.parse_position(text))
 
     def to_text(self) -> str:
         return notation.format_position(self.fields())
 
     @classmethod
-    def from_json(cls, data) -> "Position":
+    def from_json(cls, data) -> Position:
         """Read the JSON form (a str or a decoded dict); see patchsolve.notation."""
         return cls.from_fields(notation.fields_from_json(data))
 
@@ -283,7 +302,7 @@ class Position:
     def to_svg(self, **options) -> str:
         """An SVG picture: both quilts, the time track, the next patches
         (see :func:`patchsolve.render.position_svg` for the options)."""
-        from patchsolve import render   # the drawing code is loaded only when a picture is asked for
+        from patchsolve import render  # the drawing code is loaded only when a picture is asked for
 
         return render.position_svg(self, **options)
 
@@ -380,14 +399,15 @@ class Position:
                 return "no leather patch to place"
             return "that square is covered"
         if move.kind == "buy":
+            assert move.patch is not None
             if move.patch not in f["circle"][:3]:
                 return f"patch {move.patch} is not among the next three {list(f['circle'][:3])}"
             if PATCHES[move.patch].buttons > f["buttons"][p]:
-                return f"patch {move.patch} costs {PATCHES[move.patch].buttons}, player {p} has {f['buttons'][p]} buttons"
+                return f"patch {move.patch} costs {PATCHES[move.patch].buttons}, player {p} has {f['buttons'][p]} buttons"  # noqa: E501
             return "it overlaps the quilt"
         return "not legal here"
 
-    def play(self, move) -> "Position":
+    def play(self, move) -> Position:
         """The position after ``move`` (a Move or move text)."""
         if isinstance(move, str):
             move = self.parse_move(move)
@@ -416,7 +436,7 @@ class Position:
             raise LimitError(f"perft depth must be an integer from 0 to {MAX_PERFT_DEPTH}, not {depth!r}")
         return self._c.perft(depth)
 
-    def random_playout(self, seed: int = 0) -> "Position":
+    def random_playout(self, seed: int = 0) -> Position:
         """The final position of a uniform random playout (run in C)."""
         return Position(self._c.random_playout(seed & 0xFFFFFFFFFFFFFFFF))
 
@@ -434,16 +454,20 @@ class Position:
             return f"Position.from_text({self.to_text()!r})"
         except Exception:  # a repr must not fail (debuggers call it): still show the thing
             f = self.fields()
-            return (f"<Position to_move={self.to_move} time={f['time']} buttons={f['buttons']} "
-                    f"income={f['income']} circle={f['circle'][:3]}...>")
+            return (
+                f"<Position to_move={self.to_move} time={f['time']} buttons={f['buttons']} "
+                f"income={f['income']} circle={f['circle'][:3]}...>"
+            )
 
     def __str__(self) -> str:
         f = self.fields()
         lines = []
         for p in (0, 1):
             q = f["quilts"][p]
-            lines.append(f"player {p}: time {f['time'][p]} buttons {f['buttons'][p]} income {f['income'][p]}"
-                         + ("  (to move)" if not self.is_over and self.to_move == p else ""))
+            lines.append(
+                f"player {p}: time {f['time'][p]} buttons {f['buttons'][p]} income {f['income'][p]}"
+                + ("  (to move)" if not self.is_over and self.to_move == p else "")
+            )
             for r in range(BOARD):
                 lines.append("  " + " ".join("#" if q >> (r * BOARD + c) & 1 else "." for c in range(BOARD)))
         lines.append("next: " + " ".join(str(x) for x in f["circle"][:3]))

@@ -25,16 +25,16 @@ DEFAULT_TOLERANCE = 1.0
 class Exercise:
     """One position to find the move in (values for the player to move)."""
 
-    number: int                  # the move's number in the game
+    number: int  # the move's number in the game
     player: int
-    position: str                # notation
+    position: str  # notation
     played: str
-    played_loss: float           # points the move played lost in the review
+    played_loss: float  # points the move played lost in the review
     best: str
     best_value: float
-    bound: str                   # "exact" where the solver proved the values, else "estimate"
+    bound: str  # "exact" where the solver proved the values, else "estimate"
     depth: int
-    acceptable: list[dict] = field(default_factory=list)   # {"move", "value"}, best first
+    acceptable: list[dict] = field(default_factory=list)  # {"move", "value"}, best first
     pv: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict:
@@ -48,13 +48,20 @@ class Grade:
 
     move: str
     value: float
-    loss: float                  # best value minus the answer's, >= 0
-    correct: bool                # within the exercise's tolerance of the best
+    loss: float  # best value minus the answer's, >= 0
+    correct: bool  # within the exercise's tolerance of the best
     bound: str
 
 
-def exercises(review, player: int | None = None, threshold: float | None = None, depth: int = DEFAULT_DEPTH,
-              rows: int = DEFAULT_ROWS, tolerance: float = DEFAULT_TOLERANCE, **options) -> list[Exercise]:
+def exercises(
+    review,
+    player: int | None = None,
+    threshold: float | None = None,
+    depth: int = DEFAULT_DEPTH,
+    rows: int = DEFAULT_ROWS,
+    tolerance: float = DEFAULT_TOLERANCE,
+    **options,
+) -> list[Exercise]:
     """The exercises of a :class:`~patchsolve.analysis.GameReview`: the moves
     of ``player`` (both when None) that lost more than ``threshold`` points
     (the review's threshold when None), biggest loss first, each valued by a
@@ -74,14 +81,32 @@ def exercises(review, player: int | None = None, threshold: float | None = None,
     for m in sorted(chosen, key=lambda m: (-m.loss, m.number)):
         pos = Position(m.position)
         r = search(pos, engine="alphabeta", depth=depth, multipv=rows, **options)
-        ranked = [{"move": str(d["move"]), "value": float(d["score"]), "bound": d["bound"]} for d in r.root_moves]
+        ranked = [
+            {"move": str(d["move"]), "value": float(d["score"]), "bound": d["bound"]} for d in r.root_moves
+        ]
         if not ranked:
             ranked = [{"move": str(r.best_move), "value": float(r.score), "bound": r.bound}]
         best = ranked[0]
-        ok = [{"move": d["move"], "value": d["value"]} for d in ranked if d["value"] >= best["value"] - tolerance]
-        out.append(Exercise(m.number, m.player, m.position, m.move, m.loss, best["move"], best["value"],
-                            "exact" if all(d["bound"] == "exact" for d in ranked) else "estimate", r.depth, ok,
-                            [str(x) for x in r.pv]))
+        ok = [
+            {"move": d["move"], "value": d["value"]}
+            for d in ranked
+            if d["value"] >= best["value"] - tolerance
+        ]
+        out.append(
+            Exercise(
+                m.number,
+                m.player,
+                m.position,
+                m.move,
+                m.loss,
+                best["move"],
+                best["value"],
+                "exact" if all(d["bound"] == "exact" for d in ranked) else "estimate",
+                r.depth,
+                ok,
+                [str(x) for x in r.pv],
+            )
+        )
     return out
 
 

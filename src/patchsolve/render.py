@@ -18,8 +18,20 @@ from patchsolve.patches import BOARD, EDITIONS, LAST_SPACE, LEATHER_SYMBOL, PATC
 
 LEATHER = "L"  # the label of a leather patch (Game.labels)
 COLUMNS = "abcdefghi"
-_ANSI = ["red", "green", "yellow", "blue", "magenta", "cyan",
-         "bright_red", "bright_green", "bright_yellow", "bright_blue", "bright_magenta", "bright_cyan"]
+_ANSI = [
+    "red",
+    "green",
+    "yellow",
+    "blue",
+    "magenta",
+    "cyan",
+    "bright_red",
+    "bright_green",
+    "bright_yellow",
+    "bright_blue",
+    "bright_magenta",
+    "bright_cyan",
+]
 
 
 def symbol(label) -> str:
@@ -52,6 +64,7 @@ def shape_lines(patch_id: int) -> list[str]:
 # ---------------------------------------------------------------------------
 # text
 # ---------------------------------------------------------------------------
+
 
 def quilt_lines(quilt: int, labels: dict | None = None, color: bool = False) -> list[str]:
     """The 9x9 quilt with column letters and row numbers (row 1 on top)."""
@@ -92,9 +105,11 @@ def track_lines(fields: dict) -> list[str]:
     note = f"  tokens 0:{t0} 1:{t1}"
     if t0 == t1:
         note += f" (player {fields['on_top']} on top)"
-    return ["time   " + "".join(scale).rstrip(),
-            "track  " + "".join(strip) + "   ($ income, L leather)",
-            "token  " + "".join(tokens) + note]
+    return [
+        "time   " + "".join(scale).rstrip(),
+        "track  " + "".join(strip) + "   ($ income, L leather)",
+        "token  " + "".join(tokens) + note,
+    ]
 
 
 def orientation_lines(patch_id: int, orientation: int) -> list[str]:
@@ -112,8 +127,9 @@ def orientations_text(patch_id: int) -> str:
     """Every orientation of a patch, numbered as in move text (``7:<n>@c3``)."""
     from patchsolve import _core
 
-    blocks = [[f"{patch_id}:{o}"] + orientation_lines(patch_id, o)
-              for o in range(_core.orientation_count(patch_id))]
+    blocks = [
+        [f"{patch_id}:{o}"] + orientation_lines(patch_id, o) for o in range(_core.orientation_count(patch_id))
+    ]
     return "\n".join(side_by_side(blocks, gap=3))
 
 
@@ -130,13 +146,15 @@ def catalogue_lines(per_row: int = 4) -> list[str]:
     ``per_row`` blocks side by side, for ``patchsolve patches``."""
     blocks = []
     for p in PATCHES:
-        blocks.append([f"{p.id} ({p.symbol}) {p.name}", f"cost {p.buttons} time {p.time} income {p.income}"]
-                      + [line.replace(".", " ").replace("#", p.symbol) for line in shape_lines(p.id)])
-    out = []
+        blocks.append(
+            [f"{p.id} ({p.symbol}) {p.name}", f"cost {p.buttons} time {p.time} income {p.income}"]
+            + [line.replace(".", " ").replace("#", p.symbol) for line in shape_lines(p.id)]
+        )
+    out: list[str] = []
     for i in range(0, len(blocks), per_row):
         if out:
             out.append("")
-        out += side_by_side(blocks[i:i + per_row], gap=3)
+        out += side_by_side(blocks[i : i + per_row], gap=3)
     return out
 
 
@@ -147,7 +165,9 @@ def side_by_side(blocks: list[list[str]], gap: int = 4) -> list[str]:
     height = max(len(b) for b in blocks)
     out = []
     for i in range(height):
-        out.append((" " * gap).join((b[i] if i < len(b) else "").ljust(w) for b, w in zip(blocks, widths)).rstrip())
+        out.append(
+            (" " * gap).join((b[i] if i < len(b) else "").ljust(w) for b, w in zip(blocks, widths)).rstrip()
+        )
     return out
 
 
@@ -177,7 +197,9 @@ def text_position(pos, labels=None, color: bool = False) -> str:
     for p in (0, 1):
         head = f"player {p}" + ("" if over or pos.to_move != p else "  <- to move")
         info = f"buttons {f['buttons'][p]}  income {f['income'][p]}  time {f['time'][p]}"
-        lines = [head, info, ", ".join(player_flags(f, p, "7x7 bonus"))] + quilt_lines(f["quilts"][p], labels[p] if labels else None, color)
+        lines = [head, info, ", ".join(player_flags(f, p, "7x7 bonus"))] + quilt_lines(
+            f["quilts"][p], labels[p] if labels else None, color
+        )
         blocks.append(lines)
     width = max(_visible_len(x) for x in blocks[0]) + 6
     out = []
@@ -199,9 +221,12 @@ def text_position(pos, labels=None, color: bool = False) -> str:
         used = sorted({x for d in labels for x in d.values() if x != LEATHER})
         if used:
             out.append("")
-            out.append("patches: " + ", ".join(f"{symbol(i)}={i}" for i in used if symbol(i) != str(i))
-                       + ("; " if any(symbol(i) != str(i) for i in used) else "")
-                       + "digits are patch ids, L a leather patch")
+            out.append(
+                "patches: "
+                + ", ".join(f"{symbol(i)}={i}" for i in used if symbol(i) != str(i))
+                + ("; " if any(symbol(i) != str(i) for i in used) else "")
+                + "digits are patch ids, L a leather patch"
+            )
     return "\n".join(out)
 
 
@@ -230,8 +255,10 @@ def _rect(x, y, w, h, fill, stroke="#555", extra=""):
 
 
 def _text(x, y, s, size=13, anchor="start", weight="normal", fill="#222"):
-    return (f'<text x="{x}" y="{y}" font-family="sans-serif" font-size="{size}" text-anchor="{anchor}" '
-            f'font-weight="{weight}" fill="{fill}">{escape(str(s))}</text>')
+    return (
+        f'<text x="{x}" y="{y}" font-family="sans-serif" font-size="{size}" text-anchor="{anchor}" '
+        f'font-weight="{weight}" fill="{fill}">{escape(str(s))}</text>'
+    )
 
 
 def _quilt_svg(x0, y0, quilt, player, labels):
@@ -250,8 +277,16 @@ def _quilt_svg(x0, y0, quilt, player, labels):
                     fill = _PLAYER_FILL[player]
                 parts.append(_rect(x, y, CELL, CELL, fill, stroke="#333"))
                 if isinstance(label, int):
-                    parts.append(_text(x + CELL / 2, y + CELL / 2 + 4, symbol(label), size=10,
-                                       anchor="middle", fill="#1a1a1a"))
+                    parts.append(
+                        _text(
+                            x + CELL / 2,
+                            y + CELL / 2 + 4,
+                            symbol(label),
+                            size=10,
+                            anchor="middle",
+                            fill="#1a1a1a",
+                        )
+                    )
             else:
                 parts.append(_rect(x, y, CELL, CELL, _EMPTY, stroke="#c9bfae"))
     if labels:
@@ -262,15 +297,25 @@ def _quilt_svg(x0, y0, quilt, player, labels):
             if isinstance(label, int):
                 by_patch.setdefault(label, []).append(sq)
         for pid, squares in by_patch.items():
-            for sq in squares[:PATCHES[pid].income]:
+            for sq in squares[: PATCHES[pid].income]:
                 r, c = divmod(sq, BOARD)
-                parts.append(f'<circle cx="{x0 + c * CELL + CELL - 6}" cy="{y0 + r * CELL + 6}" r="4" '
-                             f'fill="#2b6cb0" stroke="#fff" stroke-width="1"><title>income button</title></circle>')
+                parts.append(
+                    f'<circle cx="{x0 + c * CELL + CELL - 6}" cy="{y0 + r * CELL + 6}" r="4" '
+                    f'fill="#2b6cb0" stroke="#fff" stroke-width="1"><title>income button</title></circle>'
+                )
     parts.append(_rect(x0, y0, BOARD * CELL, BOARD * CELL, "none", stroke="#222"))
     # the square names of move text: columns a-i below, rows 1-9 (row 1 on top) to the left
     for i in range(BOARD):
-        parts.append(_text(x0 + i * CELL + CELL / 2, y0 + BOARD * CELL + 11, COLUMNS[i], size=9, anchor="middle",
-                           fill="#777"))
+        parts.append(
+            _text(
+                x0 + i * CELL + CELL / 2,
+                y0 + BOARD * CELL + 11,
+                COLUMNS[i],
+                size=9,
+                anchor="middle",
+                fill="#777",
+            )
+        )
         parts.append(_text(x0 - 4, y0 + i * CELL + CELL / 2 + 3, i + 1, size=9, anchor="end", fill="#777"))
     return parts
 
@@ -297,21 +342,32 @@ def _track_svg(x0, y0, fields):
     for i, p in enumerate(order):
         x, y = pos_of[t[p]]
         dx = 0 if t[0] != t[1] else (i * 6 - 3)
-        parts.append(f'<circle cx="{x + size / 2 + dx}" cy="{y + size / 2}" r="8" fill="{_PLAYER_FILL[p]}" '
-                     f'stroke="#fff" stroke-width="2"><title>player {p} on space {t[p]}</title></circle>')
-        parts.append(_text(x + size / 2 + dx, y + size / 2 + 4, p, size=10, anchor="middle", weight="bold",
-                           fill="#fff"))
+        parts.append(
+            f'<circle cx="{x + size / 2 + dx}" cy="{y + size / 2}" r="8" fill="{_PLAYER_FILL[p]}" '
+            f'stroke="#fff" stroke-width="2"><title>player {p} on space {t[p]}</title></circle>'
+        )
+        parts.append(
+            _text(
+                x + size / 2 + dx, y + size / 2 + 4, p, size=10, anchor="middle", weight="bold", fill="#fff"
+            )
+        )
     return parts
 
 
 def _patch_svg(x0, y0, patch_id, size=12):
     p = PATCHES[patch_id]
-    parts = [_text(x0, y0, f"{patch_id} {p.name}", size=11, weight="bold"),
-             _text(x0, y0 + 14, f"cost {p.buttons}, time {p.time}, income {p.income}", size=10)]
+    parts = [
+        _text(x0, y0, f"{patch_id} {p.name}", size=11, weight="bold"),
+        _text(x0, y0 + 14, f"cost {p.buttons}, time {p.time}, income {p.income}", size=10),
+    ]
     for r, line in enumerate(shape_lines(patch_id)):
         for c, ch in enumerate(line):
             if ch == "#":
-                parts.append(_rect(x0 + c * size, y0 + 22 + r * size, size, size, patch_colour(patch_id), stroke="#333"))
+                parts.append(
+                    _rect(
+                        x0 + c * size, y0 + 22 + r * size, size, size, patch_colour(patch_id), stroke="#333"
+                    )
+                )
     return parts
 
 
@@ -344,25 +400,45 @@ def position_svg(pos, labels=None) -> str:
     y += 2 * 32 + 30
     if pos.is_over:
         s = pos.scores()
-        parts.append(_text(20, y, f"Game over: player 0 {s[0]}, player 1 {s[1]}; player {pos.winner()} wins",
-                           size=14, weight="bold"))
+        parts.append(
+            _text(
+                20,
+                y,
+                f"Game over: player 0 {s[0]}, player 1 {s[1]}; player {pos.winner()} wins",
+                size=14,
+                weight="bold",
+            )
+        )
         y += 20
     else:
-        parts.append(_text(20, y, f"Next patches ({len(f['circle'])} left in the circle)", size=12, weight="bold"))
+        parts.append(
+            _text(20, y, f"Next patches ({len(f['circle'])} left in the circle)", size=12, weight="bold")
+        )
         y += 18
         for i, pid in enumerate(f["circle"][:3]):
             # one group per patch, so a page can make the patches the mover may buy clickable
             parts.append(f'<g class="next-patch" data-patch="{pid}">')
-            parts.append(_rect(16 + i * 210, y - 12, 200, 22 + 3 * 12 + 26, "#ffffff", stroke="none",
-                               extra=' fill-opacity="0"'))
+            parts.append(
+                _rect(
+                    16 + i * 210,
+                    y - 12,
+                    200,
+                    22 + 3 * 12 + 26,
+                    "#ffffff",
+                    stroke="none",
+                    extra=' fill-opacity="0"',
+                )
+            )
             parts += _patch_svg(20 + i * 210, y, pid)
             parts.append("</g>")
         y += 22 + 3 * 12 + 34
     height = y
     body = "\n".join(parts)
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-            f'viewBox="0 0 {width} {height}">\n<rect width="100%" height="100%" fill="#ffffff"/>\n'
-            f'{body}\n</svg>\n')
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}">\n<rect width="100%" height="100%" fill="#ffffff"/>\n'
+        f"{body}\n</svg>\n"
+    )
 
 
 __all__ = ["text_position", "position_svg", "quilt_lines", "track_lines", "patch_block", "symbol"]

@@ -32,8 +32,10 @@ def _polyline(points, colour, width=2) -> str:
 
 
 def _text(x, y, s, size=11, anchor="start", fill="#333", weight="normal") -> str:
-    return (f'<text x="{x:.1f}" y="{y:.1f}" font-family="sans-serif" font-size="{size}" '
-            f'text-anchor="{anchor}" fill="{fill}" font-weight="{weight}">{escape(str(s))}</text>')
+    return (
+        f'<text x="{x:.1f}" y="{y:.1f}" font-family="sans-serif" font-size="{size}" '
+        f'text-anchor="{anchor}" fill="{fill}" font-weight="{weight}">{escape(str(s))}</text>'
+    )
 
 
 def _grid(y0, ticks, inner) -> list[str]:
@@ -66,9 +68,17 @@ def review_svg(review) -> str:
         return y_win0 + PANEL_H - p * PANEL_H
 
     height = y_win0 + PANEL_H + 34 + 36
-    parts = [f'<rect width="100%" height="100%" fill="#fff"/>',
-             _text(LEFT, TOP - 10, f"Player 0's margin (points); mistakes (loss > {review.threshold:g}) "
-                   "by mover, size = points lost", size=12, weight="bold")]
+    parts = [
+        '<rect width="100%" height="100%" fill="#fff"/>',
+        _text(
+            LEFT,
+            TOP - 10,
+            f"Player 0's margin (points); mistakes (loss > {review.threshold:g}) "
+            "by mover, size = points lost",
+            size=12,
+            weight="bold",
+        ),
+    ]
     for p in (0, 1):
         x = WIDTH - RIGHT - 150 + 80 * p
         parts.append(f'<circle cx="{x}" cy="{TOP - 14}" r="5" fill="{_PLAYER_FILL[p]}" stroke="#222"/>')
@@ -81,21 +91,27 @@ def review_svg(review) -> str:
     label_every = max(1, math.ceil(n / 12))
     for k in range(0, n + 1, label_every):
         parts.append(_text(xs(k), y_win0 + PANEL_H + 14, k, size=10, anchor="middle", fill="#666"))
-    parts.append(_text(LEFT + inner / 2, y_win0 + PANEL_H + 28, "move", size=10, anchor="middle", fill="#666"))
+    parts.append(
+        _text(LEFT + inner / 2, y_win0 + PANEL_H + 28, "move", size=10, anchor="middle", fill="#666")
+    )
     parts += _summary_lines(review, y_win0 + PANEL_H + 48)
     parts += _hit_columns(review, xs, step, y_margin0, y_win0 + PANEL_H - y_margin0)
     parts += _mistake_marks(review, xs, ym)
     body = "\n".join(parts)
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="review-graph" width="{WIDTH}" height="{height}" '
-            f'viewBox="0 0 {WIDTH} {height}">\n{body}\n</svg>\n')
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="review-graph" width="{WIDTH}" height="{height}" '
+        f'viewBox="0 0 {WIDTH} {height}">\n{body}\n</svg>\n'
+    )
 
 
 def _hit_columns(review, xs, step, y0, h) -> list[str]:
     parts = []
     for k in range(len(review.moves) + 1):
         tip = "start" if k == 0 else _move_tip(review.moves[k - 1])
-        parts.append(f'<rect class="ply-hit" data-ply="{k}" x="{xs(k) - step / 2:.1f}" y="{y0}" '
-                     f'width="{step:.1f}" height="{h}" fill="transparent"><title>{escape(tip)}</title></rect>')
+        parts.append(
+            f'<rect class="ply-hit" data-ply="{k}" x="{xs(k) - step / 2:.1f}" y="{y0}" '
+            f'width="{step:.1f}" height="{h}" fill="transparent"><title>{escape(tip)}</title></rect>'
+        )
     return parts
 
 
@@ -104,10 +120,14 @@ def _summary_lines(review, y) -> list[str]:
     for row in review.summary():
         c = row["classes"]
         acc = "-" if row["accuracy"] is None else f"{row['accuracy']:.1f}"
-        text = (f"player {row['player']}: accuracy {acc}, average loss {row['average_loss']:.1f} points; "
-                f"{c['inaccuracy']} inaccuracies, {c['mistake']} mistakes, {c['blunder']} blunders; "
-                f"{row['forced']} forced")
-        parts.append(f'<circle cx="{LEFT + 5}" cy="{y - 4}" r="5" fill="{_PLAYER_FILL[row["player"]]}" stroke="#222"/>')
+        text = (
+            f"player {row['player']}: accuracy {acc}, average loss {row['average_loss']:.1f} points; "
+            f"{c['inaccuracy']} inaccuracies, {c['mistake']} mistakes, {c['blunder']} blunders; "
+            f"{row['forced']} forced"
+        )
+        parts.append(
+            f'<circle cx="{LEFT + 5}" cy="{y - 4}" r="5" fill="{_PLAYER_FILL[row["player"]]}" stroke="#222"/>'
+        )
         parts.append(_text(LEFT + 16, y, text, size=11))
         y += 16
     return parts
@@ -115,9 +135,11 @@ def _summary_lines(review, y) -> list[str]:
 
 def _move_tip(m) -> str:
     forced = ", forced" if m.forced else ""
-    return (f"{m.number}. player {m.player}: {m.move} (engine: {m.best_move or '-'}), {m.judgement}{forced}, "
-            f"loss {m.loss:.1f}, win probability lost {100 * m.win_loss:.0f}%, margin {m.margin0:+.1f}, "
-            f"win {100 * m.win0:.0f}%")
+    return (
+        f"{m.number}. player {m.player}: {m.move} (engine: {m.best_move or '-'}), {m.judgement}{forced}, "
+        f"loss {m.loss:.1f}, win probability lost {100 * m.win_loss:.0f}%, margin {m.margin0:+.1f}, "
+        f"win {100 * m.win0:.0f}%"
+    )
 
 
 def _mistake_marks(review, xs, ym) -> list[str]:
@@ -125,9 +147,11 @@ def _mistake_marks(review, xs, ym) -> list[str]:
     for m in review.mistakes():
         r = 3.0 + 1.6 * math.sqrt(m.loss)
         x, y = xs(m.number), ym(m.margin0)
-        parts.append(f'<circle class="mistake" data-ply="{m.number}" cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" '
-                     f'fill="{_PLAYER_FILL[m.player]}" fill-opacity="0.75" stroke="#222">'
-                     f'<title>{escape(_move_tip(m))}</title></circle>')
+        parts.append(
+            f'<circle class="mistake" data-ply="{m.number}" cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" '
+            f'fill="{_PLAYER_FILL[m.player]}" fill-opacity="0.75" stroke="#222">'
+            f"<title>{escape(_move_tip(m))}</title></circle>"
+        )
         parts.append(_text(x, y - r - 3, f"-{m.loss:.0f}{m.flag}", size=9, anchor="middle", fill="#222"))
     return parts
 

@@ -30,7 +30,7 @@ often it succeeds (``benchmarks/results/tiling.md``).
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from patchsolve import _core
 from patchsolve.errors import PatchsolveError
@@ -45,13 +45,13 @@ class TilingError(PatchsolveError):
     """No tiling of the quilts was found (within the budget)."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def placement_list(patch: int) -> tuple[int, ...]:
     """Every placement of ``patch`` on an empty quilt, as masks."""
     return tuple(_core.placements(patch))
 
 
-@lru_cache(maxsize=None)
+@cache
 def placement_set(patch: int) -> frozenset[int]:
     return frozenset(placement_list(patch))
 
@@ -144,7 +144,7 @@ class _Search:
         sizes = self.size_sums(unused)
         for k, p, _ in regions:
             spare = min(leather_left, room[p], k)
-            if not any(sizes >> (k - l) & 1 for l in range(spare + 1)):
+            if not any(sizes >> (k - j) & 1 for j in range(spare + 1)):
                 return False
         return True
 
@@ -161,9 +161,12 @@ class _Search:
             return False
         room = tuple(self.leather_caps[p] - leather_used[p] for p in (0, 1))
         regions = sorted((bin(c).count("1"), p, c) for p in (0, 1) for c in components(rems[p]))
-        if (any(not f for f in fits.values()) or not self.coverable(rems, fits, leather_left, room)
-                or not self.can_split(rems, unused, inc_left, leather_left, room)
-                or not self.regions_fillable(regions, unused, leather_left, room)):
+        if (
+            any(not f for f in fits.values())
+            or not self.coverable(rems, fits, leather_left, room)
+            or not self.can_split(rems, unused, inc_left, leather_left, room)
+            or not self.regions_fillable(regions, unused, leather_left, room)
+        ):
             self.failed.add(key)
             return False
         for label, p, m in self.branches(rems, regions, fits, leather_left, room):
@@ -250,8 +253,10 @@ def tile_quilts(fields: dict, budget: int = WORK_BUDGET, stats: dict | None = No
     if leather_total < 0:
         raise TilingError("the quilts cover fewer squares than the patches that left the circle")
     inc = tuple(fields["income"])
-    fits = {i: [(p, m) for p in (0, 1) if PATCHES[i].income <= inc[p]
-                for m in placement_list(i) if m & q[p] == m] for i in out}
+    fits = {
+        i: [(p, m) for p in (0, 1) if PATCHES[i].income <= inc[p] for m in placement_list(i) if m & q[p] == m]
+        for i in out
+    }
     search = _Search(out, caps, budget)
     try:
         ok = search.run(q, fits, inc, leather_total, (0, 0))
@@ -259,8 +264,9 @@ def tile_quilts(fields: dict, budget: int = WORK_BUDGET, stats: dict | None = No
         if stats is not None:
             stats["nodes"], stats["work"] = search.nodes, search.work
     if not ok:
-        raise TilingError("no tiling of the quilts by the patches that left the circle gives each player "
-                          "their income")
+        raise TilingError(
+            "no tiling of the quilts by the patches that left the circle gives each player their income"
+        )
     return _labels_of(search.chosen)
 
 

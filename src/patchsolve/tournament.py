@@ -31,7 +31,7 @@ from patchsolve.errors import PatchsolveError
 from patchsolve.players import make_player
 from patchsolve.position import Position, random_circle
 
-SEED_MASK = 2**64 - 1   # the players' seeds are kept in the engines' range (Limits: 0..2**64-1)
+SEED_MASK = 2**64 - 1  # the players' seeds are kept in the engines' range (Limits: 0..2**64-1)
 
 
 @dataclass
@@ -39,10 +39,10 @@ class GameOutcome:
     """One finished game: who played which side, the scores, the circle and the moves."""
 
     pair: int
-    first: str            # spec of the player who started (player 0)
+    first: str  # spec of the player who started (player 0)
     second: str
     scores: tuple[int, int]
-    winner: int           # 0 = first, 1 = second (after the tie-break)
+    winner: int  # 0 = first, 1 = second (after the tie-break)
     circle: tuple[int, ...]
     edition: str
     moves: list[str] = field(default_factory=list)
@@ -53,15 +53,18 @@ class GameOutcome:
         from patchsolve.game import Game
 
         text = Game(Position.start(circle=self.circle, edition=self.edition), self.moves).to_text()
-        header = f"# {self.first} (player 0) vs {self.second} (player 1): scores {self.scores[0]} and {self.scores[1]}\n"
+        header = f"# {self.first} (player 0) vs {self.second} (player 1): scores {self.scores[0]} and {self.scores[1]}\n"  # noqa: E501
         return header + text
 
 
-def play_game(first_spec: str, second_spec: str, circle, edition: str = "revised", seed: int = 0,
-              pair: int = 0) -> GameOutcome:
+def play_game(
+    first_spec: str, second_spec: str, circle, edition: str = "revised", seed: int = 0, pair: int = 0
+) -> GameOutcome:
     """One game: ``first_spec`` is player 0 and moves first."""
-    players = (make_player(first_spec, seed=2 * seed & SEED_MASK),
-               make_player(second_spec, seed=(2 * seed + 1) & SEED_MASK))
+    players = (
+        make_player(first_spec, seed=2 * seed & SEED_MASK),
+        make_player(second_spec, seed=(2 * seed + 1) & SEED_MASK),
+    )
     pos = Position.start(circle=circle, edition=edition, first_player=0)
     moves = []
     try:
@@ -72,7 +75,9 @@ def play_game(first_spec: str, second_spec: str, circle, edition: str = "revised
     finally:
         for p in players:
             p.close()
-    return GameOutcome(pair, first_spec, second_spec, pos.scores(), pos.winner(), tuple(circle), edition, moves)
+    return GameOutcome(
+        pair, first_spec, second_spec, pos.scores(), pos.winner(), tuple(circle), edition, moves
+    )
 
 
 def _play_job(job) -> GameOutcome:
@@ -105,8 +110,8 @@ class PairingResult:
     a: str
     b: str
     games: list[GameOutcome]
-    interrupted: bool = False   # stopped by Ctrl-C: only the finished games
-    planned: int = 0            # games the pairing was to play (0: not known)
+    interrupted: bool = False  # stopped by Ctrl-C: only the finished games
+    planned: int = 0  # games the pairing was to play (0: not known)
 
     @property
     def partial(self) -> bool:
@@ -149,12 +154,18 @@ class PairingResult:
         """The pairing as one table row (CSV, JSON, Markdown)."""
         lo, hi = self.interval
         return {
-            "player_a": self.a, "player_b": self.b, "games": self.n, "wins_a": self.wins_a,
-            "win_rate_a": round(self.win_rate, 4), "ci95_low": round(lo, 4), "ci95_high": round(hi, 4),
+            "player_a": self.a,
+            "player_b": self.b,
+            "games": self.n,
+            "wins_a": self.wins_a,
+            "win_rate_a": round(self.win_rate, 4),
+            "ci95_low": round(lo, 4),
+            "ci95_high": round(hi, 4),
             "elo_a_minus_b": round(elo(self.win_rate), 1) + 0.0,
             "elo_ci95": f"[{elo(lo):.0f}, {elo(hi):.0f}]",
             "mean_margin_a": round(self.mean_margin, 2),
-            "planned": self.planned or self.n, "partial": self.partial,
+            "planned": self.planned or self.n,
+            "partial": self.partial,
         }
 
 
@@ -178,10 +189,18 @@ class GameSink:
     ``md_file``). Paths are opened on creation, so a bad one fails before
     any game is played."""
 
-    def __init__(self, specs, games_file=None, records_dir=None, csv_file=None, md_file=None,
-                 pairs: int = 1, round_robin: bool = True):
+    def __init__(
+        self,
+        specs,
+        games_file=None,
+        records_dir=None,
+        csv_file=None,
+        md_file=None,
+        pairs: int = 1,
+        round_robin: bool = True,
+    ):
         self.pairings = pairings_of(specs, round_robin)
-        self.games = [[] for _ in self.pairings]
+        self.games: list[list] = [[] for _ in self.pairings]
         self.planned = 2 * pairs
         self.csv_file, self.md_file = csv_file, md_file
         self.records = None
@@ -211,9 +230,11 @@ class GameSink:
             (self.records / f"pairing{pairing}_game{k:04d}.txt").write_text(game.record())
         self.write_tables(self.results())
 
-    def results(self) -> list["PairingResult"]:
+    def results(self) -> list[PairingResult]:
         """The results of the games written so far (fewer than planned: partial)."""
-        return [PairingResult(a, b, list(g), planned=self.planned) for (a, b), g in zip(self.pairings, self.games)]
+        return [
+            PairingResult(a, b, list(g), planned=self.planned) for (a, b), g in zip(self.pairings, self.games)
+        ]
 
     def write_tables(self, results) -> None:
         """Rewrite the CSV and Markdown tables from ``results``."""
@@ -242,9 +263,18 @@ def ctrl_c_deferred():
         raise KeyboardInterrupt
 
 
-def run_tournament(specs, pairs: int = 10, seed: int = 0, workers: int = 1, edition: str = "revised",
-                   round_robin: bool = True, progress=None, on_game=None, backend="local",
-                   address=None) -> list[PairingResult]:
+def run_tournament(
+    specs,
+    pairs: int = 10,
+    seed: int = 0,
+    workers: int = 1,
+    edition: str = "revised",
+    round_robin: bool = True,
+    progress=None,
+    on_game=None,
+    backend="local",
+    address=None,
+) -> list[PairingResult]:
     """Play every pairing of ``specs`` (round robin), or just specs[0] vs
     specs[1]; return one PairingResult per pairing. ``on_game(pairing, k,
     outcome)`` is called as each game ends (in the order they end). On
@@ -266,8 +296,8 @@ def run_tournament(specs, pairs: int = 10, seed: int = 0, workers: int = 1, edit
     interrupted = False
 
     def finished(k, out):
-        out.a_first = k % 2 == 0          # pairing_jobs alternates A-first, B-first
-        with ctrl_c_deferred():           # the game is wholly kept (its row, record and table)
+        out.a_first = k % 2 == 0  # pairing_jobs alternates A-first, B-first
+        with ctrl_c_deferred():  # the game is wholly kept (its row, record and table)
             outcomes[k] = out
             if on_game:
                 on_game(k // per, k, out)
@@ -287,15 +317,32 @@ def run_tournament(specs, pairs: int = 10, seed: int = 0, workers: int = 1, edit
     return results
 
 
-GAME_FIELDS = ["pairing", "game", "first", "second", "score_first", "score_second", "winner",
-               "edition", "circle"]
+GAME_FIELDS = [
+    "pairing",
+    "game",
+    "first",
+    "second",
+    "score_first",
+    "score_second",
+    "winner",
+    "edition",
+    "circle",
+]
 
 
 def game_row(pairing: int, k: int, g: GameOutcome) -> dict:
     """One finished game as a CSV row (``--games``)."""
-    return {"pairing": pairing, "game": k, "first": g.first, "second": g.second,
-            "score_first": g.scores[0], "score_second": g.scores[1], "winner": g.winner,
-            "edition": g.edition, "circle": ",".join(map(str, g.circle))}
+    return {
+        "pairing": pairing,
+        "game": k,
+        "first": g.first,
+        "second": g.second,
+        "score_first": g.scores[0],
+        "score_second": g.scores[1],
+        "winner": g.winner,
+        "edition": g.edition,
+        "circle": ",".join(map(str, g.circle)),
+    }
 
 
 def to_csv(results) -> str:
@@ -312,13 +359,17 @@ def to_csv(results) -> str:
 def to_markdown(results) -> str:
     """The results table in Markdown; a table of fewer games than planned
     says so below it (stopped by Ctrl-C, or written while games still run)."""
-    lines = ["| A | B | games | A wins | A win rate (95% CI) | Elo A-B (95% CI) | mean margin A |",
-             "|---|---|---:|---:|---|---|---:|"]
+    lines = [
+        "| A | B | games | A wins | A win rate (95% CI) | Elo A-B (95% CI) | mean margin A |",
+        "|---|---|---:|---:|---|---|---:|",
+    ]
     for r in results:
         d = r.row()
-        lines.append(f"| `{d['player_a']}` | `{d['player_b']}` | {d['games']} | {d['wins_a']} | "
-                     f"{100 * d['win_rate_a']:.1f}% [{100 * d['ci95_low']:.1f}, {100 * d['ci95_high']:.1f}] | "
-                     f"{d['elo_a_minus_b'] + 0.0:+.0f} {d['elo_ci95']} | {d['mean_margin_a']:+.1f} |")
+        lines.append(
+            f"| `{d['player_a']}` | `{d['player_b']}` | {d['games']} | {d['wins_a']} | "
+            f"{100 * d['win_rate_a']:.1f}% [{100 * d['ci95_low']:.1f}, {100 * d['ci95_high']:.1f}] | "
+            f"{d['elo_a_minus_b'] + 0.0:+.0f} {d['elo_ci95']} | {d['mean_margin_a']:+.1f} |"
+        )
     if any(r.partial for r in results):
         why = "stopped by Ctrl-C" if any(r.interrupted for r in results) else "games still running"
         played, planned = sum(r.n for r in results), sum(r.planned or r.n for r in results)

@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from patchsolve.errors import InvalidPositionError
-from patchsolve.notation import FIELDS, FULL, N_PATCHES, PAIRS, PLAYER_FIELDS, is_int as _is_int
+from patchsolve.notation import FIELDS, FULL, N_PATCHES, PAIRS, PLAYER_FIELDS
+from patchsolve.notation import is_int as _is_int
 from patchsolve.patches import BOARD, EDITION_NAMES, EDITIONS, LAST_SPACE, PATCHES, START_BUTTONS
 
 _PATCH_SIZE = [p.size for p in PATCHES]
@@ -126,25 +127,33 @@ def position_problems(fields) -> list[str]:
     if circle_ok and inc[0] >= 0 and inc[1] >= 0:
         out_income = sum(_PATCH_INCOME[i] for i in out)
         if inc[0] + inc[1] != out_income:
-            problems.append(f"income: the players' incomes add up to {inc[0] + inc[1]}, but the patches "
-                            f"no longer in the circle carry {out_income}")
+            problems.append(
+                f"income: the players' incomes add up to {inc[0] + inc[1]}, but the patches "
+                f"no longer in the circle carry {out_income}"
+            )
     if time_ok:
         for p in (0, 1):
             if t[p] == 0:
                 if b[p] != START_BUTTONS:
-                    problems.append(f"buttons: player {p} is still on space 0 (has not moved) "
-                                    f"but has {b[p]} buttons, not {START_BUTTONS}")
+                    problems.append(
+                        f"buttons: player {p} is still on space 0 (has not moved) "
+                        f"but has {b[p]} buttons, not {START_BUTTONS}"
+                    )
                 if inc[p] != 0:
-                    problems.append(f"income: player {p} is still on space 0 (has not moved) "
-                                    f"but has income {inc[p]}")
+                    problems.append(
+                        f"income: player {p} is still on space 0 (has not moved) but has income {inc[p]}"
+                    )
                 if quilts_ok and (q0, q1)[p]:
-                    problems.append(f"quilts: player {p} is still on space 0 (has not moved) "
-                                    f"but the quilt is not empty")
+                    problems.append(
+                        f"quilts: player {p} is still on space 0 (has not moved) but the quilt is not empty"
+                    )
             elif inc[p] >= 0:
                 most = START_BUTTONS + t[p] + _spaces_reached(ed.income_spaces, t[p]) * inc[p]
                 if b[p] > most:
-                    problems.append(f"buttons: player {p} has {b[p]} buttons, more than the {most} a player "
-                                    f"on space {t[p]} with income {inc[p]} can have earned")
+                    problems.append(
+                        f"buttons: player {p} has {b[p]} buttons, more than the {most} a player "
+                        f"on space {t[p]} with income {inc[p]} can have earned"
+                    )
 
     # leather patches on the time board
     leather = tuple(f["leather"])
@@ -155,15 +164,19 @@ def position_problems(fields) -> list[str]:
     foreign = [s for s in leather if s not in ed.leather_spaces]
     if foreign:
         leather_ok = False
-        problems.append(f"leather: space(s) {foreign} hold no leather patch on the {ed.name} board "
-                        f"(leather spaces: {list(ed.leather_spaces)})")
+        problems.append(
+            f"leather: space(s) {foreign} hold no leather patch on the {ed.name} board "
+            f"(leather spaces: {list(ed.leather_spaces)})"
+        )
     if time_ok:
         front = max(t)
         passed = [s for s in leather if s in ed.leather_spaces and s <= front]
         if passed:
             leather_ok = False
-            problems.append(f"leather: space(s) {passed} still hold a leather patch, but a token "
-                            f"has already reached space {front}")
+            problems.append(
+                f"leather: space(s) {passed} still hold a leather patch, but a token "
+                f"has already reached space {front}"
+            )
         gone = [s for s in ed.leather_spaces if s > front and s not in leather]
         if gone:
             leather_ok = False
@@ -174,40 +187,54 @@ def position_problems(fields) -> list[str]:
         if t[0] == t[1] and f["on_top"] is None:
             problems.append(f"on_top: both tokens are on space {t[0]}, so one must be on top")
         if t[0] != t[1] and f["on_top"] is not None:
-            problems.append(f"on_top: set to {f['on_top']} but the tokens are on different spaces {t[0]}/{t[1]}")
+            problems.append(
+                f"on_top: set to {f['on_top']} but the tokens are on different spaces {t[0]}/{t[1]}"
+            )
 
     # pending leather placement
     pend = f["pending_leather"]
     if pend is not None:
         if quilts_ok and (q0, q1)[pend] == FULL:
-            problems.append(f"pending_leather: player {pend}'s quilt is full (the leather patch is discarded)")
+            problems.append(
+                f"pending_leather: player {pend}'s quilt is full (the leather patch is discarded)"
+            )
         if time_ok:
             o = 1 - pend
             if not any(t[o] < s <= t[pend] for s in ed.leather_spaces):
-                problems.append(f"pending_leather: player {pend} must just have taken a leather patch, so be "
-                                f"ahead with a leather space after the opponent's token, up to their own "
-                                f"(tokens {t[0]}/{t[1]}, leather spaces {list(ed.leather_spaces)})")
+                problems.append(
+                    f"pending_leather: player {pend} must just have taken a leather patch, so be "
+                    f"ahead with a leather space after the opponent's token, up to their own "
+                    f"(tokens {t[0]}/{t[1]}, leather spaces {list(ed.leather_spaces)})"
+                )
 
     # 7x7 bonus
     if quilts_ok:
         covering = [p for p, q in enumerate((q0, q1)) if covers_7x7(q)]
         owner = f["bonus_owner"]
         if owner is None and covering:
-            problems.append(f"bonus_owner: quilt {covering[0]} covers a 7x7 square, so the bonus tile has an owner")
+            problems.append(
+                f"bonus_owner: quilt {covering[0]} covers a 7x7 square, so the bonus tile has an owner"
+            )
         if owner is not None and owner not in covering:
-            problems.append(f"bonus_owner: player {owner} holds the bonus tile but the quilt covers no 7x7 square")
+            problems.append(
+                f"bonus_owner: player {owner} holds the bonus tile but the quilt covers no 7x7 square"
+            )
 
     # first to reach 53
     if time_ok:
         fe = f["first_at_end"]
         at_end = [p for p in (0, 1) if t[p] == LAST_SPACE]
         if fe is None and at_end:
-            problems.append(f"first_at_end: player {at_end[0]} is on space {LAST_SPACE}, so someone reached it first")
+            problems.append(
+                f"first_at_end: player {at_end[0]} is on space {LAST_SPACE}, so someone reached it first"
+            )
         if fe is not None and fe not in at_end:
             problems.append(f"first_at_end: player {fe} is not on space {LAST_SPACE}")
-        if (len(at_end) == 2 and fe is not None and f["on_top"] is not None and fe == f["on_top"]):
-            problems.append(f"first_at_end: both tokens are on {LAST_SPACE} and player {fe} is on top, "
-                            f"so arrived last, not first")
+        if len(at_end) == 2 and fe is not None and f["on_top"] is not None and fe == f["on_top"]:
+            problems.append(
+                f"first_at_end: both tokens are on {LAST_SPACE} and player {fe} is on top, "
+                f"so arrived last, not first"
+            )
 
     # covered squares: patches that left the circle plus leather patches taken
     if circle_ok and quilts_ok and time_ok and leather_ok and not problems:
@@ -216,20 +243,29 @@ def position_problems(fields) -> list[str]:
         taken = len(ed.leather_spaces) - len(leather) - (pend is not None)
         full = q0 == FULL or q1 == FULL
         passed = [s for s in ed.leather_spaces if s not in leather]
-        why = (f"the leather spaces passed ({', '.join(map(str, passed))}) add {taken} 1x1 patch(es)"
-               + (" beside the one still to place" if pend is not None else "")) if passed else \
-            "no leather space has been passed"
+        why = (
+            (
+                f"the leather spaces passed ({', '.join(map(str, passed))}) add {taken} 1x1 patch(es)"
+                + (" beside the one still to place" if pend is not None else "")
+            )
+            if passed
+            else "no leather space has been passed"
+        )
         if full:
             if not out_size <= covered <= out_size + taken:
-                problems.append(f"quilts: {covered} squares covered, but the patches that left the circle cover "
-                                f"{out_size} and {why}, of which a full quilt may have discarded some")
+                problems.append(
+                    f"quilts: {covered} squares covered, but the patches that left the circle cover "
+                    f"{out_size} and {why}, of which a full quilt may have discarded some"
+                )
         elif covered != out_size + taken:
-            problems.append(f"quilts: {covered} squares covered, but the patches that left the circle cover "
-                            f"{out_size} and {why}: {out_size + taken} expected")
+            problems.append(
+                f"quilts: {covered} squares covered, but the patches that left the circle cover "
+                f"{out_size} and {why}: {out_size + taken} expected"
+            )
         if not problems:
-            why = _split_problem(f, ed, out, covered - out_size)
-            if why:
-                problems.append(why)
+            split = _split_problem(f, ed, out, covered - out_size)
+            if split:
+                problems.append(split)
     return problems
 
 
@@ -250,8 +286,10 @@ def _split_problem(f, ed, out, leather_placed) -> str | None:
     if lo < 0:
         lo = 0
     if hi < lo:
-        return (f"time: the patches that left the circle cost {t_out} time in all, more than the tokens "
-                f"on {t[0]}/{t[1]} have moved")
+        return (
+            f"time: the patches that left the circle cost {t_out} time in all, more than the tokens "
+            f"on {t[0]}/{t[1]} have moved"
+        )
     window = ((1 << (hi - lo + 1)) - 1) << lo
     reachable_leather = [_spaces_reached(ed.leather_spaces, t[p]) - (pend == p) for p in (0, 1)]
     inc0 = f["income"][0]
@@ -264,8 +302,10 @@ def _split_problem(f, ed, out, leather_placed) -> str | None:
             continue
         if (reach >> ((inc0 * S + size0) * TT)) & window:
             return None
-    return ("quilts: no split of the patches that left the circle between the players explains both "
-            "incomes, quilt sizes and time positions")
+    return (
+        "quilts: no split of the patches that left the circle between the players explains both "
+        "incomes, quilt sizes and time positions"
+    )
 
 
 def validate_fields(fields) -> None:

@@ -36,7 +36,7 @@ class PatchsolveGroup(click.Group):
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         """Run a command; every error becomes one stderr line and an exit status."""
         try:
-            with ctrl_c_returns():      # a search stopped by Ctrl-C returns: the commands print it, exit 130
+            with ctrl_c_returns():  # a search stopped by Ctrl-C returns: the commands print it, exit 130
                 rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
             code = rv if isinstance(rv, int) and not isinstance(rv, bool) else 0
         except click.exceptions.NoArgsIsHelpError as e:
@@ -75,9 +75,24 @@ def cli():
     """
 
 
-for _command in (position.new, position.show, position.moves, position.patches, position.replay,
-                 position.perft, engine.best, engine.eval_cmd, engine.solve, review.analyze, review.explain, review.quiz, play.play,
-                 match.tournament, match.bench, match.serve):
+for _command in (
+    position.new,
+    position.show,
+    position.moves,
+    position.patches,
+    position.replay,
+    position.perft,
+    engine.best,
+    engine.eval_cmd,
+    engine.solve,
+    review.analyze,
+    review.explain,
+    review.quiz,
+    play.play,
+    match.tournament,
+    match.bench,
+    match.serve,
+):
     cli.add_command(_command)
 
 

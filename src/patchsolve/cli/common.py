@@ -22,15 +22,15 @@ from patchsolve.search.dispatch import DEFAULT_ENGINE, ENGINES, engine_module, s
 from patchsolve.search.limits import RANGES, Limits
 
 DEFAULT_TIME = 2.0
-INTERRUPTED = 130          # exit status after Ctrl-C (128 + SIGINT), as shells use
+INTERRUPTED = 130  # exit status after Ctrl-C (128 + SIGINT), as shells use
 
 
 class CliError(PatchsolveError):
     """A bad use of the command line found after parsing (exit status 2)."""
 
 
-TOKEN_CUT = 40        # characters of a quoted token kept in a message: a 200 KB argument is not echoed
-WORD_CUT = 200       # an unquoted word (a path, say) is kept whole up to this
+TOKEN_CUT = 40  # characters of a quoted token kept in a message: a 200 KB argument is not echoed
+WORD_CUT = 200  # an unquoted word (a path, say) is kept whole up to this
 # a quoted token longer than TOKEN_CUT; a quote opens one only after a non-letter (not "can't")
 QUOTED_TOKEN = re.compile(r"(?<!\w)(['\"])([^'\"]{" + str(TOKEN_CUT + 1) + r",})\1(?!\w)")
 
@@ -64,8 +64,13 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 def position_arguments(f):
     """The POSITION arguments and ``-f/--file`` of a command that reads a position."""
-    f = click.option("-f", "--file", "position_file", type=click.Path(dir_okay=False, allow_dash=True),
-                     help="Read POSITION from FILE ('-' = standard input).")(f)
+    f = click.option(
+        "-f",
+        "--file",
+        "position_file",
+        type=click.Path(dir_okay=False, allow_dash=True),
+        help="Read POSITION from FILE ('-' = standard input).",
+    )(f)
     f = click.argument("position", nargs=-1)(f)
     return f
 
@@ -116,8 +121,9 @@ def use_color(color):
 
 def color_option(f):
     """The ``--color/--no-color`` option."""
-    return click.option("--color/--no-color", default=None,
-                        help="Colour the patches (default: when stdout is a terminal).")(f)
+    return click.option(
+        "--color/--no-color", default=None, help="Colour the patches (default: when stdout is a terminal)."
+    )(f)
 
 
 def describe_move(pos: Position, move) -> str:
@@ -131,8 +137,10 @@ def describe_move(pos: Position, move) -> str:
     if move.kind == "leather":
         return "place the leather patch"
     patch = PATCHES[move.patch]
-    return (f"buy patch {move.patch} ({patch.name}): cost {patch.buttons}, time {patch.time}, "
-            f"income {patch.income}")
+    return (
+        f"buy patch {move.patch} ({patch.name}): cost {patch.buttons}, time {patch.time}, "
+        f"income {patch.income}"
+    )
 
 
 # -- engines -------------------------------------------------------------
@@ -146,29 +154,53 @@ SEED = click.IntRange(*RANGES["seed"])
 def engine_options(default_time: float):
     """The options of a command that runs an engine (--engine, the limits,
     -o KEY=VALUE, --quiet); ``engine_limits`` turns them into a budget."""
+
     def deco(f):
         f = click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")(f)
-        f = click.option("--option", "-o", "engine_option", multiple=True, metavar="KEY=VALUE",
-                         help="An engine option or limit, repeatable (e.g. -o hash_mb=64, "
-                              "-o placements=6 for alphabeta, -o c=1.0 for mcts; see the engine's docs).")(f)
-        f = click.option("--workers", type=int, default=None, help="MCTS worker processes / alpha-beta threads (1..256; alpha-beta "
-                                   "default: every core under a time limit, 1 with --depth/--nodes).")(f)
-        f = click.option("--seed", type=SEED, default=None,
-                         help=f"Random seed, 0..2**64-1 (default {DEFAULT_SEED}).")(f)
+        f = click.option(
+            "--option",
+            "-o",
+            "engine_option",
+            multiple=True,
+            metavar="KEY=VALUE",
+            help="An engine option or limit, repeatable (e.g. -o hash_mb=64, "
+            "-o placements=6 for alphabeta, -o c=1.0 for mcts; see the engine's docs).",
+        )(f)
+        f = click.option(
+            "--workers",
+            type=int,
+            default=None,
+            help="MCTS worker processes / alpha-beta threads (1..256; alpha-beta "
+            "default: every core under a time limit, 1 with --depth/--nodes).",
+        )(f)
+        f = click.option(
+            "--seed", type=SEED, default=None, help=f"Random seed, 0..2**64-1 (default {DEFAULT_SEED})."
+        )(f)
         f = click.option("--nodes", type=int, default=None, help="Alpha-beta node limit (1..2**62).")(f)
         f = click.option("--depth", type=int, default=None, help="Alpha-beta depth limit (1..100).")(f)
         f = click.option("--iterations", type=int, default=None, help="MCTS iteration limit (1..2**62).")(f)
-        f = click.option("--time", "time_limit", type=float, default=None,
-                         help=f"Time limit in seconds, up to 86400 (default {default_time} when no other "
-                              "limit is given).")(f)
-        f = click.option("--engine", type=click.Choice(ENGINES), default=DEFAULT_ENGINE, show_default=True,
-                         help="Search engine (alphabeta measured stronger: benchmarks/results/default_engine.md).")(f)
+        f = click.option(
+            "--time",
+            "time_limit",
+            type=float,
+            default=None,
+            help=f"Time limit in seconds, up to 86400 (default {default_time} when no other limit is given).",
+        )(f)
+        f = click.option(
+            "--engine",
+            type=click.Choice(ENGINES),
+            default=DEFAULT_ENGINE,
+            show_default=True,
+            help="Search engine (alphabeta measured stronger: benchmarks/results/default_engine.md).",
+        )(f)
         return f
+
     return deco
 
 
-def engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, default_time,
-                  engine_option=(), multipv=None) -> tuple[Limits, dict]:
+def engine_limits(
+    engine, time_limit, iterations, depth, nodes, seed, workers, default_time, engine_option=(), multipv=None
+) -> tuple[Limits, dict]:
     """The budget of an engine command as ``patchsolve.search`` takes it:
     one :class:`Limits` (the flags, and the limits among the ``-o`` items)
     and the other ``-o`` items as engine options, typed as in tournament
@@ -178,13 +210,23 @@ def engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, d
     engine does not read and a bad option are refused here too, with the
     engine's own checks, so the error is one line before any output (and
     before ``play`` draws a board or writes a record)."""
-    given = {k: v for k, v in (("time", time_limit), ("iterations", iterations), ("depth", depth),
-                               ("nodes", nodes), ("seed", seed), ("workers", workers)) if v is not None}
+    given = {
+        k: v
+        for k, v in (
+            ("time", time_limit),
+            ("iterations", iterations),
+            ("depth", depth),
+            ("nodes", nodes),
+            ("seed", seed),
+            ("workers", workers),
+        )
+        if v is not None
+    }
     if engine == "mcts":
         given.setdefault("seed", DEFAULT_SEED)
     if time_limit is None and not any(k in given for k in ("iterations", "depth", "nodes")):
         given["time"] = default_time
-    options = {}
+    options: dict = {}
     for item in engine_option:
         key, eq, value = item.partition("=")
         key, value = key.strip(), value.strip()
@@ -250,13 +292,16 @@ def run_search(pos: Position, engine: str, limits: Limits, options: dict, quiet:
         # the engine's own progress: one line a finished depth, once the search has run a second
         if time.perf_counter() - start >= 1.0:
             pv = " ".join(str(m) for m in r.pv[:5])
-            info(quiet, f"{label}depth {r.depth}  score {fmt_score(r.score)}  nodes {r.nodes:,}  "
-                        f"{time.perf_counter() - start:.1f}s  pv {pv}")
+            info(
+                quiet,
+                f"{label}depth {r.depth}  score {fmt_score(r.score)}  nodes {r.nodes:,}  "
+                f"{time.perf_counter() - start:.1f}s  pv {pv}",
+            )
 
     if not quiet:
         if engine == "alphabeta" and "on_iteration" not in options:
             options = {**options, "on_iteration": depth_done}
-        else:   # the MCTS reports no progress of its own
+        else:  # the MCTS reports no progress of its own
             threading.Thread(target=tick, daemon=True).start()
     try:
         result = search(pos, engine, limits=limits, **options)

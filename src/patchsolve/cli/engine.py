@@ -22,18 +22,17 @@ from patchsolve.cli.common import (
     limits_text,
     load_position,
     position_arguments,
-    read_file,
     result_summary,
     run_search,
     use_color,
 )
 from patchsolve.cli.review import check_writable, write_text
-from patchsolve.game import Game
 from patchsolve.position import Position
 from patchsolve.search import solve as exact
 from patchsolve.search.limits import Limits
 
 # -- best / eval -----------------------------------------------------------------
+
 
 def _searchable(pos: Position):
     if pos.is_over:
@@ -44,13 +43,30 @@ def _searchable(pos: Position):
 @click.command(context_settings=CONTEXT)
 @position_arguments
 @engine_options(DEFAULT_TIME)
-@click.option("--level", type=click.IntRange(1, 10), default=None,
-              help="The move an opponent of this level plays (1 weakest .. 10 the full engine).")
+@click.option(
+    "--level",
+    type=click.IntRange(1, 10),
+    default=None,
+    help="The move an opponent of this level plays (1 weakest .. 10 the full engine).",
+)
 @color_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def best(position, position_file, engine, time_limit, iterations, depth, nodes, seed, workers, engine_option,
-         quiet, level, color,
-         as_json):
+def best(
+    position,
+    position_file,
+    engine,
+    time_limit,
+    iterations,
+    depth,
+    nodes,
+    seed,
+    workers,
+    engine_option,
+    quiet,
+    level,
+    color,
+    as_json,
+):
     """Search POSITION and print the best move, its evaluation, the principal
     variation, search statistics and the quilt after the move.
 
@@ -64,17 +80,18 @@ def best(position, position_file, engine, time_limit, iterations, depth, nodes, 
     pos = load_position(position, position_file)
     _searchable(pos)
     if level is not None and level < 10:
-        return _level_move(pos, level, seed, (time_limit, iterations, depth, nodes, workers, engine_option),
-                           as_json)
-    limits, options = engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, DEFAULT_TIME,
-                                    engine_option)
+        return _level_move(
+            pos, level, seed, (time_limit, iterations, depth, nodes, workers, engine_option), as_json
+        )
+    limits, options = engine_limits(
+        engine, time_limit, iterations, depth, nodes, seed, workers, DEFAULT_TIME, engine_option
+    )
     r = run_search(pos, engine, limits, options, quiet)
     move = r.best_move
     after = pos.play(move)
     if as_json:
         data = r.to_dict()
-        data.update({"position": pos.to_text(), "to_move": pos.to_move,
-                     "after": after.to_text()})
+        data.update({"position": pos.to_text(), "to_move": pos.to_move, "after": after.to_text()})
         emit_json(data)
         return exit_code(r)
     mover = pos.to_move
@@ -117,7 +134,9 @@ def best(position, position_file, engine, time_limit, iterations, depth, nodes, 
 def check_level_alone(level, *limits) -> None:
     """A level below 10 has its own budget: refuse limits given beside it."""
     if any(x for x in limits):
-        raise CliError(f"level {level} has its own budget: give --time/--depth/--nodes/... only with --level 10")
+        raise CliError(
+            f"level {level} has its own budget: give --time/--depth/--nodes/... only with --level 10"
+        )
 
 
 def _level_move(pos: Position, level: int, seed, limits, as_json) -> int:
@@ -126,12 +145,22 @@ def _level_move(pos: Position, level: int, seed, limits, as_json) -> int:
     check_level_alone(level, *limits)
     move, r = level_move(pos, level, seed=seed or 0)
     if as_json:
-        emit_json({"position": pos.to_text(), "to_move": pos.to_move, "level": level, "seed": seed or 0,
-                   "move": str(move), "rows": [{"move": str(d["move"]), "score": d["score"]} for d in r.root_moves]})
+        emit_json(
+            {
+                "position": pos.to_text(),
+                "to_move": pos.to_move,
+                "level": level,
+                "seed": seed or 0,
+                "move": str(move),
+                "rows": [{"move": str(d["move"]), "score": d["score"]} for d in r.root_moves],
+            }
+        )
         return 0
     click.echo(f"level {level} plays: {move}  ({describe_move(pos, move)})")
-    click.echo(f"drawn (seed {seed or 0}) among its {len(r.root_moves)} ranked moves at depth {r.depth}: "
-               + ", ".join(f"{d['move']} {fmt_score(d['score'])}" for d in r.root_moves))
+    click.echo(
+        f"drawn (seed {seed or 0}) among its {len(r.root_moves)} ranked moves at depth {r.depth}: "
+        + ", ".join(f"{d['move']} {fmt_score(d['score'])}" for d in r.root_moves)
+    )
     return 0
 
 
@@ -139,12 +168,29 @@ def _root_table(pos: Position, r, top: int) -> list[dict]:
     """The top root moves, with every engine's columns (visits: MCTS only)."""
     rows = []
     for d in r.root_moves[:top]:
-        rows.append({"move": str(d["move"]), "score": d["score"], "win_probability": d["win_probability"],
-                     "bound": d["bound"], "depth": d.get("depth"), "proven": d["proven"],
-                     "visits": d.get("visits")})
+        rows.append(
+            {
+                "move": str(d["move"]),
+                "score": d["score"],
+                "win_probability": d["win_probability"],
+                "bound": d["bound"],
+                "depth": d.get("depth"),
+                "proven": d["proven"],
+                "visits": d.get("visits"),
+            }
+        )
     if not rows and r.best_move is not None:
-        rows.append({"move": str(r.best_move), "score": r.score, "win_probability": r.win_probability,
-                     "bound": r.bound, "depth": r.depth or None, "proven": r.proven, "visits": None})
+        rows.append(
+            {
+                "move": str(r.best_move),
+                "score": r.score,
+                "win_probability": r.win_probability,
+                "bound": r.bound,
+                "depth": r.depth or None,
+                "proven": r.proven,
+                "visits": None,
+            }
+        )
     return rows
 
 
@@ -159,16 +205,44 @@ def _fmt_cell(v) -> str:
 @click.command("eval", context_settings=CONTEXT)
 @position_arguments
 @engine_options(DEFAULT_TIME)
-@click.option("--top", type=click.IntRange(1, 256), default=5, show_default=True,
-              help="Moves to list, ranked (alpha-beta: MultiPV, every row searched to the same depth).")
-@click.option("--map", "show_map", is_flag=True,
-              help="Also the chance that each square of each quilt ends covered (1000 greedy continuations).")
-@click.option("--map-svg", "map_svg", type=click.Path(dir_okay=False), default=None,
-              help="Draw that map as an SVG heat map to FILE.")
+@click.option(
+    "--top",
+    type=click.IntRange(1, 256),
+    default=5,
+    show_default=True,
+    help="Moves to list, ranked (alpha-beta: MultiPV, every row searched to the same depth).",
+)
+@click.option(
+    "--map",
+    "show_map",
+    is_flag=True,
+    help="Also the chance that each square of each quilt ends covered (1000 greedy continuations).",
+)
+@click.option(
+    "--map-svg",
+    "map_svg",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Draw that map as an SVG heat map to FILE.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def eval_cmd(position, position_file, engine, time_limit, iterations, depth, nodes, seed, workers, engine_option,
-             quiet, top, show_map, map_svg,
-             as_json):
+def eval_cmd(
+    position,
+    position_file,
+    engine,
+    time_limit,
+    iterations,
+    depth,
+    nodes,
+    seed,
+    workers,
+    engine_option,
+    quiet,
+    top,
+    show_map,
+    map_svg,
+    as_json,
+):
     """Print the evaluation of POSITION and its top moves ranked with their scores.
 
     \b
@@ -178,8 +252,9 @@ def eval_cmd(position, position_file, engine, time_limit, iterations, depth, nod
     """
     pos = load_position(position, position_file)
     _searchable(pos)
-    limits, options = engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, DEFAULT_TIME,
-                                    engine_option, multipv=top)
+    limits, options = engine_limits(
+        engine, time_limit, iterations, depth, nodes, seed, workers, DEFAULT_TIME, engine_option, multipv=top
+    )
     if map_svg:
         check_writable(map_svg)
     r = run_search(pos, engine, limits, options, quiet)
@@ -192,10 +267,19 @@ def eval_cmd(position, position_file, engine, time_limit, iterations, depth, nod
         if map_svg:
             write_text(map_svg, coverage_svg(cmap))
     if as_json:
-        data = {"position": pos.to_text(), "to_move": pos.to_move, "engine": r.engine or engine,
-                "score": r.score, "bound": r.bound, "proven": r.proven, "win_probability": r.win_probability,
-                "interrupted": r.interrupted, "workers": r.workers,
-                "best_move": None if r.best_move is None else str(r.best_move), "top_moves": rows}
+        data = {
+            "position": pos.to_text(),
+            "to_move": pos.to_move,
+            "engine": r.engine or engine,
+            "score": r.score,
+            "bound": r.bound,
+            "proven": r.proven,
+            "win_probability": r.win_probability,
+            "interrupted": r.interrupted,
+            "workers": r.workers,
+            "best_move": None if r.best_move is None else str(r.best_move),
+            "top_moves": rows,
+        }
         if cmap is not None:
             data["map"] = cmap.to_dict()
         emit_json(data)
@@ -215,8 +299,11 @@ def eval_cmd(position, position_file, engine, time_limit, iterations, depth, nod
     for t in table:
         click.echo("  ".join(c.ljust(w) for c, w in zip(t, widths)).rstrip())
     if len(rows) < top:
-        click.echo(f"({len(rows)} of the {top} rows asked: the position has {len(pos.legal_moves())} legal moves"
-                   + ("" if engine == "alphabeta" else f"; {engine} ranks the moves it explored") + ")")
+        click.echo(
+            f"({len(rows)} of the {top} rows asked: the position has {len(pos.legal_moves())} legal moves"
+            + ("" if engine == "alphabeta" else f"; {engine} ranks the moves it explored")
+            + ")"
+        )
     if show_map:
         from patchsolve.coverage import coverage_text
 
@@ -224,7 +311,9 @@ def eval_cmd(position, position_file, engine, time_limit, iterations, depth, nod
         click.echo(coverage_text(cmap))
     return exit_code(r)
 
+
 # -- solve -----------------------------------------------------------------------
+
 
 def _solve_progress(quiet: bool):
     """The solver's progress callback: one stderr line a report."""
@@ -233,8 +322,12 @@ def _solve_progress(quiet: bool):
 
     def report(d):
         what = f"move {d['move']}  " if d.get("move") else ""
-        info(False, f"  {what}{d['time']:.0f}s  test {d['gamma']:+d}  bounds [{d['lower']:+d}, {d['upper']:+d}]"
-                    f"{'  (who wins)' if d['wdl'] else ''}  nodes {d['nodes']:,}  nps {d['nps']:,.0f}")
+        info(
+            False,
+            f"  {what}{d['time']:.0f}s  test {d['gamma']:+d}  bounds [{d['lower']:+d}, {d['upper']:+d}]"
+            f"{'  (who wins)' if d['wdl'] else ''}  nodes {d['nodes']:,}  nps {d['nps']:,.0f}",
+        )
+
     return report
 
 
@@ -250,13 +343,15 @@ def _wdl_move_rows(groups: dict) -> None:
         losses = sum(d["proven"] == "loss" for d in ds)
         result = "win" if wins else "loss" if losses == len(ds) else "?"
         name = f"patch {group}" if isinstance(group, int) else group
-        click.echo(f"{name:>8} {result:>7} {len(wins):>6} {losses:>7} {len(ds):>6}  {(wins or ds)[0]['move']}")
+        click.echo(
+            f"{name:>8} {result:>7} {len(wins):>6} {losses:>7} {len(ds):>6}  {(wins or ds)[0]['move']}"
+        )
 
 
 def _move_rows(pos: Position, rows: list, wdl: bool = False) -> None:
     """--all-moves: per patch (and walk, leather), the best placement's value,
     how many placements reach it, and the others' proven bounds."""
-    groups = {}
+    groups: dict = {}
     for d in rows:
         groups.setdefault(d["group"], []).append(d)
     if wdl:
@@ -269,18 +364,28 @@ def _move_rows(pos: Position, rows: list, wdl: bool = False) -> None:
         rest = [d for d in ds if d is not top and not (d["bound"] == "exact" and d["score"] == top["score"])]
         others = f"<= {max(d['upper'] for d in rest):+d}" if rest else "-"
         name = f"patch {group}" if isinstance(group, int) else group
-        click.echo(f"{name:>8} {top['score']:>+6d} {top['bound']:>6} {at_best:>8} {len(ds):>6}  "
-                   f"{top['move']!s:<9} {others}")
+        click.echo(
+            f"{name:>8} {top['score']:>+6d} {top['bound']:>6} {at_best:>8} {len(ds):>6}  "
+            f"{top['move']!s:<9} {others}"
+        )
 
 
 @click.command(context_settings=CONTEXT)
 @position_arguments
-@click.option("--time", "time_limit", type=float, default=None,
-              help="Give up after this many seconds, up to 86400 (default: the solver's own, 30 s).")
+@click.option(
+    "--time",
+    "time_limit",
+    type=float,
+    default=None,
+    help="Give up after this many seconds, up to 86400 (default: the solver's own, 30 s).",
+)
 @click.option("--nodes", type=int, default=None, help="Give up after this many nodes (1..2**62).")
-@click.option("--hash-mb", type=int, default=None, help="Transposition table memory (MB, 1..65536; default 64).")
-@click.option("--workers", type=int, default=None,
-              help="Threads (1..256; default: every core, 1 with --nodes).")
+@click.option(
+    "--hash-mb", type=int, default=None, help="Transposition table memory (MB, 1..65536; default 64)."
+)
+@click.option(
+    "--workers", type=int, default=None, help="Threads (1..256; default: every core, 1 with --nodes)."
+)
 @click.option("--wdl", is_flag=True, help="Prove only who wins (far cheaper than the exact margin).")
 @click.option("--all-moves", is_flag=True, help="The proven value of every legal move, by patch.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
@@ -322,10 +427,14 @@ def solve(position, position_file, time_limit, nodes, hash_mb, workers, wdl, all
     elif proven:
         click.echo(f"value: {fmt_score(r.score)} for {who}: exact")
     else:
-        click.echo(f"value: in {_interval(r)} for {who}: NOT solved within the budget "
-                   f"(proven bounds; {r.bound} bound {fmt_score(r.score)})")
-    click.echo(f"best move: {r.best_move}  ({describe_move(pos, r.best_move)})"
-               + ("" if proven else "  (not proven best)"))
+        click.echo(
+            f"value: in {_interval(r)} for {who}: NOT solved within the budget "
+            f"(proven bounds; {r.bound} bound {fmt_score(r.score)})"
+        )
+    click.echo(
+        f"best move: {r.best_move}  ({describe_move(pos, r.best_move)})"
+        + ("" if proven else "  (not proven best)")
+    )
     click.echo("pv: " + " ".join(str(m) for m in r.pv))
     if all_moves:
         _move_rows(pos, r.root_moves, wdl)

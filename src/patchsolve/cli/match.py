@@ -15,32 +15,86 @@ MAX_PAIRS = 100_000
 
 # -- tournament ------------------------------------------------------------------
 
+
 @click.command(context_settings=CONTEXT)
 @click.argument("players", nargs=-1, required=True)
-@click.option("--pairs", type=click.IntRange(1, MAX_PAIRS), default=10, show_default=True,
-              help=f"Circles per pairing (at most {MAX_PAIRS}); each is played twice with sides swapped.")
-@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the circles and players (0..2**64-1).")
-@click.option("--workers", type=click.IntRange(min=1), default=None,
-              help="Worker processes (default and most: the number of cores).")
+@click.option(
+    "--pairs",
+    type=click.IntRange(1, MAX_PAIRS),
+    default=10,
+    show_default=True,
+    help=f"Circles per pairing (at most {MAX_PAIRS}); each is played twice with sides swapped.",
+)
+@click.option(
+    "--seed", type=SEED, default=0, show_default=True, help="Seed of the circles and players (0..2**64-1)."
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes (default and most: the number of cores).",
+)
 @click.option("--edition", type=click.Choice(EDITION_NAMES), default="revised", show_default=True)
 @click.option("--one-pairing", is_flag=True, help="Only the first two players against each other.")
-@click.option("--csv", "csv_file", type=click.Path(dir_okay=False, writable=True), default=None,
-              help="Write the results table as CSV (rewritten as each game ends).")
-@click.option("--markdown", "md_file", type=click.Path(dir_okay=False, writable=True), default=None,
-              help="Write the results table as Markdown (rewritten as each game ends).")
-@click.option("--games", "games_file", type=click.Path(dir_okay=False, writable=True), default=None,
-              help="Append one CSV row per game to FILE as it ends.")
-@click.option("--records", "records_dir", type=click.Path(file_okay=False, writable=True), default=None,
-              help="Write every game record into this folder as the game ends.")
-@click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
-              help="Where games run: processes here, or Ray tasks (pip install 'patchsolve[ray]').")
-@click.option("--address", default=None,
-              help="With --backend ray: the Ray cluster to use (host:port, or auto); "
-                   "default: a local Ray of --workers CPUs.")
+@click.option(
+    "--csv",
+    "csv_file",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Write the results table as CSV (rewritten as each game ends).",
+)
+@click.option(
+    "--markdown",
+    "md_file",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Write the results table as Markdown (rewritten as each game ends).",
+)
+@click.option(
+    "--games",
+    "games_file",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Append one CSV row per game to FILE as it ends.",
+)
+@click.option(
+    "--records",
+    "records_dir",
+    type=click.Path(file_okay=False, writable=True),
+    default=None,
+    help="Write every game record into this folder as the game ends.",
+)
+@click.option(
+    "--backend",
+    type=click.Choice(["local", "ray"]),
+    default="local",
+    show_default=True,
+    help="Where games run: processes here, or Ray tasks (pip install 'patchsolve[ray]').",
+)
+@click.option(
+    "--address",
+    default=None,
+    help="With --backend ray: the Ray cluster to use (host:port, or auto); "
+    "default: a local Ray of --workers CPUs.",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar on stderr.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def tournament(players, pairs, seed, workers, edition, one_pairing, csv_file, md_file, games_file, records_dir,
-               backend, address, quiet, as_json):
+def tournament(
+    players,
+    pairs,
+    seed,
+    workers,
+    edition,
+    one_pairing,
+    csv_file,
+    md_file,
+    games_file,
+    records_dir,
+    backend,
+    address,
+    quiet,
+    as_json,
+):
     """Play paired games between PLAYERS (round robin) and print win rates
     with 95% confidence intervals, Elo differences and mean margins. Every
     game is written as it ends; Ctrl-C prints the table of the finished
@@ -63,14 +117,28 @@ def tournament(players, pairs, seed, workers, edition, one_pairing, csv_file, md
         raise CliError("a tournament needs at least two players")
     runner = _tournament_backend(backend, address, workers, quiet)
     _show_external_players(players, quiet)
-    sink = tour.GameSink(list(players), games_file=games_file, records_dir=records_dir,
-                         csv_file=csv_file, md_file=md_file, pairs=pairs, round_robin=not one_pairing)
+    sink = tour.GameSink(
+        list(players),
+        games_file=games_file,
+        records_dir=records_dir,
+        csv_file=csv_file,
+        md_file=md_file,
+        pairs=pairs,
+        round_robin=not one_pairing,
+    )
     progress = None if quiet else tour.print_progress
     # Ray prints its notices (a lost worker, ...) on stdout: keep stdout for the results
     with contextlib.redirect_stdout(sys.stderr) if backend == "ray" else contextlib.nullcontext():
-        results = tour.run_tournament(list(players), pairs=pairs, seed=seed, edition=edition,
-                                      round_robin=not one_pairing, progress=progress, on_game=sink.add,
-                                      backend=runner)
+        results = tour.run_tournament(
+            list(players),
+            pairs=pairs,
+            seed=seed,
+            edition=edition,
+            round_robin=not one_pairing,
+            progress=progress,
+            on_game=sink.add,
+            backend=runner,
+        )
     interrupted = any(r.interrupted for r in results)
     if interrupted:
         click.echo(f"\ninterrupted: {sum(r.n for r in results)} finished games", err=True)
@@ -88,8 +156,8 @@ def _show_external_players(specs, quiet):
     from patchsolve.players import make_player
 
     for spec in specs:
-        if spec.strip().startswith("ext["):     # as make_player tells them
-            player = make_player(spec)          # a ProcessPlayer
+        if spec.strip().startswith("ext["):  # as make_player tells them
+            player = make_player(spec)  # a ProcessPlayer
             try:
                 info(quiet, f"{spec}: patchsolve from {player.where()}")
             finally:
@@ -104,7 +172,7 @@ def _tournament_backend(name, address, workers, quiet):
     if address is not None and name != "ray":
         raise CliError("--address is for --backend ray")
     if name == "ray":
-        import_ray()                      # Ray missing: say so before any file is written
+        import_ray()  # Ray missing: say so before any file is written
         if address is not None:
             if workers is not None:
                 info(quiet, "--workers ignored: the Ray cluster decides the parallelism")
@@ -117,10 +185,17 @@ def _tournament_backend(name, address, workers, quiet):
 
 # -- serve (the web app; needs the [web] extra) ----------------------------------
 
+
 @click.command(context_settings=CONTEXT)
-@click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on (anything but a loopback address is warned about).")
-@click.option("--port", type=click.IntRange(1, 65535), default=8765, show_default=True, help="Port to listen on.")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on (anything but a loopback address is warned about).",
+)
+@click.option(
+    "--port", type=click.IntRange(1, 65535), default=8765, show_default=True, help="Port to listen on."
+)
 @click.option("--no-browser", is_flag=True, help="Do not open the page in a browser.")
 def serve(host, port, no_browser):
     """Serve the web app: see the board, play against the engine, enter
@@ -144,7 +219,9 @@ def serve(host, port, no_browser):
     except OSError as e:
         raise CliError(f"cannot serve on {host}:{port}: {e.strerror or e}") from None
 
+
 # -- bench -----------------------------------------------------------------------
+
 
 @click.command(context_settings=CONTEXT)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")

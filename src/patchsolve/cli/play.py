@@ -10,7 +10,6 @@ import textwrap
 import click
 
 from patchsolve import render
-from patchsolve.cli.engine import check_level_alone
 from patchsolve.cli.common import (
     CONTEXT,
     INTERRUPTED,
@@ -27,6 +26,7 @@ from patchsolve.cli.common import (
     run_search,
     use_color,
 )
+from patchsolve.cli.engine import check_level_alone
 from patchsolve.errors import IllegalMoveError, NotationError
 from patchsolve.game import Game
 from patchsolve.patches import PATCHES
@@ -34,21 +34,60 @@ from patchsolve.patches import PATCHES
 
 @click.command(context_settings=CONTEXT)
 @position_arguments
-@click.option("--p0", type=click.Choice(["human", "engine"]), default="human", show_default=True,
-              help="Who plays player 0.")
-@click.option("--p1", type=click.Choice(["human", "engine"]), default="engine", show_default=True,
-              help="Who plays player 1.")
+@click.option(
+    "--p0",
+    type=click.Choice(["human", "engine"]),
+    default="human",
+    show_default=True,
+    help="Who plays player 0.",
+)
+@click.option(
+    "--p1",
+    type=click.Choice(["human", "engine"]),
+    default="engine",
+    show_default=True,
+    help="Who plays player 1.",
+)
 @engine_options(1.0)
-@click.option("--level", type=click.IntRange(1, 10), default=None,
-              help="The engine plays at this level (1 weakest .. 10 the full engine with the limits given).")
-@click.option("--record", "record_file", type=click.Path(dir_okay=False, writable=True), default=None,
-              help="Write the game record to FILE, rewritten after every move.")
+@click.option(
+    "--level",
+    type=click.IntRange(1, 10),
+    default=None,
+    help="The engine plays at this level (1 weakest .. 10 the full engine with the limits given).",
+)
+@click.option(
+    "--record",
+    "record_file",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Write the game record to FILE, rewritten after every move.",
+)
 @color_option
-@click.option("--json", "as_json", is_flag=True,
-              help="Print the finished game as JSON (the only thing on stdout; boards go to stderr).")
-def play(position, position_file, p0, p1, engine, time_limit, iterations, depth, nodes, seed, workers,
-         engine_option, quiet, level,
-         record_file, color, as_json):
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the finished game as JSON (the only thing on stdout; boards go to stderr).",
+)
+def play(
+    position,
+    position_file,
+    p0,
+    p1,
+    engine,
+    time_limit,
+    iterations,
+    depth,
+    nodes,
+    seed,
+    workers,
+    engine_option,
+    quiet,
+    level,
+    record_file,
+    color,
+    as_json,
+):
     """Play a game in the terminal (human vs engine, engine vs engine, or
     human vs human), showing the board after each move.
 
@@ -65,13 +104,14 @@ def play(position, position_file, p0, p1, engine, time_limit, iterations, depth,
     players = (p0, p1)
     limits = options = None
     if "engine" in players:
-        limits, options = engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, 1.0,
-                                        engine_option)
+        limits, options = engine_limits(
+            engine, time_limit, iterations, depth, nodes, seed, workers, 1.0, engine_option
+        )
         if level is not None and level < 10:
             check_level_alone(level, time_limit, iterations, depth, nodes, workers, engine_option)
     game = Game(start)
     col = use_color(color)
-    out = sys.stderr if as_json else sys.stdout     # with --json, stdout carries the JSON only
+    out = sys.stderr if as_json else sys.stdout  # with --json, stdout carries the JSON only
 
     def show(text):
         click.echo(text, color=col, file=out)
@@ -80,7 +120,7 @@ def play(position, position_file, p0, p1, engine, time_limit, iterations, depth,
         if record_file:
             _write_record(game, record_file)
 
-    save()                                          # an unwritable path fails before the first move
+    save()  # an unwritable path fails before the first move
     show(render.text_position(game.end, game.labels(), col))
     if "human" in players:
         info(quiet, "type a move, or 'help' for the prompt's commands")
@@ -160,8 +200,11 @@ def _play_command(text, pos, game, players, show, col) -> bool:
         if arg.strip().isdigit():
             legal = [m for m in legal if m.patch == int(arg)]
         # hundreds of moves early in the game: wrapped to the terminal's width, not one line
-        show(textwrap.fill(" ".join(str(m) for m in legal), shutil.get_terminal_size().columns - 1)
-             if legal else "no such move")
+        show(
+            textwrap.fill(" ".join(str(m) for m in legal), shutil.get_terminal_size().columns - 1)
+            if legal
+            else "no such move"
+        )
         return True
     if word == "orient":
         if arg.strip().isdigit() and 0 <= int(arg) < len(PATCHES):

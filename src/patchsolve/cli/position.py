@@ -31,16 +31,34 @@ from patchsolve.position import MAX_PERFT_DEPTH, Position
 
 # -- new / show / moves -----------------------------------------------------------
 
+
 @click.command(context_settings=CONTEXT)
-@click.option("--seed", type=SEED, default=None,
-              help="Seed of the random circle, 0..2**64-1 (default: a random one).")
-@click.option("--edition", type=click.Choice(EDITION_NAMES), default="revised", show_default=True,
-              help="Time-board printing.")
-@click.option("--first", "first_player", type=click.IntRange(0, 1), default=0, show_default=True,
-              help="The start player.")
-@click.option("--circle", "circle_text", default=None, metavar="P,P,...",
-              help="The circle read off the table: the 33 patch ids or names from the neutral token on "
-                   "(the 1x2, id 0, last), comma-separated.")
+@click.option(
+    "--seed", type=SEED, default=None, help="Seed of the random circle, 0..2**64-1 (default: a random one)."
+)
+@click.option(
+    "--edition",
+    type=click.Choice(EDITION_NAMES),
+    default="revised",
+    show_default=True,
+    help="Time-board printing.",
+)
+@click.option(
+    "--first",
+    "first_player",
+    type=click.IntRange(0, 1),
+    default=0,
+    show_default=True,
+    help="The start player.",
+)
+@click.option(
+    "--circle",
+    "circle_text",
+    default=None,
+    metavar="P,P,...",
+    help="The circle read off the table: the 33 patch ids or names from the neutral token on "
+    "(the 1x2, id 0, last), comma-separated.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def new(seed, edition, first_player, circle_text, as_json):
     """Print a start position.
@@ -80,17 +98,35 @@ def position_info(pos: Position) -> dict:
         "is_over": pos.is_over,
         "scores": list(pos.scores()),
         "winner": pos.winner() if pos.is_over else None,
-        "next": [{"id": i, "name": PATCHES[i].name, "buttons": PATCHES[i].buttons, "time": PATCHES[i].time,
-                  "income": PATCHES[i].income, "shape": PATCHES[i].shape} for i in f["circle"][:3]],
+        "next": [
+            {
+                "id": i,
+                "name": PATCHES[i].name,
+                "buttons": PATCHES[i].buttons,
+                "time": PATCHES[i].time,
+                "income": PATCHES[i].income,
+                "shape": PATCHES[i].shape,
+            }
+            for i in f["circle"][:3]
+        ],
     }
 
 
 @click.command(context_settings=CONTEXT)
 @position_arguments
-@click.option("--svg", "svg_file", type=click.Path(dir_okay=False, writable=True), default=None,
-              help="Also write an SVG picture to FILE.")
-@click.option("--board", "as_board", is_flag=True,
-              help="Print board text (quilts drawn with patch symbols; readable as POSITION).")
+@click.option(
+    "--svg",
+    "svg_file",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Also write an SVG picture to FILE.",
+)
+@click.option(
+    "--board",
+    "as_board",
+    is_flag=True,
+    help="Print board text (quilts drawn with patch symbols; readable as POSITION).",
+)
 @color_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def show(position, position_file, svg_file, as_board, color, as_json):
@@ -122,8 +158,12 @@ def show(position, position_file, svg_file, as_board, color, as_json):
 
 @click.command(context_settings=CONTEXT)
 @position_arguments
-@click.option("--patch", type=click.IntRange(0, len(PATCHES) - 1), default=None,
-              help="Only the moves buying this patch (and draw its orientations).")
+@click.option(
+    "--patch",
+    type=click.IntRange(0, len(PATCHES) - 1),
+    default=None,
+    help="Only the moves buying this patch (and draw its orientations).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def moves(position, position_file, patch, as_json):
     """List the legal moves in move notation.
@@ -139,8 +179,14 @@ def moves(position, position_file, patch, as_json):
     if patch is not None:
         legal = [m for m in legal if m.patch == patch]
     if as_json:
-        emit_json({"position": pos.to_text(), "to_move": None if pos.is_over else pos.to_move,
-                   "count": len(legal), "moves": [str(m) for m in legal]})
+        emit_json(
+            {
+                "position": pos.to_text(),
+                "to_move": None if pos.is_over else pos.to_move,
+                "count": len(legal),
+                "moves": [str(m) for m in legal],
+            }
+        )
         return
     if pos.is_over:
         click.echo("the game is over: no legal moves")
@@ -156,6 +202,7 @@ def moves(position, position_file, patch, as_json):
 
 
 # -- patches: the catalogue -------------------------------------------------------
+
 
 @click.command(context_settings=CONTEXT)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
@@ -176,7 +223,9 @@ def patches(as_json):
     for line in render.catalogue_lines():
         click.echo(line)
 
+
 # -- replay -----------------------------------------------------------------------
+
 
 @click.command(context_settings=CONTEXT)
 @click.argument("record", type=click.Path(dir_okay=False, allow_dash=True))
@@ -201,8 +250,10 @@ def replay(record, ply, brief, color, as_json):
         raise CliError(f"--ply must be in 0..{len(game)} for this game, not {ply}")
     if as_json:
         data = game.to_dict()
-        data["plies"] = [{"number": p.number, "player": p.player, "move": str(p.move),
-                          "position": p.after.to_text()} for p in game.replay()]
+        data["plies"] = [
+            {"number": p.number, "player": p.player, "move": str(p.move), "position": p.after.to_text()}
+            for p in game.replay()
+        ]
         if ply is not None:
             data["position_at_ply"] = game.position(ply).to_text()
         emit_json(data)
@@ -224,10 +275,11 @@ def replay(record, ply, brief, color, as_json):
     else:
         click.echo(f"unfinished after {len(game)} moves: {game.outcome()}")
 
+
 # -- perft ------------------------------------------------------------------------
 
-PERFT_CHUNK = 3     # plies counted by one call into C: 10-60 ms from early positions, so progress
-                    # and Ctrl-C come often, while the walk above costs well under 1% (a few us a node)
+PERFT_CHUNK = 3  # plies counted by one call into C: 10-60 ms from early positions, so progress
+# and Ctrl-C come often, while the walk above costs well under 1% (a few us a node)
 
 
 def perft_walk(pos: Position, depth: int, tick, stopped) -> int | None:
@@ -249,11 +301,17 @@ def perft_walk(pos: Position, depth: int, tick, stopped) -> int | None:
         total += count
     return total
 
+
 @click.command(context_settings=CONTEXT)
 @click.argument("position", nargs=-1)
 @click.argument("depth", type=int)
-@click.option("-f", "--file", "position_file", type=click.Path(dir_okay=False, allow_dash=True),
-              help="Read POSITION from FILE ('-' = standard input).")
+@click.option(
+    "-f",
+    "--file",
+    "position_file",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    help="Read POSITION from FILE ('-' = standard input).",
+)
 @click.option("--divide", is_flag=True, help="Also count per legal move.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
@@ -277,7 +335,7 @@ def perft(position, depth, position_file, divide, quiet, as_json):
     info(quiet, f"perft {depth}: {len(moves)} root moves (Ctrl-C stops with the partial count)")
     per_move = {}
     t0 = last = time.perf_counter()
-    done = 0                                    # leaves so far, the root move in progress included
+    done = 0  # leaves so far, the root move in progress included
 
     def tick(leaves):
         nonlocal done, last
@@ -285,8 +343,11 @@ def perft(position, depth, position_file, divide, quiet, as_json):
         now = time.perf_counter()
         if now - last >= 1.0:
             last = now
-            info(quiet, f"perft {depth}: {len(per_move)}/{len(moves)} root moves, {done:,} leaves, "
-                        f"{done / (now - t0):,.0f} leaves/s")
+            info(
+                quiet,
+                f"perft {depth}: {len(per_move)}/{len(moves)} root moves, {done:,} leaves, "
+                f"{done / (now - t0):,.0f} leaves/s",
+            )
 
     with interruptible():
         if not moves:
@@ -294,7 +355,7 @@ def perft(position, depth, position_file, divide, quiet, as_json):
         else:
             for m in moves:
                 count = perft_walk(pos.play(m), depth - 1, tick, stop_requested)
-                if count is None:               # stopped inside: that root move's count is partial
+                if count is None:  # stopped inside: that root move's count is partial
                     break
                 per_move[str(m)] = count
                 if stop_requested():
@@ -303,17 +364,28 @@ def perft(position, depth, position_file, divide, quiet, as_json):
         interrupted = stop_requested()
     elapsed = time.perf_counter() - t0
     if as_json:
-        emit_json({"position": pos.to_text(), "depth": depth, "nodes": nodes, "time": elapsed,
-                   "nps": nodes / elapsed if elapsed > 0 else None, "divide": per_move if divide else None,
-                   "interrupted": interrupted, "root_moves_counted": len(per_move)})
+        emit_json(
+            {
+                "position": pos.to_text(),
+                "depth": depth,
+                "nodes": nodes,
+                "time": elapsed,
+                "nps": nodes / elapsed if elapsed > 0 else None,
+                "divide": per_move if divide else None,
+                "interrupted": interrupted,
+                "root_moves_counted": len(per_move),
+            }
+        )
         return INTERRUPTED if interrupted else 0
     if divide:
         for m, n in per_move.items():
             click.echo(f"{m:<12} {n}")
     nps = f", {nodes / elapsed:.0f} leaves/s" if elapsed > 0 else ""
     if interrupted:
-        click.echo(f"perft {depth}: interrupted after {len(per_move)} of {len(moves)} root moves: "
-                   f"{nodes} leaves so far  ({elapsed:.3f}s{nps})")
+        click.echo(
+            f"perft {depth}: interrupted after {len(per_move)} of {len(moves)} root moves: "
+            f"{nodes} leaves so far  ({elapsed:.3f}s{nps})"
+        )
         return INTERRUPTED
     click.echo(f"perft {depth}: {nodes}  ({elapsed:.3f}s{nps})")
     return 0

@@ -9,8 +9,19 @@ import sys
 
 import click
 
-from patchsolve.cli.common import (CONTEXT, INTERRUPTED, CliError, emit_json, engine_limits, engine_options,
-                                   info, load_position, position_arguments, read_file, run_search)
+from patchsolve.cli.common import (
+    CONTEXT,
+    INTERRUPTED,
+    CliError,
+    emit_json,
+    engine_limits,
+    engine_options,
+    info,
+    load_position,
+    position_arguments,
+    read_file,
+    run_search,
+)
 from patchsolve.errors import PatchsolveError
 from patchsolve.game import Game
 
@@ -18,8 +29,11 @@ from patchsolve.game import Game
 def check_writable(path: str) -> None:
     """Refuse an unwritable output file before a long computation."""
     folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder) or not os.access(folder, os.W_OK) or (
-            os.path.exists(path) and (os.path.isdir(path) or not os.access(path, os.W_OK))):
+    if (
+        not os.path.isdir(folder)
+        or not os.access(folder, os.W_OK)
+        or (os.path.exists(path) and (os.path.isdir(path) or not os.access(path, os.W_OK)))
+    ):
         raise CliError(f"cannot write {path}")
 
 
@@ -34,23 +48,66 @@ def write_text(path: str, text: str) -> None:
 
 # -- analyze -------------------------------------------------------------------------
 
+
 @click.command(context_settings=CONTEXT)
 @click.argument("record", type=click.Path(dir_okay=True, allow_dash=True))
 @engine_options(0.5)
-@click.option("--threshold", type=click.FloatRange(min=0), default=5.0, show_default=True,
-              help="Flag moves that lose more than this many points against the engine's choice.")
-@click.option("--svg", "svg_file", type=click.Path(dir_okay=False, writable=True), default=None,
-              help="Also draw player 0's margin and win probability move by move, mistakes marked, to FILE.")
-@click.option("--csv", "csv_file", type=click.Path(dir_okay=False), default=None,
-              help="Many games: write the summary rows to FILE (default: standard output).")
-@click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
-              help="Many games: where they are reviewed (local processes or Ray tasks).")
-@click.option("--processes", type=click.IntRange(1, 256), default=1, show_default=True,
-              help="Many games: how many are reviewed at once.")
+@click.option(
+    "--threshold",
+    type=click.FloatRange(min=0),
+    default=5.0,
+    show_default=True,
+    help="Flag moves that lose more than this many points against the engine's choice.",
+)
+@click.option(
+    "--svg",
+    "svg_file",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Also draw player 0's margin and win probability move by move, mistakes marked, to FILE.",
+)
+@click.option(
+    "--csv",
+    "csv_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Many games: write the summary rows to FILE (default: standard output).",
+)
+@click.option(
+    "--backend",
+    type=click.Choice(["local", "ray"]),
+    default="local",
+    show_default=True,
+    help="Many games: where they are reviewed (local processes or Ray tasks).",
+)
+@click.option(
+    "--processes",
+    type=click.IntRange(1, 256),
+    default=1,
+    show_default=True,
+    help="Many games: how many are reviewed at once.",
+)
 @click.option("--address", default=None, help="Many games, --backend ray: a Ray cluster to connect to.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def analyze(record, engine, time_limit, iterations, depth, nodes, seed, workers, engine_option, quiet, threshold,
-            svg_file, csv_file, backend, processes, address, as_json):
+def analyze(
+    record,
+    engine,
+    time_limit,
+    iterations,
+    depth,
+    nodes,
+    seed,
+    workers,
+    engine_option,
+    quiet,
+    threshold,
+    svg_file,
+    csv_file,
+    backend,
+    processes,
+    address,
+    as_json,
+):
     """Review a game: the engine on every position, each move judged.
 
     \b
@@ -78,12 +135,15 @@ def analyze(record, engine, time_limit, iterations, depth, nodes, seed, workers,
     from patchsolve.analysis import games_from
 
     records = [("-", read_file(record))] if record == "-" else games_from(record)
-    limits, options = engine_limits(engine, time_limit, iterations, depth, nodes, seed, workers, 0.5, engine_option)
+    limits, options = engine_limits(
+        engine, time_limit, iterations, depth, nodes, seed, workers, 0.5, engine_option
+    )
     if len(records) > 1:
         if svg_file or as_json:
             raise CliError("--svg and --json are for one game; many games give CSV rows (--csv)")
-        return _analyze_many(records, engine, threshold, limits, options, csv_file, backend, processes, address,
-                             quiet)
+        return _analyze_many(
+            records, engine, threshold, limits, options, csv_file, backend, processes, address, quiet
+        )
     return _analyze_one(records[0], engine, threshold, limits, options, quiet, svg_file, csv_file, as_json)
 
 
@@ -112,41 +172,60 @@ def _analyze_one(record, engine, threshold, limits, options, quiet, svg_file, cs
     summary = review.summary()
     interrupted = review.interrupted
     if as_json:
-        emit_json({"engine": engine, "limits": {**limits.given(), **options}, "threshold": threshold,
-                   "moves": [_analyze_row(m) for m in review.moves], "summary": summary,
-                   "critical_moments": [m.number for m in review.critical_moments()],
-                   "end": game.end.to_text(), "interrupted": interrupted})
+        emit_json(
+            {
+                "engine": engine,
+                "limits": {**limits.given(), **options},
+                "threshold": threshold,
+                "moves": [_analyze_row(m) for m in review.moves],
+                "summary": summary,
+                "critical_moments": [m.number for m in review.critical_moments()],
+                "end": game.end.to_text(),
+                "interrupted": interrupted,
+            }
+        )
         return INTERRUPTED if interrupted else 0
     if interrupted:
         click.echo(f"interrupted: the first {len(review.moves)} of {len(game)} moves analysed")
-    click.echo(f"{'#':>3}  pl  {'move':<12} {'engine':<12} {'before':>7} {'after':>7} {'loss':>6} {'win lost':>8} "
-               f"{'win0':>5}  class")
+    click.echo(
+        f"{'#':>3}  pl  {'move':<12} {'engine':<12} {'before':>7} {'after':>7} {'loss':>6} {'win lost':>8} "
+        f"{'win0':>5}  class"
+    )
     for m in review.moves:
         judged = "forced" if m.forced else m.judgement
-        click.echo(f"{m.number:>3}  {m.player:>2}  {m.move:<12} {m.best_move or '-':<12} "
-                   f"{m.best_value:>+7.1f} {m.played_value:>+7.1f} {m.loss:>6.1f} {100 * m.win_loss:>7.0f}% "
-                   f"{100 * m.win0:>4.0f}%  {judged}{' ' + m.flag if m.flag else ''}")
+        click.echo(
+            f"{m.number:>3}  {m.player:>2}  {m.move:<12} {m.best_move or '-':<12} "
+            f"{m.best_value:>+7.1f} {m.played_value:>+7.1f} {m.loss:>6.1f} {100 * m.win_loss:>7.0f}% "
+            f"{100 * m.win0:>4.0f}%  {judged}{' ' + m.flag if m.flag else ''}"
+        )
     click.echo()
     click.echo("player  moves  accuracy  avg loss  inaccuracies  mistakes  blunders  forced  final score")
     for s in summary:
         acc = "-" if s["accuracy"] is None else f"{s['accuracy']:.1f}"
         c = s["classes"]
-        click.echo(f"{s['player']:>6}  {s['moves']:>5}  {acc:>8}  {s['average_loss']:>8.2f}  {c['inaccuracy']:>12}  "
-                   f"{c['mistake']:>8}  {c['blunder']:>8}  {s['forced']:>6}  {s['final_score']:>11}")
+        click.echo(
+            f"{s['player']:>6}  {s['moves']:>5}  {acc:>8}  {s['average_loss']:>8.2f}  {c['inaccuracy']:>12}  "
+            f"{c['mistake']:>8}  {c['blunder']:>8}  {s['forced']:>6}  {s['final_score']:>11}"
+        )
     for s in summary:
         if s["biggest_mistakes"]:
-            worst = ", ".join(f"{b['number']}. {b['move']} (-{b['loss']:.1f}, {b['class']}; best {b['best_move']})"
-                              for b in s["biggest_mistakes"])
+            worst = ", ".join(
+                f"{b['number']}. {b['move']} (-{b['loss']:.1f}, {b['class']}; best {b['best_move']})"
+                for b in s["biggest_mistakes"]
+            )
             click.echo(f"player {s['player']}'s biggest mistakes: {worst}")
     moments = review.critical_moments()
     if moments:
-        click.echo("critical moments (largest swings of player 0's win probability): "
-                   + ", ".join(f"{m.number}. {m.move}" for m in moments))
+        click.echo(
+            "critical moments (largest swings of player 0's win probability): "
+            + ", ".join(f"{m.number}. {m.move}" for m in moments)
+        )
     return INTERRUPTED if interrupted else 0
 
 
-def _analyze_many(records, engine, threshold, limits, options, csv_file, backend, processes, address,
-                  quiet) -> int:
+def _analyze_many(
+    records, engine, threshold, limits, options, csv_file, backend, processes, address, quiet
+) -> int:
     """One CSV row per game and player, each game's rows written as it finishes."""
     from patchsolve.analysis import CSV_FIELDS, review_games
 
@@ -158,8 +237,16 @@ def _analyze_many(records, engine, threshold, limits, options, csv_file, backend
         w = csv.DictWriter(fh, fieldnames=CSV_FIELDS)
         w.writeheader()
         fh.flush()
-        for rows in review_games(records, engine=engine, threshold=threshold, backend=backend, workers=processes,
-                                 address=address, limits=limits, **options):
+        for rows in review_games(
+            records,
+            engine=engine,
+            threshold=threshold,
+            backend=backend,
+            workers=processes,
+            address=address,
+            limits=limits,
+            **options,
+        ):
             w.writerows(rows)
             fh.flush()
             done += 1
@@ -186,11 +273,17 @@ def _analyze_row(m) -> dict:
 
 # -- explain -------------------------------------------------------------------------
 
+
 @click.command(context_settings=CONTEXT)
 @position_arguments
 @click.option("--move", "-m", "move", required=True, help="The move to explain, e.g. 24:0@d3 or walk.")
-@click.option("--depth", type=click.IntRange(2, 64), default=6, show_default=True,
-              help="How far both searches look (the move's search one ply less, after the move).")
+@click.option(
+    "--depth",
+    type=click.IntRange(2, 64),
+    default=6,
+    show_default=True,
+    help="How far both searches look (the move's search one ply less, after the move).",
+)
 @click.option("--top", type=click.IntRange(1, 30), default=6, show_default=True, help="Terms shown.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def explain(position, position_file, move, depth, top, as_json):
@@ -224,15 +317,31 @@ def explain(position, position_file, move, depth, top, as_json):
 
 # -- quiz --------------------------------------------------------------------------
 
+
 @click.command(context_settings=CONTEXT)
 @click.argument("record", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--player", type=click.IntRange(0, 1), default=None, help="Only this player's mistakes.")
-@click.option("--threshold", type=click.FloatRange(min=0), default=3.0, show_default=True,
-              help="A move is an exercise when it lost more than this many points.")
-@click.option("--depth", type=click.IntRange(2, 64), default=5, show_default=True,
-              help="Depth of the review and of the exercises' ranked moves.")
-@click.option("--tolerance", type=click.FloatRange(min=0), default=1.0, show_default=True,
-              help="An answer within this many points of the best counts as found.")
+@click.option(
+    "--threshold",
+    type=click.FloatRange(min=0),
+    default=3.0,
+    show_default=True,
+    help="A move is an exercise when it lost more than this many points.",
+)
+@click.option(
+    "--depth",
+    type=click.IntRange(2, 64),
+    default=5,
+    show_default=True,
+    help="Depth of the review and of the exercises' ranked moves.",
+)
+@click.option(
+    "--tolerance",
+    type=click.FloatRange(min=0),
+    default=1.0,
+    show_default=True,
+    help="An answer within this many points of the best counts as found.",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 @click.option("--json", "as_json", is_flag=True, help="List the exercises as JSON (for other front ends).")
 def quiz(record, player, threshold, depth, tolerance, quiet, as_json):
@@ -262,8 +371,14 @@ def quiz(record, player, threshold, depth, tolerance, quiet, as_json):
     review = analyze_game(game, threshold=threshold, depth=depth)
     found = exercises(review, player=player, threshold=threshold, depth=depth, tolerance=tolerance)
     if as_json:
-        emit_json({"threshold": threshold, "tolerance": tolerance, "depth": depth,
-                   "exercises": [e.to_dict() for e in found]})
+        emit_json(
+            {
+                "threshold": threshold,
+                "tolerance": tolerance,
+                "depth": depth,
+                "exercises": [e.to_dict() for e in found],
+            }
+        )
         return 0
     if not found:
         who = "either player" if player is None else f"player {player}"
@@ -272,8 +387,10 @@ def quiz(record, player, threshold, depth, tolerance, quiet, as_json):
     solved = tried = 0
     for k, e in enumerate(found, 1):
         pos = Position(e.position)
-        click.echo(f"\nExercise {k} of {len(found)}: move {e.number}, player {e.player} to move "
-                   f"(the game's move lost {e.played_loss:.1f} points)")
+        click.echo(
+            f"\nExercise {k} of {len(found)}: move {e.number}, player {e.player} to move "
+            f"(the game's move lost {e.played_loss:.1f} points)"
+        )
         click.echo(render.text_position(pos, pos.labels_or_tiling()))
         while True:
             click.echo("your move ('skip', 'hint', 'quit'): ", nl=False)
@@ -287,8 +404,13 @@ def quiz(record, player, threshold, depth, tolerance, quiet, as_json):
                 click.echo(f"best: {e.best} ({e.best_value:+.0f}, {e.bound}); line: {' '.join(e.pv[:8])}")
                 break
             if answer == "hint":
-                kind = "walk" if e.best == "walk" else "a leather patch" if e.best.startswith("leather") else \
-                    f"patch {e.best.split(':')[0]}"
+                kind = (
+                    "walk"
+                    if e.best == "walk"
+                    else "a leather patch"
+                    if e.best.startswith("leather")
+                    else f"patch {e.best.split(':')[0]}"
+                )
                 click.echo(f"hint: the best move plays {kind}")
                 continue
             try:
@@ -302,11 +424,15 @@ def quiz(record, player, threshold, depth, tolerance, quiet, as_json):
                 same = "the best" if g.loss == 0 else f"within {g.loss:.1f} points of the best"
                 click.echo(f"found: {g.move} is {same} ({g.value:+.0f}, {g.bound})")
             else:
-                click.echo(f"{g.move} loses {g.loss:.1f} points ({g.value:+.0f} against {e.best_value:+.0f}, "
-                           f"{g.bound}); the game's move lost {e.played_loss:.1f}")
+                click.echo(
+                    f"{g.move} loses {g.loss:.1f} points ({g.value:+.0f} against {e.best_value:+.0f}, "
+                    f"{g.bound}); the game's move lost {e.played_loss:.1f}"
+                )
             others = [d["move"] for d in e.acceptable if d["move"] != g.move][:4]
-            click.echo(f"best: {e.best}; line: {' '.join(e.pv[:8])}"
-                       + (f"; also fine: {', '.join(others)}" if others else ""))
+            click.echo(
+                f"best: {e.best}; line: {' '.join(e.pv[:8])}"
+                + (f"; also fine: {', '.join(others)}" if others else "")
+            )
             break
     return _quiz_score(solved, tried, len(found))
 

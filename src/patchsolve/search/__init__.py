@@ -9,14 +9,23 @@ first use; ``patchsolve.search`` is the function :func:`search`.
 
 from __future__ import annotations
 
+from patchsolve.errors import SearchInterrupted
+from patchsolve.search import learned as _learned_weights
 from patchsolve.search.dispatch import DEFAULT_ENGINE, ENGINES, search, solve
 from patchsolve.search.limits import LimitError, Limits
 from patchsolve.search.result import SearchResult
-from patchsolve.errors import SearchInterrupted
 from patchsolve.search.stop import request_stop
-from patchsolve.search import learned as _learned_weights
 
-_learned_weights.load()   # the shipped weights: every searcher evaluates with the learned model
+_learned_weights.load()  # the shipped weights: every searcher evaluates with the learned model
 
-__all__ = ["search", "solve", "SearchResult", "Limits", "LimitError", "ENGINES", "DEFAULT_ENGINE",
-           "request_stop", "SearchInterrupted"]
+__all__ = [
+    "search",
+    "solve",
+    "SearchResult",
+    "Limits",
+    "LimitError",
+    "ENGINES",
+    "DEFAULT_ENGINE",
+    "request_stop",
+    "SearchInterrupted",
+]

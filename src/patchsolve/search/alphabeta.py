@@ -56,11 +56,10 @@ from patchsolve.errors import LimitError
 from patchsolve.position import Move, as_position
 from patchsolve.search import _alphabeta, _eval
 from patchsolve.search.limits import allocation, threads_for, with_defaults
-from patchsolve.search.stop import stop_requested
 from patchsolve.search.result import SearchResult, finished_result, root_move, win_probability_of
 
 MAX_DEPTH = 100
-DEFAULT_TIME = 1.0         # search with no budget given
+DEFAULT_TIME = 1.0  # search with no budget given
 DEFAULT_HASH_MB = 16
 
 # option -> default; limits (time, nodes, ...) are not options
@@ -88,19 +87,36 @@ def check_options(options: dict) -> dict:
 
 def _searcher(hash_mb, opts):
     with allocation("transposition table", hash_mb):
-        return _alphabeta.Searcher(hash_mb, tt=opts["tt"], placements=opts["placements"],
-                                   prune_depth=opts["prune_depth"], lmr=opts["lmr"])
+        return _alphabeta.Searcher(
+            hash_mb,
+            tt=opts["tt"],
+            placements=opts["placements"],
+            prune_depth=opts["prune_depth"],
+            lmr=opts["lmr"],
+        )
 
 
 # -- results ----------------------------------------------------------------
+
 
 def _static(position, nodes, elapsed, seed, engine) -> SearchResult:
     """No iteration finished: the greedy move, statically valued."""
     move = Move.from_code(_eval.greedy_move(position._c))
     score = _eval.evaluate_state(position._c, position.to_move)
-    return SearchResult(move, score, "estimate", [move], 0, nodes, elapsed, nodes / elapsed if elapsed > 0 else 0.0,
-                        seed, engine=engine, win_probability=win_probability_of(score),
-                        root_moves=[root_move(move, score)])
+    return SearchResult(
+        move,
+        score,
+        "estimate",
+        [move],
+        0,
+        nodes,
+        elapsed,
+        nodes / elapsed if elapsed > 0 else 0.0,
+        seed,
+        engine=engine,
+        win_probability=win_probability_of(score),
+        root_moves=[root_move(move, score)],
+    )
 
 
 def _rows(position, lines, depth) -> list[dict]:
@@ -133,12 +149,24 @@ def _result(position, done, partial, nodes, elapsed, seed, engine) -> SearchResu
     row_depth, value, pv, _, _, lines = partial if partial is not None else done[-1]
     moves = [Move.from_code(c) for c in pv]
     nps = nodes / elapsed if elapsed > 0 else 0.0
-    return SearchResult(moves[0], value, "estimate", moves, depth, nodes, elapsed, nps, seed, engine=engine,
-                        win_probability=win_probability_of(value),
-                        root_moves=_rows(position, lines or [(value, pv)], row_depth))
+    return SearchResult(
+        moves[0],
+        value,
+        "estimate",
+        moves,
+        depth,
+        nodes,
+        elapsed,
+        nps,
+        seed,
+        engine=engine,
+        win_probability=win_probability_of(value),
+        root_moves=_rows(position, lines or [(value, pv)], row_depth),
+    )
 
 
 # -- search -----------------------------------------------------------------
+
 
 def run(position, limits, opts) -> SearchResult:
     """Iterative deepening within ``limits`` (depth, time, nodes; the first
@@ -161,17 +189,28 @@ def _run(position, limits, opts) -> SearchResult:
     searcher = _searcher(limits.hash_mb or DEFAULT_HASH_MB, opts)
     report = None
     if opts["on_iteration"] is not None:
+
         def report(entry):
             # the main thread's nodes: the helpers' are summed when they stop
-            r = _result(position, [entry], None, entry[3], _time.perf_counter() - start, limits.seed,
-                        "alphabeta")
+            r = _result(
+                position, [entry], None, entry[3], _time.perf_counter() - start, limits.seed, "alphabeta"
+            )
             r.workers = searcher.threads
             opts["on_iteration"](r)
-    done = searcher.run(position._c, depth or MAX_DEPTH, nodes or 0, seconds or 0.0, workers=workers,
-                        multipv=multipv, on_iteration=report)
+
+    done = searcher.run(
+        position._c,
+        depth or MAX_DEPTH,
+        nodes or 0,
+        seconds or 0.0,
+        workers=workers,
+        multipv=multipv,
+        on_iteration=report,
+    )
     partial = searcher.partial if multipv == 1 or not done else None
-    result = _result(position, done, partial, searcher.nodes, _time.perf_counter() - start, limits.seed,
-                     "alphabeta")
+    result = _result(
+        position, done, partial, searcher.nodes, _time.perf_counter() - start, limits.seed, "alphabeta"
+    )
     result.workers = searcher.threads
     return result
 
@@ -191,7 +230,7 @@ def learned_evaluation(on: bool):
         _learned.set_learned(saved)
 
 
-def evaluate(position) -> int:
+def evaluate(position) -> float:
     """The static evaluation: estimated final score margin for the player
     to move (terms documented in ``_eval.pyx``)."""
     position = as_position(position)

@@ -23,7 +23,7 @@ from patchsolve.search.shortcut import endgame_shortcut, near_end
 from patchsolve.search.stop import interruptible, raise_if_ctrl_c, stop_requested
 
 ENGINES = ("alphabeta", "mcts")
-DEFAULT_ENGINE = "alphabeta"   # the stronger at the CLI's time (benchmarks/results/default_engine.md)
+DEFAULT_ENGINE = "alphabeta"  # the stronger at the CLI's time (benchmarks/results/default_engine.md)
 
 
 def engine_module(engine: str):
@@ -42,13 +42,21 @@ def _limits_and_options(limits, kwargs: dict) -> tuple[Limits, dict]:
     if not isinstance(limits, Limits):
         raise LimitError(f"limits must be a patchsolve.Limits, not {type(limits).__name__}")
     if given.given():
-        raise LimitError(f"give the limits either as a Limits or as keywords, not both "
-                         f"({', '.join(sorted(given.given()))} given as keywords)")
+        raise LimitError(
+            f"give the limits either as a Limits or as keywords, not both "
+            f"({', '.join(sorted(given.given()))} given as keywords)"
+        )
     return limits, options
 
 
-def search(position, engine: str = DEFAULT_ENGINE, limits: Limits | None = None, *,
-           endgame_solve: bool = True, **kwargs) -> SearchResult:
+def search(
+    position,
+    engine: str = DEFAULT_ENGINE,
+    limits: Limits | None = None,
+    *,
+    endgame_solve: bool = True,
+    **kwargs,
+) -> SearchResult:
     """Search ``position`` with ``engine`` ("alphabeta", the default, or
     "mcts"). The budget is a :class:`Limits` (``limits=``, or in place of
     the engine: ``search(pos, Limits(time=1))``) or the same limits as
@@ -72,14 +80,15 @@ def search(position, engine: str = DEFAULT_ENGINE, limits: Limits | None = None,
     options = module.check_options(dict(options))
     with interruptible():
         t0 = _time.perf_counter()
+        result: SearchResult | None = None
         if position.is_over:
             result = finished_result(position, engine, limits.seed)
         else:
-            result = None
             if endgame_solve and near_end(position):
                 result, limits = endgame_shortcut(position, limits, engine)
             if result is None:
                 result = module.run(position, limits, options)
+        assert result is not None
         result.time = _time.perf_counter() - t0
         result.interrupted = stop_requested()
     raise_if_ctrl_c(result)

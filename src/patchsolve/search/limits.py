@@ -101,12 +101,14 @@ class Limits:
         """The limits that were set, by name."""
         return {k: v for k, v in asdict(self).items() if v is not None}
 
-    def for_engine(self, engine: str) -> "Limits":
+    def for_engine(self, engine: str) -> Limits:
         """Refuse limits ``engine`` does not read (a depth for the MCTS, ...)."""
         wrong = sorted(set(self.given()) - ENGINE_LIMITS[engine])
         if wrong:
-            raise LimitError(f"{', '.join(wrong)} does not apply to the {engine} engine "
-                             f"(it takes {', '.join(sorted(ENGINE_LIMITS[engine]))})")
+            raise LimitError(
+                f"{', '.join(wrong)} does not apply to the {engine} engine "
+                f"(it takes {', '.join(sorted(ENGINE_LIMITS[engine]))})"
+            )
         if engine in ("alphabeta", "solve"):
             self.check_threads(engine)
         return self
@@ -118,11 +120,13 @@ class Limits:
         it is."""
         if (self.workers or 1) > 1 and (self.nodes is not None or self.depth is not None):
             given = "nodes" if self.nodes is not None else "depth"
-            raise LimitError(f"workers={self.workers} cannot be combined with a {given} limit: threads make "
-                             f"the {engine} nondeterministic, and a {given} limit promises a reproducible "
-                             "result (use a time limit, or workers=1)")
+            raise LimitError(
+                f"workers={self.workers} cannot be combined with a {given} limit: threads make "
+                f"the {engine} nondeterministic, and a {given} limit promises a reproducible "
+                "result (use a time limit, or workers=1)"
+            )
 
-    def replace(self, **changes) -> "Limits":
+    def replace(self, **changes) -> Limits:
         return Limits(**{**asdict(self), **changes})
 
     def __repr__(self) -> str:
@@ -178,5 +182,17 @@ def threads_for(limits: Limits, engine: str) -> int:
     return 1
 
 
-__all__ = ["Limits", "LimitError", "RANGES", "ENGINE_LIMITS", "MAX_TIME", "MAX_DEFAULT_WORKERS", "check", "split",
-           "with_defaults", "allocation", "available_cores", "threads_for"]
+__all__ = [
+    "Limits",
+    "LimitError",
+    "RANGES",
+    "ENGINE_LIMITS",
+    "MAX_TIME",
+    "MAX_DEFAULT_WORKERS",
+    "check",
+    "split",
+    "with_defaults",
+    "allocation",
+    "available_cores",
+    "threads_for",
+]

@@ -57,7 +57,7 @@ from patchsolve.search.shortcut import endgame_shortcut, near_end
 from patchsolve.search.stop import interruptible, raise_if_ctrl_c, stop_requested
 
 DEFAULT_ITERATIONS = 20_000
-DEFAULT_MAX_NODES = 4_000_000   # the tree indexes nodes with C ints: limits.py caps it at 2**30
+DEFAULT_MAX_NODES = 4_000_000  # the tree indexes nodes with C ints: limits.py caps it at 2**30
 
 CHOICES = {
     "tree": ("twolevel", "plain"),
@@ -69,27 +69,35 @@ DEFAULTS = {
     "tree": "twolevel",
     "policy": "heuristic",
     "value": "blend",
-    "blend": 0.25,          # value="blend": weight of the margin reward
-    "margin_scale": 10.0,   # margin reward = logistic(margin / margin_scale)
-    "c": 0.7,               # UCT: mean + c * sqrt(ln N / n)
-    "pw_c": 0.25,           # widening: at most 1 + pw_c * visits ** pw_alpha placements
+    "blend": 0.25,  # value="blend": weight of the margin reward
+    "margin_scale": 10.0,  # margin reward = logistic(margin / margin_scale)
+    "c": 0.7,  # UCT: mean + c * sqrt(ln N / n)
+    "pw_c": 0.25,  # widening: at most 1 + pw_c * visits ** pw_alpha placements
     "pw_alpha": 0.5,
     "solver": True,
-    "epsilon": 0.25,        # heuristic playouts: chance of a random walk/patch choice
-    "samples": 4,           # heuristic playouts: placements sampled, most compact kept
-    "time_weight": 1.0,     # heuristic playouts: buttons one time space is worth
-    "hole_penalty": 4,      # placement order/playouts: points against a 1-square hole
-    "leaf": "eval",         # a new leaf is valued by the (learned) evaluation; "playout": played out
-    "minimax": 0.3,         # implicit minimax backups: weight of the best-line value in UCT
+    "epsilon": 0.25,  # heuristic playouts: chance of a random walk/patch choice
+    "samples": 4,  # heuristic playouts: placements sampled, most compact kept
+    "time_weight": 1.0,  # heuristic playouts: buttons one time space is worth
+    "hole_penalty": 4,  # placement order/playouts: points against a 1-square hole
+    "leaf": "eval",  # a new leaf is valued by the (learned) evaluation; "playout": played out
+    "minimax": 0.3,  # implicit minimax backups: weight of the best-line value in UCT
 }
-_FLOATS = {"blend": (0.0, 1.0), "margin_scale": (1e-9, None), "c": (0.0, None),
-           "pw_c": (1e-9, None), "pw_alpha": (0.0, 1.0), "epsilon": (0.0, 1.0),
-           "time_weight": (0.0, 10.0), "minimax": (0.0, 1.0)}
+_FLOATS = {
+    "blend": (0.0, 1.0),
+    "margin_scale": (1e-9, None),
+    "c": (0.0, None),
+    "pw_c": (1e-9, None),
+    "pw_alpha": (0.0, 1.0),
+    "epsilon": (0.0, 1.0),
+    "time_weight": (0.0, 10.0),
+    "minimax": (0.0, 1.0),
+}
 
 
 # --------------------------------------------------------------------------
 # Validation
 # --------------------------------------------------------------------------
+
 
 def _positive_int(name, value):
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -118,13 +126,22 @@ def check_config(options: dict) -> dict:
             raise LimitError(f"{name} must be one of {', '.join(allowed)}, not {cfg[name]!r}")
     for name, (lo, hi) in _FLOATS.items():
         v = cfg[name]
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or v != v or v < lo or (hi is not None and v > hi):
+        if (
+            isinstance(v, bool)
+            or not isinstance(v, (int, float))
+            or v != v
+            or v < lo
+            or (hi is not None and v > hi)
+        ):
             raise LimitError(f"{name} must be a number in [{lo}, {'inf' if hi is None else hi}], not {v!r}")
         cfg[name] = float(v)
     if not isinstance(cfg["solver"], bool):
         raise LimitError(f"solver must be True or False, not {cfg['solver']!r}")
-    if isinstance(cfg["hole_penalty"], bool) or not isinstance(cfg["hole_penalty"], int) \
-            or not 0 <= cfg["hole_penalty"] <= 16:
+    if (
+        isinstance(cfg["hole_penalty"], bool)
+        or not isinstance(cfg["hole_penalty"], int)
+        or not 0 <= cfg["hole_penalty"] <= 16
+    ):
         raise LimitError(f"hole_penalty must be an integer in 0 .. 16, not {cfg['hole_penalty']!r}")
     cfg["samples"] = _positive_int("samples", cfg["samples"])
     if cfg["samples"] > 64:
@@ -136,20 +153,21 @@ def check_config(options: dict) -> dict:
 # Root statistics: one worker's, merged, and the choice of a move
 # --------------------------------------------------------------------------
 
+
 @dataclass
 class _Stat:
     visits: int = 0
     value: float = 0.0
     wins: int = 0
     margin: int = 0
-    proven: int = 0          # +1 win / -1 loss for the player to move at the root
+    proven: int = 0  # +1 win / -1 loss for the player to move at the root
 
     def add(self, d):
         self.visits += d["visits"]
         self.value += d["value"]
         self.wins += d["wins"]
         self.margin += d["margin"]
-        self.proven = self.proven or d["proven"]   # a proof in any worker is a proof
+        self.proven = self.proven or d["proven"]  # a proof in any worker is a proof
 
 
 @dataclass
@@ -208,8 +226,9 @@ def _root_moves(options):
     rows = []
     for key, opt in options.items():
         if key[0] == "move":
-            rows.append(((opt.stat.visits, opt.stat.value, opt.stat.visits, opt.stat.value),
-                         key[1], opt.stat, None))
+            rows.append(
+                ((opt.stat.visits, opt.stat.value, opt.stat.visits, opt.stat.value), key[1], opt.stat, None)
+            )
             continue
         for code, st in opt.children.items():
             rows.append(((opt.stat.visits, opt.stat.value, st.visits, st.value), code, st, opt.stat))
@@ -218,17 +237,25 @@ def _root_moves(options):
     for _, code, st, parent in rows:
         n = st.visits
         proven = _proven_name(st.proven)
-        out.append(root_move(
-            Move.from_code(code), st.margin / n if n else None, "estimate",
-            win_probability=float(proven == "win") if proven else (st.wins / n if n else None),
-            proven=proven, visits=n, value=st.value / n if n else None,
-            patch_visits=None if parent is None else parent.visits))
+        out.append(
+            root_move(
+                Move.from_code(code),
+                st.margin / n if n else None,
+                "estimate",
+                win_probability=float(proven == "win") if proven else (st.wins / n if n else None),
+                proven=proven,
+                visits=n,
+                value=st.value / n if n else None,
+                patch_visits=None if parent is None else parent.visits,
+            )
+        )
     return out
 
 
 # --------------------------------------------------------------------------
 # Searching
 # --------------------------------------------------------------------------
+
 
 def _derive_seed(seed: int, index: int) -> int:
     """Independent-looking per-worker / per-move seeds (splitmix64)."""
@@ -299,15 +326,33 @@ def run(position, limits: Limits, cfg: dict) -> SearchResult:
     searcher.set_root(position._c, False)
     if workers == 1:
         done, _ = searcher.run(iterations or 0, time or 0.0, seed)
-        result = _finish(position, searcher, [searcher.root_children()], [searcher.pv()], done,
-                         searcher.n_nodes, _time.monotonic() - t0, seed)
+        result = _finish(
+            position,
+            searcher,
+            [searcher.root_children()],
+            [searcher.pv()],
+            done,
+            searcher.n_nodes,
+            _time.monotonic() - t0,
+            seed,
+        )
     else:
         deadline = None if time is None else t0 + time
-        jobs = [(position._c, cfg, max_nodes, iterations, deadline, _derive_seed(seed, i)) for i in range(workers)]
+        jobs = [
+            (position._c, cfg, max_nodes, iterations, deadline, _derive_seed(seed, i)) for i in range(workers)
+        ]
         with multiprocessing.get_context("fork").Pool(workers) as pool:
             reports = pool.map(_run_worker, jobs)
-        result = _finish(position, searcher, [r[0] for r in reports], [r[1] for r in reports],
-                         sum(r[2] for r in reports), sum(r[3] for r in reports), _time.monotonic() - t0, seed)
+        result = _finish(
+            position,
+            searcher,
+            [r[0] for r in reports],
+            [r[1] for r in reports],
+            sum(r[2] for r in reports),
+            sum(r[3] for r in reports),
+            _time.monotonic() - t0,
+            seed,
+        )
     result.workers = workers
     return result
 
@@ -326,7 +371,7 @@ class MCTSPlayer(Player):
 
     def __init__(self, reuse=True, endgame_solve=True, **kwargs):
         given = ",".join(f"{k}={v}" for k, v in kwargs.items())
-        self.spec = "mcts" + (":" + given if given else "")    # as the players' spec strings write it
+        self.spec = "mcts" + (":" + given if given else "")  # as the players' spec strings write it
         limits, options = split(kwargs)
         self.limits = limits.for_engine("mcts")
         if (limits.workers or 1) != 1:
@@ -338,7 +383,7 @@ class MCTSPlayer(Player):
         self.reuse = bool(reuse)
         self._searcher = _new_searcher(self.config, self.max_nodes)
         self._moves = 0
-        self.reused_visits = 0      # visits kept from the previous search (last call)
+        self.reused_visits = 0  # visits kept from the previous search (last call)
 
     def search(self, position) -> SearchResult:
         """Search ``position`` (from the kept subtree when it was reached
@@ -367,8 +412,16 @@ class MCTSPlayer(Player):
         # the endgame try and finding the kept subtree count against the time budget
         left = 0.0 if budget is None else max(1e-3, budget - (_time.monotonic() - t0))
         done, _ = self._searcher.run(self.iterations or 0, left, seed)
-        return _finish(position, self._searcher, [self._searcher.root_children()], [self._searcher.pv()],
-                       done, self._searcher.n_nodes, _time.monotonic() - t0, seed)
+        return _finish(
+            position,
+            self._searcher,
+            [self._searcher.root_children()],
+            [self._searcher.pv()],
+            done,
+            self._searcher.n_nodes,
+            _time.monotonic() - t0,
+            seed,
+        )
 
     def choose(self, position) -> Move:
         """The move :meth:`search` finds."""

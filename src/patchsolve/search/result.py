@@ -20,7 +20,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-EVAL_RMSE = 8.75   # held-out RMSE (points) of the evaluation against outcomes
+EVAL_RMSE = 8.75  # held-out RMSE (points) of the evaluation against outcomes
 
 
 def win_probability_of(score: float) -> float:
@@ -32,7 +32,7 @@ def win_probability_of(score: float) -> float:
 class SearchResult:
     """The answer of a search, shared by all engines (see the module doc)."""
 
-    best_move: Any                  # patchsolve.Move (None only for a finished game)
+    best_move: Any  # patchsolve.Move (None only for a finished game)
     score: float
     bound: str = "estimate"
     pv: list = field(default_factory=list)
@@ -42,14 +42,14 @@ class SearchResult:
     nps: float = 0.0
     seed: int | None = None
     engine: str = ""
-    iterations: int | None = None          # MCTS
-    win_probability: float | None = None   # for the player to move
+    iterations: int | None = None  # MCTS
+    win_probability: float | None = None  # for the player to move
     root_moves: list = field(default_factory=list)  # per-root-move dicts, best first
-    proven: str | None = None              # "win" / "loss" for the player to move
-    interrupted: bool = False              # stopped by Ctrl-C / request_stop()
-    lower: float | None = None             # proven bounds on score, where known
+    proven: str | None = None  # "win" / "loss" for the player to move
+    interrupted: bool = False  # stopped by Ctrl-C / request_stop()
+    lower: float | None = None  # proven bounds on score, where known
     upper: float | None = None
-    workers: int | None = None             # threads (alpha-beta, solver) / processes (MCTS) that searched
+    workers: int | None = None  # threads (alpha-beta, solver) / processes (MCTS) that searched
 
     def to_dict(self) -> dict:
         return {
@@ -80,8 +80,15 @@ def root_move(move, score, bound="estimate", win_probability=None, proven=None, 
     """One entry of ``SearchResult.root_moves`` with every engine's keys."""
     if win_probability is None and score is not None:
         win_probability = win_probability_of(score) if proven is None else float(proven == "win")
-    return {"move": move, "score": score, "bound": bound, "win_probability": win_probability,
-            "proven": proven, "visits": visits, **extra}
+    return {
+        "move": move,
+        "score": score,
+        "bound": bound,
+        "win_probability": win_probability,
+        "proven": proven,
+        "visits": visits,
+        **extra,
+    }
 
 
 def finished_result(position, engine: str, seed=None) -> SearchResult:
@@ -90,10 +97,17 @@ def finished_result(position, engine: str, seed=None) -> SearchResult:
     me = position.to_move
     margin = (a - b) if me == 0 else (b - a)
     won = position.winner() == me
-    return SearchResult(None, margin, "exact", seed=seed, engine=engine,
-                        win_probability=1.0 if won else 0.0, proven="win" if won else "loss",
-                        lower=margin, upper=margin)
+    return SearchResult(
+        None,
+        margin,
+        "exact",
+        seed=seed,
+        engine=engine,
+        win_probability=1.0 if won else 0.0,
+        proven="win" if won else "loss",
+        lower=margin,
+        upper=margin,
+    )
 
 
-__all__ = ["SearchResult", "EVAL_RMSE", "win_probability_of", "root_move",
-           "finished_result"]
+__all__ = ["SearchResult", "EVAL_RMSE", "win_probability_of", "root_move", "finished_result"]

@@ -17,12 +17,12 @@ from patchsolve.search import solver
 from patchsolve.search.limits import Limits
 from patchsolve.search.result import root_move
 
-ENDGAME_SPACES = 15        # try the exact solver first when a token is this close to 53 ...
-ENDGAME_SHARE = 0.25       # ... with this share of the time or node budget ...
-ENDGAME_NODES = 200_000    # ... or this many nodes under a depth / iteration budget (deterministic)
-SHORTCUT_HASH_MB = (4, 16)   # the solver's table in the shortcut: small budgets, larger ones
-SHORTCUT_SMALL_TIME = 0.5    # seconds of shortcut budget counted as small ...
-SHORTCUT_SMALL_NODES = 1_000_000   # ... and nodes
+ENDGAME_SPACES = 15  # try the exact solver first when a token is this close to 53 ...
+ENDGAME_SHARE = 0.25  # ... with this share of the time or node budget ...
+ENDGAME_NODES = 200_000  # ... or this many nodes under a depth / iteration budget (deterministic)
+SHORTCUT_HASH_MB = (4, 16)  # the solver's table in the shortcut: small budgets, larger ones
+SHORTCUT_SMALL_TIME = 0.5  # seconds of shortcut budget counted as small ...
+SHORTCUT_SMALL_NODES = 1_000_000  # ... and nodes
 
 
 def near_end(position: Position) -> bool:
@@ -34,7 +34,7 @@ def near_end(position: Position) -> bool:
 def endgame_shortcut(position: Position, limits: Limits, engine: str):
     """The proven answer when the solver finds it within its share of the
     budget, else (None, the limits left for the engine)."""
-    budget = {}
+    budget: dict = {}
     if limits.time is not None:
         budget["time"] = limits.time * ENDGAME_SHARE
     if limits.nodes is not None:
@@ -48,16 +48,23 @@ def endgame_shortcut(position: Position, limits: Limits, engine: str):
     t0 = _time.perf_counter()
     # ranked moves (multipv > 1) come from the solver's value of every root move
     ranked = (limits.multipv or 1) > 1
-    r = _solve_run(position, Limits(hash_mb=_shortcut_hash_mb(limits, budget), seed=limits.seed, **budget),
-                   {"all_moves": ranked})
+    r = _solve_run(
+        position,
+        Limits(hash_mb=_shortcut_hash_mb(limits, budget), seed=limits.seed, **budget),
+        {"all_moves": ranked},
+    )
     if r.bound == "exact":
         r.engine = engine
         r.seed = limits.seed
-        if ranked:   # the move played first among equals, then as many rows as asked, with every engine's keys
+        if ranked:  # the move played first among equals, then as many rows as asked, with every engine's keys
             rows = sorted(r.root_moves, key=lambda d: d["move"] != r.best_move)
-            rows = sorted(rows, key=lambda d: (-d["lower"], -d["upper"]))[:limits.multipv]
-            r.root_moves = [root_move(d["move"], d["score"], d["bound"], proven=d["proven"], lower=d["lower"],
-                                      upper=d["upper"]) for d in rows]
+            rows = sorted(rows, key=lambda d: (-d["lower"], -d["upper"]))[: limits.multipv]
+            r.root_moves = [
+                root_move(
+                    d["move"], d["score"], d["bound"], proven=d["proven"], lower=d["lower"], upper=d["upper"]
+                )
+                for d in rows
+            ]
         return r, limits
     left = {}
     if limits.time is not None:

@@ -58,16 +58,23 @@ from patchsolve.search import _solver
 from patchsolve.search.limits import allocation, threads_for, with_defaults
 from patchsolve.search.result import SearchResult
 
-DEFAULT_SOLVE_TIME = 30.0    # no budget given: a solver cannot know how hard a position is
+DEFAULT_SOLVE_TIME = 30.0  # no budget given: a solver cannot know how hard a position is
 DEFAULT_HASH_MB = 64
-PROGRESS_EVERY = 1.0         # seconds between progress reports
-BRACKET = 8                  # first bracketing tests at the evaluation -+ this (_solver.pyx "Driver")
+PROGRESS_EVERY = 1.0  # seconds between progress reports
+BRACKET = 8  # first bracketing tests at the evaluation -+ this (_solver.pyx "Driver")
 # options (the limits time, nodes, hash_mb, seed come through Limits); static,
 # relax and etc switch prunings for measurements: the value never depends on them
-OPTIONS = {"wdl": False, "all_moves": False, "progress": None, "static": True, "relax": True, "etc": False,
-           "sign_first": True}
-SIGN_SHARE = 0.5             # of the budget, at most, for the win/loss pass before an exact solve
-SIGN_HASH_DIV = 4            # its table: this fraction of hash_mb (it is thrown away after)
+OPTIONS = {
+    "wdl": False,
+    "all_moves": False,
+    "progress": None,
+    "static": True,
+    "relax": True,
+    "etc": False,
+    "sign_first": True,
+}
+SIGN_SHARE = 0.5  # of the budget, at most, for the win/loss pass before an exact solve
+SIGN_HASH_DIV = 4  # its table: this fraction of hash_mb (it is thrown away after)
 
 
 class _Run:
@@ -75,7 +82,7 @@ class _Run:
 
     def __init__(self, hash_mb, wdl, flags, nodes, seconds, progress, threads=1):
         self.solver = _solver.Solver(hash_mb, wdl, *flags, threads=threads)
-        self.active = self.solver      # the one searching (the sign pass's, then this)
+        self.active = self.solver  # the one searching (the sign pass's, then this)
         self.hash_mb, self.flags, self.threads = hash_mb, flags, threads
         self.budget = (nodes or 0, seconds or 0.0)
         self.start = _time.perf_counter()
@@ -83,8 +90,8 @@ class _Run:
         self.progress = progress
         self.move = None
         self.stopped = False
-        self.sign_nodes = 0            # nodes of the win/loss pass (counted in ``nodes``)
-        self.sign = None               # "win"/"loss" when that pass proved it
+        self.sign_nodes = 0  # nodes of the win/loss pass (counted in ``nodes``)
+        self.sign = None  # "win"/"loss" when that pass proved it
 
     @property
     def nodes(self) -> int:
@@ -102,10 +109,17 @@ class _Run:
         s = self.active
         n = self.nodes if s is self.solver else s.nodes
         lower, upper = _margin_bounds(s.lo, s.hi, s.wdl)
-        info = {"nodes": n, "time": t, "nps": n / t if t > 0 else 0.0,
-                "lower": lower, "upper": upper, "gamma": _margin_bounds(s.gamma, s.gamma, s.wdl)[0],
-                "steps": s.steps, "wdl": s.wdl,
-                "move": None if self.move is None else str(self.move)}
+        info = {
+            "nodes": n,
+            "time": t,
+            "nps": n / t if t > 0 else 0.0,
+            "lower": lower,
+            "upper": upper,
+            "gamma": _margin_bounds(s.gamma, s.gamma, s.wdl)[0],
+            "steps": s.steps,
+            "wdl": s.wdl,
+            "move": None if self.move is None else str(self.move),
+        }
         self.progress(info)
 
     def sign_bounds(self, pos: Position):
@@ -121,8 +135,9 @@ class _Run:
         self.sign_nodes = w.nodes
         self.sign = "win" if lo > 0 else "loss" if hi < 0 else None
         spent = self.elapsed()
-        self.solver.set_limits(max(nodes - w.nodes, 1) if nodes else 0,
-                               max(seconds - spent, 1e-6) if seconds else 0.0)
+        self.solver.set_limits(
+            max(nodes - w.nodes, 1) if nodes else 0, max(seconds - spent, 1e-6) if seconds else 0.0
+        )
         return _margin_bounds(lo, hi, True)
 
     def call(self, fn, *args):
@@ -182,6 +197,7 @@ class _Run:
 
 # -- units ---------------------------------------------------------------------
 
+
 def _leaf(root: Position, end: Position, wdl: bool) -> int:
     """A finished child's value for ``root``'s player to move, in solver units."""
     a, b = end.scores()
@@ -205,6 +221,7 @@ def _flip(pos: Position, child: Position, lo: int, hi: int) -> tuple[int, int]:
 
 
 # -- lines ---------------------------------------------------------------------
+
 
 def _tt_move(run: _Run, pos: Position):
     known = run.solver.tt_bounds(pos._c)
@@ -260,8 +277,9 @@ def principal_variation(run: _Run, pos: Position, value: int) -> list:
 
 # -- results -------------------------------------------------------------------
 
+
 def _outcome(position: Position, lo: int, hi: int, pv: list, wdl: bool):
-    """"win"/"loss" for the player to move where proven, else None."""
+    """ "win"/"loss" for the player to move where proven, else None."""
     if wdl or lo > 0 or hi < 0:
         if lo > 0:
             return "win"
@@ -290,15 +308,25 @@ def _result(run: _Run, position: Position, lo: int, hi: int, seed) -> SearchResu
     mlo, mhi = _margin_bounds(lo, hi, wdl)
     if mlo >= mhi:
         score, bound = mlo, "exact"
-    elif closed:                     # a win/loss proof
+    elif closed:  # a win/loss proof
         score, bound = (mlo, "lower") if lo > 0 else (mhi, "upper")
     else:
         guess = run.solver.guess(position._c) // (2 if wdl else 1)
         score, bound = (mlo, "lower") if abs(guess - mlo) <= abs(mhi - guess) else (mhi, "upper")
     elapsed = run.elapsed()
     nodes = run.nodes
-    r = SearchResult(best, score, bound, pv or [best], 0, nodes, elapsed, nodes / elapsed if elapsed > 0 else 0.0,
-                     seed, engine="solve-wdl" if wdl else "solve")
+    r = SearchResult(
+        best,
+        score,
+        bound,
+        pv or [best],
+        0,
+        nodes,
+        elapsed,
+        nodes / elapsed if elapsed > 0 else 0.0,
+        seed,
+        engine="solve-wdl" if wdl else "solve",
+    )
     r.lower, r.upper = mlo, mhi
     r.workers = run.threads
     r.proven = _outcome(position, lo, hi, pv, wdl) or run.sign
@@ -307,6 +335,7 @@ def _result(run: _Run, position: Position, lo: int, hi: int, seed) -> SearchResu
 
 
 # -- every root move -----------------------------------------------------------
+
 
 def _final_buy_class(pos: Position, move: Move, child: Position):
     """Placements of a buy that leaves its player on 53 with nothing left to
@@ -321,7 +350,9 @@ def _final_buy_class(pos: Position, move: Move, child: Position):
 def _value_children(run: _Run, position: Position) -> list[dict]:
     """Every root move valued (see the module doc), in legal-move order."""
     wdl = run.solver.wdl
-    rows, group_best, shared = [], {}, {}
+    rows: list[dict] = []
+    group_best: dict = {}
+    shared: dict = {}
     for move in _candidates(run, position):
         run.move = move
         child = position.play(move)
@@ -381,8 +412,17 @@ def _root_rows(rows: list, wdl: bool) -> list[dict]:
         else:
             score, bound = mhi, "upper"
         proven = "win" if r["lo"] > 0 else "loss" if r["hi"] < 0 else None
-        out.append({"move": r["move"], "score": score, "bound": bound, "lower": mlo, "upper": mhi,
-                    "proven": proven, "group": r["group"]})
+        out.append(
+            {
+                "move": r["move"],
+                "score": score,
+                "bound": bound,
+                "lower": mlo,
+                "upper": mhi,
+                "proven": proven,
+                "group": r["group"],
+            }
+        )
     out.sort(key=lambda d: (-d["lower"], -d["upper"]))
     return out
 
@@ -397,6 +437,7 @@ def _solve_all(run: _Run, position: Position, seed) -> SearchResult:
 
 
 # -- API -----------------------------------------------------------------------
+
 
 def check_options(options: dict) -> dict:
     out = with_defaults(options, OPTIONS, "solve")

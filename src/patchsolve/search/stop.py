@@ -25,13 +25,13 @@ from contextlib import contextmanager
 from patchsolve import _core
 from patchsolve.errors import SearchInterrupted
 
-_depth = 0              # nesting of interruptible() in the main thread
+_depth = 0  # nesting of interruptible() in the main thread
 _lock = threading.Lock()
-_sigint_stops = True    # False: Ctrl-C is left to Python (tournaments: a game must not
-                        # go on with a move cut short)
-_requested = False      # the flag was set by request_stop(), not by SIGINT (the C handler
-                        # only sets the shared flag, so this tells the two apart)
-_returning = 0          # nesting of ctrl_c_returns()
+_sigint_stops = True  # False: Ctrl-C is left to Python (tournaments: a game must not
+# go on with a move cut short)
+_requested = False  # the flag was set by request_stop(), not by SIGINT (the C handler
+# only sets the shared flag, so this tells the two apart)
+_returning = 0  # nesting of ctrl_c_returns()
 
 
 def sigint_stops_searches(enabled: bool) -> None:
@@ -108,5 +108,12 @@ def raise_if_ctrl_c(result) -> None:
         raise SearchInterrupted(result)
 
 
-__all__ = ["interruptible", "request_stop", "stop_requested", "stopped_by_ctrl_c", "sigint_stops_searches",
-           "ctrl_c_returns", "raise_if_ctrl_c"]
+__all__ = [
+    "interruptible",
+    "request_stop",
+    "stop_requested",
+    "stopped_by_ctrl_c",
+    "sigint_stops_searches",
+    "ctrl_c_returns",
+    "raise_if_ctrl_c",
+]

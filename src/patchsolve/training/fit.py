@@ -26,7 +26,7 @@ from patchsolve.search import _eval, _learned
 
 
 def read_rows(paths) -> list[dict]:
-    rows = []
+    rows: list[dict] = []
     for path in paths:
         with Path(path).open(newline="") as f:
             rows.extend(csv.DictReader(f))
@@ -40,7 +40,7 @@ def design(rows, outcome: float = 1.0):
     if outcome < 1.0 and any(not r.get("search_score") for r in rows):
         raise ValueError("a target blended with search scores needs games with a search_score column")
     saved = _learned.learned_weights()
-    _learned.set_learned(None)          # the hand-tuned evaluation, for comparison
+    _learned.set_learned(None)  # the hand-tuned evaluation, for comparison
     try:
         X, base, final, hand, searched = [], [], [], [], []
         for r in rows:
@@ -53,9 +53,9 @@ def design(rows, outcome: float = 1.0):
             hand.append(_eval.evaluate_state(c, p))
     finally:
         _learned.set_learned(saved)
-    X, base, final, hand, searched = map(np.array, (X, base, final, hand, searched))
-    target = outcome * final + (1.0 - outcome) * searched
-    return X, target - base, base, final, hand
+    X_, base_, final_, hand_, searched_ = map(np.array, (X, base, final, hand, searched))
+    target = outcome * final_ + (1.0 - outcome) * searched_
+    return X_, target - base_, base_, final_, hand_
 
 
 def split_games(rows, held_out: float, seed: int):
@@ -67,8 +67,8 @@ def split_games(rows, held_out: float, seed: int):
 
 def errors(pred, final) -> dict:
     resid = final - pred
-    rmse = float(np.sqrt(np.mean(resid ** 2)))
-    r2 = float(1.0 - np.sum(resid ** 2) / np.sum((final - final.mean()) ** 2))
+    rmse = float(np.sqrt(np.mean(resid**2)))
+    r2 = float(1.0 - np.sum(resid**2) / np.sum((final - final.mean()) ** 2))
     return {"rmse": round(rmse, 3), "r2": round(r2, 4)}
 
 

@@ -51,9 +51,19 @@ def _play_job(job) -> list[list]:
     return play_game(*job)
 
 
-def generate(path: Path, games: int, seed: int, nodes: int, noise_plies: int = 16,
-             noise: float = 0.3, learned: bool = False, progress=None, backend: str = "local",
-             workers: int = 1, address: str | None = None) -> int:
+def generate(
+    path: Path,
+    games: int,
+    seed: int,
+    nodes: int,
+    noise_plies: int = 16,
+    noise: float = 0.3,
+    learned: bool = False,
+    progress=None,
+    backend: str = "local",
+    workers: int = 1,
+    address: str | None = None,
+) -> int:
     """Append ``games`` games (ids seed*1e6 + 0..games-1) to the CSV ``path``,
     each written as soon as it ends; games already in the file are skipped
     (a run can be resumed). The games run on ``backend`` (``local``
@@ -72,8 +82,11 @@ def generate(path: Path, games: int, seed: int, nodes: int, noise_plies: int = 1
                 raise ValueError(f"{path}: columns {reader.fieldnames}, not this version's {COLUMNS}")
             done = {int(r["game"]) for r in reader}
     new = not path.exists()
-    jobs = [(seed * 1_000_000 + g, nodes, noise_plies, noise, learned) for g in range(games)
-            if seed * 1_000_000 + g not in done]
+    jobs = [
+        (seed * 1_000_000 + g, nodes, noise_plies, noise, learned)
+        for g in range(games)
+        if seed * 1_000_000 + g not in done
+    ]
     rows = finished = 0
     with path.open("a", newline="") as f:
         w = csv.writer(f)

@@ -21,8 +21,9 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         try:
-            return all(ipaddress.ip_address(info[4][0]).is_loopback
-                       for info in socket.getaddrinfo(host, None))
+            return all(
+                ipaddress.ip_address(info[4][0]).is_loopback for info in socket.getaddrinfo(host, None)
+            )
         except (OSError, ValueError):
             return False
 
@@ -58,7 +59,7 @@ def machine_names(host: str) -> tuple[str, ...]:
     for name in {socket.gethostname(), socket.getfqdn()} - {""}:
         names.add(name)
         try:
-            names.update(info[4][0].split("%")[0] for info in socket.getaddrinfo(name, None))
+            names.update(str(info[4][0]).split("%")[0] for info in socket.getaddrinfo(name, None))
         except OSError:
             pass
     address = _outbound_address()
@@ -97,8 +98,9 @@ def make_server(host: str = "127.0.0.1", port: int = 8765):
 
     from patchsolve.web.app import create_app
 
-    config = uvicorn.Config(create_app(machine_names(host)), host=host, port=port, log_level="warning",
-                            access_log=False)
+    config = uvicorn.Config(
+        create_app(machine_names(host)), host=host, port=port, log_level="warning", access_log=False
+    )
     return uvicorn.Server(config)
 
 
@@ -133,8 +135,11 @@ def serve(host: str = "127.0.0.1", port: int = 8765, open_browser: bool = True) 
     server = make_server(host, port)
     url = reachable_url(host, port)
     if not is_loopback(host):
-        print(f"patchsolve: warning: serving on {host or 'every address'}, which other machines may reach; "
-              "the app has no login (it answers only this machine's names and addresses)", file=sys.stderr)
+        print(
+            f"patchsolve: warning: serving on {host or 'every address'}, which other machines may reach; "
+            "the app has no login (it answers only this machine's names and addresses)",
+            file=sys.stderr,
+        )
     print(f"patchsolve: serving on {url} (Ctrl-C to stop)", file=sys.stderr)
     if open_browser:
         threading.Thread(target=_open_when_started, args=(server, url), daemon=True).start()

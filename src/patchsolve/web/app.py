@@ -19,6 +19,7 @@ import re
 import sys
 import traceback
 from importlib import resources
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -32,15 +33,15 @@ from patchsolve.errors import PatchsolveError
 from patchsolve.web import views
 from patchsolve.web.jobs import Busy, JobRunner
 
-MAX_BODY = 256 * 1024          # bytes of a request body
-BODY_TIMEOUT = 10.0            # seconds for a request body to arrive
-MAX_TOKEN = 40                 # characters of a quoted token kept in an error message
-MAX_MESSAGE = 2000             # characters of an error message
-MAX_TIME = 30.0                # seconds a search may be given
-MAX_ANALYZE_TIME = 2.0         # seconds per position of a game review ...
-MAX_REVIEW_TIME = 120.0        # ... and for the whole review (long games get less a position)
+MAX_BODY = 256 * 1024  # bytes of a request body
+BODY_TIMEOUT = 10.0  # seconds for a request body to arrive
+MAX_TOKEN = 40  # characters of a quoted token kept in an error message
+MAX_MESSAGE = 2000  # characters of an error message
+MAX_TIME = 30.0  # seconds a search may be given
+MAX_ANALYZE_TIME = 2.0  # seconds per position of a game review ...
+MAX_REVIEW_TIME = 120.0  # ... and for the whole review (long games get less a position)
 MAX_DEPTH = 30
-MAX_TOP = 16                   # root moves valued one by one (alpha-beta multipv)
+MAX_TOP = 16  # root moves valued one by one (alpha-beta multipv)
 ENGINES = ("alphabeta", "mcts")
 STATIC = resources.files("patchsolve.web") / "static"
 
@@ -63,8 +64,10 @@ def clip(message: str) -> str:
     """``message`` on one line, each overlong word (a pasted 200 KB move,
     a Host header) cut to MAX_TOKEN characters, the whole to MAX_MESSAGE:
     an error names the bad token, it does not echo it."""
-    message = _LONG_WORD.sub(lambda m: m.group(0)[:MAX_TOKEN] + f"...({len(m.group(0))} characters)",
-                             " ".join(str(message).split()))
+    message = _LONG_WORD.sub(
+        lambda m: m.group(0)[:MAX_TOKEN] + f"...({len(m.group(0))} characters)",
+        " ".join(str(message).split()),
+    )
     return message if len(message) <= MAX_MESSAGE else message[:MAX_MESSAGE] + "..."
 
 
@@ -98,7 +101,7 @@ async def read_json(request: Request) -> dict:
         data = json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise ApiError(400, f"the body is not JSON: {e}") from None
-    except RecursionError:   # json's C decoder recurses once per bracket
+    except RecursionError:  # json's C decoder recurses once per bracket
         raise ApiError(400, "the body is not JSON this server reads: nested too deeply") from None
     if not isinstance(data, dict):
         raise ApiError(400, "the body must be a JSON object")
@@ -131,6 +134,7 @@ def engine_of(data: dict) -> str:
 
 
 # -- handlers ------------------------------------------------------------------
+
 
 async def index(request: Request):
     return FileResponse(str(STATIC / "index.html"), media_type="text/html")
@@ -180,9 +184,13 @@ async def api_search(request: Request):
     if pos.is_over:
         raise ApiError(422, "the game is over: nothing to search")
     budget = number(data, "time", 1.0, 0.01, MAX_TIME)
-    payload = {"position": pos.to_text(), "engine": engine_of(data), "time": budget,
-               "depth": number(data, "depth", MAX_DEPTH, 1, MAX_DEPTH, int),
-               "top": number(data, "top", 1, 1, MAX_TOP, int)}
+    payload = {
+        "position": pos.to_text(),
+        "engine": engine_of(data),
+        "time": budget,
+        "depth": number(data, "depth", MAX_DEPTH, 1, MAX_DEPTH, int),
+        "top": number(data, "top", 1, 1, MAX_TOP, int),
+    }
     job = request.app.state.jobs.submit("search", payload, budget)
     return JSONResponse(job.to_dict(), status_code=202)
 
@@ -194,8 +202,12 @@ async def api_analyze(request: Request):
         raise ApiError(422, "the game has no moves to review")
     positions = len(game) + 1
     per_move = min(number(data, "time", 0.2, 0.01, MAX_ANALYZE_TIME), MAX_REVIEW_TIME / positions)
-    payload = {"record": game.to_text(), "engine": engine_of(data), "time": per_move,
-               "threshold": number(data, "threshold", 5.0, 0, 200)}
+    payload = {
+        "record": game.to_text(),
+        "engine": engine_of(data),
+        "time": per_move,
+        "threshold": number(data, "threshold", 5.0, 0, 200),
+    }
     job = request.app.state.jobs.submit("analyze", payload, per_move * positions)
     return JSONResponse(job.to_dict(), status_code=202)
 
@@ -215,7 +227,7 @@ async def api_job(request: Request):
 
 
 async def api_job_stop(request: Request):
-    await read_json(request)   # a JSON post like the others, so other sites cannot send it
+    await read_json(request)  # a JSON post like the others, so other sites cannot send it
     try:
         return JSONResponse(request.app.state.jobs.stop(_job_id(request)).to_dict())
     except KeyError:
@@ -224,6 +236,7 @@ async def api_job_stop(request: Request):
 
 # -- errors ----------------------------------------------------------------------
 
+
 async def on_api_error(request, exc: ApiError):
     # a 408 ends the connection: the rest of a late body must not be read as the next request
     headers = {"Connection": "close"} if exc.status == 408 else None
@@ -231,7 +244,7 @@ async def on_api_error(request, exc: ApiError):
 
 
 async def on_disconnect(request, exc: Disconnected):
-    return Response(status_code=400)   # nobody is listening: no log, no traceback
+    return Response(status_code=400)  # nobody is listening: no log, no traceback
 
 
 async def on_patchsolve_error(request, exc: PatchsolveError):
@@ -245,8 +258,9 @@ async def on_http_error(request, exc: HTTPException):
 
 async def on_crash(request, exc: Exception):
     traceback.print_exception(exc, file=sys.stderr)
-    return JSONResponse({"error": f"internal error ({type(exc).__name__}); see the server's log"},
-                        status_code=500)
+    return JSONResponse(
+        {"error": f"internal error ({type(exc).__name__}); see the server's log"}, status_code=500
+    )
 
 
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
@@ -315,8 +329,13 @@ def create_app(allowed_hosts=LOOPBACK_NAMES) -> Starlette:
         Route("/api/jobs/{job_id}/stop", api_job_stop, methods=["POST"]),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
-    handlers = {ApiError: on_api_error, Disconnected: on_disconnect, PatchsolveError: on_patchsolve_error,
-                HTTPException: on_http_error, Exception: on_crash}
+    handlers: dict[Any, Any] = {
+        ApiError: on_api_error,
+        Disconnected: on_disconnect,
+        PatchsolveError: on_patchsolve_error,
+        HTTPException: on_http_error,
+        Exception: on_crash,
+    }
     allowed = None if allowed_hosts is None else tuple(h.lower() for h in allowed_hosts)
     middleware = [Middleware(SecurityHeaders), Middleware(HostCheck, allowed=allowed)]
     app = Starlette(routes=routes, exception_handlers=handlers, middleware=middleware)

@@ -18,11 +18,12 @@ import itertools
 import multiprocessing
 import threading
 import time
+from typing import Any
 
 from patchsolve.errors import PatchsolveError
 
-GRACE = 5.0        # seconds past a job's budget (plus a fifth of it) before its process is killed
-KEEP_JOBS = 32     # finished jobs kept for polling
+GRACE = 5.0  # seconds past a job's budget (plus a fifth of it) before its process is killed
+KEEP_JOBS = 32  # finished jobs kept for polling
 FIRST_REPORT = 4.0  # seconds a stopped search may take to send its first report
 
 
@@ -33,19 +34,26 @@ class Busy(PatchsolveError):
 class Job:
     def __init__(self, job_id: int, kind: str, budget: float):
         self.id, self.kind, self.budget = job_id, kind, budget
-        self.status = "running"     # running, done, stopped, error
+        self.status = "running"  # running, done, stopped, error
         self.started = time.monotonic()
-        self.finished = None
-        self.progress = None
-        self.result = None
-        self.error = None
+        self.finished: float | None = None
+        self.progress: Any = None
+        self.result: Any = None
+        self.error: str | None = None
         self.stop_requested = threading.Event()
 
     def to_dict(self) -> dict:
         end = self.finished if self.finished is not None else time.monotonic()
-        return {"id": self.id, "kind": self.kind, "status": self.status, "budget": self.budget,
-                "elapsed": end - self.started, "progress": self.progress, "result": self.result,
-                "error": self.error}
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "status": self.status,
+            "budget": self.budget,
+            "elapsed": end - self.started,
+            "progress": self.progress,
+            "result": self.result,
+            "error": self.error,
+        }
 
 
 class JobRunner:
@@ -77,8 +85,9 @@ class JobRunner:
             from patchsolve.web.worker import worker_main
 
             parent, child = self._ctx.Pipe()
-            self._proc = self._ctx.Process(target=worker_main, args=(child,), daemon=True,
-                                           name="patchsolve-search")
+            self._proc = self._ctx.Process(
+                target=worker_main, args=(child,), daemon=True, name="patchsolve-search"
+            )
             self._proc.start()
             child.close()
             self._conn = parent
@@ -99,8 +108,13 @@ class JobRunner:
                 if job.stop_requested.is_set() and stopped_at is None:
                     stopped_at = now
                 # a search with nothing to show yet gets a moment for its first report
-                waiting = (job.kind == "search" and job.progress is None and stopped_at is not None
-                           and now - stopped_at < FIRST_REPORT and now <= deadline)
+                waiting = (
+                    job.kind == "search"
+                    and job.progress is None
+                    and stopped_at is not None
+                    and now - stopped_at < FIRST_REPORT
+                    and now <= deadline
+                )
                 if (stopped_at is not None and not waiting) or now > deadline:
                     self.kill()
                     job.status, job.result = "stopped", self._kept(job)

@@ -59,8 +59,10 @@ def _cells(pieces, player) -> list:
             try:
                 mask = _core.move_info(_core.buy_move_code(pid, o, square))[2]
             except ValueError:
-                raise InvalidPositionError(f"player {player}: orientation {o} of patch {pid} does not fit with its "
-                                           f"top-left corner on {piece['square'].strip().lower()}") from None
+                raise InvalidPositionError(
+                    f"player {player}: orientation {o} of patch {pid} does not fit with its "
+                    f"top-left corner on {piece['square'].strip().lower()}"
+                ) from None
             if pid in laid:
                 raise InvalidPositionError(f"player {player}: patch {pid} is laid twice")
             laid.add(pid)
@@ -83,8 +85,11 @@ def position_from_table(data) -> Position:
     if edition not in EDITIONS:
         raise BadRequest(f"'edition' must be one of {', '.join(EDITIONS)}")
     circle = data.get("circle")
-    if not isinstance(circle, list) or len(circle) > len(PATCHES) or \
-            not all(isinstance(x, int) and not isinstance(x, bool) for x in circle):
+    if (
+        not isinstance(circle, list)
+        or len(circle) > len(PATCHES)
+        or not all(isinstance(x, int) and not isinstance(x, bool) for x in circle)
+    ):
         raise BadRequest("'circle' must be a list of patch ids")
     quilts = data.get("quilts", [[], []])
     if not isinstance(quilts, list) or len(quilts) != 2:
@@ -92,8 +97,14 @@ def position_from_table(data) -> Position:
     cells = [_cells(quilts[p], p) for p in (0, 1)]
     buttons = _pair(data, "buttons", 0, 10_000)
     times = _pair(data, "time", 0, LAST_SPACE)
-    fields, labels = fields_from_table(edition, circle, cells, buttons, times,
-                                       on_top=_player_or_none(data, "on_top"),
-                                       bonus_owner=_player_or_none(data, "bonus_owner"),
-                                       pending_leather=_player_or_none(data, "pending_leather"))
+    fields, labels = fields_from_table(
+        edition,
+        circle,
+        cells,
+        buttons,
+        times,
+        on_top=_player_or_none(data, "on_top"),
+        bonus_owner=_player_or_none(data, "bonus_owner"),
+        pending_leather=_player_or_none(data, "pending_leather"),
+    )
     return Position._make(_core.CoreState.from_fields(fields), labels)

@@ -10,14 +10,14 @@ from __future__ import annotations
 import json
 
 from patchsolve import _core, render
-from patchsolve.errors import IllegalMoveError, NotationError, PatchsolveError
 from patchsolve.board import looks_like_board
+from patchsolve.errors import IllegalMoveError, NotationError, PatchsolveError
 from patchsolve.game import Game
 from patchsolve.patches import BOARD, PATCHES
 from patchsolve.position import Position
 
-MAX_MOVES = 400        # a Patchwork game has well under 100
-MAX_TEXT = 20_000      # characters of a position text or game record
+MAX_MOVES = 400  # a Patchwork game has well under 100
+MAX_TEXT = 20_000  # characters of a position text or game record
 # where render.position_svg draws each quilt, for the page's click targets
 QUILT_ORIGINS = ((20, 64), (340, 64))
 RECORD_KEYS = ("circle", "position", "moves", "edition", "first")
@@ -129,7 +129,17 @@ def patches() -> list[dict]:
         for o in range(_core.orientation_count(p.id)):
             mask = _core.move_info(_core.buy_move_code(p.id, o, 0))[2]
             orientations.append([divmod(sq, BOARD) for sq in range(BOARD * BOARD) if mask >> sq & 1])
-        out.append({"id": p.id, "name": p.name, "buttons": p.buttons, "time": p.time, "income": p.income,
-                    "shape": p.shape, "symbol": render.symbol(p.id), "colour": render.patch_colour(p.id),
-                    "orientations": orientations})
+        out.append(
+            {
+                "id": p.id,
+                "name": p.name,
+                "buttons": p.buttons,
+                "time": p.time,
+                "income": p.income,
+                "shape": p.shape,
+                "symbol": render.symbol(p.id),
+                "colour": render.patch_colour(p.id),
+                "orientations": orientations,
+            }
+        )
     return out

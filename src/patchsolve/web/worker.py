@@ -30,8 +30,8 @@ def worker_main(conn) -> None:
             conn.send(("error", str(e) if isinstance(e, PatchsolveError) else f"{type(e).__name__}: {e}"))
 
 
-MCTS_SLICES = 8          # an MCTS search reports this many times ...
-MCTS_MIN_SLICE = 0.1     # ... but at most every 0.1 s
+MCTS_SLICES = 8  # an MCTS search reports this many times ...
+MCTS_MIN_SLICE = 0.1  # ... but at most every 0.1 s
 
 
 def _search_job(payload, report) -> dict:
@@ -62,7 +62,7 @@ def _mcts_in_slices(pos, budget, seed, report) -> dict:
         total += r.iterations or 0
         out = r.to_dict()
         out.update({"iterations": total, "time": time.perf_counter() - start})
-        if r.bound == "exact" or r.iterations is None:   # proven by the endgame solver
+        if r.bound == "exact" or r.iterations is None:  # proven by the endgame solver
             return out
         report(out)
     return out
