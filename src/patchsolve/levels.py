@@ -34,6 +34,7 @@ class Level:
 
     depth: int  # alpha-beta depth (one thread)
     temperature: float  # points: the softmax over the rows' values (0: always the top row)
+    rows: int = 8  # MultiPV rows drawn from
 
 
 LEVELS = {
