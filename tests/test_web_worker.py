@@ -78,3 +78,16 @@ def test_a_review_job_reports_each_position():
     n = len(short.positions) - (1 if short.end.is_over else 0)
     assert [r["position"] for r in reports] == list(range(1, n + 1))
     assert len(result["moves"]) == len(short) and result["svg"].startswith("<svg")
+
+
+def test_a_review_job_reports_the_review_so_far_for_a_stop_to_keep():
+    game = Game.read(GOLDEN)
+    short = Game(game.position(40), game.moves[40:])
+    result, reports = run(
+        "analyze", {"record": short.to_text(), "engine": "alphabeta", "time": 0.05, "threshold": 3}
+    )
+    kept = [r["partial"] for r in reports if "partial" in r]
+    assert kept, "from the third position on, each report carries the review so far"
+    assert [len(k["moves"]) for k in kept] == list(range(1, len(kept) + 1))
+    assert all(k["partial"] and k["svg"].startswith("<svg") for k in kept)
+    assert [m["move"] for m in kept[-1]["moves"]] == [m["move"] for m in result["moves"][: len(kept)]]

@@ -217,12 +217,19 @@ def flag_of(loss: float, threshold: float) -> str:
 
 
 def analyze_game(
-    game, engine: str = "alphabeta", threshold: float = 5.0, evaluate: Callable | None = None, **limits
+    game,
+    engine: str = "alphabeta",
+    threshold: float = 5.0,
+    evaluate: Callable | None = None,
+    on_review: Callable | None = None,
+    **limits,
 ) -> GameReview:
     """Review every move of ``game``. ``evaluate(pos, k, n)`` searches
     position ``k`` of ``n`` and returns a SearchResult (default:
     ``patchsolve.search(pos, engine=engine, **limits)``); the CLI passes one
     that prints progress, the web app one that reports to its job.
+    ``on_review(review)``, if given, gets the review of the moves so far
+    (marked ``interrupted``) after each position searched.
 
     Ctrl-C in a script raises :class:`~patchsolve.errors.SearchInterrupted`
     whose ``result`` is the review of the moves so far (a GameReview marked
@@ -249,6 +256,8 @@ def analyze_game(
             interrupted = True
             break
         verdicts.append(verdict_of(pos, result))
+        if on_review is not None and len(verdicts) > 1:  # the review so far, e.g. for a Stop button to keep
+            on_review(_partial(game, verdicts, threshold))
     if not verdicts:
         raise PatchsolveError("interrupted before the first position was searched")
     review = _partial(game, verdicts, threshold, interrupted)

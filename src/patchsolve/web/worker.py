@@ -98,12 +98,20 @@ def _analyze_job(payload, report) -> dict:
     game = Game.from_text(payload["record"])
     engine, budget = payload["engine"], payload["time"]
 
+    partial: dict = {}
+
     def evaluate(pos, k, n):
-        report({"position": k + 1, "positions": n})
+        report({"position": k + 1, "positions": n, **partial})
         limits = {"time": budget} if engine == "alphabeta" else {"time": budget, "seed": 0}
         return search(pos, engine=engine, **limits)
 
-    review = analyze_game(game, engine=engine, threshold=payload["threshold"], evaluate=evaluate)
+    def so_far(review):
+        # what a Stop keeps: the review of the moves searched so far (jobs.JobRunner._kept)
+        partial["partial"] = {**review.to_dict(), "svg": review_svg(review), "partial": True}
+
+    review = analyze_game(
+        game, engine=engine, threshold=payload["threshold"], evaluate=evaluate, on_review=so_far
+    )
     return {**review.to_dict(), "svg": review_svg(review)}
 
 
