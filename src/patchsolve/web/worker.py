@@ -53,11 +53,14 @@ def _mcts_in_slices(pos, budget, seed, report) -> dict:
     piece = max(MCTS_MIN_SLICE, budget / MCTS_SLICES)
     player = MCTSPlayer(time=piece, seed=seed)
     total = 0
+    k = 0
     while True:
         left = budget - (time.perf_counter() - start)
         if left < 0.01 and total:
             break
-        player.time = max(0.01, min(piece, left))
+        # the first slices short and growing (0.25 s, 0.5 s, ...): a Stop early on has a tree to keep
+        player.time = max(0.01, min(piece, 0.25 * 2**k, left))
+        k += 1
         r = player.search(pos)
         total += r.iterations or 0
         out = r.to_dict()
