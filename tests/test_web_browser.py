@@ -144,6 +144,30 @@ def test_undo_redo_and_review_graph_jumps_to_a_move(page):
     wait(driver, lambda d: f"move 2 of {len(short)}" in d.find_element(By.ID, "ply-info").text)
 
 
+def test_the_review_lists_the_judged_moves_and_jumps_to_them(page):
+    driver, url = page
+    game = Game.read(GOLDEN)
+    short = Game(game.position(16), game.moves[16:])
+    box = driver.find_element(By.ID, "io")
+    box.clear()
+    box.send_keys(short.to_text())
+    driver.find_element(By.ID, "load").click()
+    wait(driver, lambda d: len(moves_listed(d)) == len(short))
+    rt = driver.find_element(By.ID, "review-time")
+    rt.clear()
+    rt.send_keys("0.05")
+    driver.find_element(By.ID, "review").click()
+    wait(driver, lambda d: "accuracy" in d.find_element(By.ID, "review-text").text, timeout=60)
+    review = driver.execute_script("return state.review")
+    judged = [m for m in review["moves"] if m["class"] in ("inaccuracy", "mistake", "blunder")]
+    items = driver.find_elements(By.CSS_SELECTOR, "#review-text li.review-mistake")
+    assert [int(li.get_attribute("data-ply")) for li in items] == [m["number"] - 1 for m in judged]
+    assert items, "a game played by the noisy greedy player has judged moves"
+    items[-1].click()
+    target = judged[-1]["number"] - 1
+    wait(driver, lambda d: f"move {target} of {len(short)}" in d.find_element(By.ID, "ply-info").text)
+
+
 def test_paint_a_position_from_the_table_and_ask_for_the_best_move(page):
     driver, url = page
     Select(driver.find_element(By.ID, "engine-side")).select_by_value("none")

@@ -426,9 +426,20 @@ function showReview(review) {
   $("review-graph").querySelectorAll("[data-ply]").forEach((el) =>
     el.addEventListener("click", () => goTo(parseInt(el.dataset.ply, 10))));
   const lines = review.summary.map((s) =>
-    `player ${s.player}: ${s.moves} moves, average loss ${s.average_loss.toFixed(2)}, ${s.flagged} mistakes`
-    + (s.worst ? `, worst ${s.worst.number}. ${s.worst.move} (-${s.worst.loss.toFixed(1)})` : ""));
-  $("review-text").innerHTML = lines.join("<br>") + "<br><small>click the graph to go to a move</small>";
+    `player ${s.player}: accuracy ${s.accuracy === null ? "-" : s.accuracy.toFixed(1)}, `
+    + `average loss ${s.average_loss.toFixed(2)}; ${s.classes.inaccuracy} inaccuracies, `
+    + `${s.classes.mistake} mistakes, ${s.classes.blunder} blunders`);
+  // the judged moves, each a link to the position before it (where the choice was made)
+  const judged = review.moves.filter((m) => ["inaccuracy", "mistake", "blunder"].includes(m.class));
+  const items = judged.map((m) =>
+    `<li class="review-mistake ${m.class}" data-ply="${m.number - 1}">${m.number}. player ${m.player}: `
+    + `${m.move} (${m.class}, -${m.loss.toFixed(1)} points, -${(100 * m.win_loss).toFixed(0)}% win; `
+    + `best ${m.best_move})</li>`);
+  $("review-text").innerHTML = lines.join("<br>")
+    + (items.length ? `<ul class="review-mistakes">${items.join("")}</ul>` : "")
+    + "<small>click a move above or the graph to go there</small>";
+  $("review-text").querySelectorAll("li.review-mistake").forEach((el) =>
+    el.addEventListener("click", () => goTo(parseInt(el.dataset.ply, 10))));
   markReviewPly();
 }
 
