@@ -33,6 +33,7 @@ class Player:
     spec = "player"
 
     def choose(self, position):
+        """The move this player plays in ``position``."""
         raise NotImplementedError
 
     def new_game(self) -> None:
@@ -53,6 +54,7 @@ class RandomPlayer(Player):
         self.rng = random.Random(seed)
 
     def choose(self, position):
+        """A legal move drawn uniformly (seeded)."""
         moves = position.legal_moves()
         return moves[self.rng.randrange(len(moves))]
 
@@ -79,6 +81,7 @@ class GreedyPlayer(Player):
         self.spec = "greedy"
 
     def choose(self, position):
+        """The greedy player's move (see the class)."""
         return Move.from_code(_eval.greedy_move(position._c))
 
 
@@ -101,6 +104,7 @@ class SearchPlayer(Player):
         self.limits = limits
 
     def choose(self, position):
+        """The engine's best move under this player's limits."""
         from patchsolve.search import search
 
         return search(position, engine=self.engine, **self.limits).best_move
@@ -173,9 +177,11 @@ class ProcessPlayer(Player):
         return json.loads(line)
 
     def choose(self, position):
+        """The other installation's move, asked over the pipe."""
         return position.parse_move(self._ask({"cmd": "choose", "position": position.to_text()})["move"])
 
     def new_game(self) -> None:
+        """Tell the other installation's player that a new game starts."""
         self._ask({"cmd": "new_game"})
 
     def where(self) -> str:
@@ -184,6 +190,7 @@ class ProcessPlayer(Player):
         return self._ask({"cmd": "where"})["path"]
 
     def close(self) -> None:
+        """End the subprocess (its pipes closed, killed after 5 s)."""
         if self._proc.poll() is None:
             try:
                 if self._proc.stdin is not None:

@@ -58,6 +58,7 @@ def square_name(square: int) -> str:
 
 
 def parse_square(text: str) -> int:
+    """``"a1"`` -> ``0``; a NotationError naming the token otherwise."""
     m = _SQUARE.match(text)
     if not m:
         raise NotationError("bad square (expected a1..i9)", field="square", token=text)
@@ -65,6 +66,7 @@ def parse_square(text: str) -> int:
 
 
 def orientation_count(patch: int) -> int:
+    """How many distinct orientations patch ``patch`` has (1, 2, 4 or 8)."""
     return _core.orientation_count(patch)
 
 
@@ -286,9 +288,11 @@ class Position:
 
     @classmethod
     def from_text(cls, text: str) -> Position:
+        """The position written in the one-line notation (:mod:`patchsolve.notation`)."""
         return cls.from_fields(notation.parse_position(text))
 
     def to_text(self) -> str:
+        """The one-line notation of this position; ``Position.from_text`` reads it back."""
         return notation.format_position(self.fields())
 
     @classmethod
@@ -297,6 +301,7 @@ class Position:
         return cls.from_fields(notation.fields_from_json(data))
 
     def to_json(self) -> str:
+        """The position's fields as JSON; ``Position.from_json`` reads it back."""
         return json.dumps(notation.fields_to_json(self.fields()))
 
     def to_svg(self, **options) -> str:
@@ -316,34 +321,42 @@ class Position:
     # -- state ----------------------------------------------------------
     @property
     def to_move(self) -> int:
+        """The player to move, 0 or 1."""
         return self._c.to_move
 
     @property
     def is_over(self) -> bool:
+        """True once both tokens are on the last space."""
         return self._c.is_over
 
     @property
     def circle(self) -> tuple[int, ...]:
+        """The patch ids of the circle, from the neutral token on."""
         return self.fields()["circle"]
 
     @property
     def edition(self) -> str:
+        """``"revised"`` or ``"original"``: which time board is printed."""
         return self.fields()["edition"]
 
     @property
     def bonus_owner(self):
+        """The player holding the 7x7 bonus tile, or None."""
         return self.fields()["bonus_owner"]
 
     @property
     def first_at_end(self):
+        """The player who reached the last space first, or None."""
         return self.fields()["first_at_end"]
 
     @property
     def pending_leather(self) -> bool:
+        """True when the player to move must place a leather patch now."""
         return self.fields()["pending_leather"] is not None
 
     @property
     def leather(self) -> tuple[int, ...]:
+        """The leather spaces still holding a 1x1 patch."""
         return self.fields()["leather"]
 
     def _player(self, p) -> int:
@@ -352,15 +365,19 @@ class Position:
         return p
 
     def quilt(self, p: int) -> int:
+        """Player ``p``'s quilt as an 81-bit mask (bit 0 = a1, row 1 on top)."""
         return self.fields()["quilts"][self._player(p)]
 
     def buttons(self, p: int) -> int:
+        """Player ``p``'s buttons."""
         return self.fields()["buttons"][self._player(p)]
 
     def income(self, p: int) -> int:
+        """Player ``p``'s button income (the buttons printed on the patches of the quilt)."""
         return self.fields()["income"][self._player(p)]
 
     def time(self, p: int) -> int:
+        """Player ``p``'s space on the time board (0..53)."""
         return self.fields()["time"][self._player(p)]
 
     def scores(self) -> tuple[int, int]:
@@ -375,9 +392,11 @@ class Position:
 
     # -- moves ----------------------------------------------------------
     def legal_moves(self) -> list[Move]:
+        """Every legal move, walk first (a finished game has none)."""
         return [Move.from_code(c) for c in self._c.legal_codes()]
 
     def is_legal(self, move) -> bool:
+        """Is ``move`` (a Move or its text) legal here?"""
         return isinstance(move, Move) and self._c.is_legal(move.code)
 
     def parse_move(self, text: str) -> Move:

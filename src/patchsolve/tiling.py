@@ -53,6 +53,7 @@ def placement_list(patch: int) -> tuple[int, ...]:
 
 @cache
 def placement_set(patch: int) -> frozenset[int]:
+    """Every mask patch ``pid`` can cover on an empty quilt (all orientations and squares)."""
     return frozenset(placement_list(patch))
 
 

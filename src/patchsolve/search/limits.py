@@ -127,6 +127,7 @@ class Limits:
             )
 
     def replace(self, **changes) -> Limits:
+        """A copy with the given fields changed, checked again."""
         return Limits(**{**asdict(self), **changes})
 
     def __repr__(self) -> str:

@@ -114,6 +114,7 @@ def _budget(limits: Limits):
 
 
 def check_options(options: dict) -> dict:
+    """The MCTS options completed with the defaults, each checked (a LimitError names a bad one)."""
     return check_config(options)
 
 

@@ -52,6 +52,7 @@ class SearchResult:
     workers: int | None = None  # threads (alpha-beta, solver) / processes (MCTS) that searched
 
     def to_dict(self) -> dict:
+        """The result as a JSON-ready dict (moves as text)."""
         return {
             "engine": self.engine,
             "best_move": None if self.best_move is None else str(self.best_move),

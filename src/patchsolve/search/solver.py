@@ -440,6 +440,7 @@ def _solve_all(run: _Run, position: Position, seed) -> SearchResult:
 
 
 def check_options(options: dict) -> dict:
+    """The solver's options completed with the defaults, each checked."""
     out = with_defaults(options, OPTIONS, "solve")
     for name, value in out.items():
         if name == "progress":

@@ -26,6 +26,7 @@ from patchsolve.search import _eval, _learned
 
 
 def read_rows(paths) -> list[dict]:
+    """The self-play rows of the CSV files ``paths``."""
     rows: list[dict] = []
     for path in paths:
         with Path(path).open(newline="") as f:
@@ -59,6 +60,7 @@ def design(rows, outcome: float = 1.0):
 
 
 def split_games(rows, held_out: float, seed: int):
+    """Rows split by game into training and held-out sets (seeded)."""
     games = sorted({r["game"] for r in rows})
     random.Random(seed).shuffle(games)
     test = set(games[: max(1, int(len(games) * held_out))])
@@ -66,6 +68,7 @@ def split_games(rows, held_out: float, seed: int):
 
 
 def errors(pred, final) -> dict:
+    """The root-mean-square error and R² of predictions against the final margins."""
     resid = final - pred
     rmse = float(np.sqrt(np.mean(resid**2)))
     r2 = float(1.0 - np.sum(resid**2) / np.sum((final - final.mean()) ** 2))
@@ -110,6 +113,7 @@ def fit(rows, held_out: float = 0.2, seed: int = 0, ridge: float = 1.0, outcome:
 
 
 def write(model: dict, path: Path, extra: dict | None = None) -> None:
+    """Write a weights file (names, weights, manifest) to ``path``."""
     if extra:
         model["manifest"].update(extra)
     Path(path).write_text(json.dumps(model, indent=1) + "\n", encoding="utf-8")

@@ -25,11 +25,13 @@ COLUMNS = ["game", "ply", "mover", "final_margin", "position", "search_score"]
 
 
 def final_margin(pos: Position, player: int) -> int:
+    """The final margin for ``player`` of a finished position."""
     a, b = pos.scores()
     return a - b if player == 0 else b - a
 
 
 def play_game(seed: int, nodes: int, noise_plies: int, noise: float, learned: bool) -> list[list]:
+    """One self-play game: every position with the search's value, for training."""
     rng = random.Random(seed)
     edition = rng.choice(["revised", "original"])
     pos = Position.start(seed=seed, edition=edition, first_player=rng.randrange(2))

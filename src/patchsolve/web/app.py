@@ -109,6 +109,7 @@ async def read_json(request: Request) -> dict:
 
 
 def number(data: dict, key: str, default, lo, hi, kind=float):
+    """A number field of the request body within lo..hi, or a 400 naming it."""
     v = data.get(key, default)
     if isinstance(v, bool) or not isinstance(v, (int, float)) or (kind is int and not isinstance(v, int)):
         raise ApiError(400, f"'{key}' must be a number")
@@ -118,6 +119,7 @@ def number(data: dict, key: str, default, lo, hi, kind=float):
 
 
 def text(data: dict, key: str) -> str:
+    """A text field of the request body (at most MAX_TEXT characters), or a 400 naming it."""
     v = data.get(key)
     if not isinstance(v, str):
         raise ApiError(400, f"'{key}' must be a string")
@@ -127,6 +129,7 @@ def text(data: dict, key: str) -> str:
 
 
 def engine_of(data: dict) -> str:
+    """The engine named by the request (default alpha-beta), or a 400."""
     engine = data.get("engine", "alphabeta")
     if engine not in ENGINES:
         raise ApiError(400, f"'engine' must be one of {', '.join(ENGINES)}")
@@ -137,31 +140,37 @@ def engine_of(data: dict) -> str:
 
 
 async def index(request: Request):
+    """The page."""
     return FileResponse(str(STATIC / "index.html"), media_type="text/html")
 
 
 async def api_patches(request: Request):
+    """The 33 patches (ids, names, costs, shapes) for the page."""
     return JSONResponse({"patches": views.patches()})
 
 
 async def api_game(request: Request):
+    """The view of a game record at a ply."""
     data = await read_json(request)
     game = views.game_of(data.get("game", {}))
     return JSONResponse(views.view(game, data.get("ply")))
 
 
 async def api_play(request: Request):
+    """A move played in the game; the new view."""
     data = await read_json(request)
     game = views.play(views.game_of(data.get("game", {})), data.get("ply"), data.get("move"))
     return JSONResponse(views.view(game))
 
 
 async def api_load(request: Request):
+    """A game record, position or board text read; its view."""
     data = await read_json(request)
     return JSONResponse(views.view(views.load_text(text(data, "text"))))
 
 
 async def api_new(request: Request):
+    """A new game from a seeded circle."""
     from patchsolve.game import Game
 
     data = await read_json(request)
@@ -170,6 +179,7 @@ async def api_new(request: Request):
 
 
 async def api_setup(request: Request):
+    """The position painted in the set-up, checked; its view."""
     from patchsolve.game import Game
     from patchsolve.web.table import position_from_table
 
@@ -178,6 +188,7 @@ async def api_setup(request: Request):
 
 
 async def api_search(request: Request):
+    """Start a search job on a position; its id."""
     data = await read_json(request)
     game = views.game_of(data.get("game", {}))
     pos = game.position(views.ply_of(game, data.get("ply")))
@@ -196,6 +207,7 @@ async def api_search(request: Request):
 
 
 async def api_analyze(request: Request):
+    """Start a review job on a game; its id."""
     data = await read_json(request)
     game = views.game_of(data.get("game", {}))
     if len(game) == 0:
@@ -220,6 +232,7 @@ def _job_id(request: Request) -> int:
 
 
 async def api_job(request: Request):
+    """A job's status, progress and result."""
     try:
         return JSONResponse(request.app.state.jobs.get(_job_id(request)).to_dict())
     except KeyError:
@@ -227,6 +240,7 @@ async def api_job(request: Request):
 
 
 async def api_job_stop(request: Request):
+    """Stop a job; it keeps what it has."""
     await read_json(request)  # a JSON post like the others, so other sites cannot send it
     try:
         return JSONResponse(request.app.state.jobs.stop(_job_id(request)).to_dict())
@@ -239,24 +253,29 @@ async def api_job_stop(request: Request):
 
 async def on_api_error(request, exc: ApiError):
     # a 408 ends the connection: the rest of a late body must not be read as the next request
+    """A bad request: its JSON error."""
     headers = {"Connection": "close"} if exc.status == 408 else None
     return JSONResponse({"error": clip(exc.message)}, status_code=exc.status, headers=headers)
 
 
 async def on_disconnect(request, exc: Disconnected):
+    """A client gone mid-request: nothing to answer."""
     return Response(status_code=400)  # nobody is listening: no log, no traceback
 
 
 async def on_patchsolve_error(request, exc: PatchsolveError):
+    """Bad input found by the library: 422 with its message (400 a malformed request, 409 busy)."""
     status = 409 if isinstance(exc, Busy) else 400 if isinstance(exc, views.BadRequest) else 422
     return JSONResponse({"error": clip(str(exc))}, status_code=status)
 
 
 async def on_http_error(request, exc: HTTPException):
+    """An HTTP error (404, 405, ...) as JSON."""
     return JSONResponse({"error": clip(exc.detail or "error")}, status_code=exc.status_code)
 
 
 async def on_crash(request, exc: Exception):
+    """A bug: a 500 with one line, the traceback on the server's stderr."""
     traceback.print_exception(exc, file=sys.stderr)
     return JSONResponse(
         {"error": f"internal error ({type(exc).__name__}); see the server's log"}, status_code=500

@@ -32,6 +32,8 @@ class Busy(PatchsolveError):
 
 
 class Job:
+    """One search or review running in the worker process, and what it reported."""
+
     def __init__(self, job_id: int, kind: str, budget: float):
         self.id, self.kind, self.budget = job_id, kind, budget
         self.status = "running"  # running, done, stopped, error
@@ -43,6 +45,7 @@ class Job:
         self.stop_requested = threading.Event()
 
     def to_dict(self) -> dict:
+        """The job as the API returns it."""
         end = self.finished if self.finished is not None else time.monotonic()
         return {
             "id": self.id,
@@ -69,6 +72,7 @@ class JobRunner:
         self._current: Job | None = None
 
     def submit(self, kind: str, payload: dict, budget: float) -> Job:
+        """Start a job (the previous one is stopped first); the Job."""
         with self._lock:
             if self._current is not None and self._current.status == "running":
                 raise Busy(f"the engine is busy with job {self._current.id}; wait for it or stop it")
@@ -146,11 +150,13 @@ class JobRunner:
             job.status, job.error = "error", data
 
     def stop(self, job_id: int) -> Job:
+        """Ask the running job to stop; it keeps its last report."""
         job = self.get(job_id)
         job.stop_requested.set()
         return job
 
     def get(self, job_id: int) -> Job:
+        """The job with id ``job_id``, or None."""
         job = self.jobs.get(job_id)
         if job is None:
             raise KeyError(job_id)

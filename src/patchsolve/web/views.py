@@ -34,6 +34,7 @@ def read_position(text: str) -> Position:
 
 
 def looks_like_record(text: str) -> bool:
+    """Is ``text`` a game record (rather than a position)?"""
     for line in text.splitlines():
         word = line.split("#", 1)[0].strip().split(" ", 1)[0]
         if word in RECORD_KEYS:
@@ -72,6 +73,7 @@ def game_of(data) -> Game:
 
 
 def ply_of(game: Game, ply) -> int:
+    """The ply asked for, checked against the game's length."""
     if ply is None:
         return len(game)
     if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= len(game):
