@@ -135,3 +135,16 @@ def test_a_quiz_session_driven_through_stdin_scores_the_answers(tmp_path):
     assert f"found: {ex[0]['best']} is the best" in r.output
     assert f"{ex[1]['played']} loses" in r.output
     assert f"score: 1 of {len(ex)} found (2 answered)" in r.output
+
+
+def test_analyze_why_explains_each_players_biggest_mistakes(tmp_path):
+    path = tmp_path / "g.txt"
+    Game.read(GOLDEN).write(path)
+    data = json.loads(run("analyze", path, "--depth", 2, "--why", 3, "-q", "--json").output)
+    biggest = {b["number"] for s in data["summary"] for b in s["biggest_mistakes"]}
+    assert biggest and set(map(int, data["why"])) == biggest
+    for number, e in data["why"].items():
+        move = data["moves"][int(number) - 1]
+        assert e["played"]["move"] == move["move"] and e["position"] == move["position"]
+    text = run("analyze", path, "--depth", 2, "--why", 3, "-q").output
+    assert sum(line.startswith("  why ") for line in text.splitlines()) == len(biggest)

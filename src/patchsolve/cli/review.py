@@ -88,6 +88,14 @@ def write_text(path: str, text: str) -> None:
     help="Many games: how many are reviewed at once.",
 )
 @click.option("--address", default=None, help="Many games, --backend ray: a Ray cluster to connect to.")
+@click.option(
+    "--why",
+    "why_depth",
+    type=click.IntRange(2, 64),
+    default=None,
+    metavar="DEPTH",
+    help="Explain each player's biggest mistakes (patchsolve explain at DEPTH).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def analyze(
     record,
@@ -106,6 +114,7 @@ def analyze(
     backend,
     processes,
     address,
+    why_depth,
     as_json,
 ):
     """Review a game: the engine on every position, each move judged.
@@ -130,6 +139,7 @@ def analyze(
     Examples:
       patchsolve analyze game.txt --engine mcts --iterations 500 --threshold 4
       patchsolve analyze game.txt --engine alphabeta --depth 4 --svg review.svg
+      patchsolve analyze game.txt --depth 3 --why 4
       patchsolve analyze games/ --depth 3 --processes 2 --csv reviews.csv
     """
     from patchsolve.analysis import games_from
@@ -144,10 +154,27 @@ def analyze(
         return _analyze_many(
             records, engine, threshold, limits, options, csv_file, backend, processes, address, quiet
         )
-    return _analyze_one(records[0], engine, threshold, limits, options, quiet, svg_file, csv_file, as_json)
+    return _analyze_one(
+        records[0], engine, threshold, limits, options, quiet, svg_file, csv_file, as_json, why_depth
+    )
 
 
-def _analyze_one(record, engine, threshold, limits, options, quiet, svg_file, csv_file, as_json) -> int:
+def _explain_biggest(review, depth: int, quiet: bool) -> dict:
+    """``explain`` of each player's biggest mistakes: move number -> Explanation."""
+    from patchsolve.explanation import explain
+
+    out = {}
+    for s in review.summary():
+        for b in s["biggest_mistakes"]:
+            m = review.moves[b["number"] - 1]
+            info(quiet, f"explaining {m.number}. {m.move}")
+            out[m.number] = explain(m.position, m.move, depth=depth)
+    return out
+
+
+def _analyze_one(
+    record, engine, threshold, limits, options, quiet, svg_file, csv_file, as_json, why_depth=None
+) -> int:
     from patchsolve.analysis import CSV_FIELDS, analyze_game, summary_rows
 
     name, text = record
@@ -171,6 +198,7 @@ def _analyze_one(record, engine, threshold, limits, options, quiet, svg_file, cs
             w.writerows(summary_rows(name, review))
     summary = review.summary()
     interrupted = review.interrupted
+    why = _explain_biggest(review, why_depth, quiet) if why_depth else {}
     if as_json:
         emit_json(
             {
@@ -180,6 +208,7 @@ def _analyze_one(record, engine, threshold, limits, options, quiet, svg_file, cs
                 "moves": [_analyze_row(m) for m in review.moves],
                 "summary": summary,
                 "critical_moments": [m.number for m in review.critical_moments()],
+                "why": {str(k): e.to_dict() for k, e in why.items()},
                 "end": game.end.to_text(),
                 "interrupted": interrupted,
             }
@@ -214,6 +243,13 @@ def _analyze_one(record, engine, threshold, limits, options, quiet, svg_file, cs
                 for b in s["biggest_mistakes"]
             )
             click.echo(f"player {s['player']}'s biggest mistakes: {worst}")
+            for b in s["biggest_mistakes"]:
+                if b["number"] in why:
+                    e = why[b["number"]]
+                    terms = ", ".join(f"{t['name']} {t['points']:+.1f}" for t in e.terms[:3])
+                    click.echo(
+                        f"  why {b['number']}. {b['move']}: {e.difference:.1f} points at depth {why_depth}: {terms}"
+                    )
     moments = review.critical_moments()
     if moments:
         click.echo(
