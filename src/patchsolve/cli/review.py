@@ -131,7 +131,7 @@ def analyze(
     biggest mistakes; the critical moments are the largest swings.
 
     \b
-    RECORD may be a folder of records (*.txt) or a file of several records:
+    RECORD may be a folder of records (the files ending in .txt) or a file of several records:
     then every game is reviewed and one CSV row per game and player is
     written as each game finishes (--csv FILE, else standard output).
 
