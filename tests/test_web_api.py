@@ -583,3 +583,40 @@ def test_a_search_process_that_cannot_start_ends_the_job_with_an_error(monkeypat
         time.sleep(0.02)
     assert job.status == "error" and "no process today" in job.error
     runner.kill()
+
+
+# -- analysis: levels, the quilt map, explain ------------------------------------------
+
+
+def test_a_search_at_a_level_plays_that_levels_move(base):
+    from patchsolve.levels import level_move
+
+    game = Game.read(GOLDEN)
+    ply = 12
+    record = {"start": None, "moves": [str(m) for m in game.moves]}
+    status, job = call(base, "/api/search", {"game": record, "ply": ply, "time": 1, "level": 3})
+    assert status == 202, job
+    job = wait_job(base, job)
+    assert job["status"] == "done" and job["result"]["level"] == 3
+    assert job["result"]["best_move"] == str(level_move(game.position(ply), 3, seed=ply)[0])
+    status, data = call(base, "/api/search", {"game": record, "ply": ply, "level": 11})
+    assert_error(status, data, 400, "level")
+
+
+def test_the_quilt_map(base):
+    status, m = call(base, "/api/map", {"game": {"moves": []}})
+    assert status == 200, m
+    assert len(m["grids"]) == 2 and all(len(g) == 9 for g in m["grids"])
+    assert m["samples"] == 1000 and xml.dom.minidom.parseString(m["svg"])
+
+
+def test_explain_a_move_and_refuse_a_bad_one(base):
+    start = ps.Position.start(seed=0)
+    status, e = call(base, "/api/explain", {"game": {"moves": []}, "move": "4:0@a1", "depth": 3})
+    assert status == 200, e
+    assert e["played"]["move"] == "4:0@a1" and e["text"].startswith("best ")
+    assert e["position"] == start.to_text()
+    status, data = call(base, "/api/explain", {"game": {"moves": []}, "move": "32:0@a1"})
+    assert_error(status, data, 422)
+    status, data = call(base, "/api/explain", {"game": {"moves": []}, "move": "walk", "depth": 99})
+    assert_error(status, data, 400, "depth")

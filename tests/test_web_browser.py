@@ -166,6 +166,26 @@ def test_the_review_lists_the_judged_moves_and_jumps_to_them(page):
     items[-1].click()
     target = judged[-1]["number"] - 1
     wait(driver, lambda d: f"move {target} of {len(short)}" in d.find_element(By.ID, "ply-info").text)
+    # why? explains the move in the page (the measured terms of patchsolve.explain)
+    driver.find_elements(By.CSS_SELECTOR, "#review-text a.why")[0].click()
+    wait(driver, lambda d: d.find_element(By.ID, "why-text").text.startswith("best "))
+
+
+def test_the_quilt_map_and_an_engine_at_a_level(page):
+    from patchsolve.levels import level_move
+
+    driver, url = page
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#board rect.sq"))
+    driver.find_element(By.ID, "map").click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#map-view svg rect.square"))
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#map-view svg rect.square")) == 162
+    # the engine plays player 0 at level 2: its first move is level 2's
+    Select(driver.find_element(By.ID, "level")).select_by_value("2")
+    Select(driver.find_element(By.ID, "engine-side")).select_by_value("0")
+    wait(driver, lambda d: len(moves_listed(d)) >= 1)
+    view = driver.execute_script("return state.view")
+    first = ps.Game.from_text(view["record"]).moves[0]
+    assert first == level_move(ps.Game.from_text(view["record"]).start, 2, seed=0)[0]
 
 
 def test_paint_a_position_from_the_table_and_ask_for_the_best_move(page):

@@ -41,6 +41,9 @@ MAX_TIME = 30.0  # seconds a search may be given
 MAX_ANALYZE_TIME = 2.0  # seconds per position of a game review ...
 MAX_REVIEW_TIME = 120.0  # ... and for the whole review (long games get less a position)
 MAX_DEPTH = 30
+MAP_SAMPLES = 1000  # greedy continuations behind a quilt map (about 0.1 s)
+EXPLAIN_DEPTH = 5  # explain's default depth in the page (about 0.1 s); at most:
+MAX_EXPLAIN_DEPTH = 8
 MAX_TOP = 16  # root moves valued one by one (alpha-beta multipv)
 ENGINES = ("alphabeta", "mcts")
 STATIC = resources.files("patchsolve.web") / "static"
@@ -156,6 +159,39 @@ async def api_game(request: Request):
     return JSONResponse(views.view(game, data.get("ply")))
 
 
+def _position_of(data: dict):
+    game = views.game_of(data.get("game", {}))
+    return game.position(views.ply_of(game, data.get("ply")))
+
+
+async def api_map(request: Request):
+    """The chance each square ends covered (patchsolve.coverage): its grids and heat map."""
+    from starlette.concurrency import run_in_threadpool
+
+    from patchsolve.coverage import coverage_map, coverage_svg
+
+    data = await read_json(request)
+    pos = _position_of(data)
+    cmap = await run_in_threadpool(coverage_map, pos, MAP_SAMPLES, 0)
+    return JSONResponse({**cmap.to_dict(), "svg": coverage_svg(cmap)})
+
+
+async def api_explain(request: Request):
+    """Why a move is worse than the best (patchsolve.explain), at a small depth."""
+    from starlette.concurrency import run_in_threadpool
+
+    from patchsolve.explanation import explain
+
+    data = await read_json(request)
+    pos = _position_of(data)
+    if pos.is_over:
+        raise ApiError(422, "the game is over: there is no move to explain")
+    move = pos.parse_move(text(data, "move"))
+    depth = number(data, "depth", EXPLAIN_DEPTH, 2, MAX_EXPLAIN_DEPTH, int)
+    e = await run_in_threadpool(lambda: explain(pos, move, depth=depth, workers=1))
+    return JSONResponse({**e.to_dict(), "text": e.text()})
+
+
 async def api_play(request: Request):
     """A move played in the game; the new view."""
     data = await read_json(request)
@@ -201,6 +237,9 @@ async def api_search(request: Request):
         "time": budget,
         "depth": number(data, "depth", MAX_DEPTH, 1, MAX_DEPTH, int),
         "top": number(data, "top", 1, 1, MAX_TOP, int),
+        # an opponent's level (patchsolve.levels): 10 is the engine itself; the draw follows the ply
+        "level": number(data, "level", 10, 1, 10, int),
+        "level_seed": views.ply_of(game, data.get("ply")),
     }
     job = request.app.state.jobs.submit("search", payload, budget)
     return JSONResponse(job.to_dict(), status_code=202)
@@ -344,6 +383,8 @@ def create_app(allowed_hosts=LOOPBACK_NAMES) -> Starlette:
         Route("/api/setup", api_setup, methods=["POST"]),
         Route("/api/search", api_search, methods=["POST"]),
         Route("/api/analyze", api_analyze, methods=["POST"]),
+        Route("/api/map", api_map, methods=["POST"]),
+        Route("/api/explain", api_explain, methods=["POST"]),
         Route("/api/jobs/{job_id}", api_job),
         Route("/api/jobs/{job_id}/stop", api_job_stop, methods=["POST"]),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),

@@ -38,6 +38,11 @@ def _search_job(payload, report) -> dict:
     from patchsolve.position import Position
 
     pos = Position.from_text(payload["position"])
+    if payload.get("level", 10) < 10:
+        from patchsolve.levels import level_move
+
+        move, r = level_move(pos, payload["level"], seed=payload.get("level_seed", 0))
+        return {**r.to_dict(), "best_move": str(move), "level": payload["level"]}
     if payload["engine"] == "mcts":
         return _mcts_in_slices(pos, payload["time"], payload.get("seed", 0), report)
     return _alphabeta_by_depth(pos, payload["time"], payload.get("depth", 100), payload.get("top", 1), report)

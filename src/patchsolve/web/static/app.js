@@ -322,7 +322,9 @@ async function startSearch(time, purpose) {
   const gameAtStart = JSON.stringify(state.game) + state.ply;
   try {
     const top = purpose === "hint" ? 8 : 1;   // the engine's own move needs no ranked list
-    const job = await api("/api/search", { game: state.game, ply: state.ply, engine: $("engine").value, time, top });
+    const request = { game: state.game, ply: state.ply, engine: $("engine").value, time, top };
+    if (purpose === "engine-move") request.level = parseInt($("level").value, 10);   // the opponent's level
+    const job = await api("/api/search", request);
     state.job = job.id; state.jobPurpose = purpose; state.jobGame = gameAtStart;
     // the previous answer was about another search: never leave it beside the new one
     $("result").innerHTML = "<small>searching\u2026</small>";
@@ -418,6 +420,23 @@ async function startReview() {
   } catch (e) { message(e.message, "error"); }
 }
 
+async function showMap() {
+  if (state.setup) { message(SETUP_LOCKED, "error"); return; }
+  try {
+    const m = await api("/api/map", { game: state.game, ply: state.ply });
+    $("map-view").innerHTML = m.svg
+      + `<small>expected empty squares: ${m.expected_empty.map((x) => x.toFixed(1)).join(" / ")} `
+      + `(${m.samples} greedy continuations)</small>`;
+  } catch (e) { message(e.message, "error"); }
+}
+
+async function explainMove(ply, move, where) {
+  try {
+    const e = await api("/api/explain", { game: state.game, ply, move });
+    where.textContent = e.text;
+  } catch (err) { message(err.message, "error"); }
+}
+
 function showReview(review) {
   if (!review) { message("the review was stopped before it reviewed a move", "error"); return; }
   if (review.partial) message(`review stopped: the first ${review.moves.length} moves are reviewed`, "error");
@@ -434,12 +453,18 @@ function showReview(review) {
   const items = judged.map((m) =>
     `<li class="review-mistake ${m.class}" data-ply="${m.number - 1}">${m.number}. player ${m.player}: `
     + `${m.move} (${m.class}, -${m.loss.toFixed(1)} points, -${(100 * m.win_loss).toFixed(0)}% win; `
-    + `best ${m.best_move})</li>`);
+    + `best ${m.best_move}) <a href="#" class="why" data-ply="${m.number - 1}" data-move="${m.move}">why?</a></li>`);
   $("review-text").innerHTML = lines.join("<br>")
     + (items.length ? `<ul class="review-mistakes">${items.join("")}</ul>` : "")
-    + "<small>click a move above or the graph to go there</small>";
+    + `<pre id="why-text" class="why-text"></pre>`
+    + "<small>click a move above or the graph to go there; why? explains it</small>";
   $("review-text").querySelectorAll("li.review-mistake").forEach((el) =>
     el.addEventListener("click", () => goTo(parseInt(el.dataset.ply, 10))));
+  $("review-text").querySelectorAll("a.why").forEach((el) =>
+    el.addEventListener("click", (ev) => {
+      ev.preventDefault(); ev.stopPropagation();
+      explainMove(parseInt(el.dataset.ply, 10), el.dataset.move, $("why-text"));
+    }));
   markReviewPly();
 }
 
@@ -488,7 +513,7 @@ async function newGame() {
 // would act on that game (search it, play into it, replace it) is disabled,
 // with the reason shown beside it, until Use this position or Cancel.
 const GAME_CONTROLS = ["best", "walk", "undo", "redo", "new-game", "review", "load", "show-position",
-  "show-record", "download", "engine-side"];
+  "show-record", "download", "engine-side", "map"];
 
 function lockGame(on) {
   for (const id of GAME_CONTROLS) {
@@ -798,6 +823,7 @@ function wire() {
   });
   $("stop").addEventListener("click", stopJob);
   $("engine-side").addEventListener("change", maybeEngineMove);
+  $("map").addEventListener("click", showMap);
   $("load").addEventListener("click", load);
   $("show-position").addEventListener("click", () => { $("io").value = state.view.position; });
   $("show-record").addEventListener("click", () => { $("io").value = state.view.record; });
