@@ -620,3 +620,23 @@ def test_explain_a_move_and_refuse_a_bad_one(base):
     assert_error(status, data, 422)
     status, data = call(base, "/api/explain", {"game": {"moves": []}, "move": "walk", "depth": 99})
     assert_error(status, data, 400, "depth")
+
+
+def test_practise_the_mistakes_of_a_review(base):
+    from patchsolve.analysis import analyze_game
+
+    review = analyze_game(Game.read(GOLDEN), depth=2)
+    moves = [m.to_dict() for m in review.moves]
+    status, q = call(base, "/api/quiz", {"moves": moves, "threshold": 3, "player": 0})
+    assert status == 200, q
+    ex = q["exercises"]
+    assert ex and all(e["player"] == 0 and e["played_loss"] > 3 for e in ex)
+    status, g = call(base, "/api/quiz/grade", {"exercise": ex[0], "move": ex[0]["best"]})
+    assert status == 200 and g["correct"] and g["loss"] == 0, g
+    status, g = call(base, "/api/quiz/grade", {"exercise": ex[0], "move": ex[0]["played"]})
+    assert status == 200 and g["loss"] > 0, g
+    # bad input: clear errors, never a 500
+    assert_error(*call(base, "/api/quiz/grade", {"exercise": {"x": 1}, "move": "walk"}), 422, "fields")
+    assert_error(*call(base, "/api/quiz/grade", {"exercise": ex[0], "move": "fly"}), 422)
+    assert_error(*call(base, "/api/quiz", {"moves": [{"number": 1}]}), 422, "needs")
+    assert_error(*call(base, "/api/quiz", {"moves": moves, "player": 2}), 400, "player")

@@ -171,6 +171,37 @@ def test_the_review_lists_the_judged_moves_and_jumps_to_them(page):
     wait(driver, lambda d: d.find_element(By.ID, "why-text").text.startswith("best "))
 
 
+def test_practise_the_mistakes_of_a_review(page):
+    driver, url = page
+    game = Game.read(GOLDEN)
+    box = driver.find_element(By.ID, "io")
+    box.clear()
+    box.send_keys(game.to_text())
+    driver.find_element(By.ID, "load").click()
+    wait(driver, lambda d: len(moves_listed(d)) == len(game))
+    rt = driver.find_element(By.ID, "review-time")
+    rt.clear()
+    rt.send_keys("0.05")
+    th = driver.find_element(By.ID, "threshold")
+    th.clear()
+    th.send_keys("2")
+    driver.find_element(By.ID, "review").click()
+    wait(driver, lambda d: d.find_element(By.ID, "practise").is_enabled(), timeout=60)
+    driver.find_element(By.ID, "practise").click()
+    wait(driver, lambda d: d.find_element(By.ID, "quiz-title").text.startswith("Exercise 1 of"), timeout=60)
+    quiz = driver.execute_script("return state.quiz")
+    first = quiz["exercises"][0]
+    # the board shows the exercise's position: the one before the move that lost
+    wait(
+        driver,
+        lambda d: f"move {first['number'] - 1} of {len(game)}" in d.find_element(By.ID, "ply-info").text,
+    )
+    driver.find_element(By.ID, "quiz-move").send_keys(first["best"])
+    driver.find_element(By.ID, "quiz-check").click()
+    wait(driver, lambda d: d.find_element(By.ID, "quiz-result").text.startswith(f"found: {first['best']}"))
+    assert driver.find_element(By.ID, "quiz-score").text == "found 1 of 1 answered"
+
+
 def test_the_quilt_map_and_an_engine_at_a_level(page):
     from patchsolve.levels import level_move
 

@@ -66,9 +66,6 @@ def exercises(
     of ``player`` (both when None) that lost more than ``threshold`` points
     (the review's threshold when None), biggest loss first, each valued by a
     MultiPV search of ``rows`` rows at ``depth``."""
-    from patchsolve.position import Position
-    from patchsolve.search import search
-
     if player not in (None, 0, 1) or isinstance(player, bool):
         raise PatchsolveError(f"player must be 0 or 1, not {player!r}")
     limit = review.threshold if threshold is None else threshold
@@ -77,8 +74,52 @@ def exercises(
     if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or tolerance < 0:
         raise PatchsolveError(f"tolerance must be a number >= 0, not {tolerance!r}")
     chosen = [m for m in review.moves if (player is None or m.player == player) and m.loss > limit]
+    return _valued(chosen, depth, rows, tolerance, options)
+
+
+def exercises_of_moves(
+    moves: list[dict],
+    player: int | None = None,
+    threshold: float = 3.0,
+    depth: int = DEFAULT_DEPTH,
+    tolerance: float = DEFAULT_TOLERANCE,
+    count: int = 10,
+    **options,
+) -> list[Exercise]:
+    """The exercises of reviewed moves given as dicts (``number``,
+    ``player``, ``position``, ``move``, ``loss``: what ``analyze --json``
+    and the web review carry), at most ``count`` of them; each position is
+    read again, so a bad one is a clear error."""
+    from types import SimpleNamespace
+
+    from patchsolve.position import Position
+
+    if player not in (None, 0, 1) or isinstance(player, bool):
+        raise PatchsolveError(f"player must be 0 or 1, not {player!r}")
+    items = []
+    for m in moves:
+        if not isinstance(m, dict):
+            raise PatchsolveError("each reviewed move is an object")
+        try:
+            number, who, position = int(m["number"]), int(m["player"]), str(m["position"])
+            move, loss = str(m["move"]), float(m["loss"])
+        except (KeyError, TypeError, ValueError):
+            raise PatchsolveError("a reviewed move needs number, player, position, move and loss") from None
+        pos = Position(position)
+        pos.parse_move(move)  # a move of that position, or a clear error
+        if (player is None or who == player) and loss > threshold:
+            items.append(SimpleNamespace(number=number, player=who, position=position, move=move, loss=loss))
+    items.sort(key=lambda m: (-m.loss, m.number))
+    return _valued(items[:count], depth, DEFAULT_ROWS, tolerance, options)
+
+
+def _valued(chosen, depth, rows, tolerance, options) -> list[Exercise]:
+    """Each chosen move's position ranked by one MultiPV search: an Exercise."""
+    from patchsolve.position import Position
+    from patchsolve.search import search
+
     out = []
-    for m in sorted(chosen, key=lambda m: (-m.loss, m.number)):
+    for m in sorted(chosen, key=lambda m: (-m.loss, m.number)):  # biggest loss first
         pos = Position(m.position)
         r = search(pos, engine="alphabeta", depth=depth, multipv=rows, **options)
         ranked = [
@@ -138,4 +179,22 @@ def grade(exercise: Exercise, move, tolerance: float = DEFAULT_TOLERANCE, **opti
     return Grade(str(mv), value, loss, loss <= tolerance, bound)
 
 
-__all__ = ["Exercise", "Grade", "exercises", "grade"]
+def exercise_of_dict(data) -> Exercise:
+    """An Exercise from its ``to_dict`` form (a front end sends it back to be
+    graded); a PatchsolveError when a field is missing or of the wrong kind."""
+    fields = Exercise.__dataclass_fields__
+    if not isinstance(data, dict) or set(data) != set(fields):
+        raise PatchsolveError(f"an exercise has the fields {', '.join(fields)}")
+    try:
+        e = Exercise(**data)
+        float(e.best_value)
+        from patchsolve.position import Position
+
+        Position(e.position)
+        accepted = [(str(d["move"]), float(d["value"])) for d in e.acceptable]
+    except (TypeError, ValueError, KeyError):
+        raise PatchsolveError("an exercise's fields are not of their kinds") from None
+    return Exercise(**{**data, "acceptable": [{"move": m, "value": v} for m, v in accepted]})
+
+
+__all__ = ["Exercise", "Grade", "exercises", "exercises_of_moves", "exercise_of_dict", "grade"]

@@ -44,6 +44,8 @@ MAX_DEPTH = 30
 MAP_SAMPLES = 1000  # greedy continuations behind a quilt map (about 0.1 s)
 EXPLAIN_DEPTH = 5  # explain's default depth in the page (about 0.1 s); at most:
 MAX_EXPLAIN_DEPTH = 8
+QUIZ_DEPTH = 5  # the exercises' MultiPV depth in the page
+QUIZ_COUNT = 10  # exercises at most
 MAX_TOP = 16  # root moves valued one by one (alpha-beta multipv)
 ENGINES = ("alphabeta", "mcts")
 STATIC = resources.files("patchsolve.web") / "static"
@@ -190,6 +192,41 @@ async def api_explain(request: Request):
     depth = number(data, "depth", EXPLAIN_DEPTH, 2, MAX_EXPLAIN_DEPTH, int)
     e = await run_in_threadpool(lambda: explain(pos, move, depth=depth, workers=1))
     return JSONResponse({**e.to_dict(), "text": e.text()})
+
+
+async def api_quiz(request: Request):
+    """The exercises of the review's judged moves (patchsolve.quiz): ranked by MultiPV at a small depth."""
+    from starlette.concurrency import run_in_threadpool
+
+    from patchsolve.quiz import exercises_of_moves
+
+    data = await read_json(request)
+    moves = data.get("moves")
+    if not isinstance(moves, list) or len(moves) > views.MAX_MOVES:
+        raise ApiError(400, f"'moves' must be a list of at most {views.MAX_MOVES} reviewed moves")
+    player = data.get("player")
+    if player is not None and (isinstance(player, bool) or player not in (0, 1)):
+        raise ApiError(400, "'player' must be 0, 1 or null")
+    threshold = number(data, "threshold", 3.0, 0, 200)
+    found = await run_in_threadpool(
+        lambda: exercises_of_moves(moves, player, threshold, QUIZ_DEPTH, count=QUIZ_COUNT, workers=1)
+    )
+    return JSONResponse({"exercises": [e.to_dict() for e in found]})
+
+
+async def api_quiz_grade(request: Request):
+    """An answer to an exercise, valued on the exercise's footing."""
+    from starlette.concurrency import run_in_threadpool
+
+    from patchsolve.quiz import exercise_of_dict, grade
+
+    data = await read_json(request)
+    exercise = exercise_of_dict(data.get("exercise"))
+    move = text(data, "move")
+    g = await run_in_threadpool(lambda: grade(exercise, move, workers=1))
+    return JSONResponse(
+        {"move": g.move, "value": g.value, "loss": g.loss, "correct": g.correct, "bound": g.bound}
+    )
 
 
 async def api_play(request: Request):
@@ -385,6 +422,8 @@ def create_app(allowed_hosts=LOOPBACK_NAMES) -> Starlette:
         Route("/api/analyze", api_analyze, methods=["POST"]),
         Route("/api/map", api_map, methods=["POST"]),
         Route("/api/explain", api_explain, methods=["POST"]),
+        Route("/api/quiz", api_quiz, methods=["POST"]),
+        Route("/api/quiz/grade", api_quiz_grade, methods=["POST"]),
         Route("/api/jobs/{job_id}", api_job),
         Route("/api/jobs/{job_id}/stop", api_job_stop, methods=["POST"]),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),

@@ -14,6 +14,7 @@ const state = {
   job: null,             // the running job id
   jobPurpose: null,      // "engine-move", "hint" or "review"
   review: null,
+  quiz: null,            // the exercises being practised: {exercises, k, found, answered}
   setup: null,           // while setting up: {placed: [[pieces], [pieces]], pick, hover}
 };
 
@@ -437,10 +438,66 @@ async function explainMove(ply, move, where) {
   } catch (err) { message(err.message, "error"); }
 }
 
+// -- practise the mistakes (patchsolve.quiz) ------------------------------------------
+
+async function startQuiz() {
+  if (!state.review) return;
+  const player = $("practise-player").value;
+  try {
+    const q = await api("/api/quiz", {
+      moves: state.review.moves, threshold: parseFloat($("threshold").value) || 0,
+      player: player === "" ? null : parseInt(player, 10),
+    });
+    if (!q.exercises.length) { message("no move lost more than the threshold: nothing to practise"); return; }
+    state.quiz = { exercises: q.exercises, k: 0, found: 0, answered: 0 };
+    $("quiz").hidden = false;
+    showExercise();
+  } catch (e) { message(e.message, "error"); }
+}
+
+function showExercise() {
+  const q = state.quiz, e = q.exercises[q.k];
+  $("quiz-title").textContent = `Exercise ${q.k + 1} of ${q.exercises.length}: move ${e.number}, `
+    + `player ${e.player} to move; the game's ${e.played} lost ${e.played_loss.toFixed(1)} points`;
+  $("quiz-result").textContent = "";
+  $("quiz-move").value = "";
+  $("quiz-score").textContent = `found ${q.found} of ${q.answered} answered`;
+  goTo(e.number - 1);
+}
+
+async function checkAnswer() {
+  const q = state.quiz, e = q.exercises[q.k];
+  try {
+    const g = await api("/api/quiz/grade", { exercise: e, move: $("quiz-move").value.trim() });
+    q.answered += 1;
+    if (g.correct) q.found += 1;
+    $("quiz-result").textContent = g.correct
+      ? `found: ${g.move} is ${g.loss === 0 ? "the best" : `within ${g.loss.toFixed(1)} points of the best`} (${fmt(g.value)}, ${g.bound})`
+      : `${g.move} loses ${g.loss.toFixed(1)} points (${fmt(g.value)} against ${fmt(e.best_value)}, ${g.bound})`;
+    $("quiz-score").textContent = `found ${q.found} of ${q.answered} answered`;
+  } catch (err) { $("quiz-result").textContent = err.message; }
+}
+
+function showAnswer() {
+  const e = state.quiz.exercises[state.quiz.k];
+  $("quiz-result").textContent = `best: ${e.best} (${fmt(e.best_value)}, ${e.bound}); line: ${e.pv.slice(0, 8).join(" ")}`;
+}
+
+function nextExercise() {
+  const q = state.quiz;
+  if (q.k + 1 >= q.exercises.length) {
+    $("quiz-result").textContent = `done: found ${q.found} of ${q.exercises.length}`;
+    return;
+  }
+  q.k += 1;
+  showExercise();
+}
+
 function showReview(review) {
   if (!review) { message("the review was stopped before it reviewed a move", "error"); return; }
   if (review.partial) message(`review stopped: the first ${review.moves.length} moves are reviewed`, "error");
   state.review = review;
+  $("practise").disabled = false;
   $("review-graph").innerHTML = review.svg;
   $("review-graph").querySelectorAll("[data-ply]").forEach((el) =>
     el.addEventListener("click", () => goTo(parseInt(el.dataset.ply, 10))));
@@ -513,7 +570,7 @@ async function newGame() {
 // would act on that game (search it, play into it, replace it) is disabled,
 // with the reason shown beside it, until Use this position or Cancel.
 const GAME_CONTROLS = ["best", "walk", "undo", "redo", "new-game", "review", "load", "show-position",
-  "show-record", "download", "engine-side", "map"];
+  "show-record", "download", "engine-side", "map", "practise"];
 
 function lockGame(on) {
   for (const id of GAME_CONTROLS) {
@@ -824,6 +881,10 @@ function wire() {
   $("stop").addEventListener("click", stopJob);
   $("engine-side").addEventListener("change", maybeEngineMove);
   $("map").addEventListener("click", showMap);
+  $("practise").addEventListener("click", startQuiz);
+  $("quiz-check").addEventListener("click", checkAnswer);
+  $("quiz-answer").addEventListener("click", showAnswer);
+  $("quiz-next").addEventListener("click", nextExercise);
   $("load").addEventListener("click", load);
   $("show-position").addEventListener("click", () => { $("io").value = state.view.position; });
   $("show-record").addEventListener("click", () => { $("io").value = state.view.record; });
