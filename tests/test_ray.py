@@ -296,3 +296,20 @@ def test_self_play_data_generated_on_ray_equals_the_local_data(ray_session, tmp_
             return sorted(tuple(r.values()) for r in csv.DictReader(fh))
 
     assert rows(local) == rows(remote) and len({r[0] for r in rows(local)}) == 3
+
+
+def test_many_games_reviewed_on_ray_give_the_local_rows(ray_session):
+    from pathlib import Path
+
+    from patchsolve import Game
+    from patchsolve.analysis import review_games
+
+    golden = Game.read(Path(__file__).parent / "data" / "golden_game.txt")
+    records = [(f"tail{k}", Game(golden.position(k), golden.moves[k:]).to_text()) for k in (30, 36, 40)]
+    local = sorted(r for rows in review_games(records, depth=2) for r in map(tuple, map(dict.items, rows)))
+    on_ray = sorted(
+        r
+        for rows in review_games(records, depth=2, backend="ray", workers=2)
+        for r in map(tuple, map(dict.items, rows))
+    )
+    assert on_ray == local and len(local) == 6
