@@ -6,11 +6,13 @@ lines around a search. The command modules import from here; the group in
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import sys
 import threading
 import time
+from dataclasses import dataclass
 
 import click
 
@@ -151,11 +153,68 @@ FLAG_LIMITS = ("time", "iterations", "depth", "nodes", "seed", "workers")
 SEED = click.IntRange(*RANGES["seed"])
 
 
+@dataclass(frozen=True)
+class EngineChoice:
+    """What the engine options of a command asked for (``--engine``, the
+    limits, ``-o KEY=VALUE``, ``--quiet``): one argument instead of nine."""
+
+    name: str
+    time: float | None
+    iterations: int | None
+    depth: int | None
+    nodes: int | None
+    seed: int | None
+    workers: int | None
+    options: tuple[str, ...]
+    quiet: bool
+    default_time: float
+
+    def limits(self, multipv: int | None = None) -> tuple[Limits, dict]:
+        """The one ``Limits`` and the engine options (:func:`engine_limits`)."""
+        return engine_limits(
+            self.name,
+            self.time,
+            self.iterations,
+            self.depth,
+            self.nodes,
+            self.seed,
+            self.workers,
+            self.default_time,
+            self.options,
+            multipv,
+        )
+
+    def limits_given(self) -> bool:
+        """Was any limit or engine option given (the seed and the engine aside)?"""
+        return any(
+            x for x in (self.time, self.iterations, self.depth, self.nodes, self.workers, self.options)
+        )
+
+
 def engine_options(default_time: float):
     """The options of a command that runs an engine (--engine, the limits,
-    -o KEY=VALUE, --quiet); ``engine_limits`` turns them into a budget."""
+    -o KEY=VALUE, --quiet), handed to the command as one :class:`EngineChoice`
+    argument ``engine``; its ``limits()`` turns them into a budget."""
 
-    def deco(f):
+    def deco(command):
+        @functools.wraps(command)
+        def f(
+            *args, engine, time_limit, iterations, depth, nodes, seed, workers, engine_option, quiet, **kwargs
+        ):
+            choice = EngineChoice(
+                engine,
+                time_limit,
+                iterations,
+                depth,
+                nodes,
+                seed,
+                workers,
+                tuple(engine_option),
+                quiet,
+                default_time,
+            )
+            return command(*args, engine=choice, **kwargs)
+
         f = click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")(f)
         f = click.option(
             "--option",

@@ -14,7 +14,6 @@ from patchsolve.cli.common import (
     color_option,
     describe_move,
     emit_json,
-    engine_limits,
     engine_options,
     exit_code,
     fmt_score,
@@ -51,22 +50,7 @@ def _searchable(pos: Position):
 )
 @color_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def best(
-    position,
-    position_file,
-    engine,
-    time_limit,
-    iterations,
-    depth,
-    nodes,
-    seed,
-    workers,
-    engine_option,
-    quiet,
-    level,
-    color,
-    as_json,
-):
+def best(position, position_file, engine, level, color, as_json):
     """Search POSITION and print the best move, its evaluation, the principal
     variation, search statistics and the quilt after the move.
 
@@ -80,13 +64,9 @@ def best(
     pos = load_position(position, position_file)
     _searchable(pos)
     if level is not None and level < 10:
-        return _level_move(
-            pos, level, seed, (time_limit, iterations, depth, nodes, workers, engine_option), as_json
-        )
-    limits, options = engine_limits(
-        engine, time_limit, iterations, depth, nodes, seed, workers, DEFAULT_TIME, engine_option
-    )
-    r = run_search(pos, engine, limits, options, quiet)
+        return _level_move(pos, level, engine, as_json)
+    limits, options = engine.limits()
+    r = run_search(pos, engine.name, limits, options, engine.quiet)
     move = r.best_move
     after = pos.play(move)
     if as_json:
@@ -104,7 +84,7 @@ def best(
     if r.proven:
         click.echo(f"proven: a {r.proven} for player {mover}")
     click.echo("pv: " + (" ".join(str(m) for m in r.pv) if r.pv else str(move)))
-    stats = [f"engine {r.engine or engine}"]
+    stats = [f"engine {r.engine or engine.name}"]
     if r.iterations is not None:
         stats.append(f"iterations {r.iterations}")
     if r.depth:
@@ -131,18 +111,19 @@ def best(
     return exit_code(r)
 
 
-def check_level_alone(level, *limits) -> None:
+def check_level_alone(level, engine) -> None:
     """A level below 10 has its own budget: refuse limits given beside it."""
-    if any(x for x in limits):
+    if engine.limits_given():
         raise CliError(
             f"level {level} has its own budget: give --time/--depth/--nodes/... only with --level 10"
         )
 
 
-def _level_move(pos: Position, level: int, seed, limits, as_json) -> int:
+def _level_move(pos: Position, level: int, engine, as_json) -> int:
     from patchsolve.levels import level_move
 
-    check_level_alone(level, *limits)
+    check_level_alone(level, engine)
+    seed = engine.seed
     move, r = level_move(pos, level, seed=seed or 0)
     if as_json:
         emit_json(
@@ -226,23 +207,7 @@ def _fmt_cell(v) -> str:
     help="Draw that map as an SVG heat map to FILE.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def eval_cmd(
-    position,
-    position_file,
-    engine,
-    time_limit,
-    iterations,
-    depth,
-    nodes,
-    seed,
-    workers,
-    engine_option,
-    quiet,
-    top,
-    show_map,
-    map_svg,
-    as_json,
-):
+def eval_cmd(position, position_file, engine, top, show_map, map_svg, as_json):
     """Print the evaluation of POSITION and its top moves ranked with their scores.
 
     \b
@@ -252,12 +217,10 @@ def eval_cmd(
     """
     pos = load_position(position, position_file)
     _searchable(pos)
-    limits, options = engine_limits(
-        engine, time_limit, iterations, depth, nodes, seed, workers, DEFAULT_TIME, engine_option, multipv=top
-    )
+    limits, options = engine.limits(multipv=top)
     if map_svg:
         check_writable(map_svg)
-    r = run_search(pos, engine, limits, options, quiet)
+    r = run_search(pos, engine.name, limits, options, engine.quiet)
     rows = _root_table(pos, r, top)
     cmap = None
     if show_map or map_svg:
@@ -270,7 +233,7 @@ def eval_cmd(
         data = {
             "position": pos.to_text(),
             "to_move": pos.to_move,
-            "engine": r.engine or engine,
+            "engine": r.engine or engine.name,
             "score": r.score,
             "bound": r.bound,
             "proven": r.proven,
@@ -301,7 +264,7 @@ def eval_cmd(
     if len(rows) < top:
         click.echo(
             f"({len(rows)} of the {top} rows asked: the position has {len(pos.legal_moves())} legal moves"
-            + ("" if engine == "alphabeta" else f"; {engine} ranks the moves it explored")
+            + ("" if engine.name == "alphabeta" else f"; {engine.name} ranks the moves it explored")
             + ")"
         )
     if show_map:

@@ -17,7 +17,6 @@ from patchsolve.cli.common import (
     color_option,
     describe_move,
     emit_json,
-    engine_limits,
     engine_options,
     info,
     load_position,
@@ -69,25 +68,7 @@ from patchsolve.patches import PATCHES
     is_flag=True,
     help="Print the finished game as JSON (the only thing on stdout; boards go to stderr).",
 )
-def play(
-    position,
-    position_file,
-    p0,
-    p1,
-    engine,
-    time_limit,
-    iterations,
-    depth,
-    nodes,
-    seed,
-    workers,
-    engine_option,
-    quiet,
-    level,
-    record_file,
-    color,
-    as_json,
-):
+def play(position, position_file, p0, p1, engine, level, record_file, color, as_json):
     """Play a game in the terminal (human vs engine, engine vs engine, or
     human vs human), showing the board after each move.
 
@@ -104,11 +85,9 @@ def play(
     players = (p0, p1)
     limits = options = None
     if "engine" in players:
-        limits, options = engine_limits(
-            engine, time_limit, iterations, depth, nodes, seed, workers, 1.0, engine_option
-        )
+        limits, options = engine.limits()
         if level is not None and level < 10:
-            check_level_alone(level, time_limit, iterations, depth, nodes, workers, engine_option)
+            check_level_alone(level, engine)
     game = Game(start)
     col = use_color(color)
     out = sys.stderr if as_json else sys.stdout  # with --json, stdout carries the JSON only
@@ -123,7 +102,7 @@ def play(
     save()  # an unwritable path fails before the first move
     show(render.text_position(game.end, game.labels(), col))
     if "human" in players:
-        info(quiet, "type a move, or 'help' for the prompt's commands")
+        info(engine.quiet, "type a move, or 'help' for the prompt's commands")
     code = 0
     while not game.end.is_over:
         pos = game.end
@@ -131,10 +110,10 @@ def play(
         if players[p] == "engine" and level is not None and level < 10:
             from patchsolve.levels import level_move
 
-            move = level_move(pos, level, seed=(seed or 0) + len(game))[0]
+            move = level_move(pos, level, seed=(engine.seed or 0) + len(game))[0]
             show(f"{len(game) + 1}. player {p} (level {level}): {move}  ({describe_move(pos, move)})")
         elif players[p] == "engine":
-            r = run_search(pos, engine, limits, options, quiet, label=f"player {p}: ")
+            r = run_search(pos, engine.name, limits, options, engine.quiet, label=f"player {p}: ")
             if r.interrupted:
                 click.echo(f"interrupted: the game is kept as it stands ({len(game)} moves)", err=True)
                 code = INTERRUPTED

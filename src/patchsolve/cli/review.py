@@ -14,7 +14,6 @@ from patchsolve.cli.common import (
     INTERRUPTED,
     CliError,
     emit_json,
-    engine_limits,
     engine_options,
     info,
     load_position,
@@ -97,26 +96,7 @@ def write_text(path: str, text: str) -> None:
     help="Explain each player's biggest mistakes (patchsolve explain at DEPTH).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def analyze(
-    record,
-    engine,
-    time_limit,
-    iterations,
-    depth,
-    nodes,
-    seed,
-    workers,
-    engine_option,
-    quiet,
-    threshold,
-    svg_file,
-    csv_file,
-    backend,
-    processes,
-    address,
-    why_depth,
-    as_json,
-):
+def analyze(record, engine, threshold, svg_file, csv_file, backend, processes, address, why_depth, as_json):
     """Review a game: the engine on every position, each move judged.
 
     \b
@@ -145,17 +125,16 @@ def analyze(
     from patchsolve.analysis import games_from
 
     records = [("-", read_file(record))] if record == "-" else games_from(record)
-    limits, options = engine_limits(
-        engine, time_limit, iterations, depth, nodes, seed, workers, 0.5, engine_option
-    )
+    limits, options = engine.limits()
+    quiet = engine.quiet
     if len(records) > 1:
         if svg_file or as_json:
             raise CliError("--svg and --json are for one game; many games give CSV rows (--csv)")
         return _analyze_many(
-            records, engine, threshold, limits, options, csv_file, backend, processes, address, quiet
+            records, engine.name, threshold, limits, options, csv_file, backend, processes, address, quiet
         )
     return _analyze_one(
-        records[0], engine, threshold, limits, options, quiet, svg_file, csv_file, as_json, why_depth
+        records[0], engine.name, threshold, limits, options, quiet, svg_file, csv_file, as_json, why_depth
     )
 
 
