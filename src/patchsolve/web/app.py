@@ -278,6 +278,8 @@ async def api_search(request: Request):
         "level": number(data, "level", 10, 1, 10, int),
         "level_seed": views.ply_of(game, data.get("ply")),
     }
+    if payload["level"] < 10:  # a level searches to its own depth: the time per move does not cut it
+        budget = MAX_TIME
     job = request.app.state.jobs.submit("search", payload, budget)
     return JSONResponse(job.to_dict(), status_code=202)
 
