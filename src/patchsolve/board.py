@@ -102,6 +102,7 @@ import re
 from typing import Any
 
 from patchsolve.errors import InvalidPositionError, NotationError
+from patchsolve.notation import FULL
 from patchsolve.patches import (
     BOARD,
     DEFAULT_EDITION,
@@ -366,8 +367,7 @@ def _derived_pending(fields, leather_drawn: int):
     ed = EDITIONS[fields["edition"]]
     t = fields["time"]
     taken = sum(1 for s in ed.leather_spaces if s <= max(t))
-    full = (1 << 81) - 1
-    if leather_drawn >= taken or full in fields["quilts"]:
+    if leather_drawn >= taken or FULL in fields["quilts"]:
         return None
     for p in (0, 1):
         if any(t[1 - p] < s <= t[p] for s in ed.leather_spaces):
@@ -381,7 +381,7 @@ def _leather_problem(cells, fields, ed) -> str | None:
     drawn = [c.count(LEATHER) for c in cells]
     passed = [s for s in ed.leather_spaces if s <= max(fields["time"])]
     expected = len(passed) - (fields["pending_leather"] is not None)
-    if sum(drawn) == expected or (1 << 81) - 1 in fields["quilts"]:
+    if sum(drawn) == expected or FULL in fields["quilts"]:
         return None
     where = ", ".join(f"quilt {p} shows {n} L" for p, n in enumerate(drawn))
     if sum(drawn) > len(passed):

@@ -50,13 +50,6 @@ TERM_NAMES = {
 }
 
 
-def _learned():
-    """The C module of the learned evaluation."""
-    from patchsolve.search import _learned as module
-
-    return module
-
-
 @dataclass(frozen=True)
 class Line:
     """One side of the comparison: a first move, its value for the mover,
@@ -147,31 +140,16 @@ def _facts(pos, mover: int) -> dict:
 
 
 def _holes(pos, player: int) -> int:
-    """Empty regions of the quilt (4-connected) smaller than every patch left
-    in the circle: squares no patch can fill any more."""
+    """Empty squares of the quilt in 4-connected regions smaller than every
+    patch left in the circle: squares no patch can fill any more."""
+    from patchsolve.notation import FULL
     from patchsolve.patches import PATCHES
+    from patchsolve.tiling import components
 
-    q = pos.quilt(player)
     sizes = [PATCHES[pid].size for pid in pos.circle]
     smallest = min(sizes) if sizes else 99
-    seen, count = set(), 0
-    for sq in range(81):
-        if q >> sq & 1 or sq in seen:
-            continue
-        stack, region = [sq], 0
-        seen.add(sq)
-        while stack:
-            s = stack.pop()
-            region += 1
-            r, c = divmod(s, 9)
-            for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                n = rr * 9 + cc
-                if 0 <= rr < 9 and 0 <= cc < 9 and not q >> n & 1 and n not in seen:
-                    seen.add(n)
-                    stack.append(n)
-        if region < smallest:
-            count += region
-    return count
+    regions = (c.bit_count() for c in components(FULL & ~pos.quilt(player)))
+    return sum(n for n in regions if n < smallest)
 
 
 SCORE_PARTS = [
@@ -258,7 +236,8 @@ def _terms(best_end, played_end, mover, total) -> list[dict]:
     """The value difference split into the evaluation's terms at the two line
     ends, plus the score if the game ended now, plus what the search saw
     beyond them; largest first."""
-    k = _learned()
+    from patchsolve.search import _learned as k
+
     names = list(k.FEATURES)
     weights = k.learned_weights()
     fb = k.features(best_end._c, mover)
