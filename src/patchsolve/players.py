@@ -251,7 +251,10 @@ class LevelPlayer(Player):
         self.seed = seed
         if self.level < MAX_LEVEL and limits:
             raise PatchsolveError(f"level {level} has its own budget: give limits only at level {MAX_LEVEL}")
-        limits.setdefault("workers", 1) if self.level == MAX_LEVEL else None
+        if self.level == MAX_LEVEL:
+            limits.setdefault(
+                "workers", 1
+            )  # one thread, as alphabeta:... players: a match gives each side a core
         self.limits = limits
 
     def choose(self, position):

@@ -264,7 +264,8 @@ async def api_search(request: Request):
     """Start a search job on a position; its id."""
     data = await read_json(request)
     game = views.game_of(data.get("game", {}))
-    pos = game.position(views.ply_of(game, data.get("ply")))
+    ply = views.ply_of(game, data.get("ply"))
+    pos = game.position(ply)
     if pos.is_over:
         raise ApiError(422, "the game is over: nothing to search")
     budget = number(data, "time", 1.0, 0.01, MAX_TIME)
@@ -276,7 +277,7 @@ async def api_search(request: Request):
         "top": number(data, "top", 1, 1, MAX_TOP, int),
         # an opponent's level (patchsolve.levels): 10 is the engine itself; the draw follows the ply
         "level": number(data, "level", 10, 1, 10, int),
-        "level_seed": views.ply_of(game, data.get("ply")),
+        "level_seed": ply,
     }
     if payload["level"] < 10:  # a level searches to its own depth: the time per move does not cut it
         budget = MAX_TIME
