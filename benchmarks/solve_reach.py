@@ -9,6 +9,8 @@ below 20, 25, 30, 35, 40 or 50 spaces (each bucket from its own games).
     python benchmarks/solve_reach.py generate            # writes solve_reach.json
     python benchmarks/solve_reach.py run --budget 10     # new solver, exact values
     python benchmarks/solve_reach.py run --wdl           # new solver, win/loss only
+    python benchmarks/solve_reach.py run --best          # new solver, a move proven best (no exact value)
+    python benchmarks/solve_reach.py run --best --nodes 2000000 --spaces 31 50   # nodes, one thread, 31-50 left
     python benchmarks/solve_reach.py run --no-sign-first # new solver without the win/loss pass first
     python benchmarks/solve_reach.py run --solver old    # the alpha-beta solver (before; at commit 14b201e)
     python benchmarks/solve_reach.py run --workers 1     # one thread (default: every core)
@@ -184,19 +186,32 @@ def solve_one(pos: Position, solver: str, budget: float, wdl: bool, hash_mb: int
         # the alpha-beta's exact mode was removed once the solver replaced it;
         # its rows were measured at commit 14b201e (results/solve_reach.md)
         raise SystemExit("--solver old: check out commit 14b201e to measure the old solver")
-    return patchsolve.solve(pos, time=budget, hash_mb=hash_mb, wdl=wdl, **SOLVE_OPTIONS)
+    limit = {"nodes": NODES[0]} if NODES else {"time": budget}
+    return patchsolve.solve(pos, hash_mb=hash_mb, wdl=wdl, **limit, **SOLVE_OPTIONS)
 
 
-def run(entries, solver: str, budget: float, wdl: bool, hash_mb: int, buckets) -> list[dict]:
+NODES: list = []  # --nodes: a node budget instead of the time (one thread)
+
+
+def is_proven(r, wdl: bool) -> bool:
+    """The question asked was answered: exact value, winner, or best move."""
+    if SOLVE_OPTIONS.get("best"):
+        return r.proven_best
+    return r.bound == "exact" if not wdl else r.proven is not None
+
+
+def run(entries, solver: str, budget: float, wdl: bool, hash_mb: int, buckets, spaces=None) -> list[dict]:
     rows = []
     for e in entries:
         if buckets and e["bucket"] not in buckets:
+            continue
+        if spaces and not spaces[0] <= e["spaces_left"] <= spaces[1]:
             continue
         pos = Position.from_text(e["text"])
         t0 = time.perf_counter()
         r = solve_one(pos, solver, budget, wdl, hash_mb)
         elapsed = time.perf_counter() - t0
-        proven = r.bound == "exact" if not wdl else getattr(r, "proven", None) is not None
+        proven = is_proven(r, wdl)
         rows.append(
             {
                 "bucket": e["bucket"],
@@ -265,6 +280,16 @@ def main(argv=None) -> int:
     r.add_argument("--solver", choices=["new", "old"], default="new")
     r.add_argument("--budget", type=float, default=10.0)
     r.add_argument("--wdl", action="store_true")
+    r.add_argument("--best", action="store_true", help="prove a best move only (solve(best=True))")
+    r.add_argument("--nodes", type=int, default=None, help="a node budget instead of --budget (one thread)")
+    r.add_argument(
+        "--spaces",
+        type=int,
+        nargs=2,
+        default=None,
+        metavar=("LO", "HI"),
+        help="only positions with LO..HI spaces left",
+    )
     r.add_argument("--no-sign-first", action="store_true", help="exact solve without the win/loss pass first")
     r.add_argument("--hash-mb", type=int, default=64)
     r.add_argument("--workers", type=int, default=None, help="solver threads (default: every core)")
@@ -292,11 +317,17 @@ def main(argv=None) -> int:
         SOLVE_OPTIONS["sign_first"] = False
     if args.workers is not None:
         SOLVE_OPTIONS["workers"] = args.workers
-    rows = run(entries, args.solver, args.budget, args.wdl, args.hash_mb, args.buckets)
+    if args.best:
+        SOLVE_OPTIONS["best"] = True
+    if args.nodes:
+        NODES.append(args.nodes)
+        SOLVE_OPTIONS["workers"] = 1
+    rows = run(entries, args.solver, args.budget, args.wdl, args.hash_mb, args.buckets, args.spaces)
     if args.out:
         args.out.write_text(json.dumps(rows, indent=1) + "\n")
     print(
-        f"solver {args.solver}{' --wdl' if args.wdl else ''}, budget {args.budget:g} s, hash {args.hash_mb} MB, "
+        f"solver {args.solver}{' --wdl' if args.wdl else ''}{' --best' if args.best else ''}, "
+        f"budget {f'{args.nodes} nodes' if args.nodes else f'{args.budget:g} s'}, hash {args.hash_mb} MB, "
         f"workers {args.workers or 'every core'}"
     )
     print(uniform_table(rows, args.budget) if args.set == "uniform" else table(rows, args.budget))

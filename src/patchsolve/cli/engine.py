@@ -294,6 +294,26 @@ def _solve_progress(quiet: bool):
     return report
 
 
+def _question(wdl: bool, at_least, best: bool) -> str:
+    """The question asked, for the progress line."""
+    if wdl:
+        return " who wins"
+    if at_least is not None:
+        return f" whether the margin is at least {at_least:+d}"
+    return " for a best move" if best else ""
+
+
+def _move_claim(r, proven: bool, at_least) -> str:
+    """What the best-move line claims, and no more than was proven."""
+    if r.proven_best or (proven and r.bound == "exact"):
+        return "(proven best)"
+    if at_least is not None and r.at_least:
+        return f"(proven to keep a margin of at least {at_least:+d})"
+    if r.proven == "win" and proven:
+        return "(proven to win)"
+    return "(not proven best)"
+
+
 def _interval(r) -> str:
     return f"[{r.lower:+d}, {r.upper:+d}]" if r.lower is not None else "?"
 
@@ -350,15 +370,39 @@ def _move_rows(pos: Position, rows: list, wdl: bool = False) -> None:
     "--workers", type=int, default=None, help="Threads (1..256; default: every core, 1 with --nodes)."
 )
 @click.option("--wdl", is_flag=True, help="Prove only who wins (far cheaper than the exact margin).")
+@click.option(
+    "--at-least",
+    "at_least",
+    type=click.IntRange(-1000, 1000),
+    default=None,
+    metavar="K",
+    help="Prove only whether the margin is at least K points (one test: cheap unless K is near the value).",
+)
+@click.option("--best", is_flag=True, help="Prove a best move without its exact value.")
 @click.option("--all-moves", is_flag=True, help="The proven value of every legal move, by patch.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def solve(position, position_file, time_limit, nodes, hash_mb, workers, wdl, all_moves, quiet, as_json):
+def solve(
+    position,
+    position_file,
+    time_limit,
+    nodes,
+    hash_mb,
+    workers,
+    wdl,
+    at_least,
+    best,
+    all_moves,
+    quiet,
+    as_json,
+):
     """Solve POSITION exactly: the final score margin under perfect play
     (both players maximising their own margin) and a best move. When the
     budget runs out first, prints the proven interval the value lies in and
-    exits with 1. --wdl proves only who wins (equal scores: the first to
-    reach 53); --all-moves values every move. Progress (test value, bounds,
+    exits with 1. Weaker questions are answered sooner: --wdl proves only
+    who wins (equal scores: the first to reach 53), --at-least K whether the
+    margin is at least K, --best a best move (its value may stay an
+    interval); --all-moves values every move. Progress (test value, bounds,
     nodes) goes to stderr about once a second.
 
     \b
@@ -366,16 +410,45 @@ def solve(position, position_file, time_limit, nodes, hash_mb, workers, wdl, all
       patchsolve solve -f endgame.txt
       patchsolve solve -f endgame.txt --time 5 --json
       patchsolve solve -f endgame.txt --wdl
+      patchsolve solve -f endgame.txt --at-least 10
+      patchsolve solve -f endgame.txt --best --time 5
       patchsolve solve -f endgame.txt --all-moves --time 30
     """
     pos = load_position(position, position_file)
     _searchable(pos)
+    asked = [
+        name
+        for name, on in (
+            ("--wdl", wdl),
+            ("--at-least", at_least is not None),
+            ("--best", best),
+        )
+        if on
+    ]
+    if all_moves and asked and asked != ["--wdl"]:
+        asked.append("--all-moves")
+    if len(asked) > 1:
+        raise click.UsageError(f"ask one question at a time, not {' and '.join(asked)}")
     # one Limits, refused here (one line, before any output) when the solver cannot take it
     limits = Limits(time=time_limit, nodes=nodes, hash_mb=hash_mb, workers=workers).for_engine("solve")
-    info(quiet, f"solving{' who wins' if wdl else ''} ({limits_text(limits) or 'default budget'})")
-    r = exact(pos, limits, wdl=wdl, all_moves=all_moves, progress=_solve_progress(quiet))
+    info(quiet, f"solving{_question(wdl, at_least, best)} ({limits_text(limits) or 'default budget'})")
+    r = exact(
+        pos,
+        limits,
+        wdl=wdl,
+        at_least=at_least,
+        best=best,
+        all_moves=all_moves,
+        progress=_solve_progress(quiet),
+    )
     info(quiet, f"done: {result_summary(r)}")
-    proven = r.bound == "exact" or (wdl and r.proven is not None)
+    proven = (
+        r.at_least is not None
+        if at_least is not None
+        else r.proven_best
+        if best
+        else r.bound == "exact" or (wdl and r.proven is not None)
+    )
     if as_json:
         data = r.to_dict()
         data.update({"position": pos.to_text(), "to_move": pos.to_move, "solved": proven})
@@ -384,7 +457,13 @@ def solve(position, position_file, time_limit, nodes, hash_mb, workers, wdl, all
     who = f"player {pos.to_move}, the player to move"
     if r.interrupted:
         click.echo("interrupted: the result so far")
-    if wdl and proven:
+    if at_least is not None:
+        answer = {True: "yes", False: "no", None: "NOT proven either way within the budget"}[r.at_least]
+        click.echo(f"margin at least {at_least:+d} for {who}: {answer} (margin in {_interval(r)})")
+    elif best:
+        value = f"exact {fmt_score(r.score)}" if r.bound == "exact" else f"in {_interval(r)}"
+        click.echo(f"value: {value} for {who}")
+    elif wdl and proven:
         verb = "wins" if r.proven == "win" else "loses"
         click.echo(f"result: {who}, {verb} (proven; margin in {_interval(r)})")
     elif proven:
@@ -395,8 +474,7 @@ def solve(position, position_file, time_limit, nodes, hash_mb, workers, wdl, all
             f"(proven bounds; {r.bound} bound {fmt_score(r.score)})"
         )
     click.echo(
-        f"best move: {r.best_move}  ({describe_move(pos, r.best_move)})"
-        + ("" if proven else "  (not proven best)")
+        f"best move: {r.best_move}  ({describe_move(pos, r.best_move)})  {_move_claim(r, proven, at_least)}"
     )
     click.echo("pv: " + " ".join(str(m) for m in r.pv))
     if all_moves:

@@ -796,6 +796,11 @@ cdef int etc_probe(Ctx* c, const CState* s, uint64_t key, int64_t* keys, int n, 
     return best
 
 
+cdef inline bint skipped(const Ctx* c, move_t m) noexcept nogil:
+    """``m`` is left out at the root (``Ctx.root_skip``)."""
+    return m >= 0 and (c.root_skip[m >> 6] >> (m & 63)) & 1
+
+
 cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
                 int rmask) noexcept nogil:
     """Value of ``s`` (not over) for its player to move, fail-soft."""
@@ -807,6 +812,9 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
     cdef EntryData e
     cdef uint64_t nodes0 = c.nodes
     cdef uint64_t tkey
+    # moves left out at the root: the value is then that of the other moves,
+    # so only upper bounds of the whole root hold and nothing is stored for it
+    cdef bint partial = ply == 0 and c.root_skip != NULL
     cdef int left[N_GROUPS]
     cdef int ub[N_GROUPS]
     cdef bint tried[N_GROUPS]
@@ -831,11 +839,19 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
         if shi <= alpha:
             c.static_cuts += 1
             return shi
-        if slo >= beta:
+        if slo >= beta and not partial:
             c.static_cuts += 1
             return slo
 
-    if tt_probe(c.tt, c.tt_mask, tkey, &e):
+    if partial:
+        if tt_probe(c.tt, c.tt_mask, tkey, &e):
+            if e.hi <= alpha:
+                return e.hi
+            if e.hi < beta:
+                beta = e.hi
+            if not skipped(c, e.move):
+                ttmove = e.move
+    elif tt_probe(c.tt, c.tt_mask, tkey, &e):
         if e.lo >= beta:
             return e.lo
         if e.hi <= alpha:
@@ -873,7 +889,7 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
             n = gen_moves(s, moves)
         keys = c.keys + ply * MAX_MOVES
         n = order_moves(c, s, moves, n, keys, ttmove, c.killer[ply])
-        if c.use_etc and n > 1 and not rmask:
+        if c.use_etc and n > 1 and not rmask and not partial:
             v = etc_probe(c, s, key, keys, n, p, relaxed, beta, ply, &etcmove)
             if v >= beta:
                 c.etc_cuts += 1
@@ -892,7 +908,7 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
             for i in range(n):
                 m = key_move(keys[i])
                 g = group_of(m)
-                if g >= 0 and not (tt_first and m == ttmove):
+                if g >= 0 and not (tt_first and m == ttmove) and not (partial and skipped(c, m)):
                     left[g] += 1
             if tt_first:
                 g = group_of(ttmove)
@@ -902,6 +918,8 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
     for i in range(n):
         m = next_move(keys, i, n)
         if tt_first and m == ttmove:
+            continue
+        if partial and skipped(c, m):
             continue
         if bounds:
             g = group_of(m)
@@ -935,6 +953,10 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
                         c.hist[m & 0xFFFF] += 1
                     break
 
+    if ply == 0 and best >= beta0:
+        c.root_cut = bestmove
+    if partial:
+        return best
     if best >= beta0:
         tt_store(c.tt, c.tt_mask, tkey, best, INF, bestmove, c.nodes - nodes0)
     elif best <= alpha0:
@@ -1055,14 +1077,29 @@ cdef class Solver:
             v = search(&self.c, &t, key, alpha, beta, 0, 0)
         return None if self.c.stop else v
 
-    def solve(self, CoreState s not None, int lo, int hi, int guess, int spread=8):
+    def solve(self, CoreState s not None, int lo, int hi, int guess, int spread=8, skip=None):
         """Narrow the proven interval [lo, hi] of ``s`` (for its player to
         move) by null-window searches until it closes or the budget runs out
-        (see "Driver"). Returns (lo, hi)."""
+        (see "Driver"). Returns (lo, hi). With ``skip`` (move codes of
+        ``s``, possibly none), the interval is that of the other root moves'
+        best value, nothing is stored for the root, and ``root_cut`` is the
+        root move of the last fail-high."""
         cdef CState t = s.s
         cdef uint64_t key = full_key(Z, &t)
         cdef Helper* hs = NULL
         cdef int n_help = self.threads - 1
+        cdef uint64_t* bits = NULL
+        if skip is not None:    # even when empty: the root cut-off move is then always set
+            bits = <uint64_t*>calloc(1 << 10, sizeof(uint64_t))
+            if bits == NULL:
+                raise MemoryError("solver skip set")
+            for code in skip:
+                if not 0 <= code < (1 << 16):
+                    free(bits)
+                    raise ValueError(f"move code {code!r}: not in 0..65535")
+                bits[code >> 6] |= (<uint64_t>1) << (code & 63)
+        self.c.root_skip = bits
+        self.c.root_cut = -1
         if n_help > 0 and lo < hi:
             hs = <Helper*>calloc(n_help, sizeof(Helper))
         with nogil:
@@ -1076,12 +1113,20 @@ cdef class Solver:
             mtd(&self.c, &t, key, &self.lo, &self.hi, &self.gamma, &self.steps, lo, hi, guess, spread)
             if hs != NULL:
                 self.hs = NULL
-                self.helper_nodes += helpers_finish(hs, n_help, &self.halt, &self.lo, &self.hi)
+                self.helper_nodes += helpers_finish(hs, n_help, &self.halt, &self.lo, &self.hi,
+                                                    &self.c.root_cut)
                 self.c.halt = NULL
                 # a helper's proof stopped this thread, not the budget
                 self.c.stop = limits_reached(self.c.nodes, self.c.node_limit, self.c.deadline)
         free(hs)
+        self.c.root_skip = NULL
+        free(bits)
         return self.lo, self.hi
+
+    @property
+    def root_cut(self):
+        """The root move code of the last fail-high of ``solve`` (-1: none)."""
+        return self.c.root_cut
 
     def tt_bounds(self, CoreState s not None):
         """(lo, hi, move) the TT holds for ``s``, or None."""
@@ -1252,9 +1297,11 @@ cdef int helpers_start(Helper* hs, int n, const Ctx* main, int* halt, int* solve
     return helpers_launch(hs, n, sizeof(Helper), &proto, helper_init, helper_main)
 
 
-cdef uint64_t helpers_finish(Helper* hs, int n, int* halt, int* lo, int* hi) noexcept nogil:
-    """Halt and join the helpers, narrow [lo, hi] by their intervals, free
-    their buffers; their node count."""
+cdef uint64_t helpers_finish(Helper* hs, int n, int* halt, int* lo, int* hi,
+                             move_t* cut) noexcept nogil:
+    """Halt and join the helpers, narrow [lo, hi] by their intervals (and
+    take the root cut-off move of one that raised ``lo``), free their
+    buffers; their node count."""
     cdef uint64_t nodes = 0
     cdef int i
     helpers_join(hs, n, sizeof(Helper), halt)
@@ -1263,6 +1310,7 @@ cdef uint64_t helpers_finish(Helper* hs, int n, int* halt, int* lo, int* hi) noe
             nodes += hs[i].c.nodes
             if hs[i].lo > lo[0]:
                 lo[0] = hs[i].lo
+                cut[0] = hs[i].c.root_cut
             if hs[i].hi < hi[0]:
                 hi[0] = hs[i].hi
         ctx_free(&hs[i].c)

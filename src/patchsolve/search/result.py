@@ -50,6 +50,9 @@ class SearchResult:
     lower: float | None = None  # proven bounds on score, where known
     upper: float | None = None
     workers: int | None = None  # threads (alpha-beta, solver) / processes (MCTS) that searched
+    proven_best: bool = False  # best_move is proven best, or among the best (the solver's best=True)
+    threshold: int | None = None  # the solver's at_least=K: K ...
+    at_least: bool | None = None  # ... and the answer: the margin is >= K (None: not proven either way)
 
     def to_dict(self) -> dict:
         """The result as a JSON-ready dict (moves as text)."""
@@ -71,6 +74,9 @@ class SearchResult:
             "iterations": self.iterations,
             "interrupted": self.interrupted,
             "workers": self.workers,
+            "proven_best": self.proven_best,
+            "threshold": self.threshold,
+            "at_least": self.at_least,
             "root_moves": [
                 {k: (str(v) if k == "move" else v) for k, v in d.items()} for d in self.root_moves
             ],

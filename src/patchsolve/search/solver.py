@@ -16,7 +16,7 @@
     "win"/"loss" for the player to move; ``lower``/``upper`` bound the margin
     (a win proves a margin of at least 0, a loss at most 0).
 
-``sign_first=True`` (the default; exact solves only)
+``sign_first=True`` (the default; exact and best-move solves)
     First proves who wins with a win/loss search (its own table, at most
     SIGN_SHARE of the budget): a win proves a margin of at least 0, a loss
     at most 0, and the exact search starts from that interval. Its nodes
@@ -24,6 +24,22 @@
     neutral in nodes to an exact value, a proven side of 0 more often when
     the budget runs out; ``proven`` then still names the winner when the
     pass proved it.
+
+``at_least=K``
+    Proves only whether the margin is at least ``K`` points: one null-window
+    test at ``K`` (far cheaper than the value when the value is not near
+    ``K``). ``at_least`` is True/False (None when the budget ran out) and
+    ``threshold`` is ``K``; ``lower``/``upper`` bound the margin, and a "yes"
+    names a move that keeps it (``best_move``).
+
+``best=True``
+    Proves a best move without its exact value (best node search): tests at
+    a threshold ``t`` collect the root moves worth at least ``t`` (each test
+    leaves out the moves already found); one such move with every other
+    below ``t`` is proven best: its lower bound meets every other move's
+    upper bound. Two or more raise the threshold; none lowers it. With
+    ties for best it ends with the exact value. ``proven_best`` is True when
+    proven; ``lower``/``upper`` bound the margin.
 
 ``all_moves=True``
     Also values every legal root move (``root_moves``: dicts with ``move``,
@@ -72,7 +88,12 @@ OPTIONS = {
     "relax": True,
     "etc": False,
     "sign_first": True,
+    "at_least": None,
+    "best": False,
 }
+QUESTIONS = ("wdl", "at_least", "best")  # one at a time (all_moves goes with none or wdl)
+MAX_THRESHOLD = 1000  # points; every margin is far inside
+NO_MOVE_LEFT = -(1 << 20)  # the best value of no move at all (below every margin)
 SIGN_SHARE = 0.5  # of the budget, at most, for the win/loss pass before an exact solve
 SIGN_HASH_DIV = 4  # its table: this fraction of hash_mb (it is thrown away after)
 
@@ -92,6 +113,7 @@ class _Run:
         self.stopped = False
         self.sign_nodes = 0  # nodes of the win/loss pass (counted in ``nodes``)
         self.sign = None  # "win"/"loss" when that pass proved it
+        self.sign_move = None  # ... and a move proven to win, where its table kept one
 
     @property
     def nodes(self) -> int:
@@ -134,6 +156,9 @@ class _Run:
         self.active = self.solver
         self.sign_nodes = w.nodes
         self.sign = "win" if lo > 0 else "loss" if hi < 0 else None
+        known = w.tt_bounds(pos._c)
+        if known is not None and known[0] > 0:  # the root's cut-off move proved the win
+            self.sign_move = _move_of(pos, known[2])
         spent = self.elapsed()
         self.solver.set_limits(
             max(nodes - w.nodes, 1) if nodes else 0, max(seconds - spent, 1e-6) if seconds else 0.0
@@ -436,6 +461,158 @@ def _solve_all(run: _Run, position: Position, seed) -> SearchResult:
     return r
 
 
+# -- weaker questions ----------------------------------------------------------
+
+
+def _root_interval(run: _Run, pos: Position) -> tuple[int, int]:
+    """Proven (lo, hi) of ``pos`` from the static bounds and the table."""
+    lo, hi = run.solver.bounds(pos._c)
+    known = run.solver.tt_bounds(pos._c)
+    if known is not None:
+        lo, hi = max(lo, known[0]), min(hi, known[1])
+    return lo, hi
+
+
+def _test(run: _Run, pos: Position, t: int, skip=()):
+    """One test "is the best root move of ``pos``, leaving out the codes in
+    ``skip``, worth at least ``t``?" on every thread: (True, its fail-soft
+    lower bound, the move code), (False, its upper bound, None), or None
+    when the budget ran out."""
+    lo, hi = run.call(run.solver.solve, pos._c, t - 1, t, t, 0, list(skip))
+    if lo >= t:
+        return True, lo, run.solver.root_cut
+    if hi < t:
+        return False, hi, None
+    return None
+
+
+def _answer(pos: Position, seed, run: _Run, lo: int, hi: int, best) -> SearchResult:
+    """A result for the proven interval [lo, hi] (margins) with ``best``
+    (a move, or None: the table's guess)."""
+    if best is None:
+        best = _tt_move(run, pos) or pos.legal_moves()[0]
+    if lo >= hi:
+        score, bound = lo, "exact"
+    else:
+        guess = run.solver.guess(pos._c)
+        score, bound = (lo, "lower") if abs(guess - lo) <= abs(hi - guess) else (hi, "upper")
+    elapsed = run.elapsed()
+    r = SearchResult(
+        best,
+        score,
+        bound,
+        [best],
+        0,
+        run.nodes,
+        elapsed,
+        run.nodes / elapsed if elapsed > 0 else 0.0,
+        seed,
+        engine="solve",
+    )
+    r.lower, r.upper = lo, hi
+    r.workers = run.threads
+    # a margin of 0 is a win or a loss by who reached 53 first: not proven here
+    r.proven = "win" if lo > 0 else "loss" if hi < 0 else None
+    return r
+
+
+def _at_least_result(run: _Run, pos: Position, k: int, seed) -> SearchResult:
+    """Is the margin of ``pos`` for its mover at least ``k``? (module doc)"""
+    lo, hi = _root_interval(run, pos)
+    move = None
+    if lo < k <= hi:
+        out = _test(run, pos, k)
+        if out is not None and out[0]:
+            lo = out[1]
+            move = _move_of(pos, out[2])
+        elif out is not None:
+            hi = out[1]
+    r = _answer(pos, seed, run, lo, hi, move)
+    r.engine = "solve-at-least"
+    r.threshold = k
+    r.at_least = True if lo >= k else False if hi < k else None
+    if r.at_least is True and move is None:
+        found = _achieving(run, pos, k)
+        if found is not None:
+            r.best_move, r.pv = found[0], [found[0]]
+    return r
+
+
+def _move_of(pos: Position, code: int):
+    """The legal move of ``pos`` with ``code`` (None if there is none)."""
+    for m in pos.legal_moves():
+        if m.code == code:
+            return m
+    return None
+
+
+def _best_result(run: _Run, pos: Position, seed, lo=None, hi=None) -> SearchResult:
+    """A move proven best, or among the best (module doc), and the proven
+    interval of the value (within [lo, hi] when given: the win/loss pass's)."""
+    moves = pos.legal_moves()
+    slo, shi = _root_interval(run, pos)
+    lo, hi = max(slo, lo if lo is not None else slo), min(shi, hi if hi is not None else shi)
+    if len(moves) == 1:
+        r = _answer(pos, seed, run, lo, hi, moves[0])
+        r.proven_best = True
+    else:
+        found, lo, hi = _best_node_search(run, pos, moves, lo, hi)
+        if lo >= hi:
+            r = _result(run, pos, lo, hi, seed)
+            r.proven_best = True
+        else:
+            r = _answer(pos, seed, run, lo, hi, found)
+            r.proven_best = found is not None
+    r.engine = "solve-best"
+    r.proven = r.proven or run.sign
+    return r
+
+
+def _best_node_search(run: _Run, pos: Position, moves: list, lo: int, hi: int):
+    """(a move proven best or None, lo, hi) -- the root interval narrowed by
+    threshold tests as ``mtd`` steps (``_solver.pyx``, "Driver"): from the
+    evaluation, steps of one doubled from the third in one direction."""
+    upper: dict = {}  # move code -> proven upper bound of its value
+    lower: dict = {}  # move code -> proven lower bound
+    g = run.solver.guess(pos._c)
+    step, last, streak = 1, None, 0
+    while lo < hi:
+        t = min(max(g, lo + 1), hi)
+        skip = {c for c, u in upper.items() if u < t}
+        winners: list = []
+        rest = None  # upper bound of every move neither skipped nor a winner
+        while len(winners) < 2:
+            if len(skip) + len(winners) == len(moves):
+                rest = NO_MOVE_LEFT
+                break
+            out = _test(run, pos, t, skip | set(winners))
+            if out is None:
+                return None, lo, hi
+            if not out[0]:
+                rest = out[1]
+                break
+            winners.append(out[2])
+            lower[out[2]] = max(lower.get(out[2], out[1]), out[1])
+        if rest is not None:
+            for m in moves:
+                if m.code not in skip and m.code not in winners:
+                    upper[m.code] = min(upper.get(m.code, rest), rest)
+        if len(winners) == 1:  # worth at least t, every other move less
+            return _move_of(pos, winners[0]), max(lo, lower[winners[0]]), hi
+        up = bool(winners)
+        if up:
+            v = max(lower[c] for c in winners)
+            lo = max(lo, v)
+        else:
+            v = rest
+            hi = min(hi, v)
+        streak = streak + 1 if up == last else 1
+        step = step * 2 if streak >= 3 else 1
+        last = up
+        g = v + step if up else v - step + 1
+    return None, lo, hi
+
+
 # -- API -----------------------------------------------------------------------
 
 
@@ -446,8 +623,20 @@ def check_options(options: dict) -> dict:
         if name == "progress":
             if value is not None and not callable(value):
                 raise LimitError(f"progress must be a callable, not {value!r}")
+        elif name == "at_least":
+            if value is not None and (
+                isinstance(value, bool) or not isinstance(value, int) or abs(value) > MAX_THRESHOLD
+            ):
+                raise LimitError(
+                    f"at_least must be a whole number of points in -{MAX_THRESHOLD}..{MAX_THRESHOLD}, not {value!r}"
+                )
         elif not isinstance(value, bool):
             raise LimitError(f"{name} must be True or False, not {value!r}")
+    asked = [q for q in QUESTIONS if out[q] is not None and out[q] is not False]
+    if out["all_moves"] and asked and asked != ["wdl"]:
+        asked.append("all_moves")
+    if len(asked) > 1:
+        raise LimitError(f"ask one question at a time, not {' and '.join(asked)}")
     return out
 
 
@@ -466,9 +655,13 @@ def run(position: Position, limits, opts: dict) -> SearchResult:
         run_ = _Run(hash_mb, opts["wdl"], flags, nodes, seconds, opts["progress"], threads)
     if opts["all_moves"]:
         return _solve_all(run_, position, limits.seed)
+    if opts["at_least"] is not None:
+        return _at_least_result(run_, position, opts["at_least"], limits.seed)
     lo = hi = None
-    if opts["sign_first"] and not opts["wdl"]:
+    if opts["sign_first"] and not opts["wdl"] and opts["at_least"] is None:
         lo, hi = run_.sign_bounds(position)
+    if opts["best"]:
+        return _best_result(run_, position, limits.seed, lo, hi)
     lo, hi = run_.narrow(position, lo, hi)
     return _result(run_, position, lo, hi, limits.seed)
 

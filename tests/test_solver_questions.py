@@ -1,0 +1,159 @@
+"""The solver's weaker questions, as specifications against brute force:
+``at_least=K`` ("is the margin at least K?") for every K around the value,
+``best=True`` (a move proven best without the exact value) never names a
+move that is not optimal, every interval contains the exact value, and the
+answers do not change under the same node limit.
+
+The endgames are ``test_solver``'s: noisy greedy games of both editions, cut
+where a plain minimax in Python can value the whole tree, with leather
+patches and open 7x7 bonuses among them.
+"""
+
+import random
+
+import pytest
+
+from patchsolve import solve
+from patchsolve.errors import PatchsolveError
+from patchsolve.search import _solver
+from test_alphabeta import SMALL, margin, noisy_greedy_game, plain_minimax
+from test_solver import ALL, BONUS, LEATHER
+
+
+def child_value(pos, move):
+    """Brute-force value of ``move`` for ``pos``'s player to move."""
+    child = pos.play(move)
+    if child.is_over:
+        return margin(child, pos.to_move)
+    v = plain_minimax(child)
+    return v if child.to_move == pos.to_move else -v
+
+
+def test_the_sets_hold_both_editions():
+    assert {p.fields()["edition"] for p in ALL} == {"original", "revised"}
+
+
+# -- at least K ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("delta", [-3, -1, 0, 1, 2])
+def test_at_least_answers_every_threshold_around_the_value(delta):
+    for pos in ALL:
+        v = plain_minimax(pos)
+        k = v + delta
+        r = solve(pos, at_least=k)
+        assert r.threshold == k
+        assert r.at_least is (v >= k)
+        assert r.lower <= v <= r.upper
+        assert (r.lower >= k) if r.at_least else (r.upper < k)
+        if r.at_least:  # the move it names keeps the margin
+            assert child_value(pos, r.best_move) >= k
+
+
+@pytest.mark.parametrize("nodes", [1, 30, 300])
+def test_at_least_under_a_node_limit_is_right_or_open(nodes):
+    for pos in ALL[::2]:
+        v = plain_minimax(pos)
+        for k in (v - 1, v, v + 1):
+            r = solve(pos, at_least=k, nodes=nodes)
+            assert r.at_least in (None, v >= k)
+            assert r.lower <= v <= r.upper
+
+
+# -- best move ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name,positions", [("small", SMALL), ("leather", LEATHER), ("7x7", BONUS)])
+def test_a_move_proven_best_is_optimal(name, positions):
+    for pos in positions:
+        v = plain_minimax(pos)
+        r = solve(pos, best=True)
+        assert r.proven_best, f"{name}: not proven within the default budget"
+        assert child_value(pos, r.best_move) == v
+        assert r.lower <= v <= r.upper
+        if r.bound == "exact":
+            assert r.score == v
+
+
+@pytest.mark.parametrize("nodes", [1, 30, 300, 3000])
+def test_best_under_a_node_limit_never_names_a_worse_move(nodes):
+    proved = 0
+    for pos in ALL:
+        v = plain_minimax(pos)
+        r = solve(pos, best=True, nodes=nodes)
+        assert r.lower <= v <= r.upper
+        assert pos.is_legal(r.best_move)
+        if r.proven_best:
+            proved += 1
+            assert child_value(pos, r.best_move) == v
+    if nodes >= 3000:
+        assert proved > 0
+
+
+def test_a_strictly_best_move_is_proven_without_the_exact_value():
+    """Where one move is better than every other, the proof may leave the
+    value open; the interval then still says how far it is known."""
+    open_values = 0
+    for pos in ALL:
+        values = sorted((child_value(pos, m) for m in pos.legal_moves()), reverse=True)
+        if len(values) > 1 and values[0] > values[1]:
+            r = solve(pos, best=True)
+            assert r.proven_best
+            open_values += r.lower < r.upper
+            assert r.lower <= values[0] <= r.upper
+            # the bound shown is one side of the proven interval
+            assert r.score in (r.lower, r.upper)
+    assert open_values > 0
+
+
+# -- the root with moves left out (the C test behind both) -----------------------------
+
+
+def test_leaving_root_moves_out_values_the_others():
+    rng = random.Random(7)
+    for pos in ALL[::2]:
+        moves = pos.legal_moves()
+        if len(moves) < 3:
+            continue
+        out = rng.sample(moves, len(moves) // 2)
+        want = max(child_value(pos, m) for m in moves if m not in out)
+        s = _solver.Solver(16)
+        s.set_limits(0, 0.0)
+        lo, hi = s.solve(pos._c, -1000, 1000, 0, 0, [m.code for m in out])
+        assert lo == hi == want
+        # the root's own table entry is not touched by a partial search
+        assert s.tt_bounds(pos._c) is None
+        assert s.solve(pos._c, -1000, 1000, 0, 0) == (plain_minimax(pos),) * 2
+
+
+def test_a_skip_code_out_of_range_is_refused():
+    s = _solver.Solver(1)
+    with pytest.raises(ValueError):
+        s.solve(SMALL[0]._c, -1000, 1000, 0, 0, [1 << 16])
+
+
+# -- determinism and arguments --------------------------------------------------------
+
+
+def test_answers_are_deterministic_under_node_limits():
+    mid = noisy_greedy_game(5)[-14]
+    for kwargs in ({"nodes": 20000, "best": True}, {"nodes": 20000, "at_least": 3}):
+        a, b = solve(mid, **kwargs), solve(mid, **kwargs)
+        assert a.to_dict() | {"time": 0, "nps": 0} == b.to_dict() | {"time": 0, "nps": 0}
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"at_least": "3"},
+        {"at_least": True},
+        {"at_least": 2.5},
+        {"at_least": 10**6},
+        {"best": 1},
+        {"best": True, "wdl": True},
+        {"at_least": 0, "all_moves": True},
+    ],
+)
+def test_bad_questions_raise_a_patchsolve_error(kwargs):
+    with pytest.raises(PatchsolveError):
+        solve(SMALL[0], **kwargs)
