@@ -157,3 +157,73 @@ def test_answers_are_deterministic_under_node_limits():
 def test_bad_questions_raise_a_patchsolve_error(kwargs):
     with pytest.raises(PatchsolveError):
         solve(SMALL[0], **kwargs)
+
+
+# -- the engines use the weaker answers (search/shortcut.py) ---------------------------
+
+
+def _win_and_loss_moves(positions):
+    """(position, a winning move, a move that loses) for positions won for
+    the player to move, by brute force with the tie rule."""
+    from test_solver import plain_wdl
+
+    out = []
+    for pos in positions:
+        wins, losses = [], []
+        for m in pos.legal_moves():
+            child = pos.play(m)
+            won = (
+                child.winner() == pos.to_move
+                if child.is_over
+                else plain_wdl(child) == (child.to_move == pos.to_move)
+            )
+            (wins if won else losses).append(m)
+        if wins and losses:
+            out.append((pos, wins[0], losses[0]))
+    return out
+
+
+def test_a_proven_win_keeps_only_a_move_that_keeps_it():
+    from patchsolve.search.result import SearchResult
+    from patchsolve.search.shortcut import keep_the_win
+
+    cases = _win_and_loss_moves(ALL)
+    assert cases
+    for pos, win, loss in cases:
+        proof = {"proven": "win", "lower": 0, "upper": 50, "move": win, "limits": {"nodes": 100000}}
+        kept = keep_the_win(pos, SearchResult(loss, 3.0, "estimate", [loss]), proof)
+        assert kept.best_move == win and kept.pv == [win]
+        assert (kept.score, kept.bound, kept.proven, kept.lower) == (0, "lower", "win", 0)
+        others = [m for m in pos.legal_moves() if m != win and child_wins(pos, m)]
+        if others:  # another winning move is kept, with the engine's estimate
+            kept = keep_the_win(pos, SearchResult(others[0], 3.0, "estimate", [others[0]]), dict(proof))
+            assert kept.best_move == others[0] and kept.score == 3.0 and kept.proven == "win"
+
+
+def child_wins(pos, move):
+    from test_solver import plain_wdl
+
+    child = pos.play(move)
+    if child.is_over:
+        return child.winner() == pos.to_move
+    return plain_wdl(child) == (child.to_move == pos.to_move)
+
+
+FAR = [
+    "revised 4,29,22,27,32,18,8,17,25,9,19,3 1f9fcfffe5f8ee713c100/11f8fe7f3fdce07f3fdfc "
+    "1/15 10/11 37/40 - 44,50 - - -",
+]
+
+
+def test_the_shortcut_hands_on_what_it_proved_when_the_value_stays_open():
+    from patchsolve import Position
+    from patchsolve.search.limits import Limits
+    from patchsolve.search.shortcut import endgame_shortcut
+
+    pos = Position.from_text(FAR[0])
+    result, left, proof = endgame_shortcut(pos, Limits(nodes=20000), "alphabeta")
+    assert result is None and proof is not None
+    assert proof["proven"] == solve(pos, wdl=True).proven
+    assert left.nodes < 20000
+    if proof["proven"] == "loss":
+        assert proof["move"] is None and proof["upper"] <= 0

@@ -6,7 +6,8 @@ a finished position gets its proven margin, Ctrl-C stops the search with its
 best so far (``interrupted=True``) and then raises ``SearchInterrupted``
 carrying it (``stop.py``), and near the end of the game the exact
 solver is tried first with a share of the budget; when it proves the value,
-that is the answer, whatever the engine.
+that is the answer, whatever the engine, and when it proves only a win, the
+move played is one proven to keep it (``shortcut.py``).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from patchsolve.position import as_position
 from patchsolve.search import solver
 from patchsolve.search.limits import Limits, split
 from patchsolve.search.result import SearchResult, finished_result
-from patchsolve.search.shortcut import endgame_shortcut, near_end
+from patchsolve.search.shortcut import endgame_shortcut, keep_the_win, near_end
 from patchsolve.search.stop import interruptible, raise_if_ctrl_c, stop_requested
 
 ENGINES = ("alphabeta", "mcts")
@@ -84,10 +85,11 @@ def search(
         if position.is_over:
             result = finished_result(position, engine, limits.seed)
         else:
+            proof = None
             if endgame_solve and near_end(position):
-                result, limits = endgame_shortcut(position, limits, engine)
+                result, limits, proof = endgame_shortcut(position, limits, engine)
             if result is None:
-                result = module.run(position, limits, options)
+                result = keep_the_win(position, module.run(position, limits, options), proof)
         assert result is not None
         result.time = _time.perf_counter() - t0
         result.interrupted = stop_requested()

@@ -53,7 +53,7 @@ from patchsolve.position import Move, as_position
 from patchsolve.search._mcts import Searcher
 from patchsolve.search.limits import Limits, allocation, split, with_defaults
 from patchsolve.search.result import SearchResult, finished_result, root_move
-from patchsolve.search.shortcut import endgame_shortcut, near_end
+from patchsolve.search.shortcut import endgame_shortcut, keep_the_win, near_end
 from patchsolve.search.stop import interruptible, raise_if_ctrl_c, stop_requested
 
 DEFAULT_ITERATIONS = 20_000
@@ -405,15 +405,18 @@ class MCTSPlayer(Player):
         budget = self.time
         if position.is_over:
             return finished_result(position, "mcts", seed)
+        proof = None
         if self.endgame and near_end(position):
-            solved, _ = endgame_shortcut(position, Limits(time=self.time, seed=seed), "mcts")
+            solved, _, proof = endgame_shortcut(position, Limits(time=self.time, seed=seed), "mcts")
             if solved is not None:
                 return solved
         self.reused_visits = self._searcher.set_root(position._c, self.reuse)
-        # the endgame try and finding the kept subtree count against the time budget
-        left = 0.0 if budget is None else max(1e-3, budget - (_time.monotonic() - t0))
+        # the endgame try, the reserve to test a proven win's move and finding
+        # the kept subtree count against the time budget
+        reserve = proof["limits"].get("time", 0.0) if proof else 0.0
+        left = 0.0 if budget is None else max(1e-3, budget - reserve - (_time.monotonic() - t0))
         done, _ = self._searcher.run(self.iterations or 0, left, seed)
-        return _finish(
+        found = _finish(
             position,
             self._searcher,
             [self._searcher.root_children()],
@@ -423,6 +426,7 @@ class MCTSPlayer(Player):
             _time.monotonic() - t0,
             seed,
         )
+        return keep_the_win(position, found, proof)
 
     def choose(self, position) -> Move:
         """The move :meth:`search` finds."""

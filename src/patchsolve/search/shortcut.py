@@ -1,6 +1,10 @@
 """The near-end shortcut: near the end of the game the exact solver is tried
 first with a share of the search's budget; when it proves the value, that is
-the answer, whatever the engine.
+the answer, whatever the engine. When it proves only who wins (its win/loss
+pass), that still decides: the engine searches with the rest, and its move is
+played only if it is proven to keep the win (a win/loss test of that move
+within a reserve of the budget); otherwise the move the solver proved to win
+is played (``keep_the_win``).
 
 Used by :func:`patchsolve.search` (``dispatch.py``) and by the MCTS player
 that keeps its tree (``mcts.MCTSPlayer``); it sits below both and imports
@@ -20,6 +24,7 @@ from patchsolve.search.result import root_move
 ENDGAME_SPACES = 15  # try the exact solver first when a token is this close to 53 ...
 ENDGAME_SHARE = 0.25  # ... with this share of the time or node budget ...
 ENDGAME_NODES = 200_000  # ... or this many nodes under a depth / iteration budget (deterministic)
+KEEP_SHARE = 0.1  # of the budget, kept back to test the engine's move when a win is proven
 SHORTCUT_HASH_MB = (4, 16)  # the solver's table in the shortcut: small budgets, larger ones
 SHORTCUT_SMALL_TIME = 0.5  # seconds of shortcut budget counted as small ...
 SHORTCUT_SMALL_NODES = 1_000_000  # ... and nodes
@@ -32,8 +37,11 @@ def near_end(position: Position) -> bool:
 
 
 def endgame_shortcut(position: Position, limits: Limits, engine: str):
-    """The proven answer when the solver finds it within its share of the
-    budget, else (None, the limits left for the engine)."""
+    """(The proven answer, limits, None) when the solver finds it within its
+    share of the budget, else (None, the limits left for the engine, what
+    was proven: a dict with ``proven`` -- "win", "loss" or None --, the
+    margin's ``lower`` and ``upper`` bounds, ``move`` -- a move proven to
+    win, or None -- and ``limits`` for :func:`keep_the_win`)."""
     budget: dict = {}
     if limits.time is not None:
         budget["time"] = limits.time * ENDGAME_SHARE
@@ -65,13 +73,59 @@ def endgame_shortcut(position: Position, limits: Limits, engine: str):
                 )
                 for d in rows
             ]
-        return r, limits
+        return r, limits, None
+    win = next((d["move"] for d in r.root_moves if d["proven"] == "win"), None)
+    reserve = _keep_budget(limits) if win is not None else {}
     left = {}
     if limits.time is not None:
-        left["time"] = max(1e-3, limits.time - (_time.perf_counter() - t0))
+        left["time"] = max(1e-3, limits.time - (_time.perf_counter() - t0) - reserve.get("time", 0.0))
     if limits.nodes is not None:
-        left["nodes"] = max(1, limits.nodes - r.nodes)
-    return None, limits.replace(**left)
+        left["nodes"] = max(1, limits.nodes - r.nodes - reserve.get("nodes", 0))
+    proof = {"proven": r.proven, "lower": r.lower, "upper": r.upper, "move": win, "limits": reserve}
+    return None, limits.replace(**left), proof
+
+
+def _keep_budget(limits: Limits) -> dict:
+    """The reserve for testing the engine's move: KEEP_SHARE of the time or
+    nodes, or ENDGAME_NODES // 4 under a depth or iteration budget."""
+    out: dict = {}
+    if limits.time is not None:
+        out["time"] = limits.time * KEEP_SHARE
+    if limits.nodes is not None:
+        out["nodes"] = max(1, int(limits.nodes * KEEP_SHARE))
+    if not out:
+        out["nodes"] = ENDGAME_NODES // 4
+    return out
+
+
+def keep_the_win(position: Position, result, proof):
+    """``result`` (the engine's, on ``position``) with what the shortcut
+    proved: the outcome and the margin's bounds, and -- when a win is proven
+    -- a move that keeps it: the engine's if a win/loss test proves that it
+    wins, else the solver's winning move (score: the proven bound 0, "lower")."""
+    if proof is None or proof["proven"] is None:
+        return result
+    result.proven = proof["proven"]
+    result.lower, result.upper = proof["lower"], proof["upper"]
+    result.win_probability = 1.0 if proof["proven"] == "win" else 0.0
+    win = proof["move"]
+    if win is None or result.best_move is None or result.best_move == win:
+        return result
+    if _wins(position, result.best_move, proof["limits"]):
+        return result
+    result.best_move, result.pv = win, [win]
+    result.score, result.bound = 0, "lower"
+    return result
+
+
+def _wins(position: Position, move, budget: dict) -> bool:
+    """``move`` is proven to win for ``position``'s player to move (within
+    ``budget``, one thread: the test is small and runs alone)."""
+    child = position.play(move)
+    if child.is_over:
+        return child.winner() == position.to_move
+    r = _solve_run(child, Limits(hash_mb=SHORTCUT_HASH_MB[0], workers=1, **budget), {"wdl": True})
+    return r.proven == ("win" if child.to_move == position.to_move else "loss")
 
 
 def _shortcut_hash_mb(limits: Limits, budget: dict) -> int:
@@ -89,4 +143,4 @@ def _solve_run(position, limits, options):
     return solver.run(position, limits, solver.check_options(options))
 
 
-__all__ = ["near_end", "endgame_shortcut", "ENDGAME_SPACES", "ENDGAME_SHARE", "ENDGAME_NODES"]
+__all__ = ["near_end", "endgame_shortcut", "keep_the_win", "ENDGAME_SPACES", "ENDGAME_SHARE", "ENDGAME_NODES"]

@@ -72,7 +72,7 @@ from patchsolve.patches import LAST_SPACE
 from patchsolve.position import Move, Position
 from patchsolve.search import _solver
 from patchsolve.search.limits import allocation, threads_for, with_defaults
-from patchsolve.search.result import SearchResult
+from patchsolve.search.result import SearchResult, root_move
 
 DEFAULT_SOLVE_TIME = 30.0  # no budget given: a solver cannot know how hard a position is
 DEFAULT_HASH_MB = 64
@@ -96,6 +96,7 @@ MAX_THRESHOLD = 1000  # points; every margin is far inside
 NO_MOVE_LEFT = -(1 << 20)  # the best value of no move at all (below every margin)
 SIGN_SHARE = 0.5  # of the budget, at most, for the win/loss pass before an exact solve
 SIGN_HASH_DIV = 4  # its table: this fraction of hash_mb (it is thrown away after)
+BEST_FIRST_SHARE = 1 / 64  # best=True: the first slice of the budget for each driver (then doubled)
 
 
 class _Run:
@@ -164,6 +165,24 @@ class _Run:
             max(nodes - w.nodes, 1) if nodes else 0, max(seconds - spent, 1e-6) if seconds else 0.0
         )
         return _margin_bounds(lo, hi, True)
+
+    def limit_slice(self, share):
+        """Limit the next calls to ``share`` of the whole budget more, within
+        what is left of it (None: all that is left)."""
+        nodes, seconds = self.budget
+        n, t = 0, 0.0
+        if nodes:
+            cap = max(nodes - self.sign_nodes, 1)  # the main solver counts from 0
+            n = cap if share is None else min(cap, self.solver.nodes + max(1, int(nodes * share)))
+        if seconds:
+            left = max(seconds - self.elapsed(), 1e-6)
+            t = left if share is None else min(left, seconds * share)
+        self.solver.set_limits(n, t)
+
+    def exhausted(self) -> bool:
+        """The whole budget is spent."""
+        nodes, seconds = self.budget
+        return bool((nodes and self.nodes >= nodes) or (seconds and self.elapsed() >= seconds))
 
     def call(self, fn, *args):
         """``fn(*args)`` (a C call that releases the GIL), with progress
@@ -329,7 +348,8 @@ def _result(run: _Run, position: Position, lo: int, hi: int, seed) -> SearchResu
         pv = [found[0]] if found else []
     else:
         pv = []
-    best = pv[0] if pv else (_tt_move(run, position) or position.legal_moves()[0])
+    # open: a move the win/loss pass proved to win is a better guess than the table's
+    best = pv[0] if pv else (run.sign_move or _tt_move(run, position) or position.legal_moves()[0])
     mlo, mhi = _margin_bounds(lo, hi, wdl)
     if mlo >= mhi:
         score, bound = mlo, "exact"
@@ -356,6 +376,11 @@ def _result(run: _Run, position: Position, lo: int, hi: int, seed) -> SearchResu
     r.workers = run.threads
     r.proven = _outcome(position, lo, hi, pv, wdl) or run.sign
     r.depth = len(pv)
+    if not closed and run.sign == "win" and run.sign_move is not None:
+        # the value is open, but this move is proven to keep the win (margin >= 0)
+        r.root_moves = [
+            root_move(run.sign_move, 0, "lower", proven="win", lower=0, upper=mhi, group=run.sign_move.patch)
+        ]
     return r
 
 
@@ -548,69 +573,99 @@ def _move_of(pos: Position, code: int):
 
 def _best_result(run: _Run, pos: Position, seed, lo=None, hi=None) -> SearchResult:
     """A move proven best, or among the best (module doc), and the proven
-    interval of the value (within [lo, hi] when given: the win/loss pass's)."""
+    interval of the value (within [lo, hi] when given: the win/loss pass's).
+
+    Two drivers take turns on one table, each with slices of the budget that
+    double (1/64, 1/64, 2/64, 2/64, ...): the best node search, cheap when one
+    move stands out, and the exact driver, which proves a best move as soon
+    as the value closes and is the cheaper where moves tie or nearly tie
+    (benchmarks/results/solve_reach.md, round 8)."""
     moves = pos.legal_moves()
     slo, shi = _root_interval(run, pos)
     lo, hi = max(slo, lo if lo is not None else slo), min(shi, hi if hi is not None else shi)
-    if len(moves) == 1:
-        r = _answer(pos, seed, run, lo, hi, moves[0])
+    found = moves[0] if len(moves) == 1 else None
+    bns = _BestNodeSearch(run, pos, moves, lo, hi)
+    share = BEST_FIRST_SHARE
+    while found is None and bns.lo < bns.hi and not run.exhausted():
+        run.limit_slice(share)
+        found = bns.go()
+        if found is not None or bns.lo >= bns.hi or run.exhausted():
+            break
+        run.limit_slice(share)
+        bns.narrow(*run.narrow(pos, bns.lo, bns.hi))
+        share *= 2
+    run.limit_slice(None)
+    lo, hi = bns.lo, bns.hi
+    if lo >= hi:
+        r = _result(run, pos, lo, hi, seed)
         r.proven_best = True
     else:
-        found, lo, hi = _best_node_search(run, pos, moves, lo, hi)
-        if lo >= hi:
-            r = _result(run, pos, lo, hi, seed)
-            r.proven_best = True
-        else:
-            r = _answer(pos, seed, run, lo, hi, found)
-            r.proven_best = found is not None
+        r = _answer(pos, seed, run, lo, hi, found)
+        r.proven_best = found is not None
     r.engine = "solve-best"
     r.proven = r.proven or run.sign
     return r
 
 
-def _best_node_search(run: _Run, pos: Position, moves: list, lo: int, hi: int):
-    """(a move proven best or None, lo, hi) -- the root interval narrowed by
-    threshold tests as ``mtd`` steps (``_solver.pyx``, "Driver"): from the
-    evaluation, steps of one doubled from the third in one direction."""
-    upper: dict = {}  # move code -> proven upper bound of its value
-    lower: dict = {}  # move code -> proven lower bound
-    g = run.solver.guess(pos._c)
-    step, last, streak = 1, None, 0
-    while lo < hi:
-        t = min(max(g, lo + 1), hi)
-        skip = {c for c, u in upper.items() if u < t}
-        winners: list = []
-        rest = None  # upper bound of every move neither skipped nor a winner
-        while len(winners) < 2:
-            if len(skip) + len(winners) == len(moves):
-                rest = NO_MOVE_LEFT
-                break
-            out = _test(run, pos, t, skip | set(winners))
-            if out is None:
-                return None, lo, hi
-            if not out[0]:
-                rest = out[1]
-                break
-            winners.append(out[2])
-            lower[out[2]] = max(lower.get(out[2], out[1]), out[1])
-        if rest is not None:
-            for m in moves:
-                if m.code not in skip and m.code not in winners:
-                    upper[m.code] = min(upper.get(m.code, rest), rest)
-        if len(winners) == 1:  # worth at least t, every other move less
-            return _move_of(pos, winners[0]), max(lo, lower[winners[0]]), hi
-        up = bool(winners)
+class _BestNodeSearch:
+    """The root interval [lo, hi] narrowed by threshold tests stepping as
+    ``mtd`` does (``_solver.pyx``, "Driver": from the evaluation, steps of one
+    doubled from the third in one direction), each test collecting the moves
+    worth at least its threshold. Resumable: ``go`` returns when a move is
+    proven best (that move), the interval closes or the budget slice ends
+    (None), and keeps what each move is proven worth."""
+
+    def __init__(self, run: _Run, pos: Position, moves: list, lo: int, hi: int):
+        self.run, self.pos, self.moves = run, pos, moves
+        self.lo, self.hi = lo, hi
+        self.upper: dict = {}  # move code -> proven upper bound of its value
+        self.lower: dict = {}  # move code -> proven lower bound
+        self.g = run.solver.guess(pos._c)
+        self.step, self.last, self.streak = 1, None, 0
+
+    def narrow(self, lo: int, hi: int) -> None:
+        """Proven bounds of the root found by another driver."""
+        self.lo, self.hi = max(self.lo, lo), min(self.hi, hi)
+
+    def go(self):
+        while self.lo < self.hi:
+            t = min(max(self.g, self.lo + 1), self.hi)
+            skip = {c for c, u in self.upper.items() if u < t}
+            winners: list = []
+            rest = None  # upper bound of every move neither skipped nor a winner
+            while len(winners) < 2:
+                if len(skip) + len(winners) == len(self.moves):
+                    rest = NO_MOVE_LEFT
+                    break
+                out = _test(self.run, self.pos, t, skip | set(winners))
+                if out is None:
+                    return None
+                if not out[0]:
+                    rest = out[1]
+                    break
+                winners.append(out[2])
+                self.lower[out[2]] = max(self.lower.get(out[2], out[1]), out[1])
+            if rest is not None:
+                for m in self.moves:
+                    if m.code not in skip and m.code not in winners:
+                        self.upper[m.code] = min(self.upper.get(m.code, rest), rest)
+            if len(winners) == 1 and rest is not None:  # worth at least t, every other move less
+                self.lo = max(self.lo, self.lower[winners[0]])
+                return _move_of(self.pos, winners[0])
+            self._next(bool(winners), max(self.lower[c] for c in winners) if winners else rest)
+        return None
+
+    def _next(self, up: bool, v: int) -> None:
+        """The next threshold after a test that failed high (``up``) or low
+        with the fail-soft value ``v``."""
         if up:
-            v = max(lower[c] for c in winners)
-            lo = max(lo, v)
+            self.lo = max(self.lo, v)
         else:
-            v = rest
-            hi = min(hi, v)
-        streak = streak + 1 if up == last else 1
-        step = step * 2 if streak >= 3 else 1
-        last = up
-        g = v + step if up else v - step + 1
-    return None, lo, hi
+            self.hi = min(self.hi, v)
+        self.streak = self.streak + 1 if up == self.last else 1
+        self.step = self.step * 2 if self.streak >= 3 else 1
+        self.last = up
+        self.g = v + self.step if up else v - self.step + 1
 
 
 # -- API -----------------------------------------------------------------------
