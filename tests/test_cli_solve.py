@@ -36,3 +36,52 @@ def test_solve_says_so_and_exits_1_when_the_budget_runs_out():
 def test_solve_refuses_bad_input_in_one_line():
     res = CliRunner().invoke(cli, ["solve", "revised", "nonsense"])
     assert res.exit_code == 2 and res.output.count("\n") == 1 and "error" in res.output
+
+
+def test_at_least_answers_yes_below_the_value_and_no_above_it():
+    text, value = small_endgame()
+    for k, answer in ((value, "yes"), (value + 1, "no")):
+        res = CliRunner().invoke(cli, ["solve", text, "--at-least", str(k), "--quiet"])
+        assert res.exit_code == 0, res.output
+        assert f"margin at least {k:+d} for player" in res.output and f": {answer} (margin in" in res.output
+        data = json.loads(
+            CliRunner().invoke(cli, ["solve", text, "--at-least", str(k), "-q", "--json"]).output
+        )
+        assert data["threshold"] == k and data["at_least"] is (answer == "yes") and data["solved"]
+
+
+def test_best_names_a_move_proven_best():
+    text, value = small_endgame()
+    res = CliRunner().invoke(cli, ["solve", text, "--best", "--quiet", "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert data["proven_best"] and data["lower"] <= value <= data["upper"]
+    res = CliRunner().invoke(cli, ["solve", text, "--best", "--quiet"])
+    assert "(proven best)" in res.output.splitlines()[1]
+
+
+def test_one_question_at_a_time():
+    text, _ = small_endgame()
+    for flags in (["--best", "--wdl"], ["--at-least", "3", "--all-moves"], ["--best", "--at-least", "0"]):
+        res = CliRunner().invoke(cli, ["solve", text, *flags])
+        assert res.exit_code == 2 and "one question at a time" in res.output and res.output.count("\n") == 1
+
+
+# won for player 1 near the end; the solver proves the win in a few thousand
+# nodes (benchmarks/solve_reach.json, position 5)
+NEAR_END_WON = (
+    "original 4,1,32,31,23,26,17,25,19,9,18 1fffff7fff9f83e0707c1/1fcc703c1e1f0fbeff7ff "
+    "10/24 12/15 45/44 - 50 - - -"
+)
+
+
+def test_best_and_eval_say_what_the_solver_proved():
+    res = CliRunner().invoke(cli, ["best", NEAR_END_WON, "--nodes", "40000", "-q"])
+    assert res.exit_code == 0, res.output
+    assert "solver: proven win" in res.output
+    res = CliRunner().invoke(cli, ["eval", NEAR_END_WON, "--nodes", "40000", "-q", "--top", "2"])
+    assert "proven win" in res.output.splitlines()[0]
+    data = json.loads(
+        CliRunner().invoke(cli, ["eval", NEAR_END_WON, "--nodes", "40000", "-q", "--json"]).output
+    )
+    assert data["proven"] == "win" and data["lower"] >= 0

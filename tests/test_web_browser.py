@@ -122,6 +122,32 @@ def test_set_up_a_position_and_ask_for_the_best_move(page):
     assert buyable == [str(i) for i in view["fields"]["circle"][:3]]
 
 
+# near the end, won for player 1 (the solver proves it in a few thousand nodes;
+# benchmarks/solve_reach.json, position 5)
+NEAR_END_WON = (
+    "original 4,1,32,31,23,26,17,25,19,9,18 1fffff7fff9f83e0707c1/1fcc703c1e1f0fbeff7ff "
+    "10/24 12/15 45/44 - 50 - - -"
+)
+
+
+def test_the_answer_says_what_the_solver_proved(page):
+    driver, url = page
+    Select(driver.find_element(By.ID, "engine-side")).select_by_value("none")
+    box = driver.find_element(By.ID, "io")
+    box.clear()
+    box.send_keys(NEAR_END_WON)
+    # an earlier test's "loaded" must not pass for this load's
+    driver.execute_script("document.getElementById('message').textContent = ''")
+    driver.find_element(By.ID, "load").click()
+    wait(driver, lambda d: d.find_element(By.ID, "message").text == "loaded")
+    think = driver.find_element(By.ID, "think-time")
+    think.clear()
+    think.send_keys("0.3")
+    driver.find_element(By.ID, "best").click()
+    proof = wait(driver, lambda d: d.find_elements(By.ID, "proof"))[0].text
+    assert "proven win" in proof
+
+
 def test_undo_redo_and_review_graph_jumps_to_a_move(page):
     driver, url = page
     game = Game.read(GOLDEN)

@@ -315,6 +315,19 @@ def fmt_score(score) -> str:
     return f"{int(score):+d}"
 
 
+def proof_text(r) -> str:
+    """What the solver proved beyond the score: "proven win", "proven best"
+    and the margin's proven interval, where the result has them ("" if none)."""
+    parts = []
+    if r.proven:
+        parts.append(f"proven {r.proven}")
+    if r.proven_best and r.bound != "exact":
+        parts.append("proven best")
+    if r.lower is not None and r.upper is not None and r.lower < r.upper:
+        parts.append(f"margin in [{fmt_score(r.lower)}, {fmt_score(r.upper)}]")
+    return ", ".join(parts)
+
+
 def result_summary(r) -> str:
     """One line about a search result, for the ``done:`` info line."""
     parts = [f"score {fmt_score(r.score)} ({r.bound})"]

@@ -21,6 +21,7 @@ from patchsolve.cli.common import (
     limits_text,
     load_position,
     position_arguments,
+    proof_text,
     result_summary,
     run_search,
     use_color,
@@ -81,8 +82,8 @@ def best(position, position_file, engine, level, color, as_json):
     click.echo(f"score: {fmt_score(r.score)} ({r.bound}) for player {mover}, the player to move")
     if r.win_probability is not None:
         click.echo(f"win probability: {100 * r.win_probability:.1f}%")
-    if r.proven:
-        click.echo(f"proven: a {r.proven} for player {mover}")
+    if r.proven or r.proven_best or (r.lower is not None and r.upper is not None and r.lower < r.upper):
+        click.echo(f"solver: {proof_text(r)} for player {mover}")
     click.echo("pv: " + (" ".join(str(m) for m in r.pv) if r.pv else str(move)))
     stats = [f"engine {r.engine or engine.name}"]
     if r.iterations is not None:
@@ -237,6 +238,9 @@ def eval_cmd(position, position_file, engine, top, show_map, map_svg, as_json):
             "score": r.score,
             "bound": r.bound,
             "proven": r.proven,
+            "proven_best": r.proven_best,
+            "lower": r.lower,
+            "upper": r.upper,
             "win_probability": r.win_probability,
             "interrupted": r.interrupted,
             "workers": r.workers,
@@ -252,6 +256,8 @@ def eval_cmd(position, position_file, engine, top, show_map, map_svg, as_json):
     line = f"evaluation: {fmt_score(r.score)} ({r.bound}) for player {pos.to_move}, the player to move"
     if r.win_probability is not None:
         line += f"; win probability {100 * r.win_probability:.1f}%"
+    if proof_text(r):
+        line += f"; {proof_text(r)}"
     click.echo(line)
     keys = ["move", "score", "win_probability", "bound"]
     keys += [k for k in ("depth", "proven", "visits") if any(row[k] is not None for row in rows)]

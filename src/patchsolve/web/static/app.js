@@ -376,12 +376,25 @@ function fmt(x) {
   return x > 0 ? "+" + s : s;
 }
 
+// what the solver proved beyond the value shown: outcome, best move, interval
+function proofText(r) {
+  const parts = [];
+  if (r.proven) parts.push(`proven ${r.proven}`);
+  if (r.proven_best && r.bound !== "exact") parts.push("proven best");
+  if (r.lower !== null && r.lower !== undefined && r.upper !== null && r.upper !== undefined && r.lower < r.upper) {
+    parts.push(`margin in [${fmt(r.lower)}, ${fmt(r.upper)}]`);
+  }
+  return parts.join(", ");
+}
+
 function showResult(r, status) {
   const box = $("result");
   if (!r) { box.textContent = "no result"; return; }
   const mover = state.view.to_move;
   let html = `<p><b>best move: <span id="best-move">${r.best_move}</span></b> &nbsp; value ${fmt(r.score)} (${r.bound})`
     + ` for player ${mover}`;
+  const proof = proofText(r);
+  if (proof) html += ` <span id="proof">(${proof})</span>`;
   if (r.win_probability !== null && r.win_probability !== undefined) html += `, win ${(100 * r.win_probability).toFixed(1)}%`;
   html += `<br>pv: ${r.pv.join(" ")}<br><small>${r.engine}, depth ${r.depth}, nodes ${r.nodes}`
     + `${r.iterations ? ", iterations " + r.iterations : ""}, ${r.time.toFixed(2)} s${status === "stopped" ? ", stopped" : ""}</small></p>`;
