@@ -92,3 +92,55 @@ def test_without_a_decided_bonus_the_holes_keep_their_own_keys():
         s.set_limits(0, 0.0)
         s.solve(a._c, *s.bounds(a._c), s.guess(a._c))
         assert s.tt_bounds(b._c) is None
+
+
+# -- a player on the last space: only its number of empty squares is kept ------------
+
+
+def done_player(pos):
+    """The player on the last space (not placing a leather patch), or None."""
+    f = pos.fields()
+    for p in (0, 1):
+        if pos.time(p) >= 53 and f["pending_leather"] != p:
+            return p
+    return None
+
+
+def moved_square(pos, p):
+    """``pos`` with one covered square of player ``p``'s quilt emptied and an
+    empty one covered instead (as many empty squares); None if no such
+    position is valid."""
+    f = pos.fields()
+    q = f["quilts"][p]
+    for a in range(81):
+        for b in range(81):
+            if q >> a & 1 and not q >> b & 1:
+                quilts = list(f["quilts"])
+                quilts[p] = (q & ~(1 << a)) | 1 << b
+                try:
+                    return Position.from_fields({**f, "quilts": tuple(quilts)})
+                except InvalidPositionError:
+                    continue
+    return None
+
+
+DONE = endgame_with(lambda pos: done_player(pos) is not None and not pos.is_over, 6, first_seed=7000)
+
+
+def test_a_finished_players_quilt_counts_only_by_its_empty_squares():
+    pairs = [(a, moved_square(a, done_player(a))) for a in DONE]
+    pairs = [(a, b) for a, b in pairs if b is not None]
+    assert len(pairs) >= 3
+    assert {a.fields()["edition"] for a, _ in pairs} == {"revised", "original"}
+    for a, b in pairs:
+        assert a != b and plain_minimax(a) == plain_minimax(b)
+        s = _solver.Solver(4, False)
+        s.set_limits(0, 0.0)
+        lo, hi = s.solve(a._c, *s.bounds(a._c), s.guess(a._c))
+        assert lo == hi == plain_minimax(a)
+        assert s.tt_bounds(b._c)[:2] == (lo, hi)
+        # without the abstraction the two keep their own entries
+        s = _solver.Solver(4, False, use_done_keys=False)
+        s.set_limits(0, 0.0)
+        s.solve(a._c, *s.bounds(a._c), s.guess(a._c))
+        assert s.tt_bounds(b._c) is None

@@ -261,6 +261,14 @@ cdef uint64_t DEAD_SALT = 0x6A09E667F3BCC909ULL
 
 cdef uint64_t BOUGHT_SALT = 0xBB67AE8584CAA73BULL
 
+# A player on the last space never moves again: its quilt is final, and its
+# score is its buttons less two per empty square, plus the bonus if it owns
+# it (a quilt with a 7x7 square that does not own the bonus never will). So
+# the key keeps only its number of empty squares, not where they lie, nor
+# its income (no income space is left). Brute force checks it
+# (tests/test_solver_keys.py).
+cdef uint64_t DONE_SALT = 0x3C6EF372FE94F82BULL ^ 0x510E527FADE682D1ULL
+
 
 cdef inline bint bought_matters(const Ctx* c, int p, bint bonus_open) noexcept nogil:
     """Whether a relaxed ``p``'s value depends on what it bought since the
@@ -272,14 +280,23 @@ cdef inline bint bought_matters(const Ctx* c, int p, bint bonus_open) noexcept n
 cdef inline uint64_t tt_key(const Ctx* c, const CState* s, uint64_t key, int ply, int rmask) noexcept nogil:
     """The TT key of ``s`` (``key`` is its Zobrist key) at ``ply`` with the
     players of ``rmask`` relaxed."""
-    cdef int p, n
-    cdef u128 empty, holes
+    cdef int p, n, done = 0
+    cdef u128 empty, holes, q
     for p in range(2):
         if (rmask >> p) & 1 and bought_matters(c, p, s.bonus < 0):
             key ^= mix64(BOUGHT_SALT + <uint64_t>p ^ c.rb[ply][p] ^ (<uint64_t>c.rl[ply][p] << 40))
+        elif c.use_done_keys and s.time[p] >= LAST_SPACE and s.pending != p and not (rmask >> p) & 1:
+            done |= 1 << p
+            q = s.quilt[p]
+            while q:
+                key ^= Z.q[p][ps_ctz128(q)]
+                q &= q - 1
+            key ^= Z.inc[p][s.income[p] & 127] ^ mix64(DONE_SALT + <uint64_t>(2 * popcount128(s.quilt[p]) + p))
     if not c.use_dead_keys or s.bonus < 0:
         return key
     for p in range(2):
+        if (done >> p) & 1:
+            continue
         empty = FULL & ~s.quilt[p]
         holes = empty & ~neighbours(empty)
         n = 0
@@ -994,7 +1011,7 @@ cdef class Solver:
     def __cinit__(self, int hash_mb=64, bint wdl=False, bint use_static=True, bint use_relax=True,
                   bint use_etc=False, int relax_min=2, bint use_hist=True, bint use_dead_keys=True,
                   bint relax_pairs=True, int threads=1, bint use_cover=True,
-                  bint use_pack=True):
+                  bint use_pack=True, bint use_done_keys=True):
         cdef uint64_t buckets = 1
         cdef int i
         memset(&self.c, 0, sizeof(Ctx))
@@ -1018,6 +1035,7 @@ cdef class Solver:
         self.c.relax_pairs = relax_pairs
         self.c.use_cover = use_cover
         self.c.use_pack = use_pack
+        self.c.use_done_keys = use_done_keys
         self.threads = threads if threads > 1 else 1
         self.lo = -INF
         self.hi = INF
