@@ -191,9 +191,12 @@ def test_a_proven_win_keeps_only_a_move_that_keeps_it():
     assert cases
     for pos, win, loss in cases:
         proof = {"proven": "win", "lower": 0, "upper": 50, "move": win, "limits": {"nodes": 100000}}
+        low = keep_the_win(pos, SearchResult(loss, -4.0, "estimate", [loss]), dict(proof))
+        assert low.score == 0  # an estimate below the proven interval is raised to it
         kept = keep_the_win(pos, SearchResult(loss, 3.0, "estimate", [loss]), proof)
         assert kept.best_move == win and kept.pv == [win]
-        assert (kept.score, kept.bound, kept.proven, kept.lower) == (0, "lower", "win", 0)
+        # the engine's estimate of the position stays, within the proven interval
+        assert (kept.score, kept.bound, kept.proven, kept.lower) == (3.0, "estimate", "win", 0)
         others = [m for m in pos.legal_moves() if m != win and child_wins(pos, m)]
         if others:  # another winning move is kept, with the engine's estimate
             kept = keep_the_win(pos, SearchResult(others[0], 3.0, "estimate", [others[0]]), dict(proof))

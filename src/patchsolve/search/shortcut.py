@@ -100,13 +100,15 @@ def _keep_budget(limits: Limits) -> dict:
 
 def keep_the_win(position: Position, result, proof):
     """``result`` (the engine's, on ``position``) with what the shortcut
-    proved: the outcome and the margin's bounds, and -- when a win is proven
-    -- a move that keeps it: the engine's if a win/loss test proves that it
-    wins, else the solver's winning move (score: the proven bound 0, "lower")."""
+    proved: the outcome and the margin's bounds (the engine's estimate of the
+    position is kept within them), and -- when a win is proven -- a move that
+    keeps it: the engine's if a win/loss test proves that it wins, else the
+    solver's winning move (its line: that move alone)."""
     if proof is None or proof["proven"] is None:
         return result
     result.proven = proof["proven"]
     result.lower, result.upper = proof["lower"], proof["upper"]
+    result.score = min(max(result.score, result.lower), result.upper)
     result.win_probability = 1.0 if proof["proven"] == "win" else 0.0
     win = proof["move"]
     if win is None or result.best_move is None or result.best_move == win:
@@ -114,7 +116,6 @@ def keep_the_win(position: Position, result, proof):
     if _wins(position, result.best_move, proof["limits"]):
         return result
     result.best_move, result.pv = win, [win]
-    result.score, result.bound = 0, "lower"
     return result
 
 
