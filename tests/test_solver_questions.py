@@ -230,3 +230,24 @@ def test_the_shortcut_hands_on_what_it_proved_when_the_value_stays_open():
     assert left.nodes < 20000
     if proof["proven"] == "loss":
         assert proof["move"] is None and proof["upper"] <= 0
+
+
+def test_a_review_names_a_proven_win_thrown_away():
+    from click.testing import CliRunner
+
+    from patchsolve.analysis import analyze_game
+    from patchsolve.cli import cli
+    from patchsolve.game import Game
+
+    pos, win, loss = _win_and_loss_moves(ALL)[0]
+    review = analyze_game(Game(pos, [loss]), nodes=50000)
+    m = review.moves[0]
+    assert (m.proven_before, m.proven_after) == ("win", "loss")
+    assert m.judgement == "blunder"
+    review = analyze_game(Game(pos, [win]), nodes=50000)
+    assert (review.moves[0].proven_before, review.moves[0].proven_after) == ("win", "win")
+    res = CliRunner().invoke(
+        cli, ["analyze", "-", "--nodes", "50000", "-q"], input=Game(pos, [loss]).to_text()
+    )
+    assert res.exit_code == 0, res.output
+    assert "threw away a proven win" in res.output

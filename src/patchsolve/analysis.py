@@ -23,7 +23,10 @@ is above 97% or below 3%, so a lost point barely moves it) the class comes
 from the points lost instead: ``inaccuracy`` from 3 points, ``mistake`` from
 6, ``blunder`` from 12. A move is ``forced`` when it was the only legal move;
 its class is ``best``. A loss is ``exact`` when the solver proved both
-values it compares.
+values it compares. Where the solver proved who wins before and after the
+move (``proven_before``, ``proven_after``), a move that turns a proven win
+into a proven loss is a ``blunder`` whatever the points: the chance it lost
+is certain, not estimated.
 
 **Accuracy** (per player, 0-100) follows lichess: each move scores
 ``103.1668 * exp(-0.04354 * L) - 3.1669`` (clipped to 0..100), ``L`` the win
@@ -51,6 +54,7 @@ class Verdict:
     win0: float  # player 0's chance to win
     best_move: str | None  # None on a finished position
     exact: bool
+    winner: int | None = None  # the player proven to win (the solver's), else None
 
 
 @dataclass(frozen=True)
@@ -74,6 +78,8 @@ class MoveReview:
     forced: bool = False  # the only legal move
     exact: bool = False  # both values compared were proven by the solver
     accuracy: float = 100.0  # the move's accuracy score, 0..100
+    proven_before: str | None = None  # "win"/"loss": the outcome proven for the mover before the move ...
+    proven_after: str | None = None  # ... and after it (a proven win thrown away: "win" then "loss")
 
     def to_dict(self) -> dict:
         """The review of this move as a JSON-ready dict (``class`` is the judgement)."""
@@ -196,7 +202,7 @@ def verdict_of(pos, result) -> Verdict:
     """A search result on ``pos`` (or the real score of a finished ``pos``)."""
     if pos.is_over:
         s = pos.scores()
-        return Verdict(float(s[0] - s[1]), 1.0 if pos.winner() == 0 else 0.0, None, True)
+        return Verdict(float(s[0] - s[1]), 1.0 if pos.winner() == 0 else 0.0, None, True, pos.winner())
     sign = 1.0 if pos.to_move == 0 else -1.0
     margin0 = sign * float(result.score)
     wp = result.win_probability
@@ -208,7 +214,10 @@ def verdict_of(pos, result) -> Verdict:
     else:
         win0 = float(wp) if pos.to_move == 0 else 1.0 - float(wp)
     best = None if result.best_move is None else str(result.best_move)
-    return Verdict(margin0, win0, best, exact)
+    winner = None
+    if result.proven in ("win", "loss"):
+        winner = pos.to_move if result.proven == "win" else 1 - pos.to_move
+    return Verdict(margin0, win0, best, exact, winner)
 
 
 def flag_of(loss: float, threshold: float) -> str:
@@ -283,6 +292,10 @@ def _review(ply, verdicts, threshold) -> MoveReview:
     win_before = before.win0 if ply.player == 0 else 1.0 - before.win0
     win_after = after.win0 if ply.player == 0 else 1.0 - after.win0
     win_loss = 0.0 if loss == 0 else max(0.0, win_before - win_after)
+    proven = _outcome_for(before.winner, ply.player), _outcome_for(after.winner, ply.player)
+    judgement = judge(loss, win_loss, win_before, played_best or forced)
+    if proven == ("win", "loss") and not forced:
+        judgement = "blunder"
     return MoveReview(
         ply.number,
         ply.player,
@@ -296,11 +309,17 @@ def _review(ply, verdicts, threshold) -> MoveReview:
         after.win0,
         flag_of(loss, threshold),
         win_loss,
-        judge(loss, win_loss, win_before, played_best or forced),
+        judgement,
         forced,
         before.exact and after.exact,
         100.0 if forced else move_accuracy(win_loss),
+        *proven,
     )
+
+
+def _outcome_for(winner: int | None, player: int) -> str | None:
+    """ "win"/"loss" for ``player`` when a winner is proven, else None."""
+    return None if winner is None else "win" if winner == player else "loss"
 
 
 # -- many games: one summary row per game and player ------------------------

@@ -204,7 +204,7 @@ def _analyze_one(
         click.echo(
             f"{m.number:>3}  {m.player:>2}  {m.move:<12} {m.best_move or '-':<12} "
             f"{m.best_value:>+7.1f} {m.played_value:>+7.1f} {m.loss:>6.1f} {100 * m.win_loss:>7.0f}% "
-            f"{100 * m.win0:>4.0f}%  {judged}{' ' + m.flag if m.flag else ''}"
+            f"{100 * m.win0:>4.0f}%  {judged}{' ' + m.flag if m.flag else ''}{_proof_note(m)}"
         )
     click.echo()
     click.echo("player  moves  accuracy  avg loss  inaccuracies  mistakes  blunders  forced  final score")
@@ -276,6 +276,15 @@ def _analyze_many(
     if csv_file:
         click.echo(f"reviewed {done} games: one row per game and player in {csv_file}")
     return 0
+
+
+def _proof_note(m) -> str:
+    """What the solver proved about the move, for the review's table."""
+    if m.proven_before == "win" and m.proven_after == "loss":
+        return "  (threw away a proven win)"
+    if m.proven_after:
+        return f"  (proven {m.proven_after} after it)"
+    return ""
 
 
 def _analyze_row(m) -> dict:

@@ -523,7 +523,7 @@ function showReview(review) {
   const items = judged.map((m) =>
     `<li class="review-mistake ${m.class}" data-ply="${m.number - 1}">${m.number}. player ${m.player}: `
     + `${m.move} (${m.class}, -${m.loss.toFixed(1)} points, -${(100 * m.win_loss).toFixed(0)}% win; `
-    + `best ${m.best_move}) <a href="#" class="why" data-ply="${m.number - 1}" data-move="${m.move}">why?</a></li>`);
+    + `best ${m.best_move})${m.proven_before === "win" && m.proven_after === "loss" ? " threw away a proven win" : ""} <a href="#" class="why" data-ply="${m.number - 1}" data-move="${m.move}">why?</a></li>`);
   $("review-text").innerHTML = lines.join("<br>")
     + (items.length ? `<ul class="review-mistakes">${items.join("")}</ul>` : "")
     + `<pre id="why-text" class="why-text"></pre>`
