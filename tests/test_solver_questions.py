@@ -251,3 +251,25 @@ def test_a_review_names_a_proven_win_thrown_away():
     )
     assert res.exit_code == 0, res.output
     assert "threw away a proven win" in res.output
+
+
+def test_progress_of_a_threshold_test_reports_the_proven_interval(monkeypatch):
+    from patchsolve.search import solver
+
+    monkeypatch.setattr(solver, "PROGRESS_EVERY", 0.001)
+    mid = noisy_greedy_game(3)[20]
+    static = _solver.Solver(1).bounds(mid._c)
+    for kwargs in ({"at_least": 0}, {"best": True}):
+        seen = []
+        r = solve(mid, nodes=300000, progress=seen.append, **kwargs)
+        assert seen, "no progress report"
+        for d in seen:
+            # never the clipped window of a test: a proven interval, only narrowing to the result's
+            assert d["lower"] <= r.upper and d["upper"] >= r.lower
+            assert d["upper"] - d["lower"] >= r.upper - r.lower
+        assert r.upper - r.lower > 1 and r.upper <= static[1]
+
+
+def test_a_budget_of_one_node_is_a_budget_for_the_win_loss_pass_too():
+    mid = noisy_greedy_game(3)[20]
+    assert solve(mid, nodes=1).nodes < 10000

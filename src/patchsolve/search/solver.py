@@ -115,6 +115,7 @@ class _Run:
         self.sign_nodes = 0  # nodes of the win/loss pass (counted in ``nodes``)
         self.sign = None  # "win"/"loss" when that pass proved it
         self.sign_move = None  # ... and a move proven to win, where its table kept one
+        self.known = None  # the root's proven interval while threshold tests run (progress)
 
     @property
     def nodes(self) -> int:
@@ -132,6 +133,9 @@ class _Run:
         s = self.active
         n = self.nodes if s is self.solver else s.nodes
         lower, upper = _margin_bounds(s.lo, s.hi, s.wdl)
+        if self.known is not None and s is self.solver:
+            # a threshold test runs on a clipped window: the root's proven interval is kept here
+            lower, upper = self.known
         info = {
             "nodes": n,
             "time": t,
@@ -151,7 +155,8 @@ class _Run:
         SIGN_SHARE of the budget; the exact solver then gets the rest."""
         nodes, seconds = self.budget
         w = _solver.Solver(max(1, self.hash_mb // SIGN_HASH_DIV), True, *self.flags, threads=self.threads)
-        w.set_limits(int(nodes * SIGN_SHARE), seconds * SIGN_SHARE)
+        # 0 is "no limit" to the C solver: a tiny node budget must stay a budget
+        w.set_limits(max(1, int(nodes * SIGN_SHARE)) if nodes else 0, seconds * SIGN_SHARE)
         self.active = w
         lo, hi = self.call(w.solve, pos._c, *w.bounds(pos._c), 1, 0)
         self.active = self.solver
@@ -546,6 +551,7 @@ def _at_least_result(run: _Run, pos: Position, k: int, seed) -> SearchResult:
     lo, hi = _root_interval(run, pos)
     move = None
     if lo < k <= hi:
+        run.known = (lo, hi)
         out = _test(run, pos, k)
         if out is not None and out[0]:
             lo = out[1]
@@ -592,6 +598,7 @@ def _best_result(run: _Run, pos: Position, seed, lo=None, hi=None) -> SearchResu
         if found is not None or bns.lo >= bns.hi or run.exhausted():
             break
         run.limit_slice(share)
+        run.known = None  # the exact driver's own bounds are the root's
         bns.narrow(*run.narrow(pos, bns.lo, bns.hi))
         share *= 2
     run.limit_slice(None)
@@ -629,6 +636,7 @@ class _BestNodeSearch:
 
     def go(self):
         while self.lo < self.hi:
+            self.run.known = (self.lo, self.hi)
             t = min(max(self.g, self.lo + 1), self.hi)
             skip = {c for c, u in self.upper.items() if u < t}
             winners: list = []
