@@ -156,10 +156,17 @@ def ranges(rows):
         low = bucket
 
 
-def uniform_table(rows, budget: float) -> str:
+def budget_text(budget) -> str:
+    """A budget for a table's header: seconds (a float) or nodes (a str)."""
+    return budget if isinstance(budget, str) else f"{budget:g} s"
+
+
+def uniform_table(rows, budget) -> str:
     """Per threshold (every position of the set at or below it), then the
     same rows by range of spaces left."""
-    head = f"| n | proven <= 1 s | proven <= {budget:g} s | 95% interval | median time (proven) |"
+    head = (
+        f"| n | proven <= 1 s | proven within {budget_text(budget)} | 95% interval | median time (proven) |"
+    )
     lines = ["| spaces left " + head, "|---:|---:|---:|---:|---|---:|"]
     for threshold, rs in groups(rows, BUCKETS):
         lines.append(f"| <= {threshold} (any) " + uniform_row(rs))
@@ -236,9 +243,9 @@ def run(entries, solver: str, budget: float, wdl: bool, hash_mb: int, buckets, s
     return rows
 
 
-def table(rows, budget: float) -> str:
+def table(rows, budget) -> str:
     lines = [
-        f"| spaces left | n | proven <= 1 s | proven <= {budget:g} s | median time (proven) | nodes/s |",
+        f"| spaces left | n | proven <= 1 s | proven within {budget_text(budget)} | median time (proven) | nodes/s |",
         "|---:|---:|---:|---:|---:|---:|",
     ]
     for bucket, rs in groups(rows, BUCKETS):
@@ -270,6 +277,7 @@ def main(argv=None) -> int:
         "--set", choices=["buckets", "uniform"], default="buckets", help="which set the run solved"
     )
     s.add_argument("--budget", type=float, default=10.0)
+    s.add_argument("--nodes", type=int, default=None, help="the run had a node budget (--nodes)")
     r = sub.add_parser("run")
     r.add_argument(
         "--set",
@@ -310,7 +318,8 @@ def main(argv=None) -> int:
             rows = json.loads(args.rows.read_text())
         except (OSError, ValueError) as e:
             raise SystemExit(f"solve_reach.py table: cannot read {args.rows}: {e}") from None
-        print(uniform_table(rows, args.budget) if args.set == "uniform" else table(rows, args.budget))
+        budget = f"{args.nodes:,} nodes (one thread)" if args.nodes else args.budget
+        print(uniform_table(rows, budget) if args.set == "uniform" else table(rows, budget))
         return 0
     entries = json.loads((UNIFORM_SET if args.set == "uniform" else SET).read_text())
     if args.no_sign_first:
@@ -328,9 +337,10 @@ def main(argv=None) -> int:
     print(
         f"solver {args.solver}{' --wdl' if args.wdl else ''}{' --best' if args.best else ''}, "
         f"budget {f'{args.nodes} nodes' if args.nodes else f'{args.budget:g} s'}, hash {args.hash_mb} MB, "
-        f"workers {args.workers or 'every core'}"
+        f"workers {1 if args.nodes else args.workers or 'every core'}"
     )
-    print(uniform_table(rows, args.budget) if args.set == "uniform" else table(rows, args.budget))
+    budget = f"{args.nodes:,} nodes (one thread)" if args.nodes else args.budget
+    print(uniform_table(rows, budget) if args.set == "uniform" else table(rows, budget))
     return 0
 
 
