@@ -58,6 +58,7 @@ ctypedef struct Ctx:
     int use_hist           # killer moves and the history of cut-offs in the ordering
     int use_dead_keys      # TT keys ignore where a decided-bonus quilt's isolated holes lie
     int use_done_keys      # TT keys keep only the empty count of a quilt on the last space
+    int use_closed_keys    # ... and of a quilt no patch left can enter, once the bonus is decided
     uint32_t* hist         # cut-offs per move code (codes < 2**16)
     move_t killer[MAX_PLY]
     int relax_min

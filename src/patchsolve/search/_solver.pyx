@@ -269,6 +269,43 @@ cdef uint64_t BOUGHT_SALT = 0xBB67AE8584CAA73BULL
 # (tests/test_solver_keys.py).
 cdef uint64_t DONE_SALT = 0x3C6EF372FE94F82BULL ^ 0x510E527FADE682D1ULL
 
+# A quilt that no patch left in the circle can enter (every empty region is
+# smaller than the smallest of them; the circle only loses patches and the
+# quilt only fills, so none ever will) changes only by leather patches, one
+# square anywhere. Once the bonus is decided its value depends on the
+# number of its empty squares alone, so the key keeps only that.
+cdef uint64_t CLOSED_SALT = 0x9B05688C2B3E6C1FULL
+
+
+cdef inline bint closed_quilt(const CState* s, int p) noexcept nogil:
+    """No patch left in the circle fits anywhere in ``p``'s quilt, by size."""
+    cdef int i, m = BOARD_SQUARES + 1
+    cdef u128 empty = FULL & ~s.quilt[p]
+    cdef u128 r, grown
+    for i in range(s.n_circle):
+        if T.patch_size[s.circle[i]] < m:
+            m = T.patch_size[s.circle[i]]
+    while empty:
+        r = empty & (~empty + 1)            # the lowest empty square ...
+        while True:                         # ... and its region, until it is large enough for a patch
+            if popcount128(r) >= m:
+                return False
+            grown = (r | neighbours(r)) & empty
+            if grown == r:
+                break
+            r = grown
+        empty &= ~r
+    return True
+
+
+cdef inline uint64_t forget_quilt(uint64_t key, const CState* s, int p, uint64_t salt) noexcept nogil:
+    """``key`` without where ``p``'s quilt is covered, with its number of empty squares."""
+    cdef u128 q = s.quilt[p]
+    while q:
+        key ^= Z.q[p][ps_ctz128(q)]
+        q &= q - 1
+    return key ^ mix64(salt + <uint64_t>(2 * popcount128(s.quilt[p]) + p))
+
 
 cdef inline bint bought_matters(const Ctx* c, int p, bint bonus_open) noexcept nogil:
     """Whether a relaxed ``p``'s value depends on what it bought since the
@@ -287,13 +324,14 @@ cdef inline uint64_t tt_key(const Ctx* c, const CState* s, uint64_t key, int ply
             key ^= mix64(BOUGHT_SALT + <uint64_t>p ^ c.rb[ply][p] ^ (<uint64_t>c.rl[ply][p] << 40))
         elif c.use_done_keys and s.time[p] >= LAST_SPACE and s.pending != p and not (rmask >> p) & 1:
             done |= 1 << p
-            q = s.quilt[p]
-            while q:
-                key ^= Z.q[p][ps_ctz128(q)]
-                q &= q - 1
-            key ^= Z.inc[p][s.income[p] & 127] ^ mix64(DONE_SALT + <uint64_t>(2 * popcount128(s.quilt[p]) + p))
+            key = forget_quilt(key, s, p, DONE_SALT) ^ Z.inc[p][s.income[p] & 127]
     if not c.use_dead_keys or s.bonus < 0:
         return key
+    if c.use_closed_keys:
+        for p in range(2):
+            if not (done >> p) & 1 and not (rmask >> p) & 1 and closed_quilt(s, p):
+                done |= 1 << p
+                key = forget_quilt(key, s, p, CLOSED_SALT)
     for p in range(2):
         if (done >> p) & 1:
             continue
@@ -1011,7 +1049,7 @@ cdef class Solver:
     def __cinit__(self, int hash_mb=64, bint wdl=False, bint use_static=True, bint use_relax=True,
                   bint use_etc=False, int relax_min=2, bint use_hist=True, bint use_dead_keys=True,
                   bint relax_pairs=True, int threads=1, bint use_cover=True,
-                  bint use_pack=True, bint use_done_keys=True):
+                  bint use_pack=True, bint use_done_keys=True, bint use_closed_keys=True):
         cdef uint64_t buckets = 1
         cdef int i
         memset(&self.c, 0, sizeof(Ctx))
@@ -1036,6 +1074,7 @@ cdef class Solver:
         self.c.use_cover = use_cover
         self.c.use_pack = use_pack
         self.c.use_done_keys = use_done_keys
+        self.c.use_closed_keys = use_closed_keys
         self.threads = threads if threads > 1 else 1
         self.lo = -INF
         self.hi = INF
