@@ -628,7 +628,8 @@ class _BestNodeSearch:
         self.upper: dict = {}  # move code -> proven upper bound of its value
         self.lower: dict = {}  # move code -> proven lower bound
         self.g = run.solver.guess(pos._c)
-        self.step, self.last, self.streak = 1, None, 0
+        self.step, self.streak = 1, 0
+        self.last: bool | None = None  # the direction of the last test (None: none yet)
 
     def narrow(self, lo: int, hi: int) -> None:
         """Proven bounds of the root found by another driver."""
