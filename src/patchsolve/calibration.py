@@ -134,8 +134,9 @@ def fit(score, phase, won, iterations: int = 50, ridge: float = 1e-6, tol: float
     penalty = ridge * np.eye(X.shape[1])
     penalty[0, 0] = 0.0
     converged = False
-    k = 0
-    for k in range(1, iterations + 1):
+    steps = 0
+    while steps < iterations:
+        steps += 1
         p = _sigmoid(X @ beta)
         w = np.maximum(p * (1 - p), 1e-12)
         grad = X.T @ (y - p) - penalty @ beta
@@ -145,7 +146,8 @@ def fit(score, phase, won, iterations: int = 50, ridge: float = 1e-6, tol: float
         if float(np.max(np.abs(step))) < tol:
             converged = True
             break
-    return CalibrationModel(dict(zip(FEATURES, map(float, beta))), samples=len(y), iterations=k, converged=converged)
+    coef = dict(zip(FEATURES, map(float, beta)))
+    return CalibrationModel(coef, samples=len(y), iterations=steps, converged=converged)
 
 
 def brier(predicted, won) -> float:
@@ -220,7 +222,9 @@ def current_win_probability(score) -> np.ndarray:
     return np.array([win_probability_of(float(s)) for s in np.asarray(score, dtype=float)])
 
 
-def calibrate(records, seed: int = 0, test_fraction: float = 0.3, bounds=("estimate",), bins: int = 10) -> dict:
+def calibrate(
+    records, seed: int = 0, test_fraction: float = 0.3, bounds=("estimate",), bins: int = 10
+) -> dict:
     """Fit the calibration on a seeded share of the games and judge it, and
     the current ``win_probability``, on the held-out games: the model, the
     sizes, the Brier scores (fitted, current, and the base rate's), the

@@ -116,7 +116,9 @@ def game_jobs(
     """The first ``games`` games of a run, in the run's order (module doc)."""
     editions = tuple(editions)
     if not editions or any(e not in EDITIONS for e in editions) or len(set(editions)) != len(editions):
-        raise PatchsolveError(f"editions must be distinct names among {', '.join(EDITIONS)}, not {editions!r}")
+        raise PatchsolveError(
+            f"editions must be distinct names among {', '.join(EDITIONS)}, not {editions!r}"
+        )
     swap = opponent is not None and opponent.strip() != player.strip()
     specs = (player.strip(), (opponent or player).strip())
     jobs: list[GameJob] = []
@@ -171,7 +173,9 @@ def play_selfplay_game(job: GameJob) -> dict:
         make_player(job.players[label], seed=(2 * game_seed + (label != job.first)) & SEED_MASK)
         for label in (0, 1)
     )
-    pos = Position.start(circle=circle_of(job.seed, job.circle_index), edition=job.edition, first_player=job.first)
+    pos = Position.start(
+        circle=circle_of(job.seed, job.circle_index), edition=job.edition, first_player=job.first
+    )
     moves: list[str] = []
     evals: list[dict] = []
     leather: list[dict] = []
@@ -180,7 +184,8 @@ def play_selfplay_game(job: GameJob) -> dict:
     try:
         while not pos.is_over:
             me, left = pos.to_move, spaces_left(pos)
-            result, by, tried = None, "search", False
+            result, tried = None, False
+            by: str | None = "search"
             if job.solve_nodes > 0 and _within(pos, job.solve_spaces):
                 tried = True
                 solved = solve(pos, nodes=job.solve_nodes, workers=1, hash_mb=SOLVE_HASH_MB)
@@ -391,7 +396,15 @@ def _mean_ci(values) -> dict:
     values = list(values)
     n = len(values)
     if not n:
-        return {"n": 0, "mean": None, "ci95": [None, None], "median": None, "sd": None, "min": None, "max": None}
+        return {
+            "n": 0,
+            "mean": None,
+            "ci95": [None, None],
+            "median": None,
+            "sd": None,
+            "min": None,
+            "max": None,
+        }
     mean = sum(values) / n
     sd = _stats.stdev(values) if n > 1 else 0.0
     half = 1.96 * sd / math.sqrt(n)
@@ -497,7 +510,9 @@ def statistics(records) -> dict:
     the winner), each leather patch's taker, game length, the ply where the
     value was proven, and the two editions compared on the same circles."""
     records = list(records)
-    editions = sorted({r["edition"] for r in records}, key=lambda e: EDITIONS.index(e) if e in EDITIONS else 9)
+    editions = sorted(
+        {r["edition"] for r in records}, key=lambda e: EDITIONS.index(e) if e in EDITIONS else 9
+    )
     return {
         "games": len(records),
         "players": sorted({" vs ".join(dict.fromkeys(r["players"])) for r in records}),
@@ -530,7 +545,9 @@ def _plain(d: dict) -> str:
     return f"{d['mean']:.1f} (median {d['median']:g}, {d['min']:g} .. {d['max']:g})"
 
 
-def report_markdown(stats: dict, calibration: dict | None = None, plots: list[str] | None = None, note="") -> str:
+def report_markdown(
+    stats: dict, calibration: dict | None = None, plots: list[str] | None = None, note=""
+) -> str:
     """The statistics (and the calibration, when given) as a Markdown page."""
     eds = list(stats["editions"])
     cols = ["all"] + eds
@@ -574,12 +591,21 @@ def report_markdown(stats: dict, calibration: dict | None = None, plots: list[st
             "|---:|---|---|---|---|",
         ]
         for space, d in lea.items():
-            out.append(
-                f"| {space} | {_pct(d['taken'])} | {_pct(d['by_first'])} | {_pct(d['by_winner'])} | {_plain(d['ply'])} |"
-            )
-    out += ["", "## Margins (first player)", "", "| margin | " + " | ".join(cols) + " |", "|---|" + "---:|" * len(cols)]
+            cells = [_pct(d["taken"]), _pct(d["by_first"]), _pct(d["by_winner"]), _plain(d["ply"])]
+            out.append(f"| {space} | " + " | ".join(cells) + " |")
+    out += [
+        "",
+        "## Margins (first player)",
+        "",
+        "| margin | " + " | ".join(cols) + " |",
+        "|---|" + "---:|" * len(cols),
+    ]
     for i, row in enumerate(stats["all"]["margin_histogram"]):
-        out.append(f"| {row['bin']} | " + " | ".join(str(data[c]["margin_histogram"][i]["count"]) for c in cols) + " |")
+        out.append(
+            f"| {row['bin']} | "
+            + " | ".join(str(data[c]["margin_histogram"][i]["count"]) for c in cols)
+            + " |"
+        )
     comp = stats["comparison"]
     out += ["", "## The editions compared", ""]
     if comp:
