@@ -200,10 +200,10 @@ def play_selfplay_game(job: GameJob) -> dict:
                 move, result = choose_with_result(players[me], pos, endgame_solve=not tried)
                 if result is None:
                     by = None
+                else:
+                    nodes += result.nodes
             else:
                 move = result.best_move
-            if result is not None:
-                nodes += result.nodes
             evals.append(
                 {
                     "player": me,
@@ -548,7 +548,9 @@ def _plain(d: dict) -> str:
 def report_markdown(
     stats: dict, calibration: dict | None = None, plots: list[str] | None = None, note=""
 ) -> str:
-    """The statistics (and the calibration, when given) as a Markdown page."""
+    """The statistics (and the calibration, when given) as a Markdown page;
+    ``plots``: the PNG files to show ([] says that matplotlib is missing,
+    None leaves the section out)."""
     eds = list(stats["editions"])
     cols = ["all"] + eds
     data = {"all": stats["all"], **stats["editions"]}
@@ -621,11 +623,12 @@ def report_markdown(
         from patchsolve.calibration import calibration_markdown
 
         out += ["", calibration_markdown(calibration)]
-    out += ["", "## Plots", ""]
-    if plots:
-        out += [f"![{Path(p).stem}]({Path(p).name})" for p in plots]
-    else:
-        out.append("No plots: matplotlib is not installed (pip install 'patchsolve[stats]').")
+    if plots is not None:  # None: a page without plots (printed, or --no-plots)
+        out += ["", "## Plots", ""]
+        if plots:
+            out += [f"![{Path(p).stem}]({Path(p).name})" for p in plots]
+        else:
+            out.append("No plots: matplotlib is not installed (pip install 'patchsolve[stats]').")
     return "\n".join(out) + "\n"
 
 
@@ -710,13 +713,18 @@ def write_report(records, folder, seed: int = 0, note: str = "", plots: bool = T
     except CalibrationError as e:
         cal = None
         note = (note + "\n\n" if note else "") + f"No calibration: {e}."
-    written = write_plots(stats, folder, cal) if plots else []
+    written = write_plots(stats, folder, cal) if plots else None
     (folder / "report.md").write_text(report_markdown(stats, cal, written, note))
     stats = dict(stats, calibration=cal)
-    (folder / "statistics.json").write_text(json.dumps(stats, indent=1, default=_json_default) + "\n")
+    (folder / "statistics.json").write_text(stats_json(stats) + "\n")
     if cal:
         write_params(cal["model"], folder / "calibration.json")
     return stats
+
+
+def stats_json(stats: dict) -> str:
+    """The statistics (with a calibration's model) as indented JSON."""
+    return json.dumps(stats, indent=1, default=_json_default)
 
 
 def _json_default(value):
@@ -744,6 +752,7 @@ __all__ = [
     "report_markdown",
     "write_plots",
     "write_report",
+    "stats_json",
     "first_margin",
     "spaces_left",
 ]
