@@ -147,6 +147,17 @@ def test_the_same_seed_gives_the_same_games_another_seed_others(tmp_path):
     assert [r["circle"] for r in lines(a)] != [r["circle"] for r in lines(c)]
 
 
+def test_the_games_do_not_depend_on_the_backend(tmp_path):
+    from patchsolve.backends import LocalBackend
+
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    run(one, 3)
+    r = run(two, 3, backend=LocalBackend(workers=2))  # spawned processes; games end in any order
+    assert r.played == 3
+    key = sp.record_key
+    assert sorted(lines(two), key=key) == sorted(lines(one), key=key)
+
+
 # -- what a record holds ---------------------------------------------------------------
 
 
@@ -363,6 +374,10 @@ def test_selfplay_and_statistics_end_to_end(tmp_path):
     assert not list(folder.glob("*.png"))
     r = invoke("statistics", corpus, "--json")
     assert r.exit_code == 0 and json.loads(r.stdout)["games"] == 3
+    one = tmp_path / "one.jsonl"
+    r = invoke("selfplay", "--games", 1, "--player", "greedy", "--edition", "original", "--out", one, "-q")
+    assert r.exit_code == 0, r.output
+    assert [sp.record_key(x) for x in lines(one)] == [(0, "original", 0)]
 
 
 @pytest.mark.parametrize(
