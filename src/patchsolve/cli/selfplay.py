@@ -157,8 +157,9 @@ def selfplay(
     "--seed", type=SEED, default=0, show_default=True, help="Seed of the calibration's held-out split."
 )
 @click.option("--no-plots", is_flag=True, help="No PNG plots (without matplotlib there are none anyway).")
+@click.option("--note", default="", help="A paragraph put at the top of the report (what the corpus is).")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
-def statistics(corpus, out_dir, seed, no_plots, as_json):
+def statistics(corpus, out_dir, seed, no_plots, note, as_json):
     """The statistics of self-play CORPUS files (from 'patchsolve selfplay'),
     with 95% intervals: the first player's win rate and margin per edition,
     the margins' distribution, the 7x7 bonus and each leather patch (who
@@ -181,18 +182,21 @@ def statistics(corpus, out_dir, seed, no_plots, as_json):
     if not records:
         raise CliError("the corpus holds no games")
     if out_dir:
-        stats = sp.write_report(records, out_dir, seed=seed, plots=not no_plots)
+        stats = sp.write_report(records, out_dir, seed=seed, note=note, plots=not no_plots)
         cal = stats["calibration"]
     else:
         stats = sp.statistics(records)
         try:
             cal = calibrate(records, seed=seed)
-        except CalibrationError:
+        except CalibrationError as e:
             cal = None
+            note = (note + "\n\n" if note else "") + f"No calibration: {e}."
         stats = dict(stats, calibration=cal)
     if as_json:
         click.echo(sp.stats_json(stats))
+    elif out_dir:
+        click.echo((Path(out_dir) / "report.md").read_text(), nl=False)  # the page as written
     else:
-        click.echo(sp.report_markdown(stats, cal), nl=False)
+        click.echo(sp.report_markdown(stats, cal, note=note), nl=False)
     if out_dir:
         info(False, f"report in {out_dir}")
