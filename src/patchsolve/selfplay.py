@@ -432,7 +432,12 @@ def margin_histogram(margins) -> list[dict]:
     """Counts of margins in fixed bins (``MARGIN_BINS``: [lo, hi) each)."""
     rows = []
     for lo, hi in zip(MARGIN_BINS, MARGIN_BINS[1:]):
-        label = f"< {hi}" if lo == -math.inf else f">= {lo}" if hi == math.inf else f"{lo} .. {hi - 1}"
+        if lo == -math.inf:
+            label = f"< {hi}"
+        elif hi == math.inf:
+            label = f">= {lo}"
+        else:
+            label = str(lo) if hi - 1 == lo else f"{lo} .. {hi - 1}"
         rows.append({"bin": label, "count": sum(lo <= m < hi for m in margins)})
     return rows
 
@@ -654,6 +659,7 @@ def write_plots(stats: dict, folder: Path, calibration: dict | None = None) -> l
     ax.set_xticks([i + width * (len(eds) - 1) / 2 for i in range(len(bins))])
     ax.set_xticklabels(bins, rotation=45, ha="right")
     ax.set_xlabel("first player's final margin")
+    ax.set_title(f"{stats['games']} self-play games")
     ax.set_ylabel("games")
     ax.legend()
     fig.tight_layout()
@@ -672,6 +678,7 @@ def write_plots(stats: dict, folder: Path, calibration: dict | None = None) -> l
     ax.bar(names, rates, yerr=err, capsize=6, color="#7a9cc6")
     ax.axhline(50, color="grey", lw=1, ls="--")
     ax.set_ylabel("first player's win rate (%), 95% CI")
+    ax.set_title(f"{stats['games']} self-play games")
     ax.set_ylim(0, 100)
     fig.tight_layout()
     written.append(str(folder / "first_player.png"))
@@ -686,6 +693,7 @@ def write_plots(stats: dict, folder: Path, calibration: dict | None = None) -> l
         ax.plot([0, 1], [0, 1], color="grey", lw=1, ls="--")
         ax.set_xlabel("predicted P(player to move wins)")
         ax.set_ylabel("observed (held-out games)")
+        ax.set_title(f"{calibration['test']['moves']} moves of {calibration['test']['games']} held-out games")
         ax.legend()
         fig.tight_layout()
         written.append(str(folder / "calibration.png"))
