@@ -211,6 +211,30 @@ def test_play_is_exact_from_where_the_solver_proves_it(records):
             assert e["score"] == margin
 
 
+def test_a_later_position_the_budget_does_not_prove_is_solved_with_more(tmp_path, monkeypatch):
+    """Once proven, play stays exact: a solve that fails within the budget
+    (a fresh table can miss a proof) is tried again with more nodes."""
+    import dataclasses
+
+    real, calls, state = sp._solve, [], {"proven": False, "failed": False}
+
+    def flaky(position, nodes):
+        calls.append(nodes)
+        r = real(position, nodes)
+        if state["proven"] and not state["failed"] and nodes == SOLVE:
+            state["failed"] = True  # the first solve after the proof runs out of nodes
+            return dataclasses.replace(r, bound="lower", best_move=None)
+        state["proven"] |= r.bound == "exact"
+        return r
+
+    monkeypatch.setattr(sp, "_solve", flaky)
+    r = run(tmp_path / "c.jsonl", 1).records[0]
+    assert state["failed"] and 4 * SOLVE in calls and 16 * SOLVE not in calls
+    k = r["proven"]["ply"]
+    assert all(e["by"] == "solver" and e["bound"] == "exact" for e in r["evals"][k:])
+    assert r["proven"]["value"] == r["scores"][0] - r["scores"][1]
+
+
 def test_the_search_scores_are_kept_for_calibration(records):
     searched = [e for r in records for e in r["evals"] if e["by"] == "search"]
     assert searched and all(isinstance(e["score"], float) and e["bound"] for e in searched)
