@@ -161,6 +161,16 @@ def test_calibrate_judges_the_fit_and_the_current_mapping_on_held_out_games():
     assert "## Win probability calibration" in cal.calibration_markdown(result)
 
 
+def test_the_split_does_not_depend_on_the_order_the_games_ended_in():
+    score, phase, won, _ = draw(4000, seed=9)
+    records = records_from(score, phase, won, per_game=20)
+    for i, r in enumerate(records):
+        r.update(circle_index=i // 2, edition=("revised", "original")[i % 2], first=(i // 2) % 2)
+    shuffled = [records[i] for i in np.random.default_rng(1).permutation(len(records))]
+    a, b = cal.calibrate(records, seed=3), cal.calibrate(shuffled, seed=3)
+    assert a["model"].coef == b["model"].coef and a["deciles"] == b["deciles"]
+
+
 def test_calibrate_refuses_too_few_moves():
     with pytest.raises(cal.CalibrationError, match="too few"):
         cal.calibrate([{"winner": 0, "evals": []}] * 10)

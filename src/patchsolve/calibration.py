@@ -5,7 +5,9 @@ Fitted on a self-play corpus (:mod:`patchsolve.selfplay`): every move with a
 search estimate is a sample (the score the search reported for the player
 to move, the phase, and whether that player went on to win). Games, not
 moves, are split into a training and a held-out set by a seeded shuffle
-(the moves of one game are far from independent). The model is a logistic
+(the moves of one game are far from independent), after sorting the games
+by circle, edition and first player (so the split does not depend on the
+order the games ended in). The model is a logistic
 regression, fitted by Newton's method (iteratively reweighted least
 squares; numpy only)::
 
@@ -215,6 +217,19 @@ def split_games(n_games: int, test_fraction: float = 0.3, seed: int = 0) -> tupl
     return np.sort(order[cut:]), np.sort(order[:cut])
 
 
+def canonical_order(records) -> list[dict]:
+    """The records sorted by their game (circle, edition, first player), so
+    that the held-out split does not depend on the order the games ended in
+    (parallel workers, a resumed run); records without those keys keep
+    their order."""
+
+    def game(item):
+        i, r = item
+        return (r.get("circle_index", -1), str(r.get("edition", "")), r.get("first", -1), i)
+
+    return [r for _, r in sorted(enumerate(records), key=game)]
+
+
 def current_win_probability(score) -> np.ndarray:
     """The engines' win probability today, ``Phi(score / EVAL_RMSE)``, on an array."""
     from patchsolve.search.result import win_probability_of
@@ -229,7 +244,7 @@ def calibrate(
     the current ``win_probability``, on the held-out games: the model, the
     sizes, the Brier scores (fitted, current, and the base rate's), the
     decile tables and their largest gaps."""
-    records = list(records)
+    records = canonical_order(records)
     data = samples(records, bounds)
     train_games, test_games = split_games(len(records), test_fraction, seed)
     train = np.isin(data["game"], train_games)
@@ -334,6 +349,7 @@ __all__ = [
     "decile_table",
     "samples",
     "split_games",
+    "canonical_order",
     "calibrate",
     "calibration_markdown",
     "write_params",
