@@ -64,9 +64,8 @@ MAX_GAMES = 1_000_000
 @click.option(
     "--workers",
     type=click.IntRange(min=1),
-    default=1,
-    show_default=True,
-    help="Worker processes (at most the number of cores; a Ray cluster decides for itself).",
+    default=None,
+    help="Worker processes [default: 1; at most the number of cores]; a Ray cluster decides for itself.",
 )
 @click.option(
     "--backend",
@@ -116,7 +115,8 @@ def selfplay(
     from patchsolve import tournament as tour
     from patchsolve.cli.match import _tournament_backend
 
-    runner = _tournament_backend(backend, address, workers, quiet)
+    # one worker unless asked (a corpus runs for hours beside other work); a cluster decides for itself
+    runner = _tournament_backend(backend, address, workers if address else (workers or 1), quiet)
     editions = sp.EDITIONS if edition == "both" else (edition,)
     progress = None if quiet else tour.print_progress
     # Ray prints its notices on stdout: keep stdout for the summary
