@@ -10,6 +10,7 @@ import click
 
 from patchsolve.cli.common import CONTEXT, INTERRUPTED, SEED, CliError, info
 from patchsolve.search.shortcut import ENDGAME_SPACES
+from patchsolve.selfplay import DEFAULT_PLAYER
 
 MAX_GAMES = 1_000_000
 
@@ -31,8 +32,8 @@ MAX_GAMES = 1_000_000
 @click.option(
     "--player",
     default=None,
-    help="Player spec of both sides (default: the alpha-beta at a node budget, "
-    "one thread; see 'patchsolve tournament --help').",
+    help=f"Player spec of both sides [default: {DEFAULT_PLAYER}, one thread] "
+    "(specs: 'patchsolve tournament --help').",
 )
 @click.option(
     "--opponent",
