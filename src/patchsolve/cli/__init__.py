@@ -12,9 +12,9 @@ is used.
 
 The commands live by family: :mod:`~patchsolve.cli.position` (new, show,
 moves, patches, replay, perft), :mod:`~patchsolve.cli.engine` (best, eval,
-solve), :mod:`~patchsolve.cli.review` (analyze, explain, quiz), :mod:`~patchsolve.cli.play` (the terminal game) and
-:mod:`~patchsolve.cli.match` (tournament, bench, serve); what they share is
-in :mod:`~patchsolve.cli.common`.
+solve), :mod:`~patchsolve.cli.review` (analyze, explain, quiz), :mod:`~patchsolve.cli.play` (the terminal game),
+:mod:`~patchsolve.cli.match` (tournament, bench, serve) and :mod:`~patchsolve.cli.selfplay`
+(selfplay, statistics); what they share is in :mod:`~patchsolve.cli.common`.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import sys
 import click
 
 from patchsolve import __version__
-from patchsolve.cli import engine, match, play, position, review
+from patchsolve.cli import engine, match, play, position, review, selfplay
 from patchsolve.cli.common import CONTEXT, INTERRUPTED, error_line
 from patchsolve.errors import PatchsolveError
 from patchsolve.search.stop import ctrl_c_returns
@@ -92,6 +92,8 @@ for _command in (
     match.tournament,
     match.bench,
     match.serve,
+    selfplay.selfplay,
+    selfplay.statistics,
 ):
     cli.add_command(_command)
 

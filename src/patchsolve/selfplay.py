@@ -1,0 +1,785 @@
+"""The self-play corpus: seeded games of a strong player against itself,
+kept one JSON line per game, for the statistics of Patchwork itself
+(:func:`statistics`, :func:`write_report`) and the calibration of the win
+probability (:mod:`patchsolve.calibration`).
+
+The games, in a fixed order (so ``games=N`` is always the first N of them,
+and a larger N later extends a corpus)::
+
+    circle 0 revised, circle 0 original, circle 1 revised, circle 1 original, ...
+
+Each circle is played in every edition asked for, so the editions are
+compared on the same circles. Circles and the players' seeds follow
+:mod:`patchsolve.tournament`'s formulas. Against *itself* a player plays
+each circle once per edition, the first player alternating from circle to
+circle (0 on even circles, 1 on odd ones): with the sides swapped the game
+is the same game with the labels exchanged (the engine does not know which
+colour it plays; checked move for move with the alpha-beta under a node
+budget), so playing it twice would count one game twice. With an
+``opponent`` that differs, every circle is played twice with the sides
+swapped, as the tournament pairs games.
+
+Exact play from where the solver proves the end: once both tokens are
+within ``solve_spaces`` of the last space, the exact solver is asked first
+(``solve_nodes`` nodes, one thread); when it proves the value, its move is
+played and its exact score recorded, whoever is to move; once a value is
+proven, a later position that the budget does not prove is tried again with
+``SOLVE_RETRIES`` times the nodes, so that play stays exact. (The engine's own
+near-end shortcut does the same with a quarter of its budget; this makes
+the corpus exact from a point that does not depend on the player's
+budget.)
+
+Every game is appended to the corpus file as it ends (flushed and synced),
+so an interrupted run loses only the games still running; a rerun with the
+same file and settings skips the games already there. A record holds:
+
+- ``seed``, ``circle_index``, ``circle``, ``edition``, ``first`` (the label,
+  0 or 1, of the player who moved first), ``players`` (the specs of labels 0
+  and 1), ``solve_nodes``, ``solve_spaces``, ``patchsolve`` (the version);
+- ``moves`` (move text, in order) and ``evals``: per move the player to
+  move, the engine's ``score`` for that player and its ``bound``
+  ("estimate", "exact", ...; None for a player without a search), where it
+  came from (``by``: "search" or "solver") and ``left``: each player's
+  spaces left to the last space (their sum is the phase);
+- ``scores`` (labels 0 and 1), ``winner``, ``first_at_end``;
+- ``bonus``: who took the 7x7 bonus, at which ply and phase (or None);
+- ``leather``: for each leather patch taken, its space, the taker, the ply;
+- ``proven``: the ply and phase where the solver first proved the value,
+  and that value for label 0 (or None);
+- ``plies`` and ``nodes`` (every search's nodes, summed).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import statistics as _stats
+from contextlib import closing
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from patchsolve.errors import PatchsolveError
+from patchsolve.patches import LAST_SPACE
+from patchsolve.players import LevelPlayer, SearchPlayer, make_player
+from patchsolve.position import Position, random_circle
+from patchsolve.search.shortcut import ENDGAME_SPACES
+from patchsolve.tournament import SEED_MASK, ctrl_c_deferred, wilson
+
+DEFAULT_PLAYER = "alphabeta:nodes=300000"  # the default alpha-beta, one thread, deterministic
+EDITIONS = ("revised", "original")
+DEFAULT_SOLVE_NODES = 1_000_000  # a failed try costs well under a second; proves ~20 spaces out
+SOLVE_HASH_MB = 16  # enough table for a million nodes (and as much more per million more)
+# Once the value is proven, a later position the solver does not prove within its nodes is tried
+# again with these multiples: a fresh table can miss a proof the last one found (1 of 200 pilot
+# games left exact play that way, losing 5 points)
+SOLVE_RETRIES = (4, 16)
+SOLVE_MAX_HASH_MB = 256
+RECORD_VERSION = 1
+# the settings a resumed run must share with the games already in the file
+RUN_KEYS = ("seed", "players", "solve_nodes", "solve_spaces")
+
+
+class CorpusError(PatchsolveError):
+    """A corpus file that cannot be read or resumed (another run's games, a bad line)."""
+
+
+# -- the games ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameJob:
+    """One game to play: plain data, so it travels to any backend."""
+
+    index: int  # the game's place in the run's order
+    seed: int
+    circle_index: int
+    edition: str
+    first: int  # label (0 or 1) of the player who moves first
+    players: tuple[str, str]  # specs of labels 0 and 1
+    solve_nodes: int
+    solve_spaces: int
+
+    @property
+    def key(self) -> tuple[int, str, int]:
+        """What identifies the game in a corpus: circle, edition, first player."""
+        return (self.circle_index, self.edition, self.first)
+
+
+def circle_of(seed: int, i: int) -> tuple[int, ...]:
+    """The ``i``-th circle of a run with ``seed`` (tournament's formula)."""
+    return random_circle(seed * 100_003 + i)
+
+
+def game_jobs(
+    games: int,
+    player: str = DEFAULT_PLAYER,
+    opponent: str | None = None,
+    seed: int = 0,
+    editions=EDITIONS,
+    solve_nodes: int = DEFAULT_SOLVE_NODES,
+    solve_spaces: int = ENDGAME_SPACES,
+) -> list[GameJob]:
+    """The first ``games`` games of a run, in the run's order (module doc)."""
+    editions = tuple(editions)
+    if not editions or any(e not in EDITIONS for e in editions) or len(set(editions)) != len(editions):
+        raise PatchsolveError(
+            f"editions must be distinct names among {', '.join(EDITIONS)}, not {editions!r}"
+        )
+    swap = opponent is not None and opponent.strip() != player.strip()
+    specs = (player.strip(), (opponent or player).strip())
+    jobs: list[GameJob] = []
+    i = 0
+    while len(jobs) < games:
+        for edition in editions:
+            # against itself: one game, the first label alternating; else both sides
+            for first in (0, 1) if swap else (i % 2,):
+                if len(jobs) < games:  # label 0 plays `player`, label 1 `opponent`
+                    jobs.append(GameJob(len(jobs), seed, i, edition, first, specs, solve_nodes, solve_spaces))
+        i += 1
+    return jobs
+
+
+def spaces_left(position: Position) -> list[int]:
+    """Each player's spaces to the last space (their sum is the game's phase)."""
+    return [LAST_SPACE - position.time(0), LAST_SPACE - position.time(1)]
+
+
+def _within(position: Position, spaces: int) -> bool:
+    """Both tokens within ``spaces`` of the last space (as the shortcut's test)."""
+    return LAST_SPACE - min(position.time(0), position.time(1)) <= spaces
+
+
+def choose_with_result(player, position, endgame_solve: bool = True):
+    """``(move, SearchResult or None)``: the player's move and, for a player
+    that searches, the search it came from (its score and bound). A player
+    without a search (random, greedy, another installation) gives None."""
+    from patchsolve.search import search
+    from patchsolve.search.mcts import MCTSPlayer
+
+    if isinstance(player, SearchPlayer):
+        r = search(position, engine=player.engine, endgame_solve=endgame_solve, **player.limits)
+        return r.best_move, r
+    if isinstance(player, LevelPlayer):
+        from patchsolve.levels import level_move
+
+        return level_move(position, player.level, seed=player.seed % 2**64, **player.limits)
+    if isinstance(player, MCTSPlayer):
+        r = player.search(position)
+        return r.best_move, r
+    return player.choose(position), None
+
+
+def _solve(position, nodes: int):
+    """The exact solver on one thread, its table sized to the budget."""
+    from patchsolve.search import solve
+
+    hash_mb = min(SOLVE_MAX_HASH_MB, SOLVE_HASH_MB * max(1, nodes // DEFAULT_SOLVE_NODES))
+    return solve(position, nodes=nodes, workers=1, hash_mb=hash_mb)
+
+
+def play_selfplay_game(job: GameJob) -> dict:
+    """Play one game of the corpus and return its record (module doc)."""
+    from patchsolve import __version__
+
+    game_seed = job.seed * 1_000_003 + job.circle_index
+    players = tuple(
+        make_player(job.players[label], seed=(2 * game_seed + (label != job.first)) & SEED_MASK)
+        for label in (0, 1)
+    )
+    pos = Position.start(
+        circle=circle_of(job.seed, job.circle_index), edition=job.edition, first_player=job.first
+    )
+    moves: list[str] = []
+    evals: list[dict] = []
+    leather: list[dict] = []
+    bonus = proven = None
+    nodes = 0
+    try:
+        while not pos.is_over:
+            me, left = pos.to_move, spaces_left(pos)
+            result, tried = None, False
+            by: str | None = "search"
+            if job.solve_nodes > 0 and _within(pos, job.solve_spaces):
+                tried = True
+                # once proven, a position the budget does not prove is tried again with more:
+                # its value is provable (the proven line leads to it), and play stays exact
+                for factor in (1, *SOLVE_RETRIES) if proven else (1,):
+                    solved = _solve(pos, job.solve_nodes * factor)
+                    nodes += solved.nodes
+                    if solved.bound == "exact":
+                        break
+                if solved.bound == "exact":
+                    result, by = solved, "solver"
+                    if proven is None:
+                        value = solved.score if me == 0 else -solved.score
+                        proven = {"ply": len(moves), "phase": sum(left), "value": value}
+            if result is None:
+                # the solver was just tried with more nodes than the engine's shortcut would get
+                move, result = choose_with_result(players[me], pos, endgame_solve=not tried)
+                if result is None:
+                    by = None
+                else:
+                    nodes += result.nodes
+            else:
+                move = result.best_move
+            evals.append(
+                {
+                    "player": me,
+                    "score": None if result is None else float(result.score),
+                    "bound": None if result is None else result.bound,
+                    "by": by,
+                    "left": left,
+                }
+            )
+            before_leather, before_bonus = set(pos.leather), pos.bonus_owner
+            moves.append(str(move))
+            pos = pos.play(move)
+            for space in sorted(before_leather - set(pos.leather)):
+                leather.append({"space": space, "player": me, "ply": len(moves) - 1})
+            if before_bonus is None and pos.bonus_owner is not None:
+                bonus = {"player": pos.bonus_owner, "ply": len(moves) - 1, "phase": sum(left)}
+    finally:
+        for p in players:
+            p.close()
+    scores = pos.scores()
+    return {
+        "version": RECORD_VERSION,
+        "patchsolve": __version__,
+        "seed": job.seed,
+        "circle_index": job.circle_index,
+        "circle": list(circle_of(job.seed, job.circle_index)),
+        "edition": job.edition,
+        "first": job.first,
+        "players": list(job.players),
+        "solve_nodes": job.solve_nodes,
+        "solve_spaces": job.solve_spaces,
+        "moves": moves,
+        "evals": evals,
+        "scores": [scores[0], scores[1]],
+        "winner": pos.winner(),
+        "first_at_end": pos.first_at_end,
+        "bonus": bonus,
+        "leather": leather,
+        "proven": proven,
+        "plies": len(moves),
+        "nodes": nodes,
+    }
+
+
+# -- the corpus file ----------------------------------------------------------------
+
+
+def record_key(record: dict) -> tuple[int, str, int]:
+    """The key of a record, as :attr:`GameJob.key`."""
+    return (int(record["circle_index"]), str(record["edition"]), int(record["first"]))
+
+
+def read_corpus(path, repair: bool = False) -> list[dict]:
+    """The records of a corpus file (one JSON object a line). A last line cut
+    short (the run was killed while writing it) is dropped, and with
+    ``repair`` cut off the file so that appended games start on a line of
+    their own; any other bad line is a CorpusError."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return []
+    except OSError as e:
+        raise CorpusError(f"cannot read {path}: {e.strerror}") from None
+    keep = len(data)
+    if data and not data.endswith(b"\n"):
+        keep = data.rfind(b"\n") + 1  # the unfinished line of a killed run
+        if repair:
+            with path.open("r+b") as f:
+                f.truncate(keep)
+    records = []
+    for n, line in enumerate(data[:keep].decode("utf-8", errors="replace").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+            record_key(record)
+        except (ValueError, KeyError, TypeError):
+            raise CorpusError(f"{path}, line {n}: not a self-play record") from None
+        records.append(record)
+    return records
+
+
+def _check_same_run(path, records: list[dict], jobs: list[GameJob]) -> None:
+    """The games in the file must come from the same settings as this run
+    (a game is known by its key only within one run's settings)."""
+    if not records or not jobs:
+        return
+    want = {
+        "seed": jobs[0].seed,
+        "players": list(jobs[0].players),
+        "solve_nodes": jobs[0].solve_nodes,
+        "solve_spaces": jobs[0].solve_spaces,
+    }
+    for r in records:
+        got = {k: r.get(k) for k in RUN_KEYS}
+        if got != want:
+            diff = ", ".join(f"{k} {got[k]!r} (not {want[k]!r})" for k in RUN_KEYS if got[k] != want[k])
+            raise CorpusError(f"{path} holds games of another run: {diff}; give another file")
+
+
+@dataclass
+class SelfPlayRun:
+    """What :func:`run_selfplay` did: every record of the file (old and
+    new), how many were played now, and whether Ctrl-C stopped it."""
+
+    path: Path
+    records: list[dict] = field(default_factory=list)
+    played: int = 0
+    skipped: int = 0
+    planned: int = 0
+    interrupted: bool = False
+
+
+def _play_job(job: GameJob) -> dict:
+    return play_selfplay_game(job)
+
+
+def run_selfplay(
+    path,
+    games: int,
+    player: str = DEFAULT_PLAYER,
+    opponent: str | None = None,
+    seed: int = 0,
+    editions=EDITIONS,
+    solve_nodes: int = DEFAULT_SOLVE_NODES,
+    solve_spaces: int = ENDGAME_SPACES,
+    backend="local",
+    workers: int = 1,
+    address: str | None = None,
+    progress=None,
+) -> SelfPlayRun:
+    """Play the first ``games`` games of the run (module doc) that are not
+    yet in the corpus file ``path``, appending each as it ends. ``backend``
+    is "local", "ray" or a backend object (:mod:`patchsolve.backends`), as
+    for :func:`patchsolve.tournament.run_tournament`. ``progress(done,
+    total)`` is called as games end. Ctrl-C stops the run with the finished
+    games kept (``interrupted`` set)."""
+    from patchsolve.backends import make_backend
+
+    if isinstance(games, bool) or not isinstance(games, int) or games < 0:
+        raise PatchsolveError(f"games must be a whole number >= 0, not {games!r}")
+    if isinstance(solve_nodes, bool) or not isinstance(solve_nodes, int) or solve_nodes < 0:
+        raise PatchsolveError(f"solve_nodes must be a whole number >= 0, not {solve_nodes!r}")
+    for spec in {player, opponent or player}:
+        make_player(spec).close()  # a bad spec fails before any game or file
+    jobs = game_jobs(games, player, opponent, seed, editions, solve_nodes, solve_spaces)
+    path = Path(path)
+    records = read_corpus(path, repair=True)
+    _check_same_run(path, records, jobs)
+    done = {record_key(r) for r in records}
+    todo = [j for j in jobs if j.key not in done]
+    run = SelfPlayRun(path, records, skipped=len(jobs) - len(todo), planned=len(jobs))
+    if not todo:
+        return run
+    if isinstance(backend, str):
+        backend = make_backend(backend, workers=workers, address=address)
+    try:
+        fh = path.open("a", encoding="utf-8")
+    except OSError as e:
+        raise CorpusError(f"cannot write {path}: {e.strerror}") from None
+    with fh:
+        try:
+            with closing(backend.run(_play_job, todo)) as stream:
+                for _k, record in stream:
+                    with ctrl_c_deferred():  # a game is written whole or not at all
+                        fh.write(json.dumps(record, separators=(",", ":")) + "\n")
+                        fh.flush()
+                        os.fsync(fh.fileno())
+                        records.append(record)
+                        run.played += 1
+                    if progress:
+                        progress(run.skipped + run.played, run.planned)
+        except KeyboardInterrupt:
+            run.interrupted = True
+    return run
+
+
+# -- the statistics -----------------------------------------------------------------
+
+
+def _rate(k: int, n: int) -> dict:
+    """A proportion with its 95% Wilson interval."""
+    lo, hi = wilson(k, n)
+    return {"k": k, "n": n, "rate": k / n if n else None, "ci95": [lo, hi]}
+
+
+def _mean_ci(values) -> dict:
+    """Mean, its normal 95% interval, median, standard deviation, range."""
+    values = list(values)
+    n = len(values)
+    if not n:
+        return {
+            "n": 0,
+            "mean": None,
+            "ci95": [None, None],
+            "median": None,
+            "sd": None,
+            "min": None,
+            "max": None,
+        }
+    mean = sum(values) / n
+    sd = _stats.stdev(values) if n > 1 else 0.0
+    half = 1.96 * sd / math.sqrt(n)
+    return {
+        "n": n,
+        "mean": mean,
+        "ci95": [mean - half, mean + half],
+        "median": float(_stats.median(values)),
+        "sd": sd,
+        "min": min(values),
+        "max": max(values),
+    }
+
+
+def first_margin(record: dict) -> int:
+    """The first player's final margin (their score minus the other's)."""
+    a, b = record["scores"]
+    return a - b if record["first"] == 0 else b - a
+
+
+MARGIN_BINS = (-math.inf, -30, -20, -10, -5, 0, 1, 6, 11, 21, 31, math.inf)
+
+
+def margin_histogram(margins) -> list[dict]:
+    """Counts of margins in fixed bins (``MARGIN_BINS``: [lo, hi) each)."""
+    rows = []
+    for lo, hi in zip(MARGIN_BINS, MARGIN_BINS[1:]):
+        if lo == -math.inf:
+            label = f"< {hi}"
+        elif hi == math.inf:
+            label = f">= {lo}"
+        else:
+            label = str(lo) if hi - 1 == lo else f"{lo} .. {hi - 1}"
+        rows.append({"bin": label, "count": sum(lo <= m < hi for m in margins)})
+    return rows
+
+
+def _edition_stats(records: list[dict]) -> dict:
+    n = len(records)
+    margins = [first_margin(r) for r in records]
+    first_wins = sum(r["winner"] == r["first"] for r in records)
+    bonus = [r for r in records if r.get("bonus")]
+    leather: dict[int, dict] = {}
+    for r in records:
+        for t in r.get("leather", []):
+            d = leather.setdefault(t["space"], {"taken": 0, "by_first": 0, "by_winner": 0, "plies": []})
+            d["taken"] += 1
+            d["by_first"] += t["player"] == r["first"]
+            d["by_winner"] += t["player"] == r["winner"]
+            d["plies"].append(t["ply"])
+    proven = [r["proven"] for r in records if r.get("proven")]
+    return {
+        "games": n,
+        "first_player_wins": _rate(first_wins, n),
+        "first_player_margin": _mean_ci(margins),
+        "winning_margin": _mean_ci(abs(m) for m in margins),
+        "margin_histogram": margin_histogram(margins),
+        "ties_on_score": _rate(sum(m == 0 for m in margins), n),
+        "tie_won_by_first_at_end": _rate(
+            sum(r["winner"] == r.get("first_at_end") for r in records if first_margin(r) == 0),
+            sum(first_margin(r) == 0 for r in records),
+        ),
+        "bonus_taken": _rate(len(bonus), n),
+        "bonus_by_first": _rate(sum(r["bonus"]["player"] == r["first"] for r in bonus), len(bonus)),
+        "bonus_by_winner": _rate(sum(r["bonus"]["player"] == r["winner"] for r in bonus), len(bonus)),
+        "bonus_ply": _mean_ci(r["bonus"]["ply"] for r in bonus),
+        "leather": {
+            space: {
+                "taken": _rate(d["taken"], n),
+                "by_first": _rate(d["by_first"], d["taken"]),
+                "by_winner": _rate(d["by_winner"], d["taken"]),
+                "ply": _mean_ci(d["plies"]),
+            }
+            for space, d in sorted(leather.items())
+        },
+        "plies": _mean_ci(r["plies"] for r in records),
+        "proven": _rate(len(proven), n),
+        "proven_phase": _mean_ci(p["phase"] for p in proven),
+    }
+
+
+def _edition_comparison(records: list[dict]) -> dict | None:
+    """Revised against original on the circles played in both: the
+    difference of the first player's mean margin (paired by circle and
+    first player) and of the first player's win rate."""
+    by_key: dict[tuple, dict[str, dict]] = {}
+    for r in records:
+        by_key.setdefault((r["circle_index"], r["first"], tuple(r["players"])), {})[r["edition"]] = r
+    pairs = [(d["revised"], d["original"]) for d in by_key.values() if len(d) == 2]
+    if not pairs:
+        return None
+    diffs = [first_margin(a) - first_margin(b) for a, b in pairs]
+    same_winner = sum(a["winner"] == b["winner"] for a, b in pairs)
+    wins = [sum(x["winner"] == x["first"] for x in side) for side in zip(*pairs)]
+    return {
+        "paired_games": len(pairs),
+        "margin_difference": _mean_ci(diffs),  # revised minus original, first player's margin
+        "first_win_rate_difference": (wins[0] - wins[1]) / len(pairs),
+        "same_winner": _rate(same_winner, len(pairs)),
+    }
+
+
+def statistics(records) -> dict:
+    """The statistics of a corpus (every proportion with its 95% Wilson
+    interval, every mean with a normal 95% interval): overall and per
+    edition, the first player's win rate and margin, the margins'
+    distribution, ties, the 7x7 bonus (how often, by the first player, by
+    the winner), each leather patch's taker, game length, the ply where the
+    value was proven, and the two editions compared on the same circles."""
+    records = list(records)
+    editions = sorted(
+        {r["edition"] for r in records}, key=lambda e: EDITIONS.index(e) if e in EDITIONS else 9
+    )
+    return {
+        "games": len(records),
+        "players": sorted({" vs ".join(dict.fromkeys(r["players"])) for r in records}),
+        "all": _edition_stats(records),
+        "editions": {e: _edition_stats([r for r in records if r["edition"] == e]) for e in editions},
+        "comparison": _edition_comparison(records),
+    }
+
+
+# -- the report ---------------------------------------------------------------------
+
+
+def _pct(d: dict) -> str:
+    if not d["n"]:
+        return "-"
+    lo, hi = d["ci95"]
+    return f"{100 * d['rate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] ({d['k']}/{d['n']})"
+
+
+def _num(d: dict, digits: int = 1) -> str:
+    if not d["n"]:
+        return "-"
+    lo, hi = d["ci95"]
+    return f"{d['mean']:+.{digits}f} [{lo:+.{digits}f}, {hi:+.{digits}f}], median {d['median']:g}"
+
+
+def _plain(d: dict) -> str:
+    if not d["n"]:
+        return "-"
+    return f"{d['mean']:.1f} (median {d['median']:g}, {d['min']:g} .. {d['max']:g})"
+
+
+def report_markdown(
+    stats: dict, calibration: dict | None = None, plots: list[str] | None = None, note=""
+) -> str:
+    """The statistics (and the calibration, when given) as a Markdown page;
+    ``plots``: the PNG files to show ([] says that matplotlib is missing,
+    None leaves the section out)."""
+    eds = list(stats["editions"])
+    cols = ["all"] + eds
+    data = {"all": stats["all"], **stats["editions"]}
+    out = ["# Self-play statistics", ""]
+    if note:
+        out += [note, ""]
+    out += [
+        f"{stats['games']} games; players: {', '.join(f'`{p}`' for p in stats['players']) or '-'}. "
+        "Intervals are 95% (Wilson for proportions, normal for means); margins are the first player's "
+        "(their final score minus the other's).",
+        "",
+        "| | " + " | ".join(cols) + " |",
+        "|---|" + "---|" * len(cols),
+    ]
+    rows = [
+        ("games", lambda d: str(d["games"])),
+        ("first player wins", lambda d: _pct(d["first_player_wins"])),
+        ("first player's margin", lambda d: _num(d["first_player_margin"])),
+        ("winning margin", lambda d: _num(d["winning_margin"])),
+        ("equal scores (tie-break)", lambda d: _pct(d["ties_on_score"])),
+        ("7x7 bonus taken", lambda d: _pct(d["bonus_taken"])),
+        ("... by the first player", lambda d: _pct(d["bonus_by_first"])),
+        ("... by the winner", lambda d: _pct(d["bonus_by_winner"])),
+        ("... at ply", lambda d: _plain(d["bonus_ply"])),
+        ("plies a game", lambda d: _plain(d["plies"])),
+        ("value proven by the solver", lambda d: _pct(d["proven"])),
+        ("... with spaces left (both)", lambda d: _plain(d["proven_phase"])),
+    ]
+    for name, cell in rows:
+        out.append(f"| {name} | " + " | ".join(cell(data[c]) for c in cols) + " |")
+    for e in eds:
+        lea = stats["editions"][e]["leather"]
+        if not lea:
+            continue
+        out += [
+            "",
+            f"## Leather patches ({e})",
+            "",
+            "| space | taken | by the first player | by the winner | at ply |",
+            "|---:|---|---|---|---|",
+        ]
+        for space, d in lea.items():
+            cells = [_pct(d["taken"]), _pct(d["by_first"]), _pct(d["by_winner"]), _plain(d["ply"])]
+            out.append(f"| {space} | " + " | ".join(cells) + " |")
+    out += [
+        "",
+        "## Margins (first player)",
+        "",
+        "| margin | " + " | ".join(cols) + " |",
+        "|---|" + "---:|" * len(cols),
+    ]
+    for i, row in enumerate(stats["all"]["margin_histogram"]):
+        out.append(
+            f"| {row['bin']} | "
+            + " | ".join(str(data[c]["margin_histogram"][i]["count"]) for c in cols)
+            + " |"
+        )
+    comp = stats["comparison"]
+    out += ["", "## The editions compared", ""]
+    if comp:
+        out += [
+            f"On {comp['paired_games']} circles played in both editions (same first player): the first player's "
+            f"margin, revised minus original: {_num(comp['margin_difference'])}; the first player's win rate, "
+            f"revised minus original: {100 * comp['first_win_rate_difference']:+.1f} points; "
+            f"the same player won both: {_pct(comp['same_winner'])}.",
+        ]
+    else:
+        out.append("No circle was played in both editions.")
+    if calibration:
+        from patchsolve.calibration import calibration_markdown
+
+        out += ["", calibration_markdown(calibration)]
+    if plots is not None:  # None: a page without plots (printed, or --no-plots)
+        out += ["", "## Plots", ""]
+        if plots:
+            out += [f"![{Path(p).stem}]({Path(p).name})" for p in plots]
+        else:
+            out.append("No plots: matplotlib is not installed (pip install 'patchsolve[stats]').")
+    return "\n".join(out) + "\n"
+
+
+def write_plots(stats: dict, folder: Path, calibration: dict | None = None) -> list[str]:
+    """PNG plots of the statistics into ``folder`` (the margins'
+    distribution, the first player's win rate per edition, the calibration
+    when given); the paths written, or [] when matplotlib is not installed."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return []
+    written = []
+    eds = list(stats["editions"])
+    fig, ax = plt.subplots(figsize=(7, 4))
+    bins = [row["bin"] for row in stats["all"]["margin_histogram"]]
+    width = 0.8 / max(1, len(eds))
+    for k, e in enumerate(eds):
+        counts = [row["count"] for row in stats["editions"][e]["margin_histogram"]]
+        ax.bar([i + k * width for i in range(len(bins))], counts, width=width, label=e)
+    ax.set_xticks([i + width * (len(eds) - 1) / 2 for i in range(len(bins))])
+    ax.set_xticklabels(bins, rotation=45, ha="right")
+    ax.set_xlabel("first player's final margin")
+    ax.set_title(f"{stats['games']} self-play games")
+    ax.set_ylabel("games")
+    ax.legend()
+    fig.tight_layout()
+    written.append(str(folder / "margins.png"))
+    fig.savefig(written[-1], dpi=100)
+    plt.close(fig)
+
+    fig, ax = plt.subplots(figsize=(5, 4))
+    names = ["all"] + eds
+    ds = [stats["all"]["first_player_wins"]] + [stats["editions"][e]["first_player_wins"] for e in eds]
+    rates = [100 * (d["rate"] or 0) for d in ds]
+    err = [
+        [r - 100 * d["ci95"][0] for r, d in zip(rates, ds)],
+        [100 * d["ci95"][1] - r for r, d in zip(rates, ds)],
+    ]
+    ax.bar(names, rates, yerr=err, capsize=6, color="#7a9cc6")
+    ax.axhline(50, color="grey", lw=1, ls="--")
+    ax.set_ylabel("first player's win rate (%), 95% CI")
+    ax.set_title(f"{stats['games']} self-play games")
+    ax.set_ylim(0, 100)
+    fig.tight_layout()
+    written.append(str(folder / "first_player.png"))
+    fig.savefig(written[-1], dpi=100)
+    plt.close(fig)
+
+    if calibration and calibration.get("deciles"):
+        fig, ax = plt.subplots(figsize=(5, 5))
+        for name, key in (("fitted", "deciles"), ("current win_probability", "deciles_current")):
+            rows = calibration.get(key) or []
+            ax.plot([r["predicted"] for r in rows], [r["observed"] for r in rows], "o-", label=name)
+        ax.plot([0, 1], [0, 1], color="grey", lw=1, ls="--")
+        ax.set_xlabel("predicted P(player to move wins)")
+        ax.set_ylabel("observed (held-out games)")
+        ax.set_title(f"{calibration['test']['moves']} moves of {calibration['test']['games']} held-out games")
+        ax.legend()
+        fig.tight_layout()
+        written.append(str(folder / "calibration.png"))
+        fig.savefig(written[-1], dpi=100)
+        plt.close(fig)
+    return written
+
+
+def write_report(records, folder, seed: int = 0, note: str = "", plots: bool = True) -> dict:
+    """Write ``report.md``, ``statistics.json`` (the numbers), the fitted
+    ``calibration.json`` (when the corpus has enough scored moves) and PNG
+    plots (when matplotlib is installed) into ``folder``; return the
+    statistics (with the calibration under "calibration")."""
+    from patchsolve.calibration import CalibrationError, calibrate, write_params
+
+    records = list(records)
+    folder = Path(folder)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise CorpusError(f"cannot write {e.filename}: {e.strerror}") from None
+    stats = statistics(records)
+    try:
+        cal = calibrate(records, seed=seed)
+    except CalibrationError as e:
+        cal = None
+        note = (note + "\n\n" if note else "") + f"No calibration: {e}."
+    written = write_plots(stats, folder, cal) if plots else None
+    (folder / "report.md").write_text(report_markdown(stats, cal, written, note))
+    stats = dict(stats, calibration=cal)
+    (folder / "statistics.json").write_text(stats_json(stats) + "\n")
+    if cal:
+        write_params(cal["model"], folder / "calibration.json")
+    return stats
+
+
+def stats_json(stats: dict) -> str:
+    """The statistics (with a calibration's model) as indented JSON."""
+    return json.dumps(stats, indent=1, default=_json_default)
+
+
+def _json_default(value):
+    from patchsolve.calibration import CalibrationModel
+
+    if isinstance(value, CalibrationModel):
+        return value.to_dict()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    raise TypeError(f"not JSON: {type(value).__name__}")
+
+
+__all__ = [
+    "DEFAULT_PLAYER",
+    "EDITIONS",
+    "GameJob",
+    "SelfPlayRun",
+    "CorpusError",
+    "game_jobs",
+    "play_selfplay_game",
+    "choose_with_result",
+    "read_corpus",
+    "run_selfplay",
+    "statistics",
+    "report_markdown",
+    "write_plots",
+    "write_report",
+    "stats_json",
+    "first_margin",
+    "spaces_left",
+]
