@@ -47,6 +47,11 @@ VARIANTS = {
     "pn-big": {"leaf_nodes": 20000, "growth": 0.1},
     "pn-root": {"root_share": 0.25},
     "pn-root-big": {"root_share": 0.25, "leaf_nodes": 20000, "growth": 0.1},
+    "pn-root-small": {"root_share": 0.25},
+    "pn-root-big-reprobe": {"root_share": 0.25, "leaf_nodes": 20000, "growth": 0.1, "reprobe": True},
+    "pn-double": {"leaf_nodes": 1024, "growth": 0.05, "reprobe": "double", "weigh": True},
+    "pn-double-u": {"leaf_nodes": 1024, "growth": 0.05, "reprobe": "double", "weigh": True, "init": "uniform"},
+    "pn-root-double": {"root_share": 0.25, "leaf_nodes": 1024, "growth": 0.05, "reprobe": "double", "weigh": True},
     "pn-root-big-eval": {"root_share": 0.25, "leaf_nodes": 20000, "growth": 0.1, "init": "eval"},
 }
 

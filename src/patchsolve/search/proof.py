@@ -75,6 +75,7 @@ class ProofSearch:
         reprobe=False,
         root_share=0.0,
         scale=EVAL_SCALE,
+        weigh=False,
     ):
         if not solver.wdl:
             raise ValueError("the proof driver needs a win/loss solver")
@@ -88,6 +89,7 @@ class ProofSearch:
         self.reprobe = reprobe
         self.root_share = root_share
         self.scale = scale
+        self.weigh = weigh
         self.start = solver.nodes
         self.known: dict = {}  # key -> did the root's player win
         self.expanded = 0
@@ -110,8 +112,9 @@ class ProofSearch:
         node.pn, node.dn = (0, INF) if root_wins else (INF, 0)
         node.kids = None
 
-    def _open(self, node) -> None:
-        """Numbers of a leaf the search did not settle."""
+    def _open(self, node, cap) -> None:
+        """Numbers of a leaf the search did not settle (with ``weigh``,
+        scaled by how much its searches have cost: log2 of the cap)."""
         if self.init == "moves":
             n = max(1, node.c.count_moves())
             node.pn, node.dn = (1, n) if node.is_or else (n, 1)
@@ -125,6 +128,9 @@ class ProofSearch:
             node.dn = max(1, min(1000, round(4 * odds)))
         else:
             node.pn, node.dn = 1, 1
+        if self.weigh:
+            f = 1 + max(0, cap.bit_length() - self.leaf_nodes.bit_length())
+            node.pn, node.dn = node.pn * f, node.dn * f
 
     def _try(self, node, cap: int) -> None:
         """One leaf search of ``node`` with at most ``cap`` nodes."""
@@ -149,7 +155,7 @@ class ProofSearch:
             v = s.probe(c, 0, 1)
             if v is None:
                 node.tried = cap
-                self._open(node)
+                self._open(node, cap)
                 return
             lo, hi = (v, hi) if v >= 1 else (lo, v)
         mover_wins = lo > 0
@@ -232,7 +238,9 @@ class ProofSearch:
             node = self._select(root)
             if not node.tried:
                 self._try(node, self.cap())
-            elif self.reprobe and node.tried * 4 <= self.cap():
+            elif self.reprobe == "double" and node.tried < self.cap():
+                self._try(node, 4 * node.tried)
+            elif self.reprobe is True and node.tried * 4 <= self.cap():
                 self._try(node, self.cap())
             else:
                 self._expand(node)
