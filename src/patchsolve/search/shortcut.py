@@ -42,13 +42,7 @@ def endgame_shortcut(position: Position, limits: Limits, engine: str):
     was proven: a dict with ``proven`` -- "win", "loss" or None --, the
     margin's ``lower`` and ``upper`` bounds, ``move`` -- a move proven to
     win, or None -- and ``limits`` for :func:`keep_the_win`)."""
-    budget: dict = {}
-    if limits.time is not None:
-        budget["time"] = limits.time * ENDGAME_SHARE
-    if limits.nodes is not None:
-        budget["nodes"] = max(1, int(limits.nodes * ENDGAME_SHARE))
-    if not budget:
-        budget["nodes"] = ENDGAME_NODES
+    budget = _share(limits, ENDGAME_SHARE, ENDGAME_NODES)
     # the solver's threads follow the alpha-beta's (every core under a time
     # limit unless workers says otherwise); the MCTS gets one thread, since
     # its workers are processes that may each get here
@@ -75,7 +69,7 @@ def endgame_shortcut(position: Position, limits: Limits, engine: str):
             ]
         return r, limits, None
     win = next((d["move"] for d in r.root_moves if d["proven"] == "win"), None)
-    reserve = _keep_budget(limits) if win is not None else {}
+    reserve = _share(limits, KEEP_SHARE, ENDGAME_NODES // 4) if win is not None else {}
     left = {}
     if limits.time is not None:
         left["time"] = max(1e-3, limits.time - (_time.perf_counter() - t0) - reserve.get("time", 0.0))
@@ -85,16 +79,17 @@ def endgame_shortcut(position: Position, limits: Limits, engine: str):
     return None, limits.replace(**left), proof
 
 
-def _keep_budget(limits: Limits) -> dict:
-    """The reserve for testing the engine's move: KEEP_SHARE of the time or
-    nodes, or ENDGAME_NODES // 4 under a depth or iteration budget."""
+def _share(limits: Limits, share: float, nodes: int) -> dict:
+    """``share`` of the time and node budget of ``limits``, or ``nodes``
+    nodes under a depth or iteration budget (deterministic): the shortcut's
+    budget, and the reserve for testing the engine's move."""
     out: dict = {}
     if limits.time is not None:
-        out["time"] = limits.time * KEEP_SHARE
+        out["time"] = limits.time * share
     if limits.nodes is not None:
-        out["nodes"] = max(1, int(limits.nodes * KEEP_SHARE))
+        out["nodes"] = max(1, int(limits.nodes * share))
     if not out:
-        out["nodes"] = ENDGAME_NODES // 4
+        out["nodes"] = nodes
     return out
 
 

@@ -210,10 +210,7 @@ class _Run:
         """Proven (lo, hi) of ``pos`` (not over) for its player to move, in
         the solver's units, narrowed by the driver within the budget (the
         first test at ``guess``, by default the evaluation)."""
-        slo, shi = self.solver.bounds(pos._c)
-        known = self.solver.tt_bounds(pos._c)
-        if known is not None:
-            slo, shi = max(slo, known[0]), min(shi, known[1])
+        slo, shi = _root_interval(self, pos)
         if lo is not None:
             slo = max(slo, lo)
         if hi is not None:
@@ -276,11 +273,7 @@ def _tt_move(run: _Run, pos: Position):
     known = run.solver.tt_bounds(pos._c)
     if known is None:
         return None
-    code = known[2]
-    for m in pos.legal_moves():
-        if m.code == code:
-            return m
-    return None
+    return _move_of(pos, known[2])
 
 
 def _candidates(run: _Run, pos: Position) -> list:
