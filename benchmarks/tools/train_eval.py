@@ -5,7 +5,7 @@
     # fit on every CSV given, write the package's weights with their manifest
     python benchmarks/tools/train_eval.py fit data/gen0_seed*.csv --out src/patchsolve/data/eval_weights.json
 
-Needs the ``[train]`` extra (numpy). The recorded runs and their matches
+Needs the ``[train]`` extra (SciPy, for ``fit --patterns``). The recorded runs and their matches
 are in ``benchmarks/results/knowledge.md``.
 """
 
@@ -50,6 +50,12 @@ def main(argv=None) -> None:
     f.add_argument("--split-seed", type=int, default=0)
     f.add_argument("--held-out", type=float, default=0.2)
     f.add_argument("--generation", type=int, default=1)
+    f.add_argument("--patterns", action="store_true", help="fit the quilt pattern tables too (needs SciPy)")
+    f.add_argument("--ridge-patterns", type=float, default=30000.0)
+    f.add_argument(
+        "--pattern-phase", action="store_true", help="a second set of pattern tables scaled by the phase"
+    )
+    f.add_argument("--limit-games", type=int, default=None, help="use only the first N games of the data")
     f.add_argument(
         "--outcome",
         type=float,
@@ -74,9 +80,14 @@ def main(argv=None) -> None:
         print(f"{n} rows appended to {a.out}")
         return
     rows = fit.read_rows(a.data)
+    if a.limit_games is not None:
+        keep = set(sorted({r["game"] for r in rows}, key=int)[: a.limit_games])
+        rows = [r for r in rows if r["game"] in keep]
     if not 0.0 <= a.outcome <= 1.0:
         ap.error("--outcome must be between 0 and 1")
-    model = fit.fit(rows, a.held_out, a.split_seed, a.ridge, a.outcome)
+    model = fit.fit(
+        rows, a.held_out, a.split_seed, a.ridge, a.outcome, a.patterns, a.ridge_patterns, a.pattern_phase
+    )
     fit.write(
         model,
         Path(a.out),

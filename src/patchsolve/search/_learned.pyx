@@ -19,9 +19,11 @@ greedy player it measured no better and was retired:
 ``benchmarks/results/retired_options.md``.)
 """
 
-from libc.stdint cimport uint64_t, uint8_t, int8_t, int16_t
+from libc.stdint cimport uint64_t, uint32_t, uint8_t, int8_t, int16_t
 
 from patchsolve.search._eval cimport isolated
+from patchsolve.search._patterns cimport patterns_on, pattern_compute, pattern_epoch
+from patchsolve.search import _patterns
 from patchsolve._core cimport (
     CState, Tables, u128, CoreState, get_tables, to_move, score, fits, mix64,
     LAST_SPACE, N_PATCHES, popcount128, ps_popcount64, PS_COL8,
@@ -132,6 +134,8 @@ cdef extern from *:
         int8_t best7;
         int8_t dead;
         int16_t look;
+        unsigned int epoch;
+        float pat_a, pat_b;
     } ps_geometry;
     #define PS_GEO_BITS 14
     static __thread ps_geometry ps_geo_table[1 << PS_GEO_BITS];
@@ -149,7 +153,19 @@ cdef extern from *:
         int8_t best7
         int8_t dead
         int16_t look
+        uint32_t epoch         # the pattern values' epoch of pat_a, pat_b
+        float pat_a            # the quilt patterns' sums (``_patterns``)
+        float pat_b
     Geometry* geo_slot "ps_geo_slot" (uint64_t h) noexcept nogil
+
+
+cdef inline void geometry_patterns(u128 q, Geometry* g) noexcept nogil:
+    cdef double a = 0.0, b = 0.0
+    if patterns_on():
+        pattern_compute(q, &a, &b)
+    g.pat_a = <float>a
+    g.pat_b = <float>b
+    g.epoch = pattern_epoch()
 
 
 cdef void geometry_compute(const CState* s, u128 q, Geometry* g) noexcept nogil:
@@ -165,6 +181,7 @@ cdef void geometry_compute(const CState* s, u128 q, Geometry* g) noexcept nogil:
         elif k < n3:
             g.fits3 |= 1 << k
     g.look = lookahead_bad(s, q, 0, -1, 3)
+    geometry_patterns(q, g)
 
 
 cdef void geometry(const CState* s, u128 q, Geometry* out) noexcept nogil:
@@ -188,11 +205,15 @@ cdef void geometry(const CState* s, u128 q, Geometry* out) noexcept nogil:
         e.head[1] = h1
         e.head[2] = h2
         e.used = 1
+    elif e.epoch != pattern_epoch():
+        geometry_patterns(q, e)
     out[0] = e[0]
 
 
-cdef void side_features(const CState* s, int x, double* f) noexcept nogil:
-    """The per-side terms of player ``x`` (SIDE_FEATURES order)."""
+cdef void side_features(const CState* s, int x, double* f, double* pat) noexcept nogil:
+    """The per-side terms of player ``x`` (SIDE_FEATURES order), and the
+    quilt patterns' two sums in ``pat`` (zero for a player at the end of
+    the time board: the quilt's shape can no longer matter)."""
     cdef int t = s.time[x], o = 1 - x, left = LAST_SPACE - t, k, pid, gain, best = 0, nfit = 0
     cdef int b7
     cdef Geometry g
@@ -206,6 +227,8 @@ cdef void side_features(const CState* s, int x, double* f) noexcept nogil:
     f[5] = s.buttons[x] if s.buttons[x] < 12 else 12
     f[10] = blocks2x2(empty)
     f[11] = ne
+    pat[0] = 0.0
+    pat[1] = 0.0
     if left == 0:
         f[3] = 0
         f[4] = 0
@@ -233,22 +256,34 @@ cdef void side_features(const CState* s, int x, double* f) noexcept nogil:
     f[7] = best
     f[8] = g.dead
     f[9] = g.look
+    pat[0] = g.pat_a
+    pat[1] = g.pat_b
 
 
-cdef void all_features(const CState* s, int p, double* f) noexcept nogil:
-    """FEATURES for player ``p``."""
+cdef inline double phase_of(const CState* s) noexcept nogil:
+    """Spaces left to both players / 106: 1 at the start, 0 at the end."""
+    return (2 * LAST_SPACE - s.time[0] - s.time[1]) / (2.0 * LAST_SPACE)
+
+
+cdef double all_features(const CState* s, int p, double* f) noexcept nogil:
+    """FEATURES for player ``p``; returns the quilt patterns' term (the
+    mover's sums minus the opponent's, the ``b`` tables scaled by the phase;
+    zero when no patterns are loaded)."""
     cdef double a[N_SIDE]
     cdef double b[N_SIDE]
+    cdef double pa[2]
+    cdef double pb[2]
     cdef int i, o = 1 - p
-    cdef double phase = (2 * LAST_SPACE - s.time[0] - s.time[1]) / (2.0 * LAST_SPACE)
-    side_features(s, p, a)
-    side_features(s, o, b)
+    cdef double phase = phase_of(s)
+    side_features(s, p, a, pa)
+    side_features(s, o, b, pb)
     for i in range(N_SIDE):
         f[i] = a[i] - b[i]
         f[N_SIDE + i] = (a[i] - b[i]) * phase
     f[2 * N_SIDE] = 1.0 if to_move(s) == p else -1.0
     f[2 * N_SIDE + 1] = s.time[o] - s.time[p]
     f[2 * N_SIDE + 2] = (1.0 if s.pending == p else 0.0) - (1.0 if s.pending == o else 0.0)
+    return (pa[0] - pb[0]) + phase * (pa[1] - pb[1])
 
 
 cdef inline double margin_now(const CState* s, int p) noexcept nogil:
@@ -260,7 +295,7 @@ cdef double learned_margin(const CState* s, int p) noexcept nogil:
     cdef double f[N_FEAT]
     cdef double v = margin_now(s, p)
     cdef int i
-    all_features(s, p, f)
+    v += all_features(s, p, f)
     for i in range(N_FEAT):
         v += LW[i] * f[i]
     return v
@@ -274,16 +309,22 @@ cdef bint learned_on() noexcept nogil:
 # Python-facing: weights, the switch, features
 # --------------------------------------------------------------------------
 
-def set_learned(weights):
-    """Load learned weights (a sequence in FEATURES order) and switch the
-    learned evaluation on; ``None`` switches it off."""
+def set_learned(weights, patterns=None):
+    """Load learned weights (a sequence in FEATURES order) and, optionally,
+    the quilt patterns' tables (``(a, b)``, see ``_patterns``), and switch
+    the learned evaluation on; ``None`` switches it off."""
     global LEARNED_ON
     cdef int i
     if weights is None:
         LEARNED_ON = False
+        _patterns.set_patterns(None, None)
         return
     if len(weights) != N_FEAT:
         raise ValueError(f"expected {N_FEAT} weights, got {len(weights)}")
+    if patterns is None:
+        _patterns.set_patterns(None, None)
+    else:
+        _patterns.set_patterns(*patterns)
     for i in range(N_FEAT):
         LW[i] = float(weights[i])
     LEARNED_ON = True
@@ -293,6 +334,25 @@ def learned_weights():
     """The loaded weights (FEATURES order), or None when the learned
     evaluation is off."""
     return [LW[i] for i in range(N_FEAT)] if LEARNED_ON else None
+
+
+def learned_patterns():
+    """The loaded pattern tables ``(a, b)``, or None (off, or none loaded)."""
+    return _patterns.pattern_weights() if LEARNED_ON else None
+
+
+def pattern_sides(CoreState s, int player):
+    """What the patterns read for ``player``: the table entries of the
+    player's quilt and of the opponent's (an empty list for a player at the
+    end of the time board) and the phase; the fit's view of
+    ``all_features``."""
+    if player not in (0, 1):
+        raise ValueError("bad player")
+    sides = []
+    for x in (player, 1 - player):
+        q = s.fields()["quilts"][x]
+        sides.append(_patterns.terms(q) if s.s.time[x] < LAST_SPACE else [])
+    return sides[0], sides[1], phase_of(&s.s)
 
 
 def features(CoreState s, int player):

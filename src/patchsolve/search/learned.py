@@ -3,14 +3,16 @@ written by ``patchsolve.training``) loaded into the C module ``_learned``
 when the search package is imported. The file holds the feature names, the
 weights and the training manifest (data seed, sizes, held-out error); the
 names must match the C module's, or the file is refused and the searchers
-keep their hand-tuned evaluation."""
+keep their hand-tuned evaluation. An optional ``patterns`` entry holds the
+quilt patterns' tables (``_patterns.TABLES``, two sets ``a`` and ``b`` of
+512 values a table)."""
 
 from __future__ import annotations
 
 import json
 from importlib import resources
 
-from patchsolve.search import _learned
+from patchsolve.search import _learned, _patterns
 
 WEIGHTS_FILE = "eval_weights.json"
 
@@ -24,6 +26,13 @@ def read(text: str | None = None) -> dict:
         raise ValueError("weights file features do not match the evaluation's")
     if len(data.get("weights", ())) != len(_learned.FEATURES):
         raise ValueError("weights file has the wrong number of weights")
+    patterns = data.get("patterns")
+    if patterns is not None:
+        if patterns.get("tables") != list(_patterns.TABLES):
+            raise ValueError("weights file pattern tables do not match the evaluation's")
+        size = len(_patterns.TABLES) * 512
+        if len(patterns.get("a", ())) != size or len(patterns.get("b", ())) != size:
+            raise ValueError("weights file has the wrong number of pattern values")
     return data
 
 
@@ -34,5 +43,6 @@ def load(text: str | None = None) -> bool:
         data = read(text)
     except FileNotFoundError:
         return False
-    _learned.set_learned(data["weights"])
+    patterns = data.get("patterns")
+    _learned.set_learned(data["weights"], None if patterns is None else (patterns["a"], patterns["b"]))
     return True
