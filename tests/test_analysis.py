@@ -12,7 +12,7 @@ from patchsolve.analysis import analyze_game
 from patchsolve.cli import cli
 from patchsolve.review_svg import review_svg
 from patchsolve.search import SearchResult
-from patchsolve.search.result import win_probability_of
+from patchsolve.search.result import phase_of, win_probability_of
 
 GOLDEN = Path(__file__).parent / "data" / "golden_game.txt"
 
@@ -83,7 +83,9 @@ def test_without_an_engine_win_probability_the_margin_is_converted():
     review = analyze_game(game, evaluate=scripted([4.0] * (n + 1), ["(none)"] * (n + 1)))
     for m, ply in zip(review.moves, game.replay()):
         if not ply.after.is_over:
-            assert m.win0 == pytest.approx(win_probability_of(m.margin0))
+            # the engine's score (4 for the player to move), its calibrated chance, turned to player 0
+            wp = win_probability_of(4.0, phase_of(ply.after))
+            assert m.win0 == pytest.approx(wp if ply.after.to_move == 0 else 1.0 - wp)
             assert (m.win0 > 0.5) == (m.margin0 > 0)
 
 

@@ -136,13 +136,13 @@ def test_the_split_is_by_game_and_seeded():
 
 
 def test_calibrate_judges_the_fit_and_the_current_mapping_on_held_out_games():
-    # outcomes drawn from today's Phi(score / 8.75) (no phase in it): both the
-    # current mapping and the fit must be calibrated within a few points
+    # outcomes drawn from the shipped mapping (a model of the fitted form):
+    # both it and the fit must be calibrated within a few points
     rng = np.random.default_rng(11)
     n = 40_000
     score = rng.normal(0, 12, n)
     phase = rng.integers(0, 107, n).astype(float)
-    p = np.array([win_probability_of(s) for s in score])
+    p = np.array([win_probability_of(s, t) for s, t in zip(score, phase)])
     won = (rng.random(n) < p).astype(float)
     records = records_from(score, phase, won, per_game=2)  # tiny games: samples almost independent
     result = cal.calibrate(records, seed=0)
@@ -154,7 +154,7 @@ def test_calibrate_judges_the_fit_and_the_current_mapping_on_held_out_games():
     assert result["brier"] < result["brier_base_rate"] and result["brier_current"] < result["brier_base_rate"]
     assert abs(result["brier"] - result["brier_current"]) < 0.005
     # a mapping that is wrong shows: the fit on outcomes drawn from a flatter curve beats today's
-    flat = (rng.random(n) < np.array([win_probability_of(s / 3) for s in score])).astype(float)
+    flat = (rng.random(n) < np.array([win_probability_of(s / 3, 106) for s in score])).astype(float)
     result = cal.calibrate(records_from(score, phase, flat, per_game=2), seed=0)
     assert result["max_gap_current"] > 0.1 and result["max_gap"] < cal.CALIBRATION_TOLERANCE
     assert result["brier"] < result["brier_current"]

@@ -71,17 +71,36 @@ def test_alpha_beta_values_each_of_the_top_root_moves_like_a_search_of_its_child
     assert scores == sorted(scores, reverse=True)
 
 
-def test_alpha_beta_win_probability_grows_with_its_score():
+@pytest.mark.parametrize("phase", [0, 30, 60, 106])
+def test_alpha_beta_win_probability_grows_with_its_score(phase):
     from patchsolve.search.result import win_probability_of
 
-    assert win_probability_of(0) == 0.5
+    assert win_probability_of(0, phase) == pytest.approx(0.5, abs=0.05)
     assert (
-        win_probability_of(-20)
-        < win_probability_of(-1)
-        < 0.5
-        < win_probability_of(1)
-        < win_probability_of(20)
+        0.0
+        < win_probability_of(-20, phase)
+        < win_probability_of(-1, phase)
+        < win_probability_of(1, phase)
+        < win_probability_of(20, phase)
+        < 1.0
     )
+
+
+def test_the_same_lead_is_surer_late_in_the_game():
+    from patchsolve.search.result import win_probability_of
+
+    for lead in (2, 5, 10):
+        assert win_probability_of(lead, 106) < win_probability_of(lead, 50) < win_probability_of(lead, 5)
+
+
+def test_an_estimate_reports_the_calibrated_win_probability_of_its_position():
+    from patchsolve.search.result import phase_of, win_probability_of
+
+    pos = Position.start(seed=3)
+    r = patchsolve.search(pos, engine="alphabeta", nodes=5000)
+    assert r.bound == "estimate"
+    assert r.win_probability == pytest.approx(win_probability_of(r.score, phase_of(pos)))
+    assert phase_of(pos) == 106
 
 
 # -- the near-end shortcut ------------------------------------------------------------

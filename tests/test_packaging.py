@@ -108,6 +108,7 @@ def test_the_wheel_installs_into_a_fresh_venv_and_runs(tmp_path):
         "patchsolve/py.typed",
         "patchsolve/web/static/index.html",
         "patchsolve/data/eval_weights.json",
+        "patchsolve/data/win_probability.json",
     ):
         assert shipped in names, f"{shipped} is not in the wheel"
     assert any(n.startswith("patchsolve/_core.") and n.endswith((".so", ".pyd")) for n in names)

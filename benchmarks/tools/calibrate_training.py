@@ -13,7 +13,9 @@ tie-break's winner. ``--check`` judges the fitted mapping on a second corpus
 from __future__ import annotations
 
 import argparse
+import sys
 from collections import defaultdict
+from pathlib import Path
 
 import numpy as np
 
@@ -52,6 +54,20 @@ def main(argv=None) -> None:
     a = ap.parse_args(argv)
     recs = records(fit.read_rows(a.data))
     cal = calibration.calibrate(recs, seed=a.seed)
+    cal["model"].info.update(
+        {
+            "data": [Path(p).name for p in a.data],
+            "label": "whether the player to move won the self-play game (games with a 0 margin left out)",
+            "score": "the self-play search's score of the position (train_eval.py generate)",
+            "held_out": {
+                "games": cal["test"]["games"],
+                "moves": cal["test"]["moves"],
+                "brier": round(cal["brier"], 4),
+                "max_decile_gap": round(cal["max_gap"], 4),
+            },
+            "command": " ".join(["python", *sys.argv]),
+        }
+    )
     calibration.write_params(cal["model"], a.out)
     print(calibration.calibration_markdown(cal))
     if a.check:

@@ -43,7 +43,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
 from patchsolve.errors import PatchsolveError, SearchInterrupted
-from patchsolve.search.result import win_probability_of
+from patchsolve.search.result import phase_of, win_probability_of
 
 
 @dataclass(frozen=True)
@@ -209,9 +209,9 @@ def verdict_of(pos, result) -> Verdict:
     exact = result.bound == "exact"
     if exact and margin0 != 0:
         win0 = 1.0 if margin0 > 0 else 0.0  # proven: the winner is known
-    elif wp is None:  # an engine that gives none: the contract's own conversion
-        win0 = win_probability_of(margin0)
     else:
+        if wp is None:  # an engine that gives none: the contract's own conversion
+            wp = win_probability_of(float(result.score), phase_of(pos))
         win0 = float(wp) if pos.to_move == 0 else 1.0 - float(wp)
     best = None if result.best_move is None else str(result.best_move)
     winner = None

@@ -19,11 +19,11 @@ being both players' spaces left to the last space (106 at the start, 0 at
 the end): the same score is surer late in the game, when less can change.
 On the held-out games it reports the Brier score and predicted against
 observed by decile of the prediction, for the fitted model and for the
-current ``win_probability`` (``Phi(score / EVAL_RMSE)``,
-:func:`patchsolve.search.result.win_probability_of`).
+shipped ``win_probability`` (:func:`patchsolve.search.result.win_probability_of`,
+itself a model of this form: ``data/win_probability.json``).
 
-:func:`fitted_win_probability` is the fitted mapping; the engines'
-``win_probability`` is not changed here.
+:func:`fitted_win_probability` is a fitted mapping; the engines use the
+shipped one, replaced by writing a better fit to that file.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from patchsolve.errors import PatchsolveError
+from patchsolve.search import result as _result
 from patchsolve.patches import LAST_SPACE
 from patchsolve.tournament import wilson
 
@@ -52,7 +53,7 @@ class CalibrationError(PatchsolveError):
 
 def phase_of(position) -> int:
     """The phase of a position: both players' spaces left to the last space."""
-    return 2 * LAST_SPACE - position.time(0) - position.time(1)
+    return _result.phase_of(position)
 
 
 def design(score, phase) -> np.ndarray:
@@ -230,11 +231,14 @@ def canonical_order(records) -> list[dict]:
     return [r for _, r in sorted(enumerate(records), key=game)]
 
 
-def current_win_probability(score) -> np.ndarray:
-    """The engines' win probability today, ``Phi(score / EVAL_RMSE)``, on an array."""
-    from patchsolve.search.result import win_probability_of
-
-    return np.array([win_probability_of(float(s)) for s in np.asarray(score, dtype=float)])
+def current_win_probability(score, phase) -> np.ndarray:
+    """The engines' win probability today (the shipped calibration) on arrays."""
+    return np.array(
+        [
+            _result.win_probability_of(float(s), float(t))
+            for s, t in zip(np.asarray(score, dtype=float), np.asarray(phase, dtype=float))
+        ]
+    )
 
 
 def calibrate(
@@ -259,7 +263,7 @@ def calibrate(
     model.info = {"seed": seed, "test_fraction": test_fraction, "bounds": list(bounds)}
     y = data["won"][test]
     fitted = model.predict(data["score"][test], data["phase"][test])
-    current = current_win_probability(data["score"][test])
+    current = current_win_probability(data["score"][test], data["phase"][test])
     base = np.full(len(y), float(data["won"][train].mean()))
     deciles, deciles_current = decile_table(fitted, y, bins), decile_table(current, y, bins)
     return {

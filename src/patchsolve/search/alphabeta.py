@@ -56,7 +56,7 @@ from patchsolve.errors import LimitError
 from patchsolve.position import Move, as_position
 from patchsolve.search import _alphabeta, _eval
 from patchsolve.search.limits import allocation, threads_for, with_defaults
-from patchsolve.search.result import SearchResult, finished_result, root_move, win_probability_of
+from patchsolve.search.result import SearchResult, finished_result, phase_of, root_move, win_probability_of
 
 MAX_DEPTH = 100
 DEFAULT_TIME = 1.0  # search with no budget given
@@ -114,8 +114,8 @@ def _static(position, nodes, elapsed, seed, engine) -> SearchResult:
         nodes / elapsed if elapsed > 0 else 0.0,
         seed,
         engine=engine,
-        win_probability=win_probability_of(score),
-        root_moves=[root_move(move, score)],
+        win_probability=win_probability_of(score, phase_of(position)),
+        root_moves=[root_move(move, score, phase=phase_of(position))],
     )
 
 
@@ -131,7 +131,7 @@ def _rows(position, lines, depth) -> list[dict]:
             proven = "win" if child.winner() == position.to_move else "loss"
             rows.append(root_move(move, value, "exact", proven=proven, depth=depth))
         else:
-            rows.append(root_move(move, value, depth=depth))
+            rows.append(root_move(move, value, depth=depth, phase=phase_of(position)))
     return rows
 
 
@@ -160,7 +160,7 @@ def _result(position, done, partial, nodes, elapsed, seed, engine) -> SearchResu
         nps,
         seed,
         engine=engine,
-        win_probability=win_probability_of(value),
+        win_probability=win_probability_of(value, phase_of(position)),
         root_moves=_rows(position, lines or [(value, pv)], row_depth),
     )
 

@@ -7,25 +7,58 @@ of number it is: "exact" (proven), "lower"/"upper" (a proven bound), or
 "estimate". ``proven`` is "win" or "loss" once the outcome for the player to
 move is proven (by the exact solver or the MCTS-solver), else None.
 ``win_probability`` is the chance that the player to move wins: the MCTS's
-win rate, or for an alpha-beta estimate ``Phi(score / EVAL_RMSE)`` (the
-evaluation's error against final margins is about normal with that spread),
-so the two engines report on one scale. ``root_moves`` lists root moves best
+win rate, or for an alpha-beta estimate the calibration fitted on the
+outcomes of self-play games (``data/win_probability.json``, fitted and
+judged by ``patchsolve.calibration``): a logistic curve in the score whose
+steepness grows as the game nears its end (the same lead is surer late), so
+the two engines report on one scale. ``root_moves`` lists root moves best
 first, each a dict with ``move``, ``score``, ``bound``, ``win_probability``,
 ``proven`` and ``visits`` (None for alpha-beta).
 """
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
 from typing import Any
 
-EVAL_RMSE = 8.75  # held-out RMSE (points) of the evaluation against outcomes
+from patchsolve.patches import LAST_SPACE
+
+CALIBRATION_FILE = "win_probability.json"
 
 
-def win_probability_of(score: float) -> float:
-    """P(win) of an estimated margin whose error is normal with EVAL_RMSE."""
-    return 0.5 * (1.0 + math.erf(score / (EVAL_RMSE * math.sqrt(2.0))))
+def phase_of(position) -> int:
+    """The phase of a position: both players' spaces left to the last
+    space (106 at the start, 0 at the end)."""
+    return 2 * LAST_SPACE - position.time(0) - position.time(1)
+
+
+@lru_cache(maxsize=1)
+def _calibration() -> tuple[float, float, float, float, float, float]:
+    """The shipped calibration's coefficients and scales."""
+    data = json.loads((resources.files("patchsolve") / "data" / CALIBRATION_FILE).read_text(encoding="utf-8"))
+    c = data["coef"]
+    return (
+        float(c["intercept"]),
+        float(c["phase"]),
+        float(c["score"]),
+        float(c["score_x_phase"]),
+        float(data["score_scale"]),
+        float(data["phase_scale"]),
+    )
+
+
+def win_probability_of(score: float, phase: float) -> float:
+    """P(the player to move wins) of an estimated margin ``score`` (points,
+    for the player to move) at ``phase`` (both players' spaces left,
+    :func:`phase_of`), by the shipped calibration."""
+    c0, c_phase, c_score, c_cross, score_scale, phase_scale = _calibration()
+    s, t = score / score_scale, phase / phase_scale
+    z = c0 + c_phase * t + (c_score + c_cross * t) * s
+    return 0.5 * (1.0 + math.tanh(0.5 * z))  # the logistic curve, without overflow
 
 
 @dataclass
@@ -83,10 +116,16 @@ class SearchResult:
         }
 
 
-def root_move(move, score, bound="estimate", win_probability=None, proven=None, visits=None, **extra) -> dict:
-    """One entry of ``SearchResult.root_moves`` with every engine's keys."""
+def root_move(
+    move, score, bound="estimate", win_probability=None, proven=None, visits=None, phase=None, **extra
+) -> dict:
+    """One entry of ``SearchResult.root_moves`` with every engine's keys
+    (an estimate's win probability needs the root's ``phase``)."""
     if win_probability is None and score is not None:
-        win_probability = win_probability_of(score) if proven is None else float(proven == "win")
+        if proven is not None:
+            win_probability = float(proven == "win")
+        elif phase is not None:
+            win_probability = win_probability_of(score, phase)
     return {
         "move": move,
         "score": score,
@@ -117,4 +156,4 @@ def finished_result(position, engine: str, seed=None) -> SearchResult:
     )
 
 
-__all__ = ["SearchResult", "EVAL_RMSE", "win_probability_of", "root_move", "finished_result"]
+__all__ = ["SearchResult", "phase_of", "win_probability_of", "root_move", "finished_result"]

@@ -19,7 +19,7 @@ from patchsolve.patches import LAST_SPACE
 from patchsolve.position import Position
 from patchsolve.search import solver
 from patchsolve.search.limits import Limits
-from patchsolve.search.result import root_move
+from patchsolve.search.result import phase_of, root_move
 
 ENDGAME_SPACES = 15  # try the exact solver first when a token is this close to 53 ...
 ENDGAME_SHARE = 0.25  # ... with this share of the time or node budget ...
@@ -63,7 +63,13 @@ def endgame_shortcut(position: Position, limits: Limits, engine: str):
             rows = sorted(rows, key=lambda d: (-d["lower"], -d["upper"]))[: limits.multipv]
             r.root_moves = [
                 root_move(
-                    d["move"], d["score"], d["bound"], proven=d["proven"], lower=d["lower"], upper=d["upper"]
+                    d["move"],
+                    d["score"],
+                    d["bound"],
+                    proven=d["proven"],
+                    lower=d["lower"],
+                    upper=d["upper"],
+                    phase=phase_of(position),
                 )
                 for d in rows
             ]
