@@ -79,6 +79,10 @@ def test_weights_file_loads_and_matches_its_manifest():
     man = data["manifest"]
     assert man["train_positions"] + man["held_out_positions"] == man["positions"]
     assert man["games"] > 0 and man["held_out"]["learned"]["rmse"] > 0
+    # the values are the fit's: the manifest keeps their digest
+    from patchsolve.training import fit
+
+    assert man["values_sha256"] == fit.values_digest(data)
     assert learned.load()
     pos = make(buttons=(12, 7), time=(3, 0), on_top=None)
     expect = kn.margin_of(pos._c, 1) + sum(w * f for w, f in zip(data["weights"], kn.features(pos._c, 1)))

@@ -17,8 +17,6 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-import numpy as np
-
 from patchsolve import calibration
 from patchsolve.patches import LAST_SPACE
 from patchsolve.position import Position
@@ -40,7 +38,14 @@ def records(rows) -> list[dict]:
         for r in rs:
             pos = Position(r["position"])
             left = [LAST_SPACE - pos.time(0), LAST_SPACE - pos.time(1)]
-            evals.append({"score": float(r["search_score"]), "bound": "estimate", "left": left, "player": int(r["mover"])})
+            evals.append(
+                {
+                    "score": float(r["search_score"]),
+                    "bound": "estimate",
+                    "left": left,
+                    "player": int(r["mover"]),
+                }
+            )
         out.append({"game": int(gid), "winner": 0 if margin0 > 0 else 1, "evals": evals})
     return out
 
@@ -77,11 +82,14 @@ def main(argv=None) -> None:
         data = calibration.samples(other)
         pred = cal["model"].predict(data["score"], data["phase"])
         table = calibration.decile_table(pred, data["won"])
-        print(f"\nOn {a.check} ({len(other)} games, {len(pred)} moves): Brier {calibration.brier(pred, data['won']):.4f}")
+        score = calibration.brier(pred, data["won"])
+        print(f"\nOn {a.check} ({len(other)} games, {len(pred)} moves): Brier {score:.4f}")
         for row in table:
             lo, hi = row["ci95"]
-            print(f"decile {row['decile']}: n {row['n']} predicted {100 * row['predicted']:.1f}% observed {100 * row['observed']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]")
-        _ = np
+            print(
+                f"decile {row['decile']}: n {row['n']} predicted {100 * row['predicted']:.1f}% "
+                f"observed {100 * row['observed']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
+            )
 
 
 if __name__ == "__main__":

@@ -36,8 +36,8 @@ from pathlib import Path
 import numpy as np
 
 from patchsolve.errors import PatchsolveError
-from patchsolve.search import result as _result
 from patchsolve.patches import LAST_SPACE
+from patchsolve.search import result as _result
 from patchsolve.tournament import wilson
 
 FEATURES = ("intercept", "phase", "score", "score_x_phase")
