@@ -3,7 +3,10 @@ recovers known parameters from synthetic outcomes drawn with a seed, the
 decile table and the Brier score count right, the split is by game, and the
 parameters file round-trips."""
 
+import json
 import math
+from importlib import resources
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -213,3 +216,26 @@ def test_the_phase_of_a_position_is_both_players_spaces_left():
     assert cal.phase_of(pos) == 106
     pos = pos.play(pos.legal_moves()[0])  # a walk: to the space in front of the opponent (1)
     assert cal.phase_of(pos) == 106 - pos.time(0) - pos.time(1) == 105
+
+
+CORPUS = Path(__file__).resolve().parents[1] / "benchmarks" / "results" / "selfplay_2000" / "corpus.jsonl"
+
+
+@pytest.mark.skipif(not CORPUS.exists(), reason="the self-play corpus is kept in the repository, not the package")
+def test_the_shipped_mapping_is_the_fit_on_the_corpus_and_within_five_points_on_its_held_out_games():
+    # the package's win_probability.json is the manifest of its own fit: the
+    # corpus it names, split as it says, gives its coefficients again, and the
+    # shipped mapping is within the issue's 5 points in every decile of the
+    # games the fit never saw
+    from patchsolve.selfplay import read_corpus
+
+    shipped = json.loads((resources.files("patchsolve") / "data" / "win_probability.json").read_text())
+    info = shipped["info"]
+    assert info["data"] == ["benchmarks/results/selfplay_2000/corpus.jsonl"]
+    result = cal.calibrate(read_corpus(CORPUS), seed=info["seed"], test_fraction=info["test_fraction"])
+    for name, value in shipped["coef"].items():
+        assert result["model"].coef[name] == pytest.approx(value, rel=1e-9)
+    assert result["test"]["games"] == info["held_out"]["games"] == 600
+    assert result["max_gap_current"] == pytest.approx(info["held_out"]["max_decile_gap"], abs=5e-4)
+    assert result["max_gap_current"] <= cal.CALIBRATION_TOLERANCE
+    assert result["brier_current"] == pytest.approx(info["held_out"]["brier"], abs=5e-5)
