@@ -82,7 +82,8 @@ from patchsolve.search._order cimport (
 )
 
 from patchsolve.search._threads cimport (
-    Thread, TableEntry, atomic_load, entry_read, entry_write, helpers_launch, helpers_join,
+    Thread, TableEntry, atomic_load, entry_read, entry_write, helpers_launch, helpers_join, load64,
+    store64,
 )
 
 cdef enum:
@@ -92,6 +93,9 @@ cdef enum:
     FLAG_UPPER = 2
     FLAG_EXACT = 3
     CHECK_EVERY = 1023   # limits are checked when (nodes & CHECK_EVERY) == 0
+    BUSY_SLOTS = 1 << 14 # the threads' table of moves being searched (ABDADA), a power of two
+    DEFER_DEPTH = 3      # moves are deferred only at nodes with at least this depth left
+    MAX_DEFER = 32       # moves deferred at one node at most (the rest are searched in turn)
 
 
 cdef const Tables* T = get_tables()
@@ -176,6 +180,9 @@ ctypedef struct Ctx:
     # root then lists every placement, unpruned and unmerged, to rank them
     const move_t* root_skip
     int n_skip
+    # threads (simplified ABDADA): the moves some thread is searching, shared
+    # by all of them (NULL with one thread)
+    uint64_t* busy
 
 
 cdef inline void check_limits(Ctx* c) noexcept nogil:
@@ -370,6 +377,22 @@ cdef inline bint reducible(const Ctx* c, int searched, int child_depth, move_t m
     return c.lmr > 0 and searched >= c.lmr and child_depth >= 2 and m != MOVE_WALK
 
 
+cdef inline uint64_t busy_key(uint64_t key, move_t m) noexcept nogil:
+    """The busy table's key of move ``m`` at the node of ``key`` (never 0
+    in practice: 0 marks a free slot)."""
+    return key ^ ((<uint64_t>m + 1) * <uint64_t>0x9E3779B97F4A7C15)
+
+
+cdef inline bint is_busy(const Ctx* c, uint64_t bk) noexcept nogil:
+    return load64(&c.busy[bk & (BUSY_SLOTS - 1)]) == bk
+
+
+cdef inline void busy_clear(Ctx* c, uint64_t bk) noexcept nogil:
+    """Free ``bk``'s slot unless another move has taken it since."""
+    if load64(&c.busy[bk & (BUSY_SLOTS - 1)]) == bk:
+        store64(&c.busy[bk & (BUSY_SLOTS - 1)], 0)
+
+
 cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta,
                  int ply) noexcept nogil:
     """Value of ``s`` (not over) for its player to move, fail-soft.
@@ -381,6 +404,13 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
     cdef move_t m, ttmove = -1, bestmove = -1
     cdef Picker pk
     cdef TTData e
+    # threads: a move another thread is searching waits for the end of the
+    # list (by then its value is mostly in the table), so the threads split
+    # the work instead of searching the same moves (Kerrigan's simplified ABDADA)
+    cdef bint deferring = c.busy != NULL and depth >= DEFER_DEPTH, picking = True
+    cdef move_t deferred[MAX_DEFER]
+    cdef int n_def = 0, i_def = 0
+    cdef uint64_t bk = 0
 
     c.nodes += 1
     c.pv_len[ply] = ply
@@ -434,11 +464,27 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
         picker_init(c, s, &pk, c.keys + ply * MAX_MOVES, ttmove if tt_first else -1,
                     depth >= c.prune_depth and not ranking, not ranking)
     while not cut:
-        m = picker_next(c, s, &pk)
-        if m < 0:
+        if picking:
+            m = picker_next(c, s, &pk)
+            if m < 0:
+                picking = False
+                continue
+            if ranking and skipped(c, m):
+                continue
+            if deferring:
+                bk = busy_key(key, m)
+                if searched > 0 and n_def < MAX_DEFER and is_busy(c, bk):
+                    deferred[n_def] = m
+                    n_def += 1
+                    continue
+        elif i_def < n_def:
+            m = deferred[i_def]
+            i_def += 1
+            bk = busy_key(key, m)
+        else:
             break
-        if ranking and skipped(c, m):
-            continue
+        if deferring:
+            store64(&c.busy[bk & (BUSY_SLOTS - 1)], bk)
         if bestmove < 0:
             bestmove = m
         if reducible(c, searched, child_depth, m):
@@ -449,6 +495,8 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
                 v = search_move(c, s, key, m, p, child_depth, alpha, beta, ply, False, pv_node)
         else:
             v = search_move(c, s, key, m, p, child_depth, alpha, beta, ply, searched == 0, pv_node)
+        if deferring:
+            busy_clear(c, bk)
         if c.stop:
             return 0
         searched += 1
@@ -588,7 +636,8 @@ cdef bint helper_init(void* arg, int i) noexcept nogil:
     the threads do not all search the same iteration; its own buffers.
     False when they cannot be had."""
     cdef Helper* h = <Helper*>arg
-    h.first_depth += (i + 1) % 2
+    if h.c.busy == NULL:
+        h.first_depth += (i + 1) % 2
     ctx_alloc(&h.c, False, 0)
     return ctx_buffers_ok(&h.c)
 
@@ -630,6 +679,7 @@ cdef class Searcher:
     cdef int halt              # the helpers' stop flag
     cdef uint64_t helper_nodes
     cdef int threads_used
+    cdef public bint abdada     # EXPERIMENT: helpers defer busy moves instead of skipping depths
     cdef public object partial  # (depth, value, pv, nodes, seldepth, None) of the interrupted iteration, or None
 
     def __cinit__(self, int hash_mb, *, bint tt, int placements, int prune_depth, int lmr):
@@ -706,6 +756,8 @@ cdef class Searcher:
         if n_help > 0 and not is_over(&s):
             hs = <Helper*>calloc(n_help, sizeof(Helper))
             self.halt = 0
+            if self.abdada:
+                self.c.busy = <uint64_t*>calloc(BUSY_SLOTS, sizeof(uint64_t))
             if hs != NULL:
                 with nogil:
                     self.threads_used += helpers_start(hs, n_help, &self.c, &self.halt, &s, key,
@@ -756,6 +808,8 @@ cdef class Searcher:
                 with nogil:
                     self.helper_nodes = helpers_finish(hs, n_help, &self.halt)
                 free(hs)
+            free(self.c.busy)
+            self.c.busy = NULL
         return done
 
     @property

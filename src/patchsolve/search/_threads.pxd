@@ -24,10 +24,12 @@ cdef extern from *:
     static inline int ps_atomic_load(int* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
     static inline uint64_t ps_load64(const uint64_t* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
     static inline void ps_atomic_store(int* p, int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+    static inline void ps_store64(uint64_t* p, uint64_t v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
     """
     int atomic_load "ps_atomic_load" (int* p) noexcept nogil
     uint64_t load64 "ps_load64" (const uint64_t* p) noexcept nogil
     void atomic_store "ps_atomic_store" (int* p, int v) noexcept nogil
+    void store64 "ps_store64" (uint64_t* p, uint64_t v) noexcept nogil
 
 cdef enum:
     HELPER_STACK = 16 << 20   # bytes: a searcher's recursion (up to 160 frames) with room to spare
