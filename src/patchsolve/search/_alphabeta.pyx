@@ -28,13 +28,19 @@ Each entry is stored as (key ^ data, data) and read once into locals: with
 several threads writing, an entry torn between its two stores fails the key
 test (the lockless XOR trick), and the move check covers what remains.
 
-Threads (Lazy SMP)
-------------------
+Threads (simplified ABDADA)
+---------------------------
 ``Searcher.run(..., workers=N)`` starts N-1 pthreads (no GIL, no OpenMP: a
 libgomp pool does not survive the fork of the MCTS's and tournaments'
 worker processes) that run their own iterative deepening on the same root,
-each with its own Ctx (buffers, PV), into the shared table; odd helpers
-start a ply deeper. They stop at the deadline, on the global stop flag
+each with its own Ctx (buffers, PV), into the shared table. Alone, such
+threads (Lazy SMP) mostly search the same moves: on a free 2-core machine
+they gained nothing (benchmarks/results/smp_free_machine.md). So they also
+share a small table of the moves being searched (Kerrigan's simplified
+ABDADA): at a node with DEFER_DEPTH plies or more left, a move after the
+first that another thread is searching waits for the end of the list, by
+when its value is mostly in the table. Without that table (no memory) odd
+helpers start a ply deeper, as in Lazy SMP. They stop at the deadline, on the global stop flag
 (Ctrl-C, ``request_stop``), or when the main thread, which answers, sets
 ``halt``. With one thread no helper exists and the search is unchanged.
 
@@ -578,7 +584,7 @@ cdef void ctx_release(Ctx* c) noexcept nogil:
 
 
 # --------------------------------------------------------------------------
-# Lazy SMP: helper threads searching the same root, sharing the TT
+# Threads: helpers searching the same root, sharing the TT and the busy table
 
 ctypedef struct Helper:
     Thread thread          # first: the launch and join harness's (_threads.pxd)
@@ -679,7 +685,6 @@ cdef class Searcher:
     cdef int halt              # the helpers' stop flag
     cdef uint64_t helper_nodes
     cdef int threads_used
-    cdef public bint abdada     # EXPERIMENT: helpers defer busy moves instead of skipping depths
     cdef public object partial  # (depth, value, pv, nodes, seldepth, None) of the interrupted iteration, or None
 
     def __cinit__(self, int hash_mb, *, bint tt, int placements, int prune_depth, int lmr):
@@ -729,7 +734,7 @@ cdef class Searcher:
         ``on_iteration``, when given, is called with each entry as it is
         appended (between iterations, holding the GIL).
 
-        ``workers`` > 1 adds that many threads less one (Lazy SMP): helpers
+        ``workers`` > 1 adds that many threads less one (ABDADA): helpers
         searching the same root into the shared TT, halted when this
         (the main) thread is done; the answer is still the main thread's.
         They share no limit but the deadline and the stop flag, so the
@@ -756,9 +761,10 @@ cdef class Searcher:
         if n_help > 0 and not is_over(&s):
             hs = <Helper*>calloc(n_help, sizeof(Helper))
             self.halt = 0
-            if self.abdada:
-                self.c.busy = <uint64_t*>calloc(BUSY_SLOTS, sizeof(uint64_t))
             if hs != NULL:
+                # the threads' shared table of the moves being searched; without
+                # it (no memory) they fall back to Lazy SMP's skipped depths
+                self.c.busy = <uint64_t*>calloc(BUSY_SLOTS, sizeof(uint64_t))
                 with nogil:
                     self.threads_used += helpers_start(hs, n_help, &self.c, &self.halt, &s, key,
                                                        first_depth, last)
