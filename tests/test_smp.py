@@ -1,4 +1,5 @@
-"""Lazy SMP in the alpha-beta: ``workers`` threads sharing one table.
+"""Threads in the alpha-beta: ``workers`` threads sharing one table and the
+moves being searched (simplified ABDADA).
 
 Threads are not deterministic, so these tests check what must hold whatever
 the interleaving: a legal move and a playable PV, a score in the game's

@@ -37,8 +37,9 @@ for every engine by :func:`patchsolve.search` (``dispatch.py``).
     ``learned=False`` uses the hand-tuned evaluation instead of the learned
     one (``search/learned.py``).
 
-    The ``workers`` limit is the number of threads (Lazy SMP: helpers search
-    the same root into one shared table; the main thread's answer is
+    The ``workers`` limit is the number of threads (helpers search the same
+    root into one shared table and share the moves being searched, which
+    the others put off: simplified ABDADA; the main thread's answer is
     returned). Under a time limit alone it defaults to every core (at most
     ``limits.MAX_DEFAULT_WORKERS``); with a ``nodes`` or ``depth`` limit it is 1,
     and more is refused, since threads make the search nondeterministic
