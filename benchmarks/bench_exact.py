@@ -1,0 +1,93 @@
+"""Points a player loses a move against perfect play, on the positions 26-34
+spaces from the end whose moves the solver valued (exact_26_34.jsonl, built
+by exact_positions.py).
+
+Each player spec (as for ``patchsolve tournament``) picks a move in every
+position; the move's loss is the position's exact value minus the move's
+value. A move whose value the solver only bounded (``upper``: proven no
+better than the best) loses at least best - upper: such losses are counted
+at that least value and their number printed, so a mean with any of them is
+a lower bound.
+
+    python benchmarks/bench_exact.py alphabeta:time=0.1 alphabeta:time=1 greedy random
+
+Prints, per player: positions, mean points lost (95% interval), the share
+of moves that were optimal, the worst loss, and how many losses are bounds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+from pathlib import Path
+
+from patchsolve.players import make_player
+from patchsolve.position import Position
+from patchsolve.selfplay import choose_with_result
+
+HERE = Path(__file__).resolve().parent
+DATA = HERE / "exact_26_34.jsonl"
+
+
+def read_rows(path: Path) -> list[dict]:
+    """The positions whose root value is exact."""
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return [r for r in rows if r["exact"] and r["moves"]]
+
+
+def loss_of(row: dict, move: str) -> tuple[float, bool]:
+    """(points lost by ``move``, whether that is only a lower bound)."""
+    for m in row["moves"]:
+        if m["move"] == move:
+            if m["bound"] == "exact":
+                return row["value"] - m["score"], False
+            return row["value"] - m["upper"], True
+    raise KeyError(f"{move} is not among the position's moves")
+
+
+def judge(spec: str, rows: list[dict], seed: int) -> dict:
+    """One player's losses over the rows."""
+    losses, bounded = [], 0
+    for i, row in enumerate(rows):
+        pos = Position(row["position"])
+        move, _ = choose_with_result(make_player(spec, seed=seed + i), pos)
+        loss, is_bound = loss_of(row, str(move))
+        losses.append(loss)
+        bounded += is_bound
+    n = len(losses)
+    mean = statistics.fmean(losses)
+    half = 1.96 * statistics.stdev(losses) / math.sqrt(n) if n > 1 else float("nan")
+    return {
+        "player": spec,
+        "positions": n,
+        "mean_loss": mean,
+        "ci95": [mean - half, mean + half],
+        "optimal": sum(1 for x in losses if x == 0) / n,
+        "worst": max(losses),
+        "bounded": bounded,
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("players", nargs="+")
+    ap.add_argument("--data", type=Path, default=DATA)
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    rows = read_rows(args.data)
+    print(f"{len(rows)} positions, phases {min(r['phase'] for r in rows)}-{max(r['phase'] for r in rows)}")
+    print("| player | positions | points lost a move (95% CI) | optimal | worst | losses that are bounds |")
+    print("|---|---:|---|---:|---:|---:|")
+    for spec in args.players:
+        r = judge(spec, rows, args.seed)
+        print(
+            f"| `{spec}` | {r['positions']} | {r['mean_loss']:.2f} [{r['ci95'][0]:.2f}, {r['ci95'][1]:.2f}] "
+            f"| {100 * r['optimal']:.0f}% | {r['worst']:g} | {r['bounded']} |",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
