@@ -19,13 +19,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
-import statistics
 from pathlib import Path
 
 from patchsolve.players import make_player
 from patchsolve.position import Position
-from patchsolve.selfplay import choose_with_result
+from patchsolve.selfplay import _mean_ci, choose_with_result
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "exact_26_34.jsonl"
@@ -56,16 +54,14 @@ def judge(spec: str, rows: list[dict], seed: int) -> dict:
         loss, is_bound = loss_of(row, str(move))
         losses.append(loss)
         bounded += is_bound
-    n = len(losses)
-    mean = statistics.fmean(losses)
-    half = 1.96 * statistics.stdev(losses) / math.sqrt(n) if n > 1 else float("nan")
+    summary = _mean_ci(losses)  # the self-play report's normal 95% interval
     return {
         "player": spec,
-        "positions": n,
-        "mean_loss": mean,
-        "ci95": [mean - half, mean + half],
-        "optimal": sum(1 for x in losses if x == 0) / n,
-        "worst": max(losses),
+        "positions": summary["n"],
+        "mean_loss": summary["mean"],
+        "ci95": summary["ci95"],
+        "optimal": sum(1 for x in losses if x == 0) / summary["n"],
+        "worst": summary["max"],
         "bounded": bounded,
     }
 

@@ -5,10 +5,11 @@ The positions come from the 2,000-game self-play corpus
 (results/selfplay_2000/corpus.jsonl): games are taken in a seeded order and
 from each the first position whose phase (both players' spaces left to the
 last space) is at most a target drawn from 26-34 is kept if it is at least
-26 and offers more than one move. Each is solved with ``all_moves=True``: the best move's value is
-exact, every other patch's best placement is exact, and any other placement
-is proven no better than the best (an upper bound) or valued exactly. A
-position is kept only when the root value is exact.
+26 and offers more than one move. Each is solved with ``all_moves=True``:
+the best move's value is exact, every other patch's best placement is
+exact, and any other placement is proven no better than the best (an upper
+bound) or valued exactly. A position is kept only when the root value is
+exact.
 
 Rows are appended to the output (one JSON line a position) as they are
 solved; a rerun skips the positions already there.

@@ -221,9 +221,6 @@ def test_the_phase_of_a_position_is_both_players_spaces_left():
 CORPUS = Path(__file__).resolve().parents[1] / "benchmarks" / "results" / "selfplay_2000" / "corpus.jsonl"
 
 
-@pytest.mark.skipif(
-    not CORPUS.exists(), reason="the self-play corpus is kept in the repository, not the package"
-)
 def test_the_shipped_mapping_is_the_fit_on_the_corpus_and_within_five_points_on_its_held_out_games():
     # the package's win_probability.json is the manifest of its own fit: the
     # corpus it names, split as it says, gives its coefficients again, and the

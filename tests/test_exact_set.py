@@ -12,11 +12,10 @@ import pytest
 import patchsolve as ps
 from patchsolve.position import Position
 from patchsolve.search.result import phase_of
+from test_alphabeta import margin
 
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
 DATA = BENCH / "exact_26_34.jsonl"
-ROWS = [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]
-KEPT = [r for r in ROWS if r["exact"]]
 
 
 def load_bench_exact():
@@ -24,6 +23,11 @@ def load_bench_exact():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+bench = load_bench_exact()
+ROWS = [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]
+KEPT = bench.read_rows(DATA)  # what the judge reads
 
 
 def test_the_set_has_positions_of_the_right_phase():
@@ -54,8 +58,7 @@ def value_after(pos: Position, move) -> int:
     """The exact value of ``move`` for the player to move in ``pos``."""
     child = pos.play(move)
     if child.is_over:
-        s = child.scores()
-        return s[pos.to_move] - s[1 - pos.to_move]
+        return margin(child, pos.to_move)
     r = ps.solve(child, nodes=20_000_000)
     assert r.bound == "exact"
     return r.score if child.to_move == pos.to_move else -r.score
@@ -71,7 +74,6 @@ def test_stored_values_are_solved_again_from_the_position_after_the_move():
 
 
 def test_the_judge_counts_a_loss_from_the_value_and_a_bound_as_at_least():
-    bench = load_bench_exact()
     row = {
         "value": 5,
         "moves": [

@@ -40,9 +40,9 @@ share a small table of the moves being searched (Kerrigan's simplified
 ABDADA): at a node with DEFER_DEPTH plies or more left, a move after the
 first that another thread is searching waits for the end of the list, by
 when its value is mostly in the table. Without that table (no memory) odd
-helpers start a ply deeper, as in Lazy SMP. They stop at the deadline, on the global stop flag
-(Ctrl-C, ``request_stop``), or when the main thread, which answers, sets
-``halt``. With one thread no helper exists and the search is unchanged.
+helpers start a ply deeper, as in Lazy SMP. They stop at the deadline, on
+the global stop flag (Ctrl-C, ``request_stop``), or when the main thread,
+which answers, sets ``halt``. With one thread no helper exists and the search is unchanged.
 
 MultiPV
 -------
@@ -389,14 +389,18 @@ cdef inline uint64_t busy_key(uint64_t key, move_t m) noexcept nogil:
     return key ^ ((<uint64_t>m + 1) * <uint64_t>0x9E3779B97F4A7C15)
 
 
+cdef inline uint64_t* busy_slot(const Ctx* c, uint64_t bk) noexcept nogil:
+    return &c.busy[bk & (BUSY_SLOTS - 1)]
+
+
 cdef inline bint is_busy(const Ctx* c, uint64_t bk) noexcept nogil:
-    return load64(&c.busy[bk & (BUSY_SLOTS - 1)]) == bk
+    return load64(busy_slot(c, bk)) == bk
 
 
 cdef inline void busy_clear(Ctx* c, uint64_t bk) noexcept nogil:
     """Free ``bk``'s slot unless another move has taken it since."""
-    if load64(&c.busy[bk & (BUSY_SLOTS - 1)]) == bk:
-        store64(&c.busy[bk & (BUSY_SLOTS - 1)], 0)
+    if is_busy(c, bk):
+        store64(busy_slot(c, bk), 0)
 
 
 cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta,
@@ -490,7 +494,7 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
         else:
             break
         if deferring:
-            store64(&c.busy[bk & (BUSY_SLOTS - 1)], bk)
+            store64(busy_slot(c, bk), bk)
         if bestmove < 0:
             bestmove = m
         if reducible(c, searched, child_depth, m):
@@ -638,9 +642,9 @@ cdef void helper_setup(Helper* h, const Ctx* main, int* halt, const CState* root
 
 
 cdef bint helper_init(void* arg, int i) noexcept nogil:
-    """The i-th helper from the prototype: odd ones start one ply deeper so
-    the threads do not all search the same iteration; its own buffers.
-    False when they cannot be had."""
+    """The i-th helper from the prototype, with its own buffers; without the
+    busy table odd ones start one ply deeper so the threads do not all
+    search the same iteration. False when the buffers cannot be had."""
     cdef Helper* h = <Helper*>arg
     if h.c.busy == NULL:
         h.first_depth += (i + 1) % 2
