@@ -1,0 +1,102 @@
+"""Training rows with exact targets: positions near the end of the self-play
+corpus's games, each valued by the solver.
+
+A self-play row's target is the game's final margin: what two strong
+players made of the position, with all the noise of the moves still to
+come. Near the end the solver gives the value itself (the margin under
+perfect play), so the evaluation the search uses at its leaves there can be
+fitted to the truth. Every position of a corpus game whose phase (both
+players' spaces left) is in ``--low..--high`` is solved with ``--time``
+seconds; the exact ones are written (the columns of
+``patchsolve.training.selfplay``, ``final_margin`` being the exact value
+for the player to move) as they are solved, so a rerun resumes. The games
+the perfect-play yardstick (``benchmarks/exact_26_34.jsonl``) drew
+positions from are left out.
+
+    python benchmarks/tools/exact_targets.py --out exact_rows.csv --games 1000 --workers 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import multiprocessing
+import time
+from pathlib import Path
+
+import patchsolve as ps
+from patchsolve.position import Position
+from patchsolve.search.result import phase_of
+from patchsolve.selfplay import read_corpus
+from patchsolve.training.selfplay import COLUMNS
+
+HERE = Path(__file__).resolve().parent.parent
+CORPUS = HERE / "results" / "selfplay_2000" / "corpus.jsonl"
+YARDSTICK = HERE / "exact_26_34.jsonl"
+EXTRA = ["phase", "seconds"]
+
+
+def yardstick_games() -> set[str]:
+    """The corpus games (circle/edition/first) the yardstick drew from."""
+    keys = set()
+    for line in YARDSTICK.read_text().splitlines():
+        keys.add("/".join(json.loads(line)["game"].split("/")[:3]))
+    return keys
+
+
+def positions(record: dict, low: int, high: int):
+    """(ply, position) of the game whose phase is in low..high, with a choice of move."""
+    pos = Position.start(circle=record["circle"], edition=record["edition"], first_player=record["first"])
+    for ply, text in enumerate(record["moves"]):
+        if low <= phase_of(pos) <= high and len(pos.legal_moves()) > 1:
+            yield ply, pos
+        pos = pos.play(pos.parse_move(text))
+
+
+def solve_game(job):
+    """The exact rows of one game (positions the solver did not prove in time are left out)."""
+    index, record, low, high, seconds = job
+    rows = []
+    for ply, pos in positions(record, low, high):
+        t0 = time.monotonic()
+        r = ps.solve(pos, time=seconds, workers=1)
+        if r.bound == "exact":
+            rows.append([index, ply, pos.to_move, r.score, pos.to_text(), "", phase_of(pos),
+                         round(time.monotonic() - t0, 3)])
+    return index, rows
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--games", type=int, default=1000, help="corpus games to use (in corpus order)")
+    ap.add_argument("--low", type=int, default=4)
+    ap.add_argument("--high", type=int, default=28)
+    ap.add_argument("--time", type=float, default=3.0, help="solver seconds per position")
+    ap.add_argument("--workers", type=int, default=1)
+    args = ap.parse_args()
+    done = set()
+    if args.out.exists():
+        with args.out.open(newline="") as f:
+            done = {int(r["game"]) for r in csv.DictReader(f)}
+    skip = yardstick_games()
+    records = read_corpus(CORPUS)[: args.games]
+    jobs = [
+        (i, r, args.low, args.high, args.time)
+        for i, r in enumerate(records)
+        if i not in done and f"{r['circle_index']}/{r['edition']}/{r['first']}" not in skip
+    ]
+    new = not args.out.exists()
+    with args.out.open("a", newline="") as f, multiprocessing.Pool(args.workers) as pool:
+        w = csv.writer(f)
+        if new:
+            w.writerow(COLUMNS + EXTRA)
+        for n, (i, rows) in enumerate(pool.imap_unordered(solve_game, jobs), 1):
+            w.writerows(rows)
+            f.flush()
+            print(f"{n}/{len(jobs)} game {i}: {len(rows)} rows", flush=True)
+
+
+if __name__ == "__main__":
+    main()
