@@ -47,9 +47,9 @@ def random_tables(seed: int):
 @pytest.fixture
 def tables():
     """Random tables loaded for one test; the package's weights restored after."""
-    saved = kn.loaded()
+    saved = kn.learned_weights(), kn.learned_patterns()
     a, b = random_tables(11)
-    kn.set_learned(saved[0], (a, b), saved[2])
+    kn.set_learned(saved[0], (a, b))
     yield a, b
     kn.set_learned(*saved)
 
@@ -121,7 +121,7 @@ def test_the_patterns_add_mover_minus_opponent_and_the_phase_scales_b(tables):
     expect = sum(a[t] for t in mine) - sum(a[t] for t in theirs)
     expect += phase * (sum(b[t] for t in mine) - sum(b[t] for t in theirs))
     with_patterns = kn.learned_value(pos._c, 0)
-    kn.set_learned(kn.learned_weights(), None, kn.learned_late())
+    kn.set_learned(kn.learned_weights(), None)
     assert with_patterns - kn.learned_value(pos._c, 0) == pytest.approx(expect, abs=1e-3)
 
 
@@ -132,14 +132,14 @@ def test_a_player_at_the_end_of_the_time_board_has_no_pattern_term(tables):
 
 
 def test_new_tables_take_effect_at_once():
-    saved = kn.loaded()
+    saved = kn.learned_weights(), kn.learned_patterns()
     pos = make(quilts=(0b111, 0), time=(10, 20), on_top=None)
     try:
-        kn.set_learned(saved[0], random_tables(1), saved[2])
+        kn.set_learned(saved[0], random_tables(1))
         one = kn.learned_value(pos._c, 0)
-        kn.set_learned(saved[0], random_tables(2), saved[2])  # the memoised sums are stale now
+        kn.set_learned(saved[0], random_tables(2))  # the memoised sums are stale now
         two = kn.learned_value(pos._c, 0)
-        kn.set_learned(saved[0], random_tables(1), saved[2])
+        kn.set_learned(saved[0], random_tables(1))
         assert one != two and kn.learned_value(pos._c, 0) == one
     finally:
         kn.set_learned(*saved)

@@ -10,12 +10,13 @@ still on the time board / an open 7x7 bonus within reach.
 """
 
 import math
+import random
 
 import pytest
 from click.testing import CliRunner
 
 import patchsolve
-from patchsolve import solve
+from patchsolve import Position, solve
 from patchsolve.cli import cli
 from patchsolve.errors import PatchsolveError
 from patchsolve.search import _alphabeta as ab
@@ -328,3 +329,49 @@ def test_all_moves_in_wdl_mode_names_each_moves_outcome():
         assert r.proven == ("win" if plain_wdl(pos) else "loss")
     res = CliRunner().invoke(cli, ["solve", SMALL[0].to_text(), "--all-moves", "--wdl", "-q"])
     assert res.exit_code == 0 and "wins" in res.output.splitlines()[3]
+
+
+# A self-play game (generation 4 weights, 20,000 solver nodes a move) played
+# "exact" moves here that lost 3 points: the value was proven, the budget ran
+# out before a move keeping it was, and the table's move (walk, worth -19)
+# was given as the best. A root fail-high proves its move: that move is now
+# the line's first, and a result whose move is not proven says so.
+LOST_THREE = "revised 25,0,8,30,6,1,18,28,24,5,31,10,16,9,2,29 1ff7fbfffffbc1e060300/1fffff9fee63018040201 10/14 7/9 44/44 1 50 - - -"
+
+
+def _exact_child_value(pos, move):
+    """The exact value of ``move`` for ``pos``'s player to move."""
+    child = pos.play(move)
+    if child.is_over:
+        a, b = child.scores()
+        return a - b if pos.to_move == 0 else b - a
+    v = solve(child, workers=1).score
+    return v if child.to_move == pos.to_move else -v
+
+
+@pytest.mark.parametrize("nodes", [5_000, 10_000, 20_000, 50_000])
+def test_an_exact_result_plays_a_move_that_keeps_the_value_or_says_it_is_unproven(nodes):
+    pos = Position.from_text(LOST_THREE)
+    assert solve(pos, workers=1).score == -16
+    r = solve(pos, nodes=nodes, workers=1, hash_mb=16)
+    if r.bound == "exact" and r.proven_best:
+        assert _exact_child_value(pos, r.best_move) == r.score
+    if nodes >= 10_000:
+        assert r.bound == "exact" and r.proven_best  # the fail-high's move, no further budget
+
+
+def test_exact_results_under_small_budgets_keep_their_value_along_random_endgames():
+    rng = random.Random(4)
+    checked = 0
+    for seed in range(12):
+        pos = Position.start(seed=seed)
+        while not pos.is_over and min(53 - pos.time(0), 53 - pos.time(1)) > 6:
+            pos = pos.play(rng.choice(pos.legal_moves()))
+        if pos.is_over:
+            continue
+        for nodes in (300, 2_000):
+            r = solve(pos, nodes=nodes, workers=1)
+            if r.bound == "exact" and r.proven_best:
+                assert _exact_child_value(pos, r.best_move) == r.score
+                checked += 1
+    assert checked >= 6

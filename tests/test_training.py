@@ -1,6 +1,7 @@
 """The training pipeline: seeded self-play data and the fit's manifest."""
 
 import json
+from pathlib import Path
 
 from patchsolve.search import _learned as kn
 from patchsolve.training import fit, selfplay
@@ -71,3 +72,41 @@ def test_appending_to_a_file_of_other_columns_is_refused(tmp_path):
     old.write_text("game,ply,mover,final_margin,position\n")
     with pytest.raises(ValueError, match="columns"):
         selfplay.generate(old, 1, seed=1, nodes=100)
+
+
+CORPUS = Path(__file__).resolve().parent.parent / "benchmarks" / "results" / "selfplay_2000" / "corpus.jsonl"
+
+
+def test_corpus_rows_label_every_position_with_its_movers_final_margin_and_the_kept_score():
+    from patchsolve.selfplay import read_corpus
+
+    record = read_corpus(CORPUS)[0]
+    rows = selfplay.corpus_rows(0, record)
+    assert len(rows) == len(record["moves"])
+    first_margin = record["scores"][0] - record["scores"][1]
+    for (_, ply, mover, final, _, score), ev in zip(rows, record["evals"]):
+        assert final == (first_margin if mover == 0 else -first_margin)
+        assert score == (ev["score"] if ev["player"] == mover else -ev["score"])
+    # from where the solver proved the end, the kept score is the exact value: the final margin
+    proven = record["proven"]["ply"]
+    assert all(score == final for _, ply, _, final, _, score in rows if ply >= proven)
+
+
+def test_the_shipped_weights_are_the_fit_of_the_data_their_manifest_names():
+    """Generation 4: refitting the corpus's rows with the manifest's settings
+    gives the weights in the package, digit for digit."""
+    from patchsolve.search import learned
+    from patchsolve.selfplay import read_corpus
+
+    data = learned.read()
+    man = data["manifest"]
+    assert man["data"] == ["corpus2000_rows.csv"]
+    rows = [  # as the CSV the manifest's command read: every value a string
+        dict(zip(selfplay.COLUMNS, map(str, row)))
+        for i, record in enumerate(read_corpus(CORPUS))
+        for row in selfplay.corpus_rows(i, record)
+    ]
+    assert len(rows) == man["positions"]
+    model = fit.fit(rows, man["held_out_fraction"], man["split_seed"], man["ridge"], man["outcome_weight"])
+    assert model["weights"] == data["weights"]
+    assert model["manifest"]["held_out"] == man["held_out"]

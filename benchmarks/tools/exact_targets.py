@@ -1,13 +1,12 @@
-"""Training rows with exact targets: positions near the end of the self-play
+"""Rows with exact targets: positions near the end of the self-play
 corpus's games, each valued by the solver.
 
-A self-play row's target is the game's final margin: what two strong
-players made of the position, with all the noise of the moves still to
-come. Near the end the solver gives the value itself (the margin under
-perfect play), so the evaluation the search uses at its leaves there can be
-fitted to the truth. Every position of a corpus game whose phase (both
-players' spaces left) is in ``--low..--high`` is solved with ``--time``
-seconds; the exact ones are written (the columns of
+They measure the learned evaluation against perfect play by phase, and
+they fitted the late model (weights that change with the phase near the
+end), which measured level and was not kept
+(``benchmarks/results/late_model.md``). Every position of a corpus game
+whose phase (both players' spaces left) is in ``--low..--high`` is solved
+with ``--time`` seconds; the exact ones are written (the columns of
 ``patchsolve.training.selfplay``, ``final_margin`` being the exact value
 for the player to move) as they are solved, so a rerun resumes. The games
 the perfect-play yardstick (``benchmarks/exact_26_34.jsonl``) drew

@@ -4,8 +4,6 @@
     python benchmarks/tools/train_eval.py generate --out data/gen0_seed1.csv --games 800 --seed 1 --nodes 4000
     # fit on every CSV given, write the package's weights with their manifest
     python benchmarks/tools/train_eval.py fit data/gen0_seed*.csv --out src/patchsolve/data/eval_weights.json
-    # the late model, fitted to the solver's exact values (benchmarks/tools/exact_targets.py)
-    python benchmarks/tools/train_eval.py late exact_rows.csv --weights W.json --out W.json
 
 Needs the ``[train]`` extra (SciPy, for ``fit --patterns``). The recorded runs and their matches
 are in ``benchmarks/results/knowledge.md``.
@@ -64,29 +62,7 @@ def main(argv=None) -> None:
         default=1.0,
         help="weight of the final margin in the target; the rest is the search's score",
     )
-    lt = sub.add_parser("late", help="fit the late model to exact values (exact_targets.py rows)")
-    lt.add_argument("data", nargs="+")
-    lt.add_argument("--weights", required=True, help="the weights file whose main weights stay fixed")
-    lt.add_argument("--out", required=True)
-    lt.add_argument("--knots", default="8,14,20,26", help="spaces left to both players, increasing")
-    lt.add_argument("--main-from", type=int, default=34)
-    lt.add_argument("--ridge", type=float, default=1.0)
-    lt.add_argument("--split-seed", type=int, default=0)
-    lt.add_argument("--held-out", type=float, default=0.3)
     a = ap.parse_args(argv)
-    if a.cmd == "late":
-        model = json.loads(Path(a.weights).read_text(encoding="utf-8"))
-        knots = [int(k) for k in a.knots.split(",")]
-        late = fit.fit_late(
-            fit.read_rows(a.data), model["weights"], knots, a.main_from, a.held_out, a.split_seed, a.ridge
-        )
-        late["manifest"].update(
-            {"data": [Path(p).name for p in a.data], "commit": commit(), "command": " ".join(sys.argv)}
-        )
-        model["late"] = late
-        fit.write(model, Path(a.out))
-        print(json.dumps(late["manifest"], indent=1))
-        return
     if a.cmd == "generate":
         n = selfplay.generate(
             Path(a.out),

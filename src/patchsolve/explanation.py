@@ -239,15 +239,13 @@ def _terms(best_end, played_end, mover, total) -> list[dict]:
     from patchsolve.search import _learned as k
 
     names = list(k.FEATURES)
-    # near the end the weights depend on the phase, which may differ at the two ends
-    wb = k.effective_weights(best_end._c)
-    wp = k.effective_weights(played_end._c)
+    weights = k.learned_weights()
     fb = k.features(best_end._c, mover)
     fp = k.features(played_end._c, mover)
     by_term: dict[str, float] = {}
-    for name, u, v, a, b in zip(names, wb, wp, fb, fp):
+    for name, w, a, b in zip(names, weights, fb, fp):
         base = name.rsplit("_", 1)[0] if name.endswith(("_diff", "_phase")) else name
-        by_term[base] = by_term.get(base, 0.0) + u * a - v * b
+        by_term[base] = by_term.get(base, 0.0) + w * (a - b)
     now = [_score_parts(best_end, mover), _score_parts(played_end, mover)]
     out = [{"term": t, "name": name, "points": now[0][t] - now[1][t]} for t, name in SCORE_PARTS]
     eval_total = sum(t["points"] for t in out) + sum(by_term.values())

@@ -207,9 +207,10 @@ def play_selfplay_game(job: GameJob) -> dict:
                 for factor in (1, *SOLVE_RETRIES) if proven else (1,):
                     solved = _solve(pos, job.solve_nodes * factor)
                     nodes += solved.nodes
-                    if solved.bound == "exact":
+                    if solved.bound == "exact" and solved.proven_best:
                         break
-                if solved.bound == "exact":
+                # (an exact value whose move the budget did not prove is not exact play)
+                if solved.bound == "exact" and solved.proven_best:
                     result, by = solved, "solver"
                     if proven is None:
                         value = solved.score if me == 0 else -solved.score

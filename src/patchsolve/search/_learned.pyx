@@ -98,18 +98,6 @@ FEATURES = ([f + "_diff" for f in SIDE_FEATURES] + [f + "_phase" for f in SIDE_F
 cdef double LW[N_FEAT]
 cdef bint LEARNED_ON = False
 
-# The late model: near the end the weights change with the phase. Weight
-# rows KW[k] hold at KNOT[k] spaces left to both players (increasing); the
-# evaluation interpolates linearly between neighbouring knots, takes KW[0]
-# below the first and, from the last knot to MAIN_FROM, blends into the
-# main weights LW, which hold alone from MAIN_FROM on. (The late rows are
-# fitted to the solver's exact values, ``benchmarks/tools/exact_targets.py``.)
-cdef enum:
-    MAX_KNOTS = 8
-cdef int N_KNOTS = 0
-cdef int KNOT[MAX_KNOTS + 1]
-cdef double KW[MAX_KNOTS + 1][N_FEAT]
-
 
 cdef inline int income_ahead(int t) noexcept nogil:
     return ps_popcount64(T.income_spaces >> (t + 1))
@@ -302,44 +290,14 @@ cdef inline double margin_now(const CState* s, int p) noexcept nogil:
     return score(s, p) - score(s, 1 - p)
 
 
-cdef inline int phase_spaces(const CState* s) noexcept nogil:
-    return 2 * LAST_SPACE - s.time[0] - s.time[1]
-
-
-cdef void weights_at(int left, double* w) noexcept nogil:
-    """The weights that hold ``left`` spaces (both players) from the end."""
-    cdef int i, k = 0
-    cdef double t
-    if N_KNOTS == 0 or left >= KNOT[N_KNOTS]:
-        for i in range(N_FEAT):
-            w[i] = LW[i]
-        return
-    if left <= KNOT[0]:
-        for i in range(N_FEAT):
-            w[i] = KW[0][i]
-        return
-    while KNOT[k + 1] < left:
-        k += 1
-    # KNOT[k] < left <= KNOT[k + 1]; row N_KNOTS is a copy of LW
-    t = (left - KNOT[k]) / <double>(KNOT[k + 1] - KNOT[k])
-    for i in range(N_FEAT):
-        w[i] = (1.0 - t) * KW[k][i] + t * KW[k + 1][i]
-
-
 cdef double learned_margin(const CState* s, int p) noexcept nogil:
     """The margin now plus the learned correction."""
     cdef double f[N_FEAT]
-    cdef double w[N_FEAT]
     cdef double v = margin_now(s, p)
     cdef int i
     v += all_features(s, p, f)
-    if N_KNOTS == 0:
-        for i in range(N_FEAT):
-            v += LW[i] * f[i]
-        return v
-    weights_at(phase_spaces(s), w)
     for i in range(N_FEAT):
-        v += w[i] * f[i]
+        v += LW[i] * f[i]
     return v
 
 
@@ -351,50 +309,18 @@ cdef bint learned_on() noexcept nogil:
 # Python-facing: weights, the switch, features
 # --------------------------------------------------------------------------
 
-def check_late(late):
-    """``late`` (``(knots, main_from, rows)``) as validated lists, or a
-    ValueError: knots increasing from 0, below ``main_from`` (at most 106),
-    at most MAX_KNOTS of them, one row of FEATURES weights a knot."""
-    knots, main_from, rows = late
-    knots = [int(k) for k in knots]
-    main_from = int(main_from)
-    rows = [[float(x) for x in row] for row in rows]
-    if not 1 <= len(knots) <= MAX_KNOTS or len(rows) != len(knots):
-        raise ValueError(f"expected 1 to {MAX_KNOTS} knots, each with a row of weights")
-    if any(len(row) != N_FEAT for row in rows):
-        raise ValueError(f"expected {N_FEAT} weights a knot")
-    if not 0 <= knots[0] or any(a >= b for a, b in zip(knots, knots[1:] + [main_from])) or main_from > 2 * LAST_SPACE:
-        raise ValueError(f"knots must increase from 0 to below main_from (at most {2 * LAST_SPACE})")
-    return knots, main_from, rows
-
-
-def set_learned(weights, patterns=None, late=None):
-    """Load learned weights (a sequence in FEATURES order), optionally the
-    quilt patterns' tables (``(a, b)``, see ``_patterns``) and the late
-    model (``(knots, main_from, rows)``: a row of weights a knot, see
-    ``KNOT`` above), and switch the learned evaluation on; ``None``
-    switches it off."""
-    global LEARNED_ON, N_KNOTS
-    cdef int i, k
+def set_learned(weights, patterns=None):
+    """Load learned weights (a sequence in FEATURES order) and, optionally,
+    the quilt patterns' tables (``(a, b)``, see ``_patterns``), and switch
+    the learned evaluation on; ``None`` switches it off."""
+    global LEARNED_ON
+    cdef int i
     if weights is None:
         LEARNED_ON = False
-        N_KNOTS = 0
         _patterns.set_patterns(None, None)
         return
     if len(weights) != N_FEAT:
         raise ValueError(f"expected {N_FEAT} weights, got {len(weights)}")
-    if late is not None:
-        knots, main_from, rows = check_late(late)
-    N_KNOTS = 0
-    if late is not None:
-        for k in range(len(knots)):
-            KNOT[k] = knots[k]
-            for i in range(N_FEAT):
-                KW[k][i] = rows[k][i]
-        KNOT[len(knots)] = main_from
-        for i in range(N_FEAT):
-            KW[len(knots)][i] = float(weights[i])
-        N_KNOTS = len(knots)
     if patterns is None:
         _patterns.set_patterns(None, None)
     else:
@@ -408,31 +334,6 @@ def learned_weights():
     """The loaded weights (FEATURES order), or None when the learned
     evaluation is off."""
     return [LW[i] for i in range(N_FEAT)] if LEARNED_ON else None
-
-
-def learned_late():
-    """The loaded late model ``(knots, main_from, rows)``, or None (off, or
-    none loaded)."""
-    if not LEARNED_ON or N_KNOTS == 0:
-        return None
-    return ([KNOT[k] for k in range(N_KNOTS)], KNOT[N_KNOTS],
-            [[KW[k][i] for i in range(N_FEAT)] for k in range(N_KNOTS)])
-
-
-def loaded():
-    """What ``set_learned`` was given (weights, patterns, late), to restore it
-    with ``set_learned(*loaded())``."""
-    return learned_weights(), learned_patterns(), learned_late()
-
-
-def effective_weights(CoreState s):
-    """The weights (FEATURES order) the evaluation applies to ``s``: the main
-    weights, or the late model's at its phase; None when off."""
-    cdef double w[N_FEAT]
-    if not LEARNED_ON:
-        return None
-    weights_at(phase_spaces(&s.s), w)
-    return [w[i] for i in range(N_FEAT)]
 
 
 def learned_patterns():

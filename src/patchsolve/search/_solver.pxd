@@ -87,7 +87,8 @@ ctypedef struct Ctx:
     int* halt              # Lazy SMP: this thread stops when it is set (NULL: no other thread)
     uint64_t noise         # Lazy SMP helpers: seed of their ordering noise (0: none)
     uint64_t* root_skip    # root moves left out (a bit per move code; NULL: none): "is another move as good?"
-    move_t root_cut        # the root move of the last fail-high at the root (-1: none yet)
+    move_t root_cut        # the root move of the last fail-high at the root (-1: none yet) ...
+    int root_cut_value     # ... and the value it was proven worth at least
 
 
 # --------------------------------------------------------------------------

@@ -972,6 +972,7 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
 
     if ply == 0 and best >= beta0:
         c.root_cut = bestmove
+        c.root_cut_value = best
     if partial:
         return best
     if best >= beta0:
@@ -1118,6 +1119,7 @@ cdef class Solver:
                 bits[code >> 6] |= (<uint64_t>1) << (code & 63)
         self.c.root_skip = bits
         self.c.root_cut = -1
+        self.c.root_cut_value = -INF
         if n_help > 0 and lo < hi:
             hs = <Helper*>calloc(n_help, sizeof(Helper))
         with nogil:
@@ -1132,7 +1134,7 @@ cdef class Solver:
             if hs != NULL:
                 self.hs = NULL
                 self.helper_nodes += helpers_finish(hs, n_help, &self.halt, &self.lo, &self.hi,
-                                                    &self.c.root_cut)
+                                                    &self.c.root_cut, &self.c.root_cut_value)
                 self.c.halt = NULL
                 # a helper's proof stopped this thread, not the budget
                 self.c.stop = limits_reached(self.c.nodes, self.c.node_limit, self.c.deadline)
@@ -1145,6 +1147,11 @@ cdef class Solver:
     def root_cut(self):
         """The root move code of the last fail-high of ``solve`` (-1: none)."""
         return self.c.root_cut
+
+    @property
+    def root_cut_value(self):
+        """What that fail-high proved the move worth at least."""
+        return self.c.root_cut_value
 
     def tt_bounds(self, CoreState s not None):
         """(lo, hi, move) the TT holds for ``s``, or None."""
@@ -1316,7 +1323,7 @@ cdef int helpers_start(Helper* hs, int n, const Ctx* main, int* halt, int* solve
 
 
 cdef uint64_t helpers_finish(Helper* hs, int n, int* halt, int* lo, int* hi,
-                             move_t* cut) noexcept nogil:
+                             move_t* cut, int* cut_value) noexcept nogil:
     """Halt and join the helpers, narrow [lo, hi] by their intervals (and
     take the root cut-off move of one that raised ``lo``), free their
     buffers; their node count."""
@@ -1329,6 +1336,7 @@ cdef uint64_t helpers_finish(Helper* hs, int n, int* halt, int* lo, int* hi,
             if hs[i].lo > lo[0]:
                 lo[0] = hs[i].lo
                 cut[0] = hs[i].c.root_cut
+                cut_value[0] = hs[i].c.root_cut_value
             if hs[i].hi < hi[0]:
                 hi[0] = hs[i].hi
         ctx_free(&hs[i].c)

@@ -222,7 +222,7 @@ def learned_evaluation(on: bool):
     False (it is a process-wide switch in C), restored after."""
     from patchsolve.search import _learned
 
-    saved = _learned.loaded()
+    saved = _learned.learned_weights(), _learned.learned_patterns()
     if not on:
         _learned.set_learned(None)
     try:

@@ -5,10 +5,7 @@ weights and the training manifest (data seed, sizes, held-out error); the
 names must match the C module's, or the file is refused and the searchers
 keep their hand-tuned evaluation. An optional ``patterns`` entry holds the
 quilt patterns' tables (``_patterns.TABLES``, two sets ``a`` and ``b`` of
-512 values a table). An optional ``late`` entry holds the late model:
-``knots`` (spaces left to both players), ``main_from`` and a row of
-weights a knot (``_learned.set_learned``), fitted to the solver's exact
-values, with its own manifest."""
+512 values a table)."""
 
 from __future__ import annotations
 
@@ -36,15 +33,7 @@ def read(text: str | None = None) -> dict:
         size = len(_patterns.TABLES) * 512
         if len(patterns.get("a", ())) != size or len(patterns.get("b", ())) != size:
             raise ValueError("weights file has the wrong number of pattern values")
-    late = data.get("late")
-    if late is not None:
-        _learned.check_late((late.get("knots", ()), late.get("main_from", -1), late.get("weights", ())))
     return data
-
-
-def _late(data: dict):
-    late = data.get("late")
-    return None if late is None else (late["knots"], late["main_from"], late["weights"])
 
 
 def load(text: str | None = None) -> bool:
@@ -55,7 +44,5 @@ def load(text: str | None = None) -> bool:
     except FileNotFoundError:
         return False
     patterns = data.get("patterns")
-    _learned.set_learned(
-        data["weights"], None if patterns is None else (patterns["a"], patterns["b"]), _late(data)
-    )
+    _learned.set_learned(data["weights"], None if patterns is None else (patterns["a"], patterns["b"]))
     return True

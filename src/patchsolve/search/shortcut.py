@@ -55,7 +55,8 @@ def endgame_shortcut(position: Position, limits: Limits, engine: str):
         Limits(hash_mb=_shortcut_hash_mb(limits, budget), seed=limits.seed, **budget),
         {"all_moves": ranked},
     )
-    if r.bound == "exact":
+    # an exact value decides with a move proven to keep it (ranked: every row is the solver's)
+    if r.bound == "exact" and (ranked or r.proven_best):
         r.engine = engine
         r.seed = limits.seed
         if ranked:  # the move played first among equals, then as many rows as asked, with every engine's keys
@@ -74,7 +75,7 @@ def endgame_shortcut(position: Position, limits: Limits, engine: str):
                 for d in rows
             ]
         return r, limits, None
-    win = next((d["move"] for d in r.root_moves if d["proven"] == "win"), None)
+    win = next((d["move"] for d in r.root_moves or () if d["proven"] == "win"), None)
     reserve = _share(limits, KEEP_SHARE, ENDGAME_NODES // 4) if win is not None else {}
     left = {}
     if limits.time is not None:

@@ -116,6 +116,7 @@ class _Run:
         self.sign = None  # "win"/"loss" when that pass proved it
         self.sign_move = None  # ... and a move proven to win, where its table kept one
         self.known = None  # the root's proven interval while threshold tests run (progress)
+        self.cut = None  # (lo, root move): the fail-high that proved the lower bound lo, move >= lo
 
     @property
     def nodes(self) -> int:
@@ -224,7 +225,17 @@ class _Run:
         # searched straight away, without bracketing
         spread = BRACKET if given is None else 0
         lo, hi = self.call(self.solver.solve, pos._c, slo, shi, guess, spread)
+        if self.solver.root_cut >= 0:
+            # a root fail-high proved its move worth at least root_cut_value
+            self.cut = (pos.to_text(), self.solver.root_cut_value, self.solver.root_cut)
         return lo, hi
+
+    def cut_move(self, pos: Position, lo: int):
+        """The move proven worth at least ``lo`` at ``pos`` by a root
+        fail-high, or None."""
+        if self.cut is None or self.cut[0] != pos.to_text() or self.cut[1] < lo:
+            return None
+        return _move_of(pos, self.cut[2])
 
     def at_least(self, pos: Position, v: int):
         """True/False: the value of ``pos`` (for its mover) is >= v; None when
@@ -300,13 +311,17 @@ def _achieving(run: _Run, pos: Position, w: int):
     return None
 
 
-def principal_variation(run: _Run, pos: Position, value: int) -> list:
+def principal_variation(run: _Run, pos: Position, value: int, first=None) -> list:
     """A line of moves each keeping the exact ``value``, to the end of the
-    game or as far as the budget allows."""
+    game or as far as the budget allows (``first``: a move already proven
+    to keep it)."""
     line = []
     w = value
     while not pos.is_over:
-        found = _achieving(run, pos, w)
+        if first is not None:
+            found, first = (first, pos.play(first)), None
+        else:
+            found = _achieving(run, pos, w)
         if found is None:
             break
         move, child = found
@@ -340,13 +355,15 @@ def _result(run: _Run, position: Position, lo: int, hi: int, seed) -> SearchResu
     wdl = run.solver.wdl
     closed = lo >= hi or (wdl and (lo > 0 or hi < 0))
     if closed and not wdl:
-        pv = principal_variation(run, position, lo)
+        # the root fail-high that proved lo proved its move too: no budget needed to find it
+        pv = principal_variation(run, position, lo, run.cut_move(position, lo))
     elif closed and lo > 0:
         found = _achieving(run, position, 1)
         pv = [found[0]] if found else []
     else:
         pv = []
-    # open: a move the win/loss pass proved to win is a better guess than the table's
+    # open (or closed without a proven move): a move the win/loss pass proved
+    # to win is a better guess than the table's
     best = pv[0] if pv else (run.sign_move or _tt_move(run, position) or position.legal_moves()[0])
     mlo, mhi = _margin_bounds(lo, hi, wdl)
     if mlo >= mhi:
@@ -373,6 +390,8 @@ def _result(run: _Run, position: Position, lo: int, hi: int, seed) -> SearchResu
     r.lower, r.upper = mlo, mhi
     r.workers = run.threads
     r.proven = _outcome(position, lo, hi, pv, wdl) or run.sign
+    if closed and not wdl:
+        r.proven_best = bool(pv)  # else the value is exact but best_move only the table's guess
     r.depth = len(pv)
     if not closed and run.sign == "win" and run.sign_move is not None:
         # the value is open, but this move is proven to keep the win (margin >= 0)
@@ -597,8 +616,7 @@ def _best_result(run: _Run, pos: Position, seed, lo=None, hi=None) -> SearchResu
     run.limit_slice(None)
     lo, hi = bns.lo, bns.hi
     if lo >= hi:
-        r = _result(run, pos, lo, hi, seed)
-        r.proven_best = True
+        r = _result(run, pos, lo, hi, seed)  # proven_best: whether its move is proven to keep the value
     else:
         r = _answer(pos, seed, run, lo, hi, found)
         r.proven_best = found is not None

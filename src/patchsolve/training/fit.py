@@ -67,7 +67,7 @@ def design(rows, outcome: float = 1.0):
     and the hand-tuned evaluation of every row."""
     if outcome < 1.0 and any(not r.get("search_score") for r in rows):
         raise ValueError("a target blended with search scores needs games with a search_score column")
-    saved = _learned.loaded()
+    saved = _learned.learned_weights(), _learned.learned_patterns()
     _learned.set_learned(None)  # the hand-tuned evaluation, for comparison
     try:
         X, base, final, hand, searched = [], [], [], [], []
@@ -194,100 +194,12 @@ def fit(
     return model
 
 
-def hat_basis(phases, knots, main_from):
-    """The late model's interpolation: for each phase (spaces left to both
-    players) the share of each knot's row and, last, of the main weights
-    (``_learned.weights_at``)."""
-    points = list(knots) + [main_from]
-    H = np.zeros((len(phases), len(points)))
-    for i, p in enumerate(phases):
-        if p <= points[0]:
-            H[i, 0] = 1.0
-        elif p >= points[-1]:
-            H[i, -1] = 1.0
-        else:
-            k = int(np.searchsorted(points, p)) - 1  # points[k] < p <= points[k + 1]
-            t = (p - points[k]) / (points[k + 1] - points[k])
-            H[i, k], H[i, k + 1] = 1.0 - t, t
-    return H
-
-
-def late_design(rows, main, knots, main_from):
-    """The late fit's columns (each feature times each knot's share), the
-    main weights' part of the prediction, the margins now, the targets
-    and the phases of ``rows``."""
-    X, base, y, phases = [], [], [], []
-    for r in rows:
-        c = Position.from_text(r["position"])._c
-        p = int(r["mover"])
-        X.append(_learned.features(c, p))
-        base.append(_learned.margin_of(c, p))
-        y.append(float(r["final_margin"]))
-        phases.append(int(r["phase"]))
-    X_, base_, y_, phases_ = map(np.array, (X, base, y, phases))
-    H = hat_basis(phases_, knots, main_from)
-    cols = np.hstack([X_ * H[:, [k]] for k in range(len(knots))])
-    return cols, H[:, -1] * (X_ @ np.asarray(main)), base_, y_, phases_
-
-
-def fit_late(
-    rows, main, knots, main_from: int, held_out: float = 0.3, seed: int = 0, ridge: float = 1.0
-) -> dict:
-    """The late model (``late`` entry of the weights file): a row of weights
-    a knot, fitted by ridge least squares to the exact values of ``rows``
-    (``benchmarks/tools/exact_targets.py``) with the ``main`` weights
-    fixed; and its manifest, with the held-out error of the main weights
-    alone and of the late model, overall and by phase."""
-    train, test = split_games(rows, held_out, seed)
-    C, m, base, y, _ = late_design(train, main, knots, main_from)
-    w = ridge_weights(C, y - base - m, ridge)
-    Ct, mt, base_t, y_t, ph_t = late_design(test, main, knots, main_from)
-    pred = base_t + mt + Ct @ w
-    Xt = np.array([_learned.features(Position.from_text(r["position"])._c, int(r["mover"])) for r in test])
-    main_pred = base_t + Xt @ np.asarray(main)
-    edges = [0] + list(knots) + [main_from]
-    by_phase = []
-    for lo, hi in zip(edges, edges[1:]):
-        sel = (ph_t > lo) & (ph_t <= hi)
-        if sel.any():
-            by_phase.append(
-                {
-                    "phases": [lo + 1, hi],
-                    "positions": int(sel.sum()),
-                    "main": errors(main_pred[sel], y_t[sel])["rmse"],
-                    "late": errors(pred[sel], y_t[sel])["rmse"],
-                }
-            )
-    n = len(_learned.FEATURES)
-    return {
-        "knots": [int(k) for k in knots],
-        "main_from": int(main_from),
-        "weights": [[float(round(v, 6)) for v in w[k * n : (k + 1) * n]] for k in range(len(knots))],
-        "manifest": {
-            "model": "exact value = margin now + weights(phase) . features; weights(phase) interpolated "
-            "between the knots' rows and the main weights at main_from (ridge least squares, main fixed)",
-            "target": "the solver's exact value for the player to move",
-            "ridge": ridge,
-            "split_seed": seed,
-            "held_out_fraction": held_out,
-            "games": len({r["game"] for r in rows}),
-            "positions": len(rows),
-            "train_positions": len(train),
-            "held_out_positions": len(test),
-            "held_out": {"late": errors(pred, y_t), "main": errors(main_pred, y_t), "by_phase": by_phase},
-        },
-    }
-
-
 def values_digest(model: dict) -> str:
     """SHA-256 of the weights and pattern values as written: the manifest
     keeps it, so a file whose values were changed after the fit is caught."""
     import hashlib
 
     values = {"weights": model["weights"], "patterns": model.get("patterns")}
-    late = model.get("late")
-    if late is not None:  # (absent, the digest is what it was before the late model)
-        values["late"] = {k: late[k] for k in ("knots", "main_from", "weights")}
     return hashlib.sha256(json.dumps(values, sort_keys=True).encode()).hexdigest()
 
 

@@ -49,6 +49,23 @@ def play_game(seed: int, nodes: int, noise_plies: int, noise: float, learned: bo
     return [[seed, p, mover, final_margin(pos, mover), text, score] for p, mover, text, score in seen]
 
 
+def corpus_rows(index: int, record: dict) -> list[list]:
+    """The training rows (``COLUMNS``) of one game of a self-play corpus
+    (``patchsolve selfplay``'s records), game id ``index``: every position
+    before the end, the mover's final margin, and the score the corpus kept
+    for the move (the engine's estimate, or the solver's exact value once it
+    proved the end), for the player to move."""
+    pos = Position.start(circle=record["circle"], edition=record["edition"], first_player=record["first"])
+    seen = []
+    for ply, (text, ev) in enumerate(zip(record["moves"], record["evals"], strict=True)):
+        score = ev["score"] if ev["player"] == pos.to_move else -ev["score"]
+        seen.append((ply, pos.to_move, pos.to_text(), score))
+        pos = pos.play(pos.parse_move(text))
+    if not pos.is_over:
+        raise ValueError(f"corpus game {index} does not reach the end")
+    return [[index, p, mover, final_margin(pos, mover), text, score] for p, mover, text, score in seen]
+
+
 def _play_job(job) -> list[list]:
     return play_game(*job)
 
