@@ -336,7 +336,10 @@ def test_all_moves_in_wdl_mode_names_each_moves_outcome():
 # out before a move keeping it was, and the table's move (walk, worth -19)
 # was given as the best. A root fail-high proves its move: that move is now
 # the line's first, and a result whose move is not proven says so.
-LOST_THREE = "revised 25,0,8,30,6,1,18,28,24,5,31,10,16,9,2,29 1ff7fbfffffbc1e060300/1fffff9fee63018040201 10/14 7/9 44/44 1 50 - - -"
+LOST_THREE = (
+    "revised 25,0,8,30,6,1,18,28,24,5,31,10,16,9,2,29 1ff7fbfffffbc1e060300/1fffff9fee63018040201 "
+    "10/14 7/9 44/44 1 50 - - -"
+)
 
 
 def _exact_child_value(pos, move):

@@ -84,7 +84,7 @@ def test_corpus_rows_label_every_position_with_its_movers_final_margin_and_the_k
     rows = selfplay.corpus_rows(0, record)
     assert len(rows) == len(record["moves"])
     first_margin = record["scores"][0] - record["scores"][1]
-    for (_, ply, mover, final, _, score), ev in zip(rows, record["evals"]):
+    for (_, _, mover, final, _, score), ev in zip(rows, record["evals"], strict=True):
         assert final == (first_margin if mover == 0 else -first_margin)
         assert score == (ev["score"] if ev["player"] == mover else -ev["score"])
     # from where the solver proved the end, the kept score is the exact value: the final margin

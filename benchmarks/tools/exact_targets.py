@@ -61,8 +61,18 @@ def solve_game(job):
         t0 = time.monotonic()
         r = ps.solve(pos, time=seconds, workers=1)
         if r.bound == "exact":
-            rows.append([index, ply, pos.to_move, r.score, pos.to_text(), "", phase_of(pos),
-                         round(time.monotonic() - t0, 3)])
+            rows.append(
+                [
+                    index,
+                    ply,
+                    pos.to_move,
+                    r.score,
+                    pos.to_text(),
+                    "",
+                    phase_of(pos),
+                    round(time.monotonic() - t0, 3),
+                ]
+            )
     return index, rows
 
 
