@@ -116,7 +116,9 @@ class _Run:
         self.sign = None  # "win"/"loss" when that pass proved it
         self.sign_move = None  # ... and a move proven to win, where its table kept one
         self.known = None  # the root's proven interval while threshold tests run (progress)
-        self.cut = None  # (lo, root move): the fail-high that proved the lower bound lo, move >= lo
+        # position text -> (v, move): a fail-high at that position (as the root of a
+        # search) proved the move worth at least v
+        self.cuts: dict[str, tuple[int, int]] = {}
 
     @property
     def nodes(self) -> int:
@@ -226,16 +228,19 @@ class _Run:
         spread = BRACKET if given is None else 0
         lo, hi = self.call(self.solver.solve, pos._c, slo, shi, guess, spread)
         if self.solver.root_cut >= 0:
-            # a root fail-high proved its move worth at least root_cut_value
-            self.cut = (pos.to_text(), self.solver.root_cut_value, self.solver.root_cut)
+            # a root fail-high proved its move worth at least root_cut_value (keep the strongest)
+            key, cut = pos.to_text(), (self.solver.root_cut_value, self.solver.root_cut)
+            if key not in self.cuts or cut[0] >= self.cuts[key][0]:
+                self.cuts[key] = cut
         return lo, hi
 
     def cut_move(self, pos: Position, lo: int):
         """The move proven worth at least ``lo`` at ``pos`` by a root
         fail-high, or None."""
-        if self.cut is None or self.cut[0] != pos.to_text() or self.cut[1] < lo:
+        cut = self.cuts.get(pos.to_text())
+        if cut is None or cut[0] < lo:
             return None
-        return _move_of(pos, self.cut[2])
+        return _move_of(pos, cut[1])
 
     def at_least(self, pos: Position, v: int):
         """True/False: the value of ``pos`` (for its mover) is >= v; None when
