@@ -26,9 +26,8 @@ import time
 from pathlib import Path
 
 import patchsolve as ps
-from patchsolve.position import Position
 from patchsolve.search.result import phase_of
-from patchsolve.selfplay import circle_of, read_corpus
+from patchsolve.selfplay import read_corpus, record_positions
 
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE / "results" / "selfplay_2000" / "corpus.jsonl"
@@ -44,15 +43,11 @@ def candidates(records, seed: int):
     for g in order:
         r = records[g]
         target = rng.randint(LOW, HIGH)
-        pos = Position.start(
-            circle=circle_of(r["seed"], r["circle_index"]), edition=r["edition"], first_player=r["first"]
-        )
-        for ply, text in enumerate(r["moves"]):
+        for ply, pos, _ in record_positions(r):
             if phase_of(pos) <= target:
                 if phase_of(pos) >= LOW and len(pos.legal_moves()) > 1:
                     yield f"{r['circle_index']}/{r['edition']}/{r['first']}/{ply}", pos
                 break
-            pos = pos.play(pos.parse_move(text))
 
 
 def main() -> None:

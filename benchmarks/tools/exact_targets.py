@@ -25,9 +25,8 @@ import time
 from pathlib import Path
 
 import patchsolve as ps
-from patchsolve.position import Position
 from patchsolve.search.result import phase_of
-from patchsolve.selfplay import read_corpus
+from patchsolve.selfplay import read_corpus, record_positions
 from patchsolve.training.selfplay import COLUMNS
 
 HERE = Path(__file__).resolve().parent.parent
@@ -46,11 +45,9 @@ def yardstick_games() -> set[str]:
 
 def positions(record: dict, low: int, high: int):
     """(ply, position) of the game whose phase is in low..high, with a choice of move."""
-    pos = Position.start(circle=record["circle"], edition=record["edition"], first_player=record["first"])
-    for ply, text in enumerate(record["moves"]):
+    for ply, pos, _ in record_positions(record):
         if low <= phase_of(pos) <= high and len(pos.legal_moves()) > 1:
             yield ply, pos
-        pos = pos.play(pos.parse_move(text))
 
 
 def solve_game(job):

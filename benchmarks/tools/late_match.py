@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import math
 import multiprocessing
 from pathlib import Path
 
@@ -27,7 +26,8 @@ from patchsolve.players import make_player
 from patchsolve.position import Position
 from patchsolve.search import learned
 from patchsolve.search.result import phase_of
-from patchsolve.selfplay import choose_with_result
+from patchsolve.selfplay import _mean_ci, choose_with_result
+from patchsolve.tournament import wilson
 
 SEED_BASE = 7_000_000  # circles no corpus or match here used
 
@@ -65,22 +65,19 @@ def run_pair(job):
 
 
 def summary(rows) -> str:
-    adv = [(int(r[2]) + int(r[3])) / 2 for r in rows]
-    wins = sum((int(r[2]) > 0) + (int(r[3]) > 0) + 0.5 * ((int(r[2]) == 0) + (int(r[3]) == 0)) for r in rows)
-    n = len(adv)
-    if n < 2:
-        return f"{n} pairs"
-    m = sum(adv) / n
-    sd = math.sqrt(sum((x - m) ** 2 for x in adv) / (n - 1))
-    h = 1.96 * sd / math.sqrt(n)
-    games = 2 * n
-    p = wins / games
-    z = 1.96
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    """A's margin advantage a pair (normal 95% interval) and A's score over
+    the games (Wilson interval, draws counted half), as the self-play report
+    and the tournament compute them."""
+    if len(rows) < 2:
+        return f"{len(rows)} pairs"
+    adv = _mean_ci((int(r[2]) + int(r[3])) / 2 for r in rows)
+    wins = sum((int(x) > 0) + 0.5 * (int(x) == 0) for r in rows for x in (r[2], r[3]))
+    games = 2 * len(rows)
+    lo, hi = wilson(wins, games)
+    m, (mlo, mhi) = adv["mean"], adv["ci95"]
     return (
-        f"{n} pairs: A's margin advantage {m:+.2f} [{m - h:+.2f}, {m + h:+.2f}] points a game; "
-        f"A scores {p:.1%} [{centre - half:.1%}, {centre + half:.1%}] of {games} games"
+        f"{len(rows)} pairs: A's margin advantage {m:+.2f} [{mlo:+.2f}, {mhi:+.2f}] points a game; "
+        f"A scores {wins / games:.1%} [{lo:.1%}, {hi:.1%}] of {games} games"
     )
 
 

@@ -271,6 +271,15 @@ def play_selfplay_game(job: GameJob) -> dict:
 # -- the corpus file ----------------------------------------------------------------
 
 
+def record_positions(record: dict):
+    """(ply, position, move text) for every move of a record, in order from
+    the game's start."""
+    pos = Position.start(circle=record["circle"], edition=record["edition"], first_player=record["first"])
+    for ply, text in enumerate(record["moves"]):
+        yield ply, pos, text
+        pos = pos.play(pos.parse_move(text))
+
+
 def record_key(record: dict) -> tuple[int, str, int]:
     """The key of a record, as :attr:`GameJob.key`."""
     return (int(record["circle_index"]), str(record["edition"]), int(record["first"]))

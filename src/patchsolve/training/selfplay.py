@@ -20,6 +20,7 @@ from pathlib import Path
 
 from patchsolve.position import Position
 from patchsolve.search import search
+from patchsolve.selfplay import record_positions
 
 COLUMNS = ["game", "ply", "mover", "final_margin", "position", "search_score"]
 
@@ -52,18 +53,16 @@ def play_game(seed: int, nodes: int, noise_plies: int, noise: float, learned: bo
 def corpus_rows(index: int, record: dict) -> list[list]:
     """The training rows (``COLUMNS``) of one game of a self-play corpus
     (``patchsolve selfplay``'s records), game id ``index``: every position
-    before the end, the mover's final margin, and the score the corpus kept
-    for the move (the engine's estimate, or the solver's exact value once it
-    proved the end), for the player to move."""
-    pos = Position.start(circle=record["circle"], edition=record["edition"], first_player=record["first"])
-    seen = []
-    for ply, (text, ev) in enumerate(zip(record["moves"], record["evals"], strict=True)):
-        score = ev["score"] if ev["player"] == pos.to_move else -ev["score"]
-        seen.append((ply, pos.to_move, pos.to_text(), score))
-        pos = pos.play(pos.parse_move(text))
-    if not pos.is_over:
-        raise ValueError(f"corpus game {index} does not reach the end")
-    return [[index, p, mover, final_margin(pos, mover), text, score] for p, mover, text, score in seen]
+    before the end, the mover's final margin (from the record's scores), and
+    the score the corpus kept for the move (the engine's estimate, or the
+    solver's exact value once it proved the end), for the player to move."""
+    a, b = record["scores"]
+    rows = []
+    for (ply, pos, _), ev in zip(record_positions(record), record["evals"], strict=True):
+        mover = pos.to_move
+        score = ev["score"] if ev["player"] == mover else -ev["score"]
+        rows.append([index, ply, mover, a - b if mover == 0 else b - a, pos.to_text(), score])
+    return rows
 
 
 def _play_job(job) -> list[list]:
