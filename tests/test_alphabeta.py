@@ -310,7 +310,7 @@ def test_an_interrupted_iteration_answers_with_the_best_root_move_it_finished():
     replaced = partial_answers = 0
     for pos in endgames(10, 300000, min_tree=20000, first_seed=50):
         for budget in (1, 2049, 5121, 10241):
-            searcher = ab.Searcher(16, tt=False, placements=0, prune_depth=100, lmr=0)
+            searcher = ab.Searcher(16, tt=False, placements=0, prune_depth=100, lmr=0, rank_plies=0)
             done = searcher.run(pos._c, 99, budget, 0.0)
             if searcher.partial is None:
                 continue
@@ -338,14 +338,14 @@ def test_the_searcher_takes_every_option_by_keyword_and_defaults_none():
     with pytest.raises(TypeError):
         ab.Searcher(16, True, 2, 1, 3)
     with pytest.raises(TypeError):
-        ab.Searcher(16, tt=True, placements=2, prune_depth=1)
+        ab.Searcher(16, tt=True, placements=2, prune_depth=1, lmr=3)
 
 
 def test_full_width_search_is_plain_minimax():
     """Without pruning, reductions or a table, the PVS windows change no value."""
     for pos in SMALL[:10]:
         for depth in (2, 3):
-            searcher = ab.Searcher(16, tt=False, placements=0, prune_depth=100, lmr=0)
+            searcher = ab.Searcher(16, tt=False, placements=0, prune_depth=100, lmr=0, rank_plies=0)
             assert searcher.run(pos._c, depth, 0, 30.0)[-1][1] == ab.minimax(pos._c, depth)[0]
 
 

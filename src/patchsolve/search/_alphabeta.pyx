@@ -82,6 +82,7 @@ from patchsolve._core cimport (
     MAX_MOVES, LAST_SPACE, BOARD_SQUARES, BUY_SHIFT, MOVE_WALK, N_PATCHES,
 )
 from patchsolve.search._eval cimport evaluate, neighbours, placement_badness
+from patchsolve.search._learned cimport learned_on, learned_margin
 from patchsolve.search._zobrist cimport ZTables, get_zobrist, full_key, child_key
 from patchsolve.search._order cimport (
     LAZY, cmp_desc, key_move, select_best, buy_gain, completes_bonus, is_final_buy,
@@ -167,6 +168,7 @@ ctypedef struct Ctx:
     uint64_t tt_mask       # buckets - 1
     int placements         # placements kept per patch where pruning applies (0 = all)
     int prune_depth        # prune only at nodes with at least this depth left
+    int rank_plies         # nodes this close to the root rank placements by the evaluation (0 = none)
     int lmr                # late-move reductions once this many moves are searched (0 = off)
     uint64_t cut_first     # beta cut-offs by the first move / by a later one
     uint64_t cut_later
@@ -220,6 +222,7 @@ ctypedef struct Picker:
     move_t ttmove
     bint prune
     bint merge             # a final buy's placements merged (off at a MultiPV root: every move ranked)
+    bint rank              # placements ranked by the learned evaluation after them (``rank_by_eval``)
 
 
 cdef void add_patch(Ctx* c, const CState* s, Picker* pk, int pid) noexcept nogil:
@@ -252,6 +255,8 @@ cdef void add_patch(Ctx* c, const CState* s, Picker* pk, int pid) noexcept nogil
                 seen[slot] = 1
             keys[k] = order_key(gain, placement_badness(quilt, mask), m)
             k += 1
+    if pk.rank and k - lo > 1:
+        rank_by_eval(s, p, gain, keys + lo, k - lo)
     if pk.prune:
         keep = c.placements - has_tt
         if k - lo > keep:
@@ -261,8 +266,42 @@ cdef void add_patch(Ctx* c, const CState* s, Picker* pk, int pid) noexcept nogil
     pk.n = k
 
 
+cdef enum:
+    MAX_PLACEMENTS = 648   # 8 orientations x 81 squares: more than one patch ever has
+    RANK_STEPS = 8         # rank keys per point of evaluation ...
+    RANK_SPAN = 31         # ... up to this many steps below the patch's best; then badness breaks ties
+
+
+cdef void rank_by_eval(const CState* s, int p, int gain, int64_t* keys, int n) noexcept nogil:
+    """Re-key one patch's ``n`` placements by the learned evaluation of the
+    position after each (for the mover ``p``): the badness only breaks ties
+    within an eighth of a point. Near the root, where a pruned placement
+    costs most, the evaluation keeps the best placement among the first two
+    more often than the badness does (benchmarks/results/placement_rank.md)."""
+    cdef double ev[MAX_PLACEMENTS]
+    cdef double top = -1e9
+    cdef CState child
+    cdef int j, bad, step
+    cdef move_t m
+    if not learned_on() or n > MAX_PLACEMENTS:
+        return
+    for j in range(n):
+        child = s[0]
+        apply_move(&child, key_move(keys[j]))
+        ev[j] = learned_margin(&child, p)
+        if ev[j] > top:
+            top = ev[j]
+    for j in range(n):
+        m = key_move(keys[j])
+        bad = gain * 256 + (1 << 24) - <int>(keys[j] >> 32)   # the badness order_key put in
+        step = <int>((top - ev[j]) * RANK_STEPS + 0.5)
+        if step > RANK_SPAN:
+            step = RANK_SPAN
+        keys[j] = order_key(gain, step * 8 + (bad if bad < 7 else 7), m)
+
+
 cdef void picker_init(Ctx* c, const CState* s, Picker* pk, int64_t* keys, move_t ttmove,
-                      bint prune, bint merge) noexcept nogil:
+                      bint prune, bint merge, bint rank=False) noexcept nogil:
     """Keys of the walk (or of every leather square) now; the affordable
     patches of the next three wait, by bound (two points a buy-gain button,
     ``order_key`` with no badness)."""
@@ -277,6 +316,7 @@ cdef void picker_init(Ctx* c, const CState* s, Picker* pk, int64_t* keys, move_t
     pk.ttmove = ttmove
     pk.prune = prune and c.placements > 0
     pk.merge = merge
+    pk.rank = rank
     if s.pending >= 0:
         while empty:                      # every leather square, none pruned
             m = ps_ctz128(empty) + 1
@@ -472,7 +512,7 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
     # stage 2: the other moves, best first, generated a patch at a time
     if not cut:
         picker_init(c, s, &pk, c.keys + ply * MAX_MOVES, ttmove if tt_first else -1,
-                    depth >= c.prune_depth and not ranking, not ranking)
+                    depth >= c.prune_depth and not ranking, not ranking, ply < c.rank_plies)
     while not cut:
         if picking:
             m = picker_next(c, s, &pk)
@@ -691,7 +731,7 @@ cdef class Searcher:
     cdef int threads_used
     cdef public object partial  # (depth, value, pv, nodes, seldepth, None) of the interrupted iteration, or None
 
-    def __cinit__(self, int hash_mb, *, bint tt, int placements, int prune_depth, int lmr):
+    def __cinit__(self, int hash_mb, *, bint tt, int placements, int prune_depth, int lmr, int rank_plies):
         """Every option by keyword and none defaulted: ``alphabeta.OPTIONS``
         is the one table of defaults (``tt``: use a table of ``hash_mb``
         megabytes; ``placements``, ``prune_depth``, ``lmr`` as documented
@@ -704,6 +744,7 @@ cdef class Searcher:
             raise MemoryError("search buffers")
         self.c.placements = placements
         self.c.prune_depth = prune_depth
+        self.c.rank_plies = rank_plies
         self.c.lmr = lmr
         self.threads_used = 1
 
@@ -915,9 +956,10 @@ def minimax(CoreState s, int depth=-1):
     return v, nodes
 
 
-def ordered_moves(CoreState s, int placements):
+def ordered_moves(CoreState s, int placements, bint rank=False):
     """The moves of ``s`` in the searcher's order (buy gain, then placement
-    badness), at most ``placements`` of each patch (0: all)."""
+    badness, or with ``rank`` the evaluation after the placement), at most
+    ``placements`` of each patch (0: all)."""
     cdef Ctx c
     cdef Picker pk
     cdef int64_t keys[MAX_MOVES]
@@ -927,7 +969,7 @@ def ordered_moves(CoreState s, int placements):
         return out
     memset(&c, 0, sizeof(Ctx))
     c.placements = placements if placements > 0 else 0
-    picker_init(&c, &s.s, &pk, keys, -1, placements > 0, True)
+    picker_init(&c, &s.s, &pk, keys, -1, placements > 0, True, rank)
     m = picker_next(&c, &s.s, &pk)
     while m >= 0:
         out.append(m)

@@ -65,8 +65,16 @@ DEFAULT_HASH_MB = 16
 
 # option -> default; limits (time, nodes, ...) are not options
 # (the ordering look-ahead ``lookahead`` is retired: benchmarks/results/retired_options.md)
-OPTIONS = {"placements": 2, "prune_depth": 1, "tt": True, "learned": True, "lmr": 3, "on_iteration": None}
-_INT_RANGES = {"placements": (0, 2048), "prune_depth": (1, MAX_DEPTH), "lmr": (0, 2048)}
+OPTIONS = {
+    "placements": 2,
+    "prune_depth": 1,
+    "rank_plies": 0,
+    "tt": True,
+    "learned": True,
+    "lmr": 3,
+    "on_iteration": None,
+}
+_INT_RANGES = {"placements": (0, 2048), "prune_depth": (1, MAX_DEPTH), "rank_plies": (0, MAX_DEPTH), "lmr": (0, 2048)}
 
 
 def check_options(options: dict) -> dict:
@@ -93,6 +101,7 @@ def _searcher(hash_mb, opts):
             tt=opts["tt"],
             placements=opts["placements"],
             prune_depth=opts["prune_depth"],
+            rank_plies=opts["rank_plies"],
             lmr=opts["lmr"],
         )
 
