@@ -166,6 +166,82 @@ def test_without_reductions_a_depth_3_search_is_plain_minimax():
         assert result.score == plain_minimax(pos, 3), pos.fields()
 
 
+def test_ranking_placements_by_the_evaluation_changes_no_value_of_a_full_width_search():
+    """rank_plies only reorders: without pruning, reductions or a table the
+    value is plain minimax's, whatever the order."""
+    for pos in SMALL[:6]:
+        result = patchsolve.search(
+            pos, depth=3, placements=0, tt=False, lmr=0, rank_plies=3, endgame_solve=False
+        )
+        assert result.score == plain_minimax(pos, 3), pos.fields()
+
+
+def _rank_key_placements(pos, rank):
+    """{patch: [placements in the searcher's order]} of every placement."""
+    by_patch: dict = {}
+    for code in ab.ordered_moves(pos._c, 0, rank):
+        move = Move.from_code(code)
+        if move.kind == "buy":
+            by_patch.setdefault(move.patch, []).append(move)
+    return by_patch
+
+
+def _after(pos, move):
+    """The learned evaluation of the position after ``move``, for its mover."""
+    from patchsolve.search import _learned
+
+    return _learned.learned_value(pos.play(move)._c, pos.to_move)
+
+
+def test_ranked_placements_come_in_the_order_of_the_evaluation_after_them():
+    """With ``rank``, each patch's placements are ordered by the learned
+    evaluation of the position after them, to an eighth of a point (the
+    badness breaks ties within that); every placement is still listed."""
+    checked = 0
+    for seed in range(6):
+        for pos in noisy_greedy_game(seed)[4:40:5]:
+            if pos.is_over:
+                continue
+            plain, ranked = _rank_key_placements(pos, False), _rank_key_placements(pos, True)
+            assert {k: sorted(map(str, v)) for k, v in plain.items()} == {
+                k: sorted(map(str, v)) for k, v in ranked.items()
+            }
+            for moves in ranked.values():
+                values = [_after(pos, m) for m in moves]
+                top = max(values)
+                steps = [min(31, math.floor((top - v) * 8 + 0.5)) for v in values]
+                assert steps == sorted(steps), (pos, [str(m) for m in moves])
+                checked += len(moves) > 1
+    assert checked > 20
+
+
+def test_ranked_pruning_keeps_the_placements_the_evaluation_likes_best():
+    """With two placements a patch, ranking keeps, for every patch, a
+    placement the evaluation values (to an eighth of a point) as highly as
+    any."""
+    for seed in range(3):
+        for pos in noisy_greedy_game(seed)[6:36:6]:
+            if pos.is_over:
+                continue
+            every = _rank_key_placements(pos, True)
+            kept: dict = {}
+            for code in ab.ordered_moves(pos._c, 2, True):
+                m = Move.from_code(code)
+                if m.kind == "buy":
+                    kept.setdefault(m.patch, []).append(m)
+            for patch, moves in every.items():
+                best = max(_after(pos, m) for m in moves)
+                assert len(kept[patch]) == min(2, len(moves))
+                assert max(_after(pos, m) for m in kept[patch]) >= best - 1 / 16 - 1e-9
+
+
+def test_ranking_is_deterministic_under_a_node_limit():
+    pos = noisy_greedy_game(4)[20]
+    a = patchsolve.search(pos, nodes=30_000, rank_plies=3, workers=1)
+    b = patchsolve.search(pos, nodes=30_000, rank_plies=3, workers=1)
+    assert (a.best_move, a.score, a.nodes, a.pv) == (b.best_move, b.score, b.nodes, b.pv)
+
+
 def test_late_move_reductions_search_fewer_nodes_and_still_play_legal_moves():
     fewer = 0
     for pos in SMALL[:6]:

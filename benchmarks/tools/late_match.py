@@ -1,5 +1,6 @@
-"""Paired endgames between two weights files: for a change to the
-evaluation that acts only near the end, play only the end.
+"""Paired endgames between two weights files (or two player specs): for a
+change to the evaluation or the search that acts only near the end, play
+only the end.
 
 Start positions: fresh circles (``Position.start(seed=...)``, seeds the
 corpus never used), played by the alpha-beta (``--start-spec``) with A's
@@ -11,6 +12,8 @@ so nothing of one side's weights leaks into the other's). The statistic
 is A's margin advantage over the pair (A's final margin as one side plus
 as the other, halved) and the paired win rate, with 95% intervals.
 Each pair is appended to ``--out`` as it ends; a rerun resumes.
+``--spec-a`` / ``--spec-b`` give a side its own search (with one weights
+file given twice: a match of two searches).
 
     python benchmarks/tools/late_match.py A.json B.json --pairs 200 --out late.csv
 """
@@ -40,9 +43,10 @@ def start_position(i: int, phase: int, spec: str) -> Position:
     return pos
 
 
-def play(pos: Position, weights: dict, spec: str, seed: int) -> tuple[int, int]:
-    """Final scores of ``pos`` played out, ``weights[p]`` (file text) loaded for player p's moves."""
-    players = [make_player(spec, seed=seed), make_player(spec, seed=seed + 1)]
+def play(pos: Position, weights: dict, specs: dict, seed: int) -> tuple[int, int]:
+    """Final scores of ``pos`` played out, ``weights[p]`` (file text) loaded
+    for player p's moves, which ``specs[p]`` searches."""
+    players = [make_player(specs[0], seed=seed), make_player(specs[1], seed=seed + 1)]
     while not pos.is_over:
         p = pos.to_move
         learned.load(weights[p])
@@ -51,14 +55,14 @@ def play(pos: Position, weights: dict, spec: str, seed: int) -> tuple[int, int]:
 
 
 def run_pair(job):
-    i, a_text, b_text, phase, spec, start_spec = job
+    i, a_text, b_text, phase, (spec_a, spec_b), start_spec = job
     learned.load(a_text)
     pos = start_position(i, phase, start_spec)
     if pos.is_over:
         return None
     me = pos.to_move
-    s1 = play(pos, {me: a_text, 1 - me: b_text}, spec, 2 * i)
-    s2 = play(pos, {me: b_text, 1 - me: a_text}, spec, 2 * i)
+    s1 = play(pos, {me: a_text, 1 - me: b_text}, {me: spec_a, 1 - me: spec_b}, 2 * i)
+    s2 = play(pos, {me: b_text, 1 - me: a_text}, {me: spec_b, 1 - me: spec_a}, 2 * i)
     a1 = s1[me] - s1[1 - me]  # A moved first from the start
     a2 = s2[1 - me] - s2[me]  # A was the other side
     return [i, phase_of(pos), a1, a2]
@@ -88,6 +92,8 @@ def main() -> None:
     ap.add_argument("--pairs", type=int, default=200)
     ap.add_argument("--phase", type=int, default=36)
     ap.add_argument("--spec", default="alphabeta:nodes=50000")
+    ap.add_argument("--spec-a", help="A's search (default: --spec)")
+    ap.add_argument("--spec-b", help="B's search (default: --spec)")
     ap.add_argument("--start-spec", default="alphabeta:nodes=20000")
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--out", type=Path, required=True)
@@ -100,7 +106,8 @@ def main() -> None:
         with args.out.open(newline="") as f:
             rows = list(csv.reader(f))[1:]
     done = {int(r[0]) for r in rows}
-    jobs = [(i, *texts, args.phase, args.spec, args.start_spec) for i in range(args.pairs) if i not in done]
+    specs = (args.spec_a or args.spec, args.spec_b or args.spec)
+    jobs = [(i, *texts, args.phase, specs, args.start_spec) for i in range(args.pairs) if i not in done]
     new = not args.out.exists()
     with args.out.open("a", newline="") as f, multiprocessing.Pool(args.workers) as pool:
         w = csv.writer(f)

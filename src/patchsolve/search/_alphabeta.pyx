@@ -268,8 +268,13 @@ cdef void add_patch(Ctx* c, const CState* s, Picker* pk, int pid) noexcept nogil
 
 cdef enum:
     MAX_PLACEMENTS = 648   # 8 orientations x 81 squares: more than one patch ever has
+    RANK_SPACES = 56       # rank by the evaluation only this near the end (both players' spaces left)
     RANK_STEPS = 8         # rank keys per point of evaluation ...
     RANK_SPAN = 31         # ... up to this many steps below the patch's best; then badness breaks ties
+
+
+cdef inline int spaces_left(const CState* s) noexcept nogil:
+    return 2 * LAST_SPACE - s.time[0] - s.time[1]
 
 
 cdef void rank_by_eval(const CState* s, int p, int gain, int64_t* keys, int n) noexcept nogil:
@@ -512,7 +517,8 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
     # stage 2: the other moves, best first, generated a patch at a time
     if not cut:
         picker_init(c, s, &pk, c.keys + ply * MAX_MOVES, ttmove if tt_first else -1,
-                    depth >= c.prune_depth and not ranking, not ranking, ply < c.rank_plies)
+                    depth >= c.prune_depth and not ranking, not ranking,
+                    ply < c.rank_plies and spaces_left(s) <= RANK_SPACES)
     while not cut:
         if picking:
             m = picker_next(c, s, &pk)

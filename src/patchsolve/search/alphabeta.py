@@ -12,7 +12,10 @@ for every engine by :func:`patchsolve.search` (``dispatch.py``).
     move. Where at least ``prune_depth`` plies are left, only the
     ``placements`` best placements of each patch are searched (fewest free
     squares along the patch's edge, 4 more per isolated hole left);
-    ``placements=0`` searches every placement. Once ``lmr`` moves of a node
+    ``placements=0`` searches every placement. Within ``rank_plies`` plies
+    of the root, a patch's placements are instead ranked by the learned
+    evaluation of the position after each (the edge count breaking ties),
+    so the placements kept there are the evaluation's best. Once ``lmr`` moves of a node
     are searched, each further move (walking excepted) is first searched
     one ply shallower and re-searched only when it beats alpha (``lmr=0``:
     off).
