@@ -401,7 +401,14 @@ def test_an_interrupted_iteration_answers_with_the_best_root_move_it_finished():
                 exact = exact if child.to_move == pos.to_move else -exact
             assert value == exact, (pos.to_text(), budget)
             result = patchsolve.search(
-                pos, engine="alphabeta", nodes=budget, placements=0, tt=False, lmr=0, endgame_solve=False
+                pos,
+                engine="alphabeta",
+                nodes=budget,
+                placements=0,
+                tt=False,
+                lmr=0,
+                rank_plies=0,
+                endgame_solve=False,
             )
             assert (result.best_move.code, result.score) == (pv[0], value)
             assert result.depth == (done[-1][0] if done else 0)

@@ -138,8 +138,9 @@ def test_one_thread_is_the_search_of_before():
     """workers=1 starts no helper: node counts and PVs are those of the
     default call (the bench signature pins the numbers themselves)."""
     for _, pos in BENCH[::4]:
-        a = _alphabeta.Searcher(16, tt=True, placements=4, prune_depth=2, lmr=0, rank_plies=0).run(pos._c, 4, 0, 0.0)
-        b = _alphabeta.Searcher(16, tt=True, placements=4, prune_depth=2, lmr=0, rank_plies=0).run(pos._c, 4, 0, 0.0, 1, 1)
+        opts = dict(tt=True, placements=4, prune_depth=2, lmr=0, rank_plies=0)
+        a = _alphabeta.Searcher(16, **opts).run(pos._c, 4, 0, 0.0)
+        b = _alphabeta.Searcher(16, **opts).run(pos._c, 4, 0, 0.0, 1, 1)
         assert a == b
 
 

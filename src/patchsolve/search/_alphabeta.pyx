@@ -62,7 +62,9 @@ by selection, the rest sorted only if the node goes on. Placements are
 generated a patch at a time (``Picker``): a patch waits until its bound
 (its buy gain with no badness) could beat the best key already listed, so
 a node that cuts off on its best patch never scores the other two; the
-order is exactly that of scoring everything. Heuristic searches
+order is exactly that of scoring everything. Within ``rank_plies`` of the root and in the second half of the game
+(``RANK_SPACES``), a patch's placements are keyed by the learned evaluation
+after them instead (``rank_by_eval``). Heuristic searches
 keep only the ``placements`` best placements per patch at nodes with at least
 ``prune_depth`` plies left. A buy that leaves its player on 53 with no
 leather patch to place is searched once per patch (twice if some placements
@@ -280,9 +282,11 @@ cdef inline int spaces_left(const CState* s) noexcept nogil:
 cdef void rank_by_eval(const CState* s, int p, int gain, int64_t* keys, int n) noexcept nogil:
     """Re-key one patch's ``n`` placements by the learned evaluation of the
     position after each (for the mover ``p``): the badness only breaks ties
-    within an eighth of a point. Near the root, where a pruned placement
-    costs most, the evaluation keeps the best placement among the first two
-    more often than the badness does (benchmarks/results/placement_rank.md)."""
+    within an eighth of a point. In the second half of the game the
+    evaluation keeps the best placement among the first two more often than
+    the badness does; in the opening less often, hence ``RANK_SPACES``
+    (benchmarks/results/placement_rank/). Costly (a move and an evaluation
+    a placement), so only near the root (``rank_plies``)."""
     cdef double ev[MAX_PLACEMENTS]
     cdef double top = -1e9
     cdef CState child

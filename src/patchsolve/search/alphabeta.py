@@ -13,14 +13,17 @@ for every engine by :func:`patchsolve.search` (``dispatch.py``).
     ``placements`` best placements of each patch are searched (fewest free
     squares along the patch's edge, 4 more per isolated hole left);
     ``placements=0`` searches every placement. Within ``rank_plies`` plies
-    of the root, a patch's placements are instead ranked by the learned
-    evaluation of the position after each (the edge count breaking ties),
-    so the placements kept there are the evaluation's best. Once ``lmr`` moves of a node
+    of the root, once both players together have at most 56 spaces left, a
+    patch's placements are instead ranked by the learned evaluation of the
+    position after each (the edge count breaking ties), so the placements
+    kept there are the evaluation's best (``rank_plies=0``: never). Once ``lmr`` moves of a node
     are searched, each further move (walking excepted) is first searched
     one ply shallower and re-searched only when it beats alpha (``lmr=0``:
     off).
     The defaults (2 placements everywhere, reductions from the 4th move)
-    were chosen by matches: benchmarks/results/search_tuning.md.
+    were chosen by matches: benchmarks/results/search_tuning.md; the
+    ranking by points lost against perfect play and endgame matches:
+    benchmarks/results/placement_rank/.
     ``multipv=N`` ranks the N best root moves (MultiPV, as Stockfish
     does): every iteration of the deepening searches the best line, then
     the best of the root moves not found yet, N times, each at the same
@@ -71,13 +74,18 @@ DEFAULT_HASH_MB = 16
 OPTIONS = {
     "placements": 2,
     "prune_depth": 1,
-    "rank_plies": 0,
+    "rank_plies": 3,
     "tt": True,
     "learned": True,
     "lmr": 3,
     "on_iteration": None,
 }
-_INT_RANGES = {"placements": (0, 2048), "prune_depth": (1, MAX_DEPTH), "rank_plies": (0, MAX_DEPTH), "lmr": (0, 2048)}
+_INT_RANGES = {
+    "placements": (0, 2048),
+    "prune_depth": (1, MAX_DEPTH),
+    "rank_plies": (0, MAX_DEPTH),
+    "lmr": (0, 2048),
+}
 
 
 def check_options(options: dict) -> dict:
