@@ -222,3 +222,70 @@ def test_the_mcts_reports_its_worker_processes():
 
     r = patchsolve.search(Position.start(seed=3), engine="mcts", iterations=200, seed=1)
     assert r.workers == 1
+
+
+# -- the solver beside the search (a second core near the end) ---------------
+
+
+def _near_end_positions(count, seed=0):
+    """Positions of noisy greedy games where the near-end shortcut applies."""
+    from patchsolve.bench import noisy_greedy_game
+    from patchsolve.search.shortcut import near_end
+
+    out = []
+    while len(out) < count:
+        game = [p for p in noisy_greedy_game(seed, mixed_editions=True) if near_end(p)]
+        out += game[:: max(1, len(game) // 3)][:3]
+        seed += 1
+    return out[:count]
+
+
+def test_interrupt_stops_a_run_from_outside():
+    """A searcher interrupted before its run stops at its first check of the
+    limits (the first iterations are smaller than the interval between
+    checks), long before its 30 s: one thread reaches depth 13 here in 0.5 s."""
+    pos = BENCH[4][1]
+    s = _alphabeta.Searcher(16, tt=True, placements=2, prune_depth=1, lmr=3, rank_plies=3)
+    s.interrupt()
+    done = s.run(pos._c, 40, 0, 30.0)
+    assert len(done) < 8
+
+
+def test_the_solver_beside_the_search_answers_exactly_with_a_proven_move():
+    """Near the end, two threads under a time limit: one solves, one
+    searches. Where the solver finishes, the answer is its exact value and a
+    move proven to keep it; elsewhere a legal move and the proven bounds."""
+    from patchsolve.search.shortcut import beside
+
+    exact = 0
+    for pos in _near_end_positions(8):
+        assert beside("alphabeta", Limits(time=0.3, workers=2))
+        r = patchsolve.search(pos, time=0.3, workers=2)
+        assert pos.is_legal(r.best_move) and r.workers == 2
+        truth = patchsolve.solve(pos, time=30)
+        assert truth.bound == "exact"
+        if r.bound == "exact":
+            exact += 1
+            assert r.score == truth.score and r.proven_best
+            after = patchsolve.solve(pos.play(r.best_move), time=30).score
+            child = pos.play(r.best_move)
+            assert (after if child.to_move == pos.to_move else -after) == truth.score
+        else:
+            assert r.lower <= truth.score <= r.upper
+    assert exact >= 1
+
+
+def test_the_solver_runs_beside_the_search_only_where_the_answer_is_timed():
+    """Node or depth budgets stay deterministic (the shortcut first), and
+    one thread, ranked moves or the MCTS keep the shortcut too."""
+    from patchsolve.search.shortcut import beside
+
+    assert not beside("alphabeta", Limits(time=1, workers=1))
+    assert not beside("alphabeta", Limits(nodes=10_000))
+    assert not beside("alphabeta", Limits(depth=5))
+    assert not beside("alphabeta", Limits(time=1, workers=2, multipv=3))
+    assert not beside("mcts", Limits(time=1, workers=2))
+    pos = _near_end_positions(1, seed=3)[0]
+    a = patchsolve.search(pos, nodes=50_000)
+    b = patchsolve.search(pos, nodes=50_000)
+    assert (a.best_move, a.score, a.nodes) == (b.best_move, b.score, b.nodes)

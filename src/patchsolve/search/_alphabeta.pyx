@@ -91,7 +91,7 @@ from patchsolve.search._order cimport (
 )
 
 from patchsolve.search._threads cimport (
-    Thread, TableEntry, atomic_load, entry_read, entry_write, helpers_launch, helpers_join, load64,
+    Thread, TableEntry, atomic_load, atomic_store, entry_read, entry_write, helpers_launch, helpers_join, load64,
     store64,
 )
 
@@ -737,6 +737,7 @@ cdef class Searcher:
 
     cdef Ctx c
     cdef int halt              # the helpers' stop flag
+    cdef int outside_halt      # the main thread's: ``interrupt()``, from another thread
     cdef uint64_t helper_nodes
     cdef int threads_used
     cdef public object partial  # (depth, value, pv, nodes, seldepth, None) of the interrupted iteration, or None
@@ -753,6 +754,7 @@ cdef class Searcher:
         if not ctx_buffers_ok(&self.c):
             raise MemoryError("search buffers")
         self.c.placements = placements
+        self.c.halt = &self.outside_halt
         self.c.prune_depth = prune_depth
         self.c.rank_plies = rank_plies
         self.c.lmr = lmr
@@ -760,6 +762,11 @@ cdef class Searcher:
 
     def __dealloc__(self):
         ctx_release(&self.c)
+
+    def interrupt(self):
+        """Stop this searcher's run (called from another thread; a run
+        started after it stops at once): it answers as a time limit would."""
+        atomic_store(&self.outside_halt, 1)
 
     @property
     def tt_entries(self):

@@ -189,18 +189,20 @@ def _result(position, done, partial, nodes, elapsed, seed, engine) -> SearchResu
 # -- search -----------------------------------------------------------------
 
 
-def run(position, limits, opts) -> SearchResult:
+def run(position, limits, opts, on_searcher=None) -> SearchResult:
     """Iterative deepening within ``limits`` (depth, time, nodes; the first
     reached stops it; none given: one second; the deepest finished
     iteration answers, or the best root move that finished in the
     interrupted one, ``_result``), with the learned evaluation on or off as
     ``learned`` says; ``opts`` as ``check_options`` returns them (the
-    dispatcher checks once)."""
+    dispatcher checks once). ``on_searcher``, when given, is called with
+    the C searcher before it runs (its ``interrupt()`` stops the run from
+    another thread: the solver beside the search, ``shortcut.py``)."""
     with learned_evaluation(opts["learned"]):
-        return _run(position, limits, opts)
+        return _run(position, limits, opts, on_searcher)
 
 
-def _run(position, limits, opts) -> SearchResult:
+def _run(position, limits, opts, on_searcher=None) -> SearchResult:
     seconds, nodes, depth = limits.time, limits.nodes, limits.depth
     if seconds is None and nodes is None and depth is None:
         seconds = DEFAULT_TIME
@@ -208,6 +210,8 @@ def _run(position, limits, opts) -> SearchResult:
     start = _time.perf_counter()
     workers = threads_for(limits, "alphabeta")
     searcher = _searcher(limits.hash_mb or DEFAULT_HASH_MB, opts)
+    if on_searcher is not None:
+        on_searcher(searcher)
     report = None
     if opts["on_iteration"] is not None:
 

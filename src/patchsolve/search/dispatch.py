@@ -5,9 +5,11 @@ Here, once for all engines: the limits are validated (one ``LimitError``),
 a finished position gets its proven margin, Ctrl-C stops the search with its
 best so far (``interrupted=True``) and then raises ``SearchInterrupted``
 carrying it (``stop.py``), and near the end of the game the exact
-solver is tried first with a share of the budget; when it proves the value,
-that is the answer, whatever the engine, and when it proves only a win, the
-move played is one proven to keep it (``shortcut.py``).
+solver is tried first with a share of the budget (or, for the alpha-beta
+with a second core under a time limit, beside the search for the whole
+time); when it proves the value, that is the answer, whatever the engine,
+and when it proves only a win, the move played is one proven to keep it
+(``shortcut.py``).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from patchsolve.position import as_position
 from patchsolve.search import solver
 from patchsolve.search.limits import Limits, split
 from patchsolve.search.result import SearchResult, finished_result
-from patchsolve.search.shortcut import endgame_shortcut, keep_the_win, near_end
+from patchsolve.search.shortcut import beside, endgame_shortcut, keep_the_win, near_end, solver_beside
 from patchsolve.search.stop import interruptible, raise_if_ctrl_c, stop_requested
 
 ENGINES = ("alphabeta", "mcts")
@@ -87,7 +89,11 @@ def search(
         else:
             proof = None
             if endgame_solve and near_end(position):
-                result, limits, proof = endgame_shortcut(position, limits, engine)
+                if beside(engine, limits):  # a second core: the solver beside the search
+                    result, proof = solver_beside(position, limits, options, module)
+                    result = keep_the_win(position, result, proof)
+                else:
+                    result, limits, proof = endgame_shortcut(position, limits, engine)
             if result is None:
                 result = keep_the_win(position, module.run(position, limits, options), proof)
         assert result is not None

@@ -6,6 +6,14 @@ played only if it is proven to keep the win (a win/loss test of that move
 within a reserve of the budget); otherwise the move the solver proved to win
 is played (``keep_the_win``).
 
+With a second core, the alpha-beta under a time limit alone runs the
+solver *beside* the search instead (``solver_beside``): one thread solves
+for the whole move time while the search runs on the others, and a proof
+stops the search at once. At 0.1 s a move the solver alone on one thread
+proves 8 of the 32 near-end positions of the perfect-play set, where a
+quarter of the time on two threads proves 1
+(benchmarks/results/solver_beside.md).
+
 Used by :func:`patchsolve.search` (``dispatch.py``) and by the MCTS player
 that keeps its tree (``mcts.MCTSPlayer``); it sits below both and imports
 only the solver, so no engine module needs the dispatcher.
@@ -13,12 +21,13 @@ only the solver, so no engine module needs the dispatcher.
 
 from __future__ import annotations
 
+import threading
 import time as _time
 
 from patchsolve.patches import LAST_SPACE
 from patchsolve.position import Position
 from patchsolve.search import solver
-from patchsolve.search.limits import Limits
+from patchsolve.search.limits import Limits, threads_for
 from patchsolve.search.result import phase_of, root_move
 
 ENDGAME_SPACES = 15  # try the exact solver first when a token is this close to 53 ...
@@ -86,6 +95,76 @@ def endgame_shortcut(position: Position, limits: Limits, engine: str):
     return None, limits.replace(**left), proof
 
 
+def beside(engine: str, limits: Limits) -> bool:
+    """Whether the solver runs beside the search rather than before it: the
+    alpha-beta, a time limit alone (a node or depth budget stays
+    deterministic), one move asked for, and at least two threads."""
+    return (
+        engine == "alphabeta"
+        and limits.time is not None
+        and limits.nodes is None
+        and limits.depth is None
+        and (limits.multipv or 1) == 1
+        and threads_for(limits, engine) >= 2
+    )
+
+
+def solver_beside(position: Position, limits: Limits, options: dict, module):
+    """(result, proof) of the solver on one thread beside ``module``'s
+    search on the others, both for the move time less the reserve that
+    tests the engine's move when only a win is proven. A value the solver
+    proves with its move is the answer (the search is halted then); else
+    the engine's answer, with what was proven for :func:`keep_the_win`."""
+    threads = threads_for(limits, "alphabeta")
+    t0 = _time.perf_counter()
+    share = limits.time * (1 - KEEP_SHARE)
+    lock = threading.Lock()
+    box: dict = {}
+
+    def proved(r) -> bool:
+        return r is not None and r.bound == "exact" and bool(r.proven_best)
+
+    def on_searcher(searcher) -> None:
+        with lock:
+            box["searcher"] = searcher
+            if proved(box.get("solved")):
+                searcher.interrupt()
+
+    def solve() -> None:
+        budget = {"time": share, "workers": 1}
+        try:
+            r = _solve_run(
+                position, Limits(hash_mb=_shortcut_hash_mb(limits, budget), seed=limits.seed, **budget), {}
+            )
+        except BaseException as e:  # re-raised in the caller's thread
+            box["error"] = e
+            return
+        with lock:
+            box["solved"] = r
+            if proved(r) and "searcher" in box:
+                box["searcher"].interrupt()
+
+    thread = threading.Thread(target=solve, name="patchsolve-solver", daemon=True)
+    thread.start()
+    try:
+        result = module.run(position, limits.replace(time=share, workers=threads - 1), options, on_searcher)
+    finally:
+        thread.join()
+    if "error" in box:
+        raise box["error"]
+    r = box["solved"]
+    if proved(r):
+        r.engine = "alphabeta"
+        r.seed = limits.seed
+        r.workers = threads
+        return r, None
+    result.nodes += r.nodes
+    result.workers = threads
+    win = next((d["move"] for d in r.root_moves or () if d["proven"] == "win"), None)
+    left = {"time": max(1e-3, limits.time - (_time.perf_counter() - t0))}
+    return result, {"proven": r.proven, "lower": r.lower, "upper": r.upper, "move": win, "limits": left}
+
+
 def _share(limits: Limits, share: float, nodes: int) -> dict:
     """``share`` of the time and node budget of ``limits``, or ``nodes``
     nodes under a depth or iteration budget (deterministic): the shortcut's
@@ -146,4 +225,13 @@ def _solve_run(position, limits, options):
     return solver.run(position, limits, solver.check_options(options))
 
 
-__all__ = ["near_end", "endgame_shortcut", "keep_the_win", "ENDGAME_SPACES", "ENDGAME_SHARE", "ENDGAME_NODES"]
+__all__ = [
+    "near_end",
+    "endgame_shortcut",
+    "keep_the_win",
+    "beside",
+    "solver_beside",
+    "ENDGAME_SPACES",
+    "ENDGAME_SHARE",
+    "ENDGAME_NODES",
+]
