@@ -117,7 +117,8 @@ def solver_beside(position: Position, limits: Limits, options: dict, module):
     the engine's answer, with what was proven for :func:`keep_the_win`."""
     threads = threads_for(limits, "alphabeta")
     t0 = _time.perf_counter()
-    share = limits.time * (1 - KEEP_SHARE)
+    seconds = float(limits.time or 0.0)  # ``beside`` holds: a time limit
+    share = seconds * (1 - KEEP_SHARE)
     lock = threading.Lock()
     box: dict = {}
 
@@ -131,7 +132,7 @@ def solver_beside(position: Position, limits: Limits, options: dict, module):
                 searcher.interrupt()
 
     def solve() -> None:
-        budget = {"time": share, "workers": 1}
+        budget: dict = {"time": share, "workers": 1}
         try:
             r = _solve_run(
                 position, Limits(hash_mb=_shortcut_hash_mb(limits, budget), seed=limits.seed, **budget), {}
@@ -161,7 +162,7 @@ def solver_beside(position: Position, limits: Limits, options: dict, module):
     result.nodes += r.nodes
     result.workers = threads
     win = next((d["move"] for d in r.root_moves or () if d["proven"] == "win"), None)
-    left = {"time": max(1e-3, limits.time - (_time.perf_counter() - t0))}
+    left = {"time": max(1e-3, seconds - (_time.perf_counter() - t0))}
     return result, {"proven": r.proven, "lower": r.lower, "upper": r.upper, "move": win, "limits": left}
 
 
