@@ -62,9 +62,10 @@ by selection, the rest sorted only if the node goes on. Placements are
 generated a patch at a time (``Picker``): a patch waits until its bound
 (its buy gain with no badness) could beat the best key already listed, so
 a node that cuts off on its best patch never scores the other two; the
-order is exactly that of scoring everything. Within ``rank_plies`` of the root and in the second half of the game
-(``RANK_SPACES``), a patch's placements are keyed by the learned evaluation
-after them instead (``rank_by_eval``). Heuristic searches
+order is exactly that of scoring everything. Within ``rank_plies`` of the
+root and in the second half of the game (``RANK_SPACES``), a patch's
+placements are keyed by the learned evaluation after them instead
+(``rank_by_eval``). Heuristic searches
 keep only the ``placements`` best placements per patch at nodes with at least
 ``prune_depth`` plies left. A buy that leaves its player on 53 with no
 leather patch to place is searched once per patch (twice if some placements
@@ -745,8 +746,8 @@ cdef class Searcher:
     def __cinit__(self, int hash_mb, *, bint tt, int placements, int prune_depth, int lmr, int rank_plies):
         """Every option by keyword and none defaulted: ``alphabeta.OPTIONS``
         is the one table of defaults (``tt``: use a table of ``hash_mb``
-        megabytes; ``placements``, ``prune_depth``, ``lmr`` as documented
-        there)."""
+        megabytes; ``placements``, ``prune_depth``, ``rank_plies``, ``lmr``
+        as documented there)."""
         memset(&self.c, 0, sizeof(Ctx))
         ctx_alloc(&self.c, tt, hash_mb)
         if tt and self.c.tt == NULL:

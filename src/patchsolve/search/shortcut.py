@@ -9,10 +9,9 @@ is played (``keep_the_win``).
 With a second core, the alpha-beta under a time limit alone runs the
 solver *beside* the search instead (``solver_beside``): one thread solves
 for the whole move time while the search runs on the others, and a proof
-stops the search at once. At 0.1 s a move the solver alone on one thread
-proves 8 of the 32 near-end positions of the perfect-play set, where a
-quarter of the time on two threads proves 1
-(benchmarks/results/solver_beside.md).
+stops the search at once. At 0.1 s a move on two threads that gives exact
+answers in 8 of the 32 near-end positions of the perfect-play set, where
+the solver first gave 3 (benchmarks/results/solver_beside.md).
 
 Used by :func:`patchsolve.search` (``dispatch.py``) and by the MCTS player
 that keeps its tree (``mcts.MCTSPlayer``); it sits below both and imports
@@ -65,7 +64,7 @@ def endgame_shortcut(position: Position, limits: Limits, engine: str):
         {"all_moves": ranked},
     )
     # an exact value decides with a move proven to keep it (ranked: every row is the solver's)
-    if r.bound == "exact" and (ranked or r.proven_best):
+    if r.bound == "exact" and (ranked or _decides(r)):
         r.engine = engine
         r.seed = limits.seed
         if ranked:  # the move played first among equals, then as many rows as asked, with every engine's keys
@@ -84,7 +83,7 @@ def endgame_shortcut(position: Position, limits: Limits, engine: str):
                 for d in rows
             ]
         return r, limits, None
-    win = next((d["move"] for d in r.root_moves or () if d["proven"] == "win"), None)
+    win = _winning_move(r)
     reserve = _share(limits, KEEP_SHARE, ENDGAME_NODES // 4) if win is not None else {}
     left = {}
     if limits.time is not None:
@@ -122,13 +121,10 @@ def solver_beside(position: Position, limits: Limits, options: dict, module):
     lock = threading.Lock()
     box: dict = {}
 
-    def proved(r) -> bool:
-        return r is not None and r.bound == "exact" and bool(r.proven_best)
-
     def on_searcher(searcher) -> None:
         with lock:
             box["searcher"] = searcher
-            if proved(box.get("solved")):
+            if "solved" in box and _decides(box["solved"]):
                 searcher.interrupt()
 
     def solve() -> None:
@@ -142,7 +138,7 @@ def solver_beside(position: Position, limits: Limits, options: dict, module):
             return
         with lock:
             box["solved"] = r
-            if proved(r) and "searcher" in box:
+            if _decides(r) and "searcher" in box:
                 box["searcher"].interrupt()
 
     thread = threading.Thread(target=solve, name="patchsolve-solver", daemon=True)
@@ -154,16 +150,32 @@ def solver_beside(position: Position, limits: Limits, options: dict, module):
     if "error" in box:
         raise box["error"]
     r = box["solved"]
-    if proved(r):
+    if _decides(r):
         r.engine = "alphabeta"
         r.seed = limits.seed
         r.workers = threads
         return r, None
     result.nodes += r.nodes
     result.workers = threads
-    win = next((d["move"] for d in r.root_moves or () if d["proven"] == "win"), None)
     left = {"time": max(1e-3, seconds - (_time.perf_counter() - t0))}
-    return result, {"proven": r.proven, "lower": r.lower, "upper": r.upper, "move": win, "limits": left}
+    return result, {
+        "proven": r.proven,
+        "lower": r.lower,
+        "upper": r.upper,
+        "move": _winning_move(r),
+        "limits": left,
+    }
+
+
+def _decides(r) -> bool:
+    """The solver's result is the answer: an exact value and a move proven
+    to keep it."""
+    return r.bound == "exact" and bool(r.proven_best)
+
+
+def _winning_move(r):
+    """A root move the solver's result proves to win, or None."""
+    return next((d["move"] for d in r.root_moves or () if d["proven"] == "win"), None)
 
 
 def _share(limits: Limits, share: float, nodes: int) -> dict:
