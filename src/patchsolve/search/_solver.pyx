@@ -75,7 +75,10 @@ Pruning (every one keeps the value exact; the tests check them)
 Threads (Lazy SMP)
 ------------------
 ``Solver(..., threads=N)`` runs N-1 helper pthreads (``_threads.pxd``)
-beside each ``solve``: every helper runs the same driver on the root with
+beside each ``solve`` that lasts ``HELPER_DELAY`` nodes (shorter calls end
+alone: launching helpers with cold caches made the all-moves valuation's
+many small calls slower on two threads than on one,
+benchmarks/results/ranked_near_end.md): every helper runs the same driver on the root with
 its own context (buffers, killers, history) and a little noise in the
 order of placements (without it the threads search much the same tree: 2
 threads took up to 1.7x the time, benchmarks/results/solve_reach.md), into
@@ -1108,6 +1111,7 @@ cdef class Solver:
         cdef Helper* hs = NULL
         cdef int n_help = self.threads - 1
         cdef uint64_t* bits = NULL
+        cdef bint settled = False
         if skip is not None:    # even when empty: the root cut-off move is then always set
             bits = <uint64_t*>calloc(1 << 10, sizeof(uint64_t))
             if bits == NULL:
@@ -1124,14 +1128,20 @@ cdef class Solver:
             hs = <Helper*>calloc(n_help, sizeof(Helper))
         with nogil:
             if hs != NULL:
-                self.halt = 0
-                self.solved = 0
-                helpers_start(hs, n_help, &self.c, &self.halt, &self.solved, &t, key, lo, hi, guess, spread)
-                self.n_help = n_help
-                self.hs = hs
-                self.c.halt = &self.solved
-            mtd(&self.c, &t, key, &self.lo, &self.hi, &self.gamma, &self.steps, lo, hi, guess, spread)
-            if hs != NULL:
+                # small calls end on one thread, before helpers would pay for their launch
+                settled = alone_first(&self.c, &t, key, &self.lo, &self.hi, &self.gamma, &self.steps,
+                                      lo, hi, guess, spread)
+                if not settled:
+                    lo, hi = self.lo, self.hi
+                    self.halt = 0
+                    self.solved = 0
+                    helpers_start(hs, n_help, &self.c, &self.halt, &self.solved, &t, key, lo, hi, guess, spread)
+                    self.n_help = n_help
+                    self.hs = hs
+                    self.c.halt = &self.solved
+            if not settled:
+                mtd(&self.c, &t, key, &self.lo, &self.hi, &self.gamma, &self.steps, lo, hi, guess, spread)
+            if hs != NULL and not settled:
                 self.hs = NULL
                 self.helper_nodes += helpers_finish(hs, n_help, &self.halt, &self.lo, &self.hi,
                                                     &self.c.root_cut, &self.c.root_cut_value)
@@ -1244,6 +1254,25 @@ cdef void mtd(Ctx* c, CState* s, uint64_t key, int* lo, int* hi, int* gamma, int
 cdef uint64_t STALL_NODES = 1ULL << 21
 cdef int FAR_SPREAD = 4
 
+# A call searches this many nodes on one thread before its helpers start:
+# most calls of the all-moves valuation and the near-end shortcut end
+# sooner, and there launching helpers with cold caches cost more than they
+# gave (0 = helpers from the start).
+cdef uint64_t HELPER_DELAY = 1ULL << 14
+
+
+def _helper_delay(n=None):
+    """Nodes a call searches alone before its helpers start
+    (``HELPER_DELAY``); set to ``n`` (>= 0) when given. Returns the value
+    before."""
+    global HELPER_DELAY
+    old = HELPER_DELAY
+    if n is not None:
+        if not 0 <= n < 2 ** 62:
+            raise ValueError(f"helper delay {n!r}: not in 0..2**62-1")
+        HELPER_DELAY = n
+    return old
+
 
 def _stall_nodes(n=None):
     """The first helper's stall limit (``STALL_NODES``); set to ``n`` (>= 1)
@@ -1256,6 +1285,25 @@ def _stall_nodes(n=None):
             raise ValueError(f"stall nodes {n!r}: not in 1..2**62-1")
         STALL_NODES = n
     return old
+
+
+cdef bint alone_first(Ctx* c, CState* s, uint64_t key, int* lo, int* hi, int* gamma, int* steps,
+                      int lo0, int hi0, int guess, int spread) noexcept nogil:
+    """The driver on this thread alone for its first HELPER_DELAY nodes:
+    True when that settles the call (the interval closed or the budget or
+    a halt stopped it), else False with [lo, hi] narrowed and the thread
+    ready to go on, helpers beside it."""
+    cdef uint64_t limit = c.node_limit
+    if HELPER_DELAY == 0:
+        lo[0], hi[0] = lo0, hi0
+        return False
+    c.node_limit = c.nodes + HELPER_DELAY if limit == 0 else min(limit, c.nodes + HELPER_DELAY)
+    mtd(c, s, key, lo, hi, gamma, steps, lo0, hi0, guess, spread)
+    c.node_limit = limit
+    if not c.stop or limits_reached(c.nodes, limit, c.deadline) or (c.halt != NULL and atomic_load(c.halt)):
+        return True
+    c.stop = 0
+    return False
 
 
 cdef inline bint stalled(const Helper* h) noexcept nogil:
