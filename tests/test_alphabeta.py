@@ -595,3 +595,33 @@ def test_near_the_end_the_solver_ranks_the_moves():
             child = E1.play(d["move"])
             v = solve(child, time=10).score
             assert d["score"] == (v if child.to_move == E1.to_move else -v)
+
+
+def test_ranked_rows_near_the_end_stay_within_what_the_solver_proved():
+    """The web's "Best move" on LOST_THREE ranked 25:2@c4 first at -15
+    (estimate): the position is worth -16, every buy of patch 25 -19."""
+    from test_solver import LOST_THREE, _exact_child_value
+
+    pos = Position.from_text(LOST_THREE)
+    for nodes in (100_000, 200_000, 400_000):  # the shortcut's share ends before every row is valued
+        r = patchsolve.search(pos, nodes=nodes, multipv=8)
+        rows = r.root_moves
+        assert len(rows) == 8 and rows[0]["move"] == r.best_move
+        assert [d["score"] for d in rows] == sorted((d["score"] for d in rows), reverse=True)
+        assert (r.score, r.bound, r.proven_best) == (-16, "exact", True)
+        for d in rows:
+            v = _exact_child_value(pos, d["move"])
+            assert d["bound"] in ("exact", "upper", "lower", "estimate")
+            assert {"exact": v == d["score"], "upper": v <= d["score"], "lower": v >= d["score"]}.get(
+                d["bound"], d["score"] <= -16
+            )
+        assert _exact_child_value(pos, r.best_move) == -16
+
+
+def test_solver_rows_are_settled_only_when_each_is_exact_or_below_its_patch_best():
+    from patchsolve.search.shortcut import settled
+
+    exact = {"lower": 3, "upper": 3, "group": 7}
+    assert settled([exact, {"lower": -9, "upper": 2, "group": 7}])
+    assert not settled([exact, {"lower": -9, "upper": 3, "group": 7}])  # may tie the best
+    assert not settled([exact, {"lower": -9, "upper": 2, "group": 8}])  # its patch has no exact row

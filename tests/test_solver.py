@@ -201,6 +201,17 @@ def test_all_moves_values_equal_solving_each_child():
         assert rows[0]["score"] == r.score
 
 
+def test_all_moves_cut_short_still_proves_the_value_and_no_row_above_it():
+    # the root is solved first: its value, a move keeping it, and a ceiling for every row
+    pos = Position.from_text(LOST_THREE)
+    for nodes in (20_000, 60_000):
+        r = solve(pos, all_moves=True, nodes=nodes, workers=1)
+        assert r.bound == "exact" and r.score == -16
+        assert any(d["bound"] == "upper" for d in r.root_moves)  # the budget cut rows short
+        assert all(d["upper"] <= -16 for d in r.root_moves)
+        assert _exact_child_value(pos, r.root_moves[0]["move"]) == r.root_moves[0]["score"] == -16
+
+
 # -- budgets, bounds, determinism ---------------------------------------------------------
 
 

@@ -4,7 +4,10 @@ the answer, whatever the engine. When it proves only who wins (its win/loss
 pass), that still decides: the engine searches with the rest, and its move is
 played only if it is proven to keep the win (a win/loss test of that move
 within a reserve of the budget); otherwise the move the solver proved to win
-is played (``keep_the_win``).
+is played (``keep_the_win``). Ranked moves (``multipv``) come from the
+solver's value of every root move when it settles them all (``settled``);
+otherwise the engine's rows are kept within what it proved of each move
+(``_rank_within``).
 
 With a second core, the alpha-beta under a time limit alone runs the
 solver *beside* the search instead (``solver_beside``): one thread solves
@@ -63,25 +66,14 @@ def endgame_shortcut(position: Position, limits: Limits, engine: str):
         Limits(hash_mb=_shortcut_hash_mb(limits, budget), seed=limits.seed, **budget),
         {"all_moves": ranked},
     )
-    # an exact value decides with a move proven to keep it (ranked: every row is the solver's)
-    if r.bound == "exact" and (ranked or _decides(r)):
+    # an exact value decides with a move proven to keep it; ranked, every row must be settled
+    if r.bound == "exact" and (settled(r.root_moves) if ranked else _decides(r)):
         r.engine = engine
         r.seed = limits.seed
         if ranked:  # the move played first among equals, then as many rows as asked, with every engine's keys
             rows = sorted(r.root_moves, key=lambda d: d["move"] != r.best_move)
             rows = sorted(rows, key=lambda d: (-d["lower"], -d["upper"]))[: limits.multipv]
-            r.root_moves = [
-                root_move(
-                    d["move"],
-                    d["score"],
-                    d["bound"],
-                    proven=d["proven"],
-                    lower=d["lower"],
-                    upper=d["upper"],
-                    phase=phase_of(position),
-                )
-                for d in rows
-            ]
+            r.root_moves = [_row(position, d) for d in rows]
         return r, limits, None
     win = _winning_move(r)
     reserve = _share(limits, KEEP_SHARE, ENDGAME_NODES // 4) if win is not None else {}
@@ -91,7 +83,33 @@ def endgame_shortcut(position: Position, limits: Limits, engine: str):
     if limits.nodes is not None:
         left["nodes"] = max(1, limits.nodes - r.nodes - reserve.get("nodes", 0))
     proof = {"proven": r.proven, "lower": r.lower, "upper": r.upper, "move": win, "limits": reserve}
+    if ranked:  # what the solver proved of each root move bounds the engine's rows
+        proof["rows"] = {d["move"]: _row(position, d) for d in r.root_moves}
     return None, limits.replace(**left), proof
+
+
+def settled(rows) -> bool:
+    """Whether the solver's ``all_moves`` rows are final: each exact, or
+    shown worth less than its patch's best placement (the budget cut none
+    short), so their order is proven."""
+    best: dict = {}
+    for d in rows:
+        if d["lower"] >= d["upper"]:
+            best[d["group"]] = max(best.get(d["group"], d["lower"]), d["lower"])
+    return all(d["lower"] >= d["upper"] or d["upper"] < best.get(d["group"], d["upper"]) for d in rows)
+
+
+def _row(position: Position, d: dict) -> dict:
+    """A solver's row with every engine's keys."""
+    return root_move(
+        d["move"],
+        d["score"],
+        d["bound"],
+        proven=d["proven"],
+        lower=d["lower"],
+        upper=d["upper"],
+        phase=phase_of(position),
+    )
 
 
 def beside(engine: str, limits: Limits) -> bool:
@@ -198,7 +216,11 @@ def keep_the_win(position: Position, result, proof):
     position is kept within them), and -- when a win is proven -- a move that
     keeps it: the engine's if a win/loss test proves that it wins, else the
     solver's winning move (its line: that move alone)."""
-    if proof is None or proof["proven"] is None:
+    if proof is None:
+        return result
+    if proof.get("rows"):
+        _rank_within(result, proof)
+    if proof["proven"] is None:
         return result
     result.proven = proof["proven"]
     result.lower, result.upper = proof["lower"], proof["upper"]
@@ -211,6 +233,41 @@ def keep_the_win(position: Position, result, proof):
         return result
     result.best_move, result.pv = win, [win]
     return result
+
+
+_BOUND_ORDER = {"exact": 0, "lower": 1, "estimate": 2, "upper": 3}  # among equal scores, the surest first
+
+
+def _rank_within(result, proof) -> None:
+    """The engine's ranked rows (``result.root_moves``) kept within what
+    the solver proved of each move (``proof["rows"]``): a proven value
+    replaces the estimate, an estimate beyond a proven bound becomes that
+    bound (its ``bound`` says which), and the solver's exact rows the
+    engine did not rank join in; re-sorted, as many as before, the first
+    row the answer."""
+    known = proof["rows"]
+    rows, seen = [], set()
+    for d in result.root_moves:
+        seen.add(d["move"])
+        k = known.get(d["move"])
+        if k is None:
+            rows.append(d)
+        elif k["lower"] >= k["upper"] or d["score"] > k["upper"]:
+            rows.append({**k, "score": k["upper"], "bound": "exact" if k["lower"] >= k["upper"] else "upper"})
+        elif d["score"] < k["lower"]:
+            rows.append({**k, "score": k["lower"], "bound": "lower"})
+        else:
+            rows.append({**d, "lower": k["lower"], "upper": k["upper"]})
+    rows += [k for m, k in known.items() if m not in seen and k["lower"] >= k["upper"]]
+    rows.sort(key=lambda d: (-d["score"], _BOUND_ORDER[d["bound"]]))
+    result.root_moves = rows[: max(1, len(result.root_moves))]
+    top = rows[0]
+    if top["move"] != result.best_move:
+        result.best_move, result.pv = top["move"], [top["move"]]
+    result.score = top["score"]
+    if top["bound"] == "exact" and proof["lower"] == proof["upper"] == top["score"]:
+        result.bound, result.proven_best = "exact", True
+        result.win_probability = top["win_probability"]
 
 
 def _wins(position: Position, move, budget: dict) -> bool:
@@ -244,6 +301,7 @@ __all__ = [
     "keep_the_win",
     "beside",
     "solver_beside",
+    "settled",
     "ENDGAME_SPACES",
     "ENDGAME_SHARE",
     "ENDGAME_NODES",

@@ -43,7 +43,9 @@
 
 ``all_moves=True``
     Also values every legal root move (``root_moves``: dicts with ``move``,
-    ``score``, ``bound``, ``lower``, ``upper``, best first). Within a patch,
+    ``score``, ``bound``, ``lower``, ``upper``, best first), after solving
+    the root: its value bounds every row from above and its proven move
+    gets that value, even when the budget cuts the rows short. Within a patch,
     the best placement is valued exactly and any other only as far as needed
     to show it is no better (``bound="upper"``) or to value it exactly when
     it ties or beats the best so far; placements of a final buy that end
@@ -51,7 +53,8 @@
 
 ``workers`` (threads; default every core under a time limit, 1 with a node
 limit, and more is refused with one): Lazy SMP, helpers running the same
-driver into the shared table (``_solver.pyx``, "Threads"). Values stay
+driver into the shared table once a call has searched 2^14 nodes alone
+(``_solver.pyx``, "Threads"). Values stay
 exact and intervals proven; node counts, and the bounds reached when the
 budget runs out, vary from run to run.
 
@@ -500,9 +503,19 @@ def _root_rows(rows: list, wdl: bool) -> list[dict]:
 
 
 def _solve_all(run: _Run, position: Position, seed) -> SearchResult:
+    """Every root move valued, the root itself first: its value bounds
+    every move from above, and its best move, first in the table, starts
+    its group's floor (cut short by the budget, the value and a move
+    proven to keep it are then known even if the other rows are not)."""
+    root_lo, root_hi = run.narrow(position)
+    cut = run.cuts.get(position.to_text())  # (v, code): the root's fail-high proved that move worth v
     rows = _value_children(run, position)
-    lo = max(r["lo"] for r in rows)
-    hi = max(r["hi"] for r in rows)
+    for row in rows:
+        row["hi"] = min(row["hi"], root_hi)
+        if cut is not None and row["move"].code == cut[1]:
+            row["lo"] = max(row["lo"], cut[0])
+    lo = max(root_lo, max(r["lo"] for r in rows))
+    hi = min(root_hi, max(r["hi"] for r in rows))
     r = _result(run, position, lo, hi, seed)
     r.root_moves = _root_rows(rows, run.solver.wdl)
     return r
