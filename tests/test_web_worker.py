@@ -91,3 +91,27 @@ def test_a_review_job_reports_the_review_so_far_for_a_stop_to_keep():
     assert [len(k["moves"]) for k in kept] == list(range(1, len(kept) + 1))
     assert all(k["partial"] and k["svg"].startswith("<svg") for k in kept)
     assert [m["move"] for m in kept[-1]["moves"]] == [m["move"] for m in result["moves"][: len(kept)]]
+
+
+def test_alphabeta_searches_on_every_core_unless_a_depth_is_asked(monkeypatch):
+    """A depth limit means one thread (a reproducible answer): the page's
+    "Best move" sends none, so it searches as ``patchsolve best`` does."""
+    from patchsolve.search import limits
+
+    monkeypatch.setattr(limits, "available_cores", lambda: 2)
+    pos = Game.read(GOLDEN).position(10)
+    timed, _ = run("search", {"position": pos.to_text(), "engine": "alphabeta", "time": 0.2})
+    deep, _ = run("search", {"position": pos.to_text(), "engine": "alphabeta", "time": 5.0, "depth": 3})
+    assert (timed["workers"], deep["workers"]) == (2, 1)
+
+
+def test_the_hint_near_the_end_ranks_within_what_the_solver_proved():
+    """LOST_THREE (tests/test_solver.py) is worth -16; the page's 8 ranked
+    moves once led with 25:2@c4 at -15 (estimate), a move worth -19."""
+    from test_solver import LOST_THREE, _exact_child_value
+
+    pos = ps.Position.from_text(LOST_THREE)
+    result, _ = run("search", {"position": LOST_THREE, "engine": "alphabeta", "time": 0.5, "top": 8})
+    best = next(m for m in pos.legal_moves() if str(m) == result["best_move"])
+    assert _exact_child_value(pos, best) == -16
+    assert all(d["score"] <= -16 for d in result["root_moves"])

@@ -273,7 +273,8 @@ async def api_search(request: Request):
         "position": pos.to_text(),
         "engine": engine_of(data),
         "time": budget,
-        "depth": number(data, "depth", MAX_DEPTH, 1, MAX_DEPTH, int),
+        # a depth only when asked: it means one thread (a reproducible answer), the time alone every core
+        "depth": number(data, "depth", MAX_DEPTH, 1, MAX_DEPTH, int) if "depth" in data else None,
         "top": number(data, "top", 1, 1, MAX_TOP, int),
         # an opponent's level (patchsolve.levels): 10 is the engine itself; the draw follows the ply
         "level": number(data, "level", 10, 1, 10, int),

@@ -45,7 +45,7 @@ def _search_job(payload, report) -> dict:
         return {**r.to_dict(), "best_move": str(move), "level": payload["level"]}
     if payload["engine"] == "mcts":
         return _mcts_in_slices(pos, payload["time"], payload.get("seed", 0), report)
-    return _alphabeta_by_depth(pos, payload["time"], payload.get("depth", 100), payload.get("top", 1), report)
+    return _alphabeta_by_depth(pos, payload["time"], payload.get("depth"), payload.get("top", 1), report)
 
 
 def _mcts_in_slices(pos, budget, seed, report) -> dict:
@@ -90,8 +90,10 @@ def _alphabeta_by_depth(pos, budget, max_depth, top, report) -> dict:
         d["elapsed"] = time.perf_counter() - start
         report(d)
 
-    limits = {"multipv": top} if top > 1 else {}
-    r = search(pos, engine="alphabeta", depth=max_depth, time=budget, on_iteration=on_iteration, **limits)
+    limits: dict = {"multipv": top} if top > 1 else {}
+    if max_depth is not None:  # a depth limit means one thread (a reproducible answer): only when asked
+        limits["depth"] = max_depth
+    r = search(pos, engine="alphabeta", time=budget, on_iteration=on_iteration, **limits)
     best = r.to_dict()
     best["time"] = time.perf_counter() - start
     return best
