@@ -203,6 +203,38 @@ def test_a_proven_win_keeps_only_a_move_that_keeps_it():
             assert kept.best_move == others[0] and kept.score == 3.0 and kept.proven == "win"
 
 
+def test_ranked_rows_keep_what_the_solver_proved_of_each_move():
+    from patchsolve.search.result import SearchResult, root_move
+    from patchsolve.search.shortcut import keep_the_win
+
+    pos = next(p for p in ALL if len(p.legal_moves()) >= 5)
+    a, b, c, d, e = pos.legal_moves()[:5]
+    engine_rows = [
+        root_move(a, 5, depth=4, phase=10),  # proven worth at most 2: shown as that bound
+        root_move(b, 4, depth=4, phase=10),  # proven exactly 3
+        root_move(c, 1, depth=4, phase=10),  # proven at least 2: raised to it
+        root_move(d, 0, depth=4, phase=10),  # nothing proven: the estimate stands
+    ]
+    proven = {
+        a: root_move(a, 2, "upper", proven=None, lower=-9, upper=2),
+        b: root_move(b, 3, "exact", proven="win", lower=3, upper=3),
+        c: root_move(c, 2, "lower", proven="win", lower=2, upper=7),
+        e: root_move(e, 6, "exact", proven="win", lower=6, upper=6),  # not ranked by the engine: joins
+    }
+    result = SearchResult(a, 5, "estimate", [a], 4, root_moves=engine_rows)
+    proof = {"proven": None, "lower": 6, "upper": 6, "move": None, "limits": {}, "rows": proven}
+    out = keep_the_win(pos, result, proof)
+    rows = out.root_moves  # as many as the engine ranked: d, the lowest, makes way for e
+    assert [(r["move"], r["score"], r["bound"]) for r in rows] == [
+        (e, 6, "exact"),
+        (b, 3, "exact"),
+        (c, 2, "lower"),  # at least 2 before at most 2
+        (a, 2, "upper"),
+    ]
+    assert len({frozenset(r) for r in rows}) == 1  # every row has the same keys
+    assert (out.best_move, out.pv, out.score, out.bound, out.proven_best) == (e, [e], 6, "exact", True)
+
+
 def child_wins(pos, move):
     from test_solver import plain_wdl
 

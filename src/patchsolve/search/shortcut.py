@@ -256,11 +256,15 @@ def _rank_within(result, proof) -> None:
             rows.append({**k, "score": k["upper"], "bound": "exact" if k["lower"] >= k["upper"] else "upper"})
         elif d["score"] < k["lower"]:
             rows.append({**k, "score": k["lower"], "bound": "lower"})
+        elif k["proven"]:  # the estimate stands, and the outcome is proven
+            rows.append({**d, "lower": k["lower"], "upper": k["upper"], "proven": k["proven"]})
+            rows[-1]["win_probability"] = k["win_probability"]
         else:
             rows.append({**d, "lower": k["lower"], "upper": k["upper"]})
     rows += [k for m, k in known.items() if m not in seen and k["lower"] >= k["upper"]]
     rows.sort(key=lambda d: (-d["score"], _BOUND_ORDER[d["bound"]]))
-    result.root_moves = rows[: max(1, len(result.root_moves))]
+    keys = {k: None for d in rows for k in d}  # one set of keys for every row (None: not known)
+    result.root_moves = [{**keys, **d} for d in rows[: max(1, len(result.root_moves))]]
     top = rows[0]
     if top["move"] != result.best_move:
         result.best_move, result.pv = top["move"], [top["move"]]

@@ -405,7 +405,7 @@ function showResult(r, status) {
     html += `<table><tr><th>#</th><th>move</th>${keys.map((k) => `<th>${k}</th>`).join("")}</tr>`;
     top.forEach((d, i) => {
       html += `<tr class="playable" data-move="${d.move}"><td>${i + 1}</td><td>${d.move}</td>`
-        + keys.map((k) => `<td>${typeof d[k] === "number" && !Number.isInteger(d[k]) ? d[k].toFixed(3) : d[k]}</td>`).join("") + "</tr>";
+        + keys.map((k) => `<td>${d[k] === null || d[k] === undefined ? "" : typeof d[k] === "number" && !Number.isInteger(d[k]) ? d[k].toFixed(3) : d[k]}</td>`).join("") + "</tr>";
     });
     html += "</table><small>click a move to play it</small>";
   } else {
