@@ -625,3 +625,15 @@ def test_solver_rows_are_settled_only_when_each_is_exact_or_below_its_patch_best
     assert settled([exact, {"lower": -9, "upper": 2, "group": 7}])
     assert not settled([exact, {"lower": -9, "upper": 3, "group": 7}])  # may tie the best
     assert not settled([exact, {"lower": -9, "upper": 2, "group": 8}])  # its patch has no exact row
+
+
+def test_progress_near_the_end_says_no_more_than_the_solver_proved():
+    from test_solver import LOST_THREE
+
+    pos = Position.from_text(LOST_THREE)
+    seen = []
+    patchsolve.search(pos, nodes=100_000, multipv=8, on_iteration=seen.append)
+    assert seen  # the engine ranked (the solver's share did not settle every move)
+    for r in seen:
+        assert r.root_moves[0]["move"] == r.best_move
+        assert all(d["score"] <= -16 for d in r.root_moves)  # the position is worth -16

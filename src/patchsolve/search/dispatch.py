@@ -22,7 +22,14 @@ from patchsolve.position import as_position
 from patchsolve.search import solver
 from patchsolve.search.limits import Limits, split
 from patchsolve.search.result import SearchResult, finished_result
-from patchsolve.search.shortcut import beside, endgame_shortcut, keep_the_win, near_end, solver_beside
+from patchsolve.search.shortcut import (
+    beside,
+    endgame_shortcut,
+    keep_the_win,
+    near_end,
+    solver_beside,
+    within_proof,
+)
 from patchsolve.search.stop import interruptible, raise_if_ctrl_c, stop_requested
 
 ENGINES = ("alphabeta", "mcts")
@@ -94,6 +101,9 @@ def search(
                     result = keep_the_win(position, result, proof)
                 else:
                     result, limits, proof = endgame_shortcut(position, limits, engine)
+                    report = options.get("on_iteration")
+                    if proof is not None and report is not None:  # progress says no more than the answer
+                        options["on_iteration"] = lambda r: report(within_proof(r, proof))
             if result is None:
                 result = keep_the_win(position, module.run(position, limits, options), proof)
         assert result is not None

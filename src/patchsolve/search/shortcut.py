@@ -212,12 +212,29 @@ def _share(limits: Limits, share: float, nodes: int) -> dict:
 
 def keep_the_win(position: Position, result, proof):
     """``result`` (the engine's, on ``position``) with what the shortcut
-    proved: the outcome and the margin's bounds (the engine's estimate of the
-    position is kept within them), and -- when a win is proven -- a move that
+    proved (:func:`within_proof`) and -- when a win is proven -- a move that
     keeps it: the engine's if a win/loss test proves that it wins, else the
     solver's winning move (its line: that move alone)."""
     if proof is None:
         return result
+    within_proof(result, proof)
+    win = proof["move"]
+    if proof["proven"] is None or win is None or result.best_move is None or result.best_move == win:
+        return result
+    if _wins(position, result.best_move, proof["limits"]):
+        return result
+    result.best_move, result.pv = win, [win]
+    return result
+
+
+def within_proof(result, proof):
+    """``result`` kept within what the shortcut proved (in place, and
+    returned): ranked rows within each move's proven bounds
+    (``_rank_within``), and once the outcome is proven, the outcome and the
+    margin's bounds (the engine's estimate of the position moved into
+    them). Also what the engine reports while it searches
+    (``on_iteration``), so that progress and a stopped search say no more
+    than the answer would."""
     if proof.get("rows"):
         _rank_within(result, proof)
     if proof["proven"] is None:
@@ -226,12 +243,6 @@ def keep_the_win(position: Position, result, proof):
     result.lower, result.upper = proof["lower"], proof["upper"]
     result.score = min(max(result.score, result.lower), result.upper)
     result.win_probability = 1.0 if proof["proven"] == "win" else 0.0
-    win = proof["move"]
-    if win is None or result.best_move is None or result.best_move == win:
-        return result
-    if _wins(position, result.best_move, proof["limits"]):
-        return result
-    result.best_move, result.pv = win, [win]
     return result
 
 
@@ -303,6 +314,7 @@ __all__ = [
     "near_end",
     "endgame_shortcut",
     "keep_the_win",
+    "within_proof",
     "beside",
     "solver_beside",
     "settled",
