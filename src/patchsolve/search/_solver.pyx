@@ -1268,9 +1268,7 @@ def _helper_delay(n=None):
     global HELPER_DELAY
     old = HELPER_DELAY
     if n is not None:
-        if not 0 <= n < 2 ** 62:
-            raise ValueError(f"helper delay {n!r}: not in 0..2**62-1")
-        HELPER_DELAY = n
+        HELPER_DELAY = _node_setting(n, 0, "helper delay")
     return old
 
 
@@ -1281,10 +1279,16 @@ def _stall_nodes(n=None):
     global STALL_NODES
     old = STALL_NODES
     if n is not None:
-        if not 1 <= n < 2 ** 62:
-            raise ValueError(f"stall nodes {n!r}: not in 1..2**62-1")
-        STALL_NODES = n
+        STALL_NODES = _node_setting(n, 1, "stall nodes")
     return old
+
+
+def _node_setting(n, low, what):
+    """``n`` checked as a node count of at least ``low`` (a ValueError
+    naming ``what`` otherwise): the test hooks' one check."""
+    if not low <= n < 2 ** 62:
+        raise ValueError(f"{what} {n!r}: not in {low}..2**62-1")
+    return n
 
 
 cdef bint alone_first(Ctx* c, CState* s, uint64_t key, int* lo, int* hi, int* gamma, int* steps,
