@@ -490,3 +490,66 @@ def test_the_next_patches_drawn_in_the_board_can_be_picked_there(page):
         ),
     )
     driver.find_element(By.TAG_NAME, "body").send_keys(Keys.ESCAPE)
+
+
+# player 1 to move, worth -16 for them (tests/test_solver.py)
+LOST_THREE = (
+    "revised 25,0,8,30,6,1,18,28,24,5,31,10,16,9,2,29 1ff7fbfffffbc1e060300/1fffff9fee63018040201 "
+    "10/14 7/9 44/44 1 50 - - -"
+)
+
+
+def engine_idle(driver):
+    return driver.execute_script("return document.getElementById('stop').disabled")
+
+
+def answer_is_about_the_position_shown(driver):
+    """If an answer is drawn, its move is legal in the position shown and it
+    names the mover and the move number shown."""
+    if not driver.find_elements(By.ID, "best-move"):
+        return
+    best = driver.find_element(By.ID, "best-move").text
+    pos = shown_position(driver)
+    ply = driver.find_element(By.ID, "ply-info").text.split()[1]
+    assert best in {str(m) for m in pos.legal_moves()}, (best, pos.to_text())
+    assert f"for player {pos.to_move} at move {ply}" in driver.find_element(By.ID, "result").text
+
+
+def test_an_answer_is_never_drawn_beside_another_position(page):
+    """Loading a position with the engine to move starts its move; a "Best
+    move" pressed at once is refused as busy, not run beside it, and what is
+    drawn when the engine has played is about the position then shown."""
+    driver, url = page
+    fresh_game(driver)
+    Select(driver.find_element(By.ID, "engine-side")).select_by_value("1")
+    type_into(driver, "move-time", 0.3)
+    type_into(driver, "think-time", 0.3)
+    type_into(driver, "io", LOST_THREE)
+    driver.execute_script("document.getElementById('message').textContent = ''")
+    driver.find_element(By.ID, "load").click()
+    driver.find_element(By.ID, "best").click()
+    wait(driver, lambda d: "played" in d.find_element(By.ID, "message").text)
+    wait(driver, lambda d: engine_idle(d))
+    answer_is_about_the_position_shown(driver)
+    assert shown_position(driver).to_move == 0
+
+
+def test_moving_away_during_a_search_sets_its_answer_aside(page):
+    """A hint asked for at one move and answered after the player went to
+    another is not drawn there; the engine is free again afterwards."""
+    driver, url = page
+    fresh_game(driver)
+    driver.find_element(By.ID, "walk").click()
+    wait(driver, lambda d: d.find_element(By.ID, "ply-info").text == "move 1 of 1")
+    type_into(driver, "think-time", 5)
+    driver.find_element(By.ID, "best").click()
+    wait(driver, lambda d: "searching" in d.find_element(By.ID, "result").text)
+    driver.find_element(By.ID, "undo").click()
+    wait(driver, lambda d: d.find_element(By.ID, "ply-info").text == "move 0 of 1")
+    wait(driver, lambda d: engine_idle(d))
+    assert not driver.find_elements(By.ID, "best-move")
+    assert "another position" in driver.find_element(By.ID, "result").text
+    type_into(driver, "think-time", 0.2)
+    driver.find_element(By.ID, "best").click()
+    wait(driver, lambda d: d.find_elements(By.ID, "best-move"))
+    answer_is_about_the_position_shown(driver)

@@ -11,8 +11,7 @@ const state = {
   patches: [],
   selected: null,        // {patch, o} or {leather: true}
   hover: null,           // square under the pointer
-  job: null,             // the running job id
-  jobPurpose: null,      // "engine-move", "hint" or "review"
+  job: null,             // the running job: {id, purpose, about, mover, ply, stop}
   review: null,
   quiz: null,            // the exercises being practised: {exercises, k, found, answered}
   setup: null,           // while setting up: {placed: [[pieces], [pieces]], pick, hover}
@@ -57,6 +56,7 @@ function showView(view) {
   markReviewPly();
   const v = view;
   $("ply-info").textContent = `move ${v.ply} of ${v.length}`;
+  if (state.job !== null && !stillShown(state.job)) stopJob();   // its answer would not be drawn
   // the score if the game ended now is noise at the start (both about -160)
   const started = v.fields.time[0] + v.fields.time[1] > 0;
   if (v.is_over) setStatus(`Game over: ${v.outcome}`);
@@ -319,40 +319,75 @@ function maybeEngineMove() {
   }
 }
 
-async function startSearch(time, purpose) {
-  const gameAtStart = JSON.stringify(state.game) + state.ply;
-  try {
-    const top = purpose === "hint" ? 8 : 1;   // the engine's own move needs no ranked list
-    const request = { game: state.game, ply: state.ply, engine: $("engine").value, time, top };
-    if (purpose === "engine-move") request.level = parseInt($("level").value, 10);   // the opponent's level
-    const job = await api("/api/search", request);
-    state.job = job.id; state.jobPurpose = purpose; state.jobGame = gameAtStart;
-    // the previous answer was about another search: never leave it beside the new one
-    $("result").innerHTML = "<small>searching\u2026</small>";
-    $("stop").disabled = false;
-    setStatus(purpose === "engine-move" ? "The engine is thinking..." : $("status").textContent);
-    pollJob(job);
-  } catch (e) { message(e.message, "error"); }
+// One job at a time, and each job remembers what it is about: the game, the
+// move shown and its mover when it started. Its progress and its answer are
+// drawn only while that is still what the page shows; the slot is taken
+// before the request is sent, so a second click cannot start a second job.
+function aboutNow(withPly) {
+  return JSON.stringify(state.game) + (withPly ? `@${state.ply}` : "");
 }
 
-async function pollJob(job) {
-  showProgress(job);
-  if (job.status === "running") {
+function stillShown(job) {
+  return !state.setup && aboutNow(job.purpose !== "review") === job.about;
+}
+
+async function runJob(path, request, purpose) {
+  if (state.job !== null) { message("the engine is busy; wait or stop it", "error"); return; }
+  const job = { id: null, purpose, stop: false, about: aboutNow(purpose !== "review"),
+    mover: state.view.to_move, ply: state.ply };
+  state.job = job;
+  $("stop").disabled = false;
+  // the previous answer was about another search: never leave it beside the new one
+  if (purpose !== "review") $("result").innerHTML = "<small>searching\u2026</small>";
+  try {
+    const first = await api(path, request);
+    job.id = first.id;
+    if (purpose === "engine-move") setStatus("The engine is thinking...");
+    if (job.stop) stopJob();
+    pollJob(first, job);
+  } catch (e) {
+    endJob(job);
+    message(e.message, "error");
+  }
+}
+
+function startSearch(time, purpose) {
+  const top = purpose === "hint" ? 8 : 1;   // the engine's own move needs no ranked list
+  const request = { game: state.game, ply: state.ply, engine: $("engine").value, time, top };
+  if (purpose === "engine-move") request.level = parseInt($("level").value, 10);   // the opponent's level
+  return runJob("/api/search", request, purpose);
+}
+
+function endJob(job) {
+  if (state.job === job) state.job = null;
+  $("stop").disabled = true;
+  if ($("result").textContent === "searching\u2026" && !stillShown(job)) {
+    $("result").innerHTML = "<small>the answer was about another position: not shown</small>";
+  }
+}
+
+async function pollJob(status, job) {
+  if (stillShown(job)) showProgress(status);
+  if (status.status === "running") {
     setTimeout(async () => {
-      try { pollJob(await api(`/api/jobs/${job.id}`)); }
-      catch (e) { state.job = null; message(e.message, "error"); }
+      try { pollJob(await api(`/api/jobs/${status.id}`), job); }
+      catch (e) { endJob(job); message(e.message, "error"); }
     }, 150);
     return;
   }
-  state.job = null;
-  $("stop").disabled = true;
+  endJob(job);
   if (state.setup) { $("result").innerHTML = ""; return; }   // an answer about the game, not the set-up
-  if (job.status === "error") { message(`engine error: ${job.error}`, "error"); return; }
-  if (state.jobPurpose === "review") { showReview(job.result); return; }
-  showResult(job.result, job.status);
-  const stillHere = JSON.stringify(state.game) + state.ply === state.jobGame;
-  if (state.jobPurpose === "engine-move" && stillHere && job.result && job.result.best_move && engineToMove()) {
-    await playMove(job.result.best_move);
+  if (!stillShown(job)) { maybeEngineMove(); return; }
+  if (status.status === "error") { message(`engine error: ${status.error}`, "error"); return; }
+  if (job.purpose === "review") { showReview(status.result); return; }
+  const r = status.result;
+  if (job.purpose === "engine-move" && r && r.best_move && engineToMove()) {
+    // once played, the answer is about the position before the board shown: say so, and no more
+    $("result").innerHTML = `<small>the engine played ${r.best_move} for player ${job.mover} at move ${job.ply}</small>`;
+    await playMove(r.best_move);
+  } else {
+    showResult(r, status.status, job);
+    maybeEngineMove();   // e.g. a hint held the engine when its turn came
   }
 }
 
@@ -387,12 +422,11 @@ function proofText(r) {
   return parts.join(", ");
 }
 
-function showResult(r, status) {
+function showResult(r, status, job) {
   const box = $("result");
   if (!r) { box.textContent = "no result"; return; }
-  const mover = state.view.to_move;
   let html = `<p><b>best move: <span id="best-move">${r.best_move}</span></b> &nbsp; value ${fmt(r.score)} (${r.bound})`
-    + ` for player ${mover}`;
+    + ` for player ${job.mover} at move ${job.ply}`;
   const proof = proofText(r);
   if (proof) html += ` <span id="proof">(${proof})</span>`;
   if (r.win_probability !== null && r.win_probability !== undefined) html += `, win ${(100 * r.win_probability).toFixed(1)}%`;
@@ -416,22 +450,19 @@ function showResult(r, status) {
 }
 
 async function stopJob() {
-  if (state.job === null) return;
-  try { await api(`/api/jobs/${state.job}/stop`, {}); } catch (e) { /* already finished */ }
+  const job = state.job;
+  if (job === null) return;
+  if (job.id === null) { job.stop = true; return; }   // stopped as soon as the server names it
+  try { await api(`/api/jobs/${job.id}/stop`, {}); } catch (e) { /* already finished */ }
 }
 
 // -- review ---------------------------------------------------------------------
 
-async function startReview() {
-  try {
-    const job = await api("/api/analyze", {
-      game: state.game, engine: $("engine").value, time: seconds("review-time", 0.01, 2),
-      threshold: parseFloat($("threshold").value) || 0,
-    });
-    state.job = job.id; state.jobPurpose = "review";
-    $("stop").disabled = false;
-    pollJob(job);
-  } catch (e) { message(e.message, "error"); }
+function startReview() {
+  return runJob("/api/analyze", {
+    game: state.game, engine: $("engine").value, time: seconds("review-time", 0.01, 2),
+    threshold: parseFloat($("threshold").value) || 0,
+  }, "review");
 }
 
 async function showMap() {
