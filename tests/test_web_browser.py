@@ -239,10 +239,13 @@ def test_the_quilt_map_and_an_engine_at_a_level(page):
     driver.find_element(By.ID, "map").click()
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#map-view svg rect.square"))
     assert len(driver.find_elements(By.CSS_SELECTOR, "#map-view svg rect.square")) == 162
+    assert "at move 0" in driver.find_element(By.ID, "map-view").text
     # the engine plays player 0 at level 2: its first move is level 2's
     Select(driver.find_element(By.ID, "level")).select_by_value("2")
     Select(driver.find_element(By.ID, "engine-side")).select_by_value("0")
     wait(driver, lambda d: len(moves_listed(d)) >= 1)
+    # the map was of the position before that move: it is gone, not left beside the new one
+    wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "#map-view svg"))
     view = driver.execute_script("return state.view")
     first = ps.Game.from_text(view["record"]).moves[0]
     assert first == level_move(ps.Game.from_text(view["record"]).start, 2, seed=0)[0]

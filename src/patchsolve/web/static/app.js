@@ -57,6 +57,8 @@ function showView(view) {
   const v = view;
   $("ply-info").textContent = `move ${v.ply} of ${v.length}`;
   if (state.job !== null && !stillShown(state.job)) stopJob();   // its answer would not be drawn
+  const map = $("map-view");
+  if (map.dataset.about && map.dataset.about !== aboutNow(true)) { map.innerHTML = ""; delete map.dataset.about; }
   // the score if the game ended now is noise at the start (both about -160)
   const started = v.fields.time[0] + v.fields.time[1] > 0;
   if (v.is_over) setStatus(`Game over: ${v.outcome}`);
@@ -467,10 +469,13 @@ function startReview() {
 
 async function showMap() {
   if (state.setup) { message(SETUP_LOCKED, "error"); return; }
+  const about = aboutNow(true), ply = state.ply;
   try {
-    const m = await api("/api/map", { game: state.game, ply: state.ply });
+    const m = await api("/api/map", { game: state.game, ply });
+    if (aboutNow(true) !== about) return;   // the page has moved on: a map of another position
+    $("map-view").dataset.about = about;
     $("map-view").innerHTML = m.svg
-      + `<small>expected empty squares: ${m.expected_empty.map((x) => x.toFixed(1)).join(" / ")} `
+      + `<small>at move ${ply}: expected empty squares ${m.expected_empty.map((x) => x.toFixed(1)).join(" / ")} `
       + `(${m.samples} greedy continuations)</small>`;
   } catch (e) { message(e.message, "error"); }
 }
