@@ -86,3 +86,31 @@ def test_best_and_eval_say_what_the_solver_proved():
         CliRunner().invoke(cli, ["eval", NEAR_END_WON, "--nodes", "100000", "-q", "--json"]).output
     )
     assert data["proven"] == "win" and data["lower"] >= 0
+
+
+# player 1 to move, worth -16 (tests/test_solver.py)
+LOST_THREE = (
+    "revised 25,0,8,30,6,1,18,28,24,5,31,10,16,9,2,29 1ff7fbfffffbc1e060300/1fffff9fee63018040201 "
+    "10/14 7/9 44/44 1 50 - - -"
+)
+
+
+def test_a_ranked_row_that_is_a_bound_is_printed_as_one():
+    """A row the solver only bounded reads "<= -16", not a bare -16 beside
+    the exact -16 of the best move (every buy of patch 25 is worth -19)."""
+    res = CliRunner().invoke(cli, ["eval", LOST_THREE, "--nodes", "100000", "-q", "--top", "5"])
+    assert res.exit_code == 0, res.output
+    rows = [line.split() for line in res.output.splitlines()[2:]]
+    data = json.loads(
+        CliRunner()
+        .invoke(cli, ["eval", LOST_THREE, "--nodes", "100000", "-q", "--top", "5", "--json"])
+        .output
+    )["top_moves"]
+    assert len(rows) == len(data) == 5
+    assert {d["bound"] for d in data} >= {"exact", "upper"}
+    for row, d in zip(rows, data):
+        assert row[1] == d["move"]
+        if d["bound"] == "upper":
+            assert row[2:4] == ["<=", str(d["score"])]
+        else:
+            assert row[2] == str(d["score"])

@@ -556,3 +556,33 @@ def test_moving_away_during_a_search_sets_its_answer_aside(page):
     driver.find_element(By.ID, "best").click()
     wait(driver, lambda d: d.find_elements(By.ID, "best-move"))
     answer_is_about_the_position_shown(driver)
+
+
+def test_a_ranked_row_that_is_a_bound_reads_as_one(page):
+    """In the ranked table a bound's value reads "≤ -16" / "≥ 3"; an exact
+    value or an estimate stands bare."""
+    driver, url = page
+    cell = "return cell({score: arguments[0], win_probability: 0.25, bound: arguments[1]}, arguments[2])"
+    assert driver.execute_script(cell, -16, "upper", "score") == "\u2264 -16"
+    assert driver.execute_script(cell, 3, "lower", "score") == "\u2265 3"
+    assert driver.execute_script(cell, 3, "lower", "win_probability") == "\u2265 0.250"
+    assert driver.execute_script(cell, -16, "exact", "score") == "-16"
+    assert driver.execute_script(cell, -16, "upper", "bound") == "upper"
+    # and so in the answer drawn for a position near the end
+    fresh_game(driver)
+    type_into(driver, "io", LOST_THREE)
+    driver.execute_script("document.getElementById('message').textContent = ''")
+    driver.find_element(By.ID, "load").click()
+    wait(driver, lambda d: d.find_element(By.ID, "message").text == "loaded")
+    type_into(driver, "think-time", 0.3)
+    driver.find_element(By.ID, "best").click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#result tr.playable"))
+    header = [th.text for th in driver.find_elements(By.CSS_SELECTOR, "#result th")]
+    rows = driver.execute_script(
+        "return Array.from(document.querySelectorAll('#result tr.playable'),"
+        " tr => Array.from(tr.children, td => td.textContent))"
+    )
+    score, bound = header.index("score"), header.index("bound")
+    assert rows and rows[0][bound] == "exact" and rows[0][score] == "-16"
+    for row in rows:
+        assert row[score].startswith("\u2264 ") == (row[bound] == "upper"), row

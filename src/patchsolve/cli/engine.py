@@ -184,6 +184,19 @@ def _fmt_cell(v) -> str:
     return str(v)
 
 
+# a bound is printed as one: "<= -16" reads as at most -16, a bare "-16"
+# beside an exact -16 reads as just as good
+BOUND_SIGN = {"upper": "<= ", "lower": ">= "}
+
+
+def _row_cell(row: dict, key: str) -> str:
+    """A ranked row's cell; its score (and win chance) marked when a bound."""
+    cell = _fmt_cell(row.get(key, ""))
+    if key in ("score", "win_probability") and row.get(key) is not None:
+        cell = BOUND_SIGN.get(row.get("bound"), "") + cell
+    return cell
+
+
 @click.command("eval", context_settings=CONTEXT)
 @position_arguments
 @engine_options(DEFAULT_TIME)
@@ -261,7 +274,7 @@ def eval_cmd(position, position_file, engine, top, show_map, map_svg, as_json):
     click.echo(line)
     keys = ["move", "score", "win_probability", "bound"]
     keys += [k for k in ("depth", "proven", "visits") if any(row[k] is not None for row in rows)]
-    table = [[str(i + 1)] + [_fmt_cell(row.get(k, "")) for k in keys] for i, row in enumerate(rows)]
+    table = [[str(i + 1)] + [_row_cell(row, k) for k in keys] for i, row in enumerate(rows)]
     header = ["#"] + [{"win_probability": "win"}.get(k, k) for k in keys]
     widths = [max(len(x) for x in col) for col in zip(header, *table)]
     click.echo("  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip())

@@ -424,6 +424,16 @@ function proofText(r) {
   return parts.join(", ");
 }
 
+// a bound reads as one: "\u2264 -16" is at most -16, a bare -16 beside an exact -16 reads as as good
+const BOUND_SIGN = { upper: "\u2264 ", lower: "\u2265 " };
+
+function cell(row, key) {
+  const v = row[key];
+  if (v === null || v === undefined) return "";
+  const text = typeof v === "number" && !Number.isInteger(v) ? v.toFixed(3) : String(v);
+  return (key === "score" || key === "win_probability" ? BOUND_SIGN[row.bound] ?? "" : "") + text;
+}
+
 function showResult(r, status, job) {
   const box = $("result");
   if (!r) { box.textContent = "no result"; return; }
@@ -441,7 +451,7 @@ function showResult(r, status, job) {
     html += `<table><tr><th>#</th><th>move</th>${keys.map((k) => `<th>${k}</th>`).join("")}</tr>`;
     top.forEach((d, i) => {
       html += `<tr class="playable" data-move="${d.move}"><td>${i + 1}</td><td>${d.move}</td>`
-        + keys.map((k) => `<td>${d[k] === null || d[k] === undefined ? "" : typeof d[k] === "number" && !Number.isInteger(d[k]) ? d[k].toFixed(3) : d[k]}</td>`).join("") + "</tr>";
+        + keys.map((k) => `<td>${cell(d, k)}</td>`).join("") + "</tr>";
     });
     html += "</table><small>click a move to play it</small>";
   } else {
