@@ -552,6 +552,7 @@ def test_moving_away_during_a_search_sets_its_answer_aside(page):
     wait(driver, lambda d: engine_idle(d))
     assert not driver.find_elements(By.ID, "best-move")
     assert "another position" in driver.find_element(By.ID, "result").text
+    assert driver.find_element(By.ID, "progress-text").text == ""  # nor its progress
     type_into(driver, "think-time", 0.2)
     driver.find_element(By.ID, "best").click()
     wait(driver, lambda d: d.find_elements(By.ID, "best-move"))

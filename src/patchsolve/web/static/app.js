@@ -363,7 +363,10 @@ function startSearch(time, purpose) {
 function endJob(job) {
   if (state.job === job) state.job = null;
   $("stop").disabled = true;
-  if ($("result").textContent === "searching\u2026" && !stillShown(job)) {
+  if (stillShown(job)) return;
+  $("progress-text").textContent = "";   // its progress was about that position too
+  $("progress-bar").style.width = "0%";
+  if ($("result").textContent === "searching\u2026") {
     $("result").innerHTML = "<small>the answer was about another position: not shown</small>";
   }
 }
