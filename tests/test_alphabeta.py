@@ -386,7 +386,7 @@ def test_an_interrupted_iteration_answers_with_the_best_root_move_it_finished():
     replaced = partial_answers = 0
     for pos in endgames(10, 300000, min_tree=20000, first_seed=50):
         for budget in (1, 2049, 5121, 10241):
-            searcher = ab.Searcher(16, tt=False, placements=0, prune_depth=100, lmr=0, rank_plies=0)
+            searcher = ab.Searcher(16, tt=False, placements=0, prune_depth=100, lmr=0, rank_plies=0, leather=0)
             done = searcher.run(pos._c, 99, budget, 0.0)
             if searcher.partial is None:
                 continue
@@ -428,7 +428,7 @@ def test_full_width_search_is_plain_minimax():
     """Without pruning, reductions or a table, the PVS windows change no value."""
     for pos in SMALL[:10]:
         for depth in (2, 3):
-            searcher = ab.Searcher(16, tt=False, placements=0, prune_depth=100, lmr=0, rank_plies=0)
+            searcher = ab.Searcher(16, tt=False, placements=0, prune_depth=100, lmr=0, rank_plies=0, leather=0)
             assert searcher.run(pos._c, depth, 0, 30.0)[-1][1] == ab.minimax(pos._c, depth)[0]
 
 
@@ -637,3 +637,49 @@ def test_progress_near_the_end_says_no_more_than_the_solver_proved():
     for r in seen:
         assert r.root_moves[0]["move"] == r.best_move
         assert all(d["score"] <= -16 for d in r.root_moves)  # the position is worth -16
+
+
+# -- the leather patch: a few squares below the root, every square at it -------------------
+
+
+def _leather_to_place(count, seed):
+    """Positions where the player to move must place a leather patch now,
+    from seeded games of mostly greedy moves."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        pos = Position.start(seed=rng.randrange(10**6))
+        while not pos.is_over and not pos.pending_leather:
+            greedy = Move.from_code(_eval.greedy_move(pos._c))
+            pos = pos.play(greedy if rng.random() < 0.7 else rng.choice(pos.legal_moves()))
+        if not pos.is_over:
+            out.append(pos)
+    return out
+
+
+LEATHER = _leather_to_place(60, seed=3)
+
+
+def test_below_the_root_a_leather_patch_tries_only_its_best_ranked_squares():
+    for pos in LEATHER[:12]:
+        every = ab.ordered_moves(pos._c, 2, False, 0)
+        assert len(every) == len(pos.legal_moves()) > 4
+        assert ab.ordered_moves(pos._c, 2, False, 4) == every[:4]
+        # a square completing the 7x7 bonus, if any, is ranked among them (buy gain first)
+        bonus = [m for m in every if pos.play(Move.from_code(m)).bonus_owner is not None]
+        assert all(m in every[:4] for m in bonus[:1]) or pos.bonus_owner is not None
+
+
+def test_at_the_root_a_leather_patch_tries_every_square():
+    """At depth 1 the root's children are leaves: the best square is the
+    evaluation's best of all of them, even one ranked below the fourth."""
+    found = 0
+    for pos in LEATHER:
+        every = ab.ordered_moves(pos._c, 2, False, 0)
+        full = patchsolve.search(pos, engine="alphabeta", depth=1, workers=1, leather=0, endgame_solve=False)
+        if every.index(full.best_move.code) < 4:
+            continue
+        found += 1
+        pruned = patchsolve.search(pos, engine="alphabeta", depth=1, workers=1, leather=4, endgame_solve=False)
+        assert (pruned.best_move, pruned.score) == (full.best_move, full.score)
+    assert found >= 1

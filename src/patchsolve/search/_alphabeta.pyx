@@ -173,6 +173,7 @@ ctypedef struct Ctx:
     int prune_depth        # prune only at nodes with at least this depth left
     int rank_plies         # nodes this close to the root rank placements by the evaluation (0 = none)
     int lmr                # late-move reductions once this many moves are searched (0 = off)
+    int leather            # leather squares kept where pruning applies, below the root (0 = all)
     uint64_t cut_first     # beta cut-offs by the first move / by a later one
     uint64_t cut_later
     uint64_t cut_later_i   # sum of the move index of later cut-offs
@@ -311,7 +312,7 @@ cdef void rank_by_eval(const CState* s, int p, int gain, int64_t* keys, int n) n
 
 
 cdef void picker_init(Ctx* c, const CState* s, Picker* pk, int64_t* keys, move_t ttmove,
-                      bint prune, bint merge, bint rank=False) noexcept nogil:
+                      bint prune, bint merge, bint rank=False, bint root=False) noexcept nogil:
     """Keys of the walk (or of every leather square) now; the affordable
     patches of the next three wait, by bound (two points a buy-gain button,
     ``order_key`` with no badness)."""
@@ -328,7 +329,7 @@ cdef void picker_init(Ctx* c, const CState* s, Picker* pk, int64_t* keys, move_t
     pk.merge = merge
     pk.rank = rank
     if s.pending >= 0:
-        while empty:                      # every leather square, none pruned
+        while empty:                      # every leather square ...
             m = ps_ctz128(empty) + 1
             empty &= empty - 1
             if m == ttmove:
@@ -337,6 +338,12 @@ cdef void picker_init(Ctx* c, const CState* s, Picker* pk, int64_t* keys, move_t
             gain = 7 if completes_bonus(T, s, s.quilt[p] | mask) else 0
             keys[pk.n] = order_key(gain, placement_badness(s.quilt[p], mask), m)
             pk.n += 1
+        # ... or, when pruning below the root, only the ``leather`` best of them
+        k = c.leather - (1 if ttmove >= 0 else 0)
+        if pk.prune and not root and c.leather > 0 and pk.n > k:
+            for j in range(k):
+                select_best(keys, j, pk.n)
+            pk.n = k
         return
     if ttmove != MOVE_WALK:
         keys[0] = order_key(0, 0, MOVE_WALK)
@@ -523,7 +530,7 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
     if not cut:
         picker_init(c, s, &pk, c.keys + ply * MAX_MOVES, ttmove if tt_first else -1,
                     depth >= c.prune_depth and not ranking, not ranking,
-                    ply < c.rank_plies and spaces_left(s) <= RANK_SPACES)
+                    ply < c.rank_plies and spaces_left(s) <= RANK_SPACES, ply == 0)
     while not cut:
         if picking:
             m = picker_next(c, s, &pk)
@@ -743,11 +750,12 @@ cdef class Searcher:
     cdef int threads_used
     cdef public object partial  # (depth, value, pv, nodes, seldepth, None) of the interrupted iteration, or None
 
-    def __cinit__(self, int hash_mb, *, bint tt, int placements, int prune_depth, int lmr, int rank_plies):
+    def __cinit__(self, int hash_mb, *, bint tt, int placements, int prune_depth, int lmr, int rank_plies,
+                  int leather):
         """Every option by keyword and none defaulted: ``alphabeta.OPTIONS``
         is the one table of defaults (``tt``: use a table of ``hash_mb``
-        megabytes; ``placements``, ``prune_depth``, ``rank_plies``, ``lmr``
-        as documented there)."""
+        megabytes; ``placements``, ``prune_depth``, ``rank_plies``, ``lmr``,
+        ``leather`` as documented there)."""
         memset(&self.c, 0, sizeof(Ctx))
         ctx_alloc(&self.c, tt, hash_mb)
         if tt and self.c.tt == NULL:
@@ -759,6 +767,7 @@ cdef class Searcher:
         self.c.prune_depth = prune_depth
         self.c.rank_plies = rank_plies
         self.c.lmr = lmr
+        self.c.leather = leather
         self.threads_used = 1
 
     def __dealloc__(self):
@@ -974,10 +983,11 @@ def minimax(CoreState s, int depth=-1):
     return v, nodes
 
 
-def ordered_moves(CoreState s, int placements, bint rank=False):
+def ordered_moves(CoreState s, int placements, bint rank=False, int leather=0):
     """The moves of ``s`` in the searcher's order (buy gain, then placement
     badness, or with ``rank`` the evaluation after the placement), at most
-    ``placements`` of each patch (0: all)."""
+    ``placements`` of each patch (0: all) and, below the root, ``leather``
+    squares for a leather patch (0: all)."""
     cdef Ctx c
     cdef Picker pk
     cdef int64_t keys[MAX_MOVES]
@@ -987,6 +997,7 @@ def ordered_moves(CoreState s, int placements, bint rank=False):
         return out
     memset(&c, 0, sizeof(Ctx))
     c.placements = placements if placements > 0 else 0
+    c.leather = leather if leather > 0 else 0
     picker_init(&c, &s.s, &pk, keys, -1, placements > 0, True, rank)
     m = picker_next(&c, &s.s, &pk)
     while m >= 0:

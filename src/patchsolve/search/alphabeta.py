@@ -19,9 +19,15 @@ for every engine by :func:`patchsolve.search` (``dispatch.py``).
     kept there are the evaluation's best (``rank_plies=0``: never). Once ``lmr`` moves of a node
     are searched, each further move (walking excepted) is first searched
     one ply shallower and re-searched only when it beats alpha (``lmr=0``:
-    off).
+    off). Below the root, where pruning applies, a leather patch (a single
+    square, placed at once when a player passes a leather space) is tried
+    only on the ``leather`` squares ranked best by the same edge count (a
+    square completing the 7x7 bonus first); ``leather=0`` tries every
+    empty square, as the root always does.
     The defaults (2 placements everywhere, reductions from the 4th move)
     were chosen by matches: benchmarks/results/search_tuning.md; the
+    4 leather squares by a match (64.0% of 400 games against every square
+    at 0.1 s): benchmarks/results/search_screens/; the
     ranking by points lost against perfect play and endgame matches:
     benchmarks/results/placement_rank/.
     ``multipv=N`` ranks the N best root moves (MultiPV, as Stockfish
@@ -78,6 +84,7 @@ OPTIONS = {
     "tt": True,
     "learned": True,
     "lmr": 3,
+    "leather": 4,
     "on_iteration": None,
 }
 _INT_RANGES = {
@@ -85,6 +92,7 @@ _INT_RANGES = {
     "prune_depth": (1, MAX_DEPTH),
     "rank_plies": (0, MAX_DEPTH),
     "lmr": (0, 2048),
+    "leather": (0, 81),
 }
 
 
@@ -114,6 +122,7 @@ def _searcher(hash_mb, opts):
             prune_depth=opts["prune_depth"],
             rank_plies=opts["rank_plies"],
             lmr=opts["lmr"],
+            leather=opts["leather"],
         )
 
 
