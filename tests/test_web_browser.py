@@ -587,3 +587,15 @@ def test_a_ranked_row_that_is_a_bound_reads_as_one(page):
     assert rows and rows[0][bound] == "exact" and rows[0][score] == "-16"
     for row in rows:
         assert row[score].startswith("\u2264 ") == (row[bound] == "upper"), row
+
+
+def test_a_refused_search_leaves_no_searching_placeholder(page):
+    driver, url = page
+    fresh_game(driver)
+    driver.execute_script("document.getElementById('message').textContent = ''")
+    driver.execute_script("startSearch(-5, 'hint')")  # a time the server refuses (the form clamps it)
+    wait(driver, lambda d: "error" in d.find_element(By.ID, "message").get_attribute("class"))
+    wait(driver, lambda d: engine_idle(d))
+    assert "searching" not in driver.find_element(By.ID, "result").text
+    driver.find_element(By.ID, "best").click()  # and the engine is free again
+    wait(driver, lambda d: d.find_elements(By.ID, "best-move"))

@@ -363,12 +363,14 @@ function startSearch(time, purpose) {
 function endJob(job) {
   if (state.job === job) state.job = null;
   $("stop").disabled = true;
-  if (stillShown(job)) return;
+  const waiting = $("result").textContent === "searching\u2026";
+  if (stillShown(job)) {
+    if (waiting) $("result").innerHTML = "";   // an answer, if any, is drawn next; an error leaves none
+    return;
+  }
   $("progress-text").textContent = "";   // its progress was about that position too
   $("progress-bar").style.width = "0%";
-  if ($("result").textContent === "searching\u2026") {
-    $("result").innerHTML = "<small>the answer was about another position: not shown</small>";
-  }
+  if (waiting) $("result").innerHTML = "<small>the answer was about another position: not shown</small>";
 }
 
 async function pollJob(status, job) {
