@@ -386,7 +386,9 @@ def test_an_interrupted_iteration_answers_with_the_best_root_move_it_finished():
     replaced = partial_answers = 0
     for pos in endgames(10, 300000, min_tree=20000, first_seed=50):
         for budget in (1, 2049, 5121, 10241):
-            searcher = ab.Searcher(16, tt=False, placements=0, prune_depth=100, lmr=0, rank_plies=0, leather=0)
+            searcher = ab.Searcher(
+                16, tt=False, placements=0, prune_depth=100, lmr=0, rank_plies=0, leather=0
+            )
             done = searcher.run(pos._c, 99, budget, 0.0)
             if searcher.partial is None:
                 continue
@@ -428,7 +430,9 @@ def test_full_width_search_is_plain_minimax():
     """Without pruning, reductions or a table, the PVS windows change no value."""
     for pos in SMALL[:10]:
         for depth in (2, 3):
-            searcher = ab.Searcher(16, tt=False, placements=0, prune_depth=100, lmr=0, rank_plies=0, leather=0)
+            searcher = ab.Searcher(
+                16, tt=False, placements=0, prune_depth=100, lmr=0, rank_plies=0, leather=0
+            )
             assert searcher.run(pos._c, depth, 0, 30.0)[-1][1] == ab.minimax(pos._c, depth)[0]
 
 
@@ -680,6 +684,8 @@ def test_at_the_root_a_leather_patch_tries_every_square():
         if every.index(full.best_move.code) < 4:
             continue
         found += 1
-        pruned = patchsolve.search(pos, engine="alphabeta", depth=1, workers=1, leather=4, endgame_solve=False)
+        pruned = patchsolve.search(
+            pos, engine="alphabeta", depth=1, workers=1, leather=4, endgame_solve=False
+        )
         assert (pruned.best_move, pruned.score) == (full.best_move, full.score)
     assert found >= 1
