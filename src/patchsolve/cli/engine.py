@@ -193,7 +193,7 @@ def _row_cell(row: dict, key: str) -> str:
     """A ranked row's cell; its score (and win chance) marked when a bound."""
     cell = _fmt_cell(row.get(key, ""))
     if key in ("score", "win_probability") and row.get(key) is not None:
-        cell = BOUND_SIGN.get(row.get("bound"), "") + cell
+        cell = BOUND_SIGN.get(str(row.get("bound")), "") + cell
     return cell
 
 
