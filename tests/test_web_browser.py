@@ -599,3 +599,36 @@ def test_a_refused_search_leaves_no_searching_placeholder(page):
     assert "searching" not in driver.find_element(By.ID, "result").text
     driver.find_element(By.ID, "best").click()  # and the engine is free again
     wait(driver, lambda d: d.find_elements(By.ID, "best-move"))
+
+
+def test_a_finished_answer_goes_when_the_board_moves_on(page):
+    """Its rows would play a move ranked for another position: the table
+    is cleared when the page goes to another move."""
+    driver, url = page
+    fresh_game(driver)
+    driver.find_element(By.ID, "walk").click()
+    wait(driver, lambda d: d.find_element(By.ID, "ply-info").text == "move 1 of 1")
+    type_into(driver, "think-time", 0.2)
+    driver.find_element(By.ID, "best").click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#result tr.playable"))
+    driver.find_element(By.ID, "undo").click()
+    wait(driver, lambda d: d.find_element(By.ID, "ply-info").text == "move 0 of 1")
+    assert not driver.find_elements(By.CSS_SELECTOR, "#result tr.playable")
+    assert not driver.find_elements(By.ID, "best-move")
+
+
+def test_the_engine_takes_its_turn_after_a_review_held_it(page):
+    """The engine is given the side to move while a review runs (busy then):
+    once the review ends, it plays."""
+    driver, url = page
+    fresh_game(driver)
+    for n in (1, 2):
+        driver.find_element(By.ID, "walk").click()
+        wait(driver, lambda d, n=n: d.find_element(By.ID, "ply-info").text == f"move {n} of {n}")
+    mover = shown_position(driver).to_move
+    type_into(driver, "review-time", 0.5)
+    type_into(driver, "move-time", 0.2)
+    driver.find_element(By.ID, "review").click()
+    Select(driver.find_element(By.ID, "engine-side")).select_by_value(str(mover))
+    wait(driver, lambda d: d.find_element(By.ID, "ply-info").text == "move 3 of 3")
+    assert driver.find_element(By.ID, "review-graph").find_elements(By.CSS_SELECTOR, "svg")

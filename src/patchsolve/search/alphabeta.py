@@ -23,7 +23,8 @@ for every engine by :func:`patchsolve.search` (``dispatch.py``).
     square, placed at once when a player passes a leather space) is tried
     only on the ``leather`` squares ranked best by the same edge count (a
     square completing the 7x7 bonus first); ``leather=0`` tries every
-    empty square, as the root always does.
+    empty square, as the root always does (and so does ``placements=0``,
+    which turns every pruning off).
     The defaults (2 placements everywhere, reductions from the 4th move)
     were chosen by matches: benchmarks/results/search_tuning.md; the
     4 leather squares by a match (64.0% of 400 games against every square

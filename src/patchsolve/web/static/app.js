@@ -56,9 +56,12 @@ function showView(view) {
   markReviewPly();
   const v = view;
   $("ply-info").textContent = `move ${v.ply} of ${v.length}`;
-  if (state.job !== null && !stillShown(state.job)) stopJob();   // its answer would not be drawn
-  const map = $("map-view");
-  if (map.dataset.about && map.dataset.about !== aboutNow(true)) { map.innerHTML = ""; delete map.dataset.about; }
+  if (state.job !== null && !stillShown(state.job)) abandonJob();   // its answer would not be drawn
+  // an answer or a map drawn for another position goes (its rows would play there)
+  for (const id of ["result", "map-view"]) {
+    const box = $(id);
+    if (box.dataset.about && box.dataset.about !== aboutNow(true)) { box.innerHTML = ""; delete box.dataset.about; }
+  }
   // the score if the game ended now is noise at the start (both about -160)
   const started = v.fields.time[0] + v.fields.time[1] > 0;
   if (v.is_over) setStatus(`Game over: ${v.outcome}`);
@@ -71,6 +74,7 @@ const SETUP_LOCKED = "finish the set-up first: Use this position, or Cancel";
 
 async function goTo(ply) {
   if (state.setup) { message(SETUP_LOCKED, "error"); return; }
+  if (ply !== state.ply) abandonJob();
   try { showView(await api("/api/game", { game: state.game, ply })); }
   catch (e) { message(e.message, "error"); }
 }
@@ -287,7 +291,7 @@ function drawMoveList() {
 
 async function undo() {
   if (state.setup || state.ply === 0) return;
-  stopJob();
+  abandonJob();
   let view = await api("/api/game", { game: state.game, ply: state.ply - 1 });
   // against the engine, take back to the human's turn
   while (view.ply > 0 && isEngineSide(view.to_move)) {
@@ -330,7 +334,22 @@ function aboutNow(withPly) {
 }
 
 function stillShown(job) {
-  return !state.setup && aboutNow(job.purpose !== "review") === job.about;
+  return !state.setup && job.about !== null && aboutNow(job.purpose !== "review") === job.about;
+}
+
+// Stop the job and set its answer aside, before the page leaves its position
+// (the stop's reply could otherwise come while the old position is shown).
+function abandonJob() {
+  if (state.job === null) return;
+  state.job.about = null;
+  stopJob();
+}
+
+function showWaiting(on) {
+  const box = $("result");
+  delete box.dataset.about;
+  if (on) { box.innerHTML = "<small>searching\u2026</small>"; box.dataset.waiting = "1"; }
+  else { box.innerHTML = ""; delete box.dataset.waiting; }
 }
 
 async function runJob(path, request, purpose) {
@@ -340,11 +359,11 @@ async function runJob(path, request, purpose) {
   state.job = job;
   $("stop").disabled = false;
   // the previous answer was about another search: never leave it beside the new one
-  if (purpose !== "review") $("result").innerHTML = "<small>searching\u2026</small>";
+  if (purpose !== "review") showWaiting(true);
   try {
     const first = await api(path, request);
     job.id = first.id;
-    if (purpose === "engine-move") setStatus("The engine is thinking...");
+    if (purpose === "engine-move" && stillShown(job)) setStatus("The engine is thinking...");
     if (job.stop) stopJob();
     pollJob(first, job);
   } catch (e) {
@@ -363,11 +382,9 @@ function startSearch(time, purpose) {
 function endJob(job) {
   if (state.job === job) state.job = null;
   $("stop").disabled = true;
-  const waiting = $("result").textContent === "searching\u2026";
-  if (stillShown(job)) {
-    if (waiting) $("result").innerHTML = "";   // an answer, if any, is drawn next; an error leaves none
-    return;
-  }
+  const waiting = $("result").dataset.waiting === "1";
+  if (waiting) showWaiting(false);   // an answer, if any, is drawn next; an error leaves none
+  if (stillShown(job)) return;
   $("progress-text").textContent = "";   // its progress was about that position too
   $("progress-bar").style.width = "0%";
   if (waiting) $("result").innerHTML = "<small>the answer was about another position: not shown</small>";
@@ -384,18 +401,22 @@ async function pollJob(status, job) {
   }
   endJob(job);
   if (state.setup) { $("result").innerHTML = ""; return; }   // an answer about the game, not the set-up
-  if (!stillShown(job)) { maybeEngineMove(); return; }
-  if (status.status === "error") { message(`engine error: ${status.error}`, "error"); return; }
-  if (job.purpose === "review") { showReview(status.result); return; }
   const r = status.result;
-  if (job.purpose === "engine-move" && r && r.best_move && engineToMove()) {
+  if (!stillShown(job)) {
+    // set aside
+  } else if (status.status === "error") {
+    message(`engine error: ${status.error}`, "error");
+  } else if (job.purpose === "review") {
+    showReview(r);
+  } else if (job.purpose === "engine-move" && r && r.best_move && engineToMove()) {
     // once played, the answer is about the position before the board shown: say so, and no more
     $("result").innerHTML = `<small>the engine played ${r.best_move} for player ${job.mover} at move ${job.ply}</small>`;
     await playMove(r.best_move);
+    return;
   } else {
     showResult(r, status.status, job);
-    maybeEngineMove();   // e.g. a hint held the engine when its turn came
   }
+  maybeEngineMove();   // its turn may have come while this job held the engine
 }
 
 function showProgress(job) {
@@ -463,6 +484,7 @@ function showResult(r, status, job) {
     html += "<small>(this engine reports no ranked list of root moves)</small>";
   }
   box.innerHTML = html;
+  box.dataset.about = job.about;
   box.querySelectorAll("tr.playable").forEach((tr) => tr.addEventListener("click", () => playMove(tr.dataset.move)));
 }
 
@@ -599,11 +621,11 @@ function markReviewPly() {
 // -- load / save -------------------------------------------------------------------
 
 async function load() {
-  stopJob();
+  abandonJob();
   try {
     const view = await api("/api/load", { text: $("io").value });
     message("loaded", "ok");
-    $("result").innerHTML = "";
+    showWaiting(false);
     $("review-graph").innerHTML = ""; $("review-text").innerHTML = "";
     showView(view);
   } catch (e) { message(`cannot load: ${e.message}`, "error"); }
@@ -619,12 +641,13 @@ function download() {
 }
 
 async function newGame() {
-  stopJob();
+  abandonJob();
   message("");
   try {
-    showView(await api("/api/new", { seed: parseInt($("seed").value, 10) || 0 }));
-    $("result").innerHTML = "";
+    const view = await api("/api/new", { seed: parseInt($("seed").value, 10) || 0 });
+    showWaiting(false);
     $("review-graph").innerHTML = ""; $("review-text").innerHTML = "";
+    showView(view);   // last: it may start the engine's first move
   } catch (e) { message(e.message, "error"); }
 }
 
@@ -671,7 +694,7 @@ function piecesOf(view) {
 }
 
 function startSetup() {
-  stopJob();
+  abandonJob();
   const v = state.view, f = v.fields;
   const { placed, unnamed } = piecesOf(v);
   state.setup = { placed, pick: null, hover: null };
