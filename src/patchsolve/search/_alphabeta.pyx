@@ -229,11 +229,22 @@ ctypedef struct Picker:
     bint rank              # placements ranked by the learned evaluation after them (``rank_by_eval``)
 
 
+cdef inline int keep_best(int64_t* keys, int lo, int n, int keep) noexcept nogil:
+    """Bring the ``keep`` best keys of ``keys[lo:n]`` to its front, in
+    order; the new end of the list."""
+    cdef int j
+    if n - lo <= keep:
+        return n
+    for j in range(keep):
+        select_best(keys, lo + j, n)
+    return lo + keep
+
+
 cdef void add_patch(Ctx* c, const CState* s, Picker* pk, int pid) noexcept nogil:
     """Append the keys of ``pid``'s placements (one per 7x7 outcome for a
     final buy); when pruning, only the ``c.placements`` best, the TT move (searched
     already, so not listed) taking one of those places."""
-    cdef int p = to_move(s), og, a, gain = buy_gain(T, s, p, pid), lo = pk.n, k = pk.n, keep, j, slot
+    cdef int p = to_move(s), og, a, gain = buy_gain(T, s, p, pid), lo = pk.n, k = pk.n, slot
     cdef int has_tt = 0
     cdef bint final = pk.merge and is_final_buy(T, s, p, pid)
     cdef int seen[2]
@@ -262,11 +273,7 @@ cdef void add_patch(Ctx* c, const CState* s, Picker* pk, int pid) noexcept nogil
     if pk.rank and k - lo > 1:
         rank_by_eval(s, p, gain, keys + lo, k - lo)
     if pk.prune:
-        keep = c.placements - has_tt
-        if k - lo > keep:
-            for j in range(keep):
-                select_best(keys, lo + j, k)
-            k = lo + keep
+        k = keep_best(keys, lo, k, c.placements - has_tt)
     pk.n = k
 
 
@@ -339,11 +346,8 @@ cdef void picker_init(Ctx* c, const CState* s, Picker* pk, int64_t* keys, move_t
             keys[pk.n] = order_key(gain, placement_badness(s.quilt[p], mask), m)
             pk.n += 1
         # ... or, when pruning below the root, only the ``leather`` best of them
-        k = c.leather - (1 if ttmove >= 0 else 0)
-        if pk.prune and not root and c.leather > 0 and pk.n > k:
-            for j in range(k):
-                select_best(keys, j, pk.n)
-            pk.n = k
+        if pk.prune and not root and c.leather > 0:
+            pk.n = keep_best(keys, 0, pk.n, c.leather - (1 if ttmove >= 0 else 0))
         return
     if ttmove != MOVE_WALK:
         keys[0] = order_key(0, 0, MOVE_WALK)
