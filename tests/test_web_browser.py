@@ -327,6 +327,12 @@ def type_into(driver, element_id, value):
     box.send_keys(str(value))
 
 
+def walk_to(driver, n):
+    """Walk, and wait until the board shows move ``n`` as the last."""
+    driver.find_element(By.ID, "walk").click()
+    wait(driver, lambda d: d.find_element(By.ID, "ply-info").text == f"move {n} of {n}")
+
+
 def shown_position(driver):
     driver.find_element(By.ID, "show-position").click()
     return ps.Position(driver.find_element(By.ID, "io").get_attribute("value"))
@@ -542,8 +548,7 @@ def test_moving_away_during_a_search_sets_its_answer_aside(page):
     another is not drawn there; the engine is free again afterwards."""
     driver, url = page
     fresh_game(driver)
-    driver.find_element(By.ID, "walk").click()
-    wait(driver, lambda d: d.find_element(By.ID, "ply-info").text == "move 1 of 1")
+    walk_to(driver, 1)
     type_into(driver, "think-time", 5)
     driver.find_element(By.ID, "best").click()
     wait(driver, lambda d: "searching" in d.find_element(By.ID, "result").text)
@@ -606,8 +611,7 @@ def test_a_finished_answer_goes_when_the_board_moves_on(page):
     is cleared when the page goes to another move."""
     driver, url = page
     fresh_game(driver)
-    driver.find_element(By.ID, "walk").click()
-    wait(driver, lambda d: d.find_element(By.ID, "ply-info").text == "move 1 of 1")
+    walk_to(driver, 1)
     type_into(driver, "think-time", 0.2)
     driver.find_element(By.ID, "best").click()
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#result tr.playable"))
@@ -622,9 +626,8 @@ def test_the_engine_takes_its_turn_after_a_review_held_it(page):
     once the review ends, it plays."""
     driver, url = page
     fresh_game(driver)
-    for n in (1, 2):
-        driver.find_element(By.ID, "walk").click()
-        wait(driver, lambda d, n=n: d.find_element(By.ID, "ply-info").text == f"move {n} of {n}")
+    walk_to(driver, 1)
+    walk_to(driver, 2)
     mover = shown_position(driver).to_move
     type_into(driver, "review-time", 0.5)
     type_into(driver, "move-time", 0.2)
