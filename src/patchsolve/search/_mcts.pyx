@@ -73,7 +73,6 @@ cdef enum:
     MAX_PATH = 1024
     NO_NODE = -1
     PATCH_MARK = -2        # move of a patch node: PATCH_MARK - patch id (always < 0)
-    MAX_WIDEN_EVAL = 32    # most placements ``widen_eval`` may re-order
 
 
 ctypedef struct Node:
@@ -108,8 +107,6 @@ ctypedef struct Config:
     int hole_penalty      # placement order and playouts: cost of a 1-square hole
     int leaf              # LEAF_EVAL: a new leaf is valued by the evaluation, no playout
     double minimax        # UCT's exploitation term: (1 - minimax) mean + minimax x mm
-    int widen_eval        # widening: this many most compact placements re-ordered by the evaluation
-    int place_eval        # a chosen patch's leaf: placed at the evaluation's best of this many most compact
 
 
 cdef const Tables* T = get_tables()
@@ -139,55 +136,6 @@ cdef move_t best_below(const move_t* moves, int n, const CState* s, const Config
         if key < below and key > best_key:
             best_key, best = key, moves[i]
     return best
-
-
-cdef int compact_top(const move_t* moves, int n, const CState* s, const Config* cfg,
-                     int k, int64_t* top) noexcept nogil:
-    """The ``k`` highest ``order_key``s of ``moves`` (all of them when fewer),
-    largest first, into ``top``; returns how many."""
-    cdef int i, j, h = 0
-    cdef int64_t key
-    for i in range(n):
-        key = order_key(moves[i], s, cfg)
-        if h == k and key <= top[k - 1]:
-            continue
-        j = h if h < k else k - 1
-        while j > 0 and top[j - 1] < key:
-            top[j] = top[j - 1]
-            j -= 1
-        top[j] = key
-        if h < k:
-            h += 1
-    return h
-
-
-cdef int eval_head(const move_t* moves, int n, const CState* s, const Config* cfg,
-                   int k, move_t* head) noexcept nogil:
-    """The ``k`` most compact placements, re-ordered by the evaluation of
-    the position after each for the player placing (ties: compactness):
-    the head of the widening order with ``widen_eval`` = k (the compactness
-    order goes on after them), and the leaf placements with ``place_eval``.
-    Returns how many."""
-    cdef int64_t top[MAX_WIDEN_EVAL]
-    cdef double ev[MAX_WIDEN_EVAL]
-    cdef int p = to_move(s), h, i, j
-    cdef CState child
-    cdef double e
-    cdef move_t m
-    h = compact_top(moves, n, s, cfg, k, top)
-    for i in range(h):          # insertion by evaluation; top is compactness-first, so ties keep it
-        m = <move_t>(top[i] & 0xFFFFF)
-        child = s[0]
-        apply_move(&child, m)
-        e = evaluate_margin(&child, p)
-        j = i
-        while j > 0 and ev[j - 1] < e:
-            ev[j] = ev[j - 1]
-            head[j] = head[j - 1]
-            j -= 1
-        ev[j] = e
-        head[j] = m
-    return h
 
 
 cdef inline bint patch_usable(const CState* s, int p, int pid, u128 empty) noexcept nogil:
@@ -377,8 +325,7 @@ cdef class Searcher:
 
     def configure(self, str tree, str policy, str value, double blend, double margin_scale,
                   double c, double pw_c, double pw_alpha, bint solver, double epsilon, int samples,
-                  double time_weight, int hole_penalty, str leaf, double minimax,
-                  int widen_eval, int place_eval):
+                  double time_weight, int hole_penalty, str leaf, double minimax):
         """Set every search parameter (no defaults here: ``mcts.DEFAULTS``
         is the one table; the Python side validates the values)."""
         self.cfg.tree = {"twolevel": TREE_TWOLEVEL, "plain": TREE_PLAIN}[tree]
@@ -396,8 +343,6 @@ cdef class Searcher:
         self.cfg.hole_penalty = hole_penalty
         self.cfg.leaf = {"playout": LEAF_PLAYOUT, "eval": LEAF_EVAL}[leaf]
         self.cfg.minimax = minimax
-        self.cfg.widen_eval = widen_eval if 0 <= widen_eval <= MAX_WIDEN_EVAL else 0
-        self.cfg.place_eval = place_eval if 0 <= place_eval <= MAX_WIDEN_EVAL else 0
         self.configured = True
 
     # -- node storage ---------------------------------------------------
@@ -452,10 +397,8 @@ cdef class Searcher:
         cdef int pids[4]
         cdef move_t buf[MAX_MOVES]
         cdef Node* nx = &self.nodes[x]
-        cdef int k = nx.n_children, n, pid, h
+        cdef int k = nx.n_children, n, pid
         cdef int64_t last
-        cdef int64_t top[MAX_WIDEN_EVAL]
-        cdef move_t head[MAX_WIDEN_EVAL]
         patch_out[0] = -1
         if self.cfg.tree == TREE_PLAIN:
             # Stride through gen_moves' order from a per-node offset: a cheap
@@ -471,15 +414,7 @@ cdef class Searcher:
             return PATCH_MARK - pid
         # placements (or leather squares): the best key below the newest child's
         n = placements_of(s, nx.patch, buf)
-        h = self.cfg.widen_eval if self.cfg.widen_eval < n else n
-        if k < h:
-            eval_head(buf, n, s, &self.cfg, h, head)
-            return head[k]
-        if k > 0 and k == h:    # the compactness order goes on below the head's least key
-            compact_top(buf, n, s, &self.cfg, h, top)
-            last = top[h - 1]
-        else:
-            last = order_key(self.nodes[nx.first_child].move, s, &self.cfg) if k > 0 else (1LL << 62)
+        last = order_key(self.nodes[nx.first_child].move, s, &self.cfg) if k > 0 else (1LL << 62)
         return best_below(buf, n, s, &self.cfg, last)
 
     cdef inline bint may_add_child(self, int x, const CState* s) noexcept nogil:
@@ -514,10 +449,7 @@ cdef class Searcher:
     cdef move_t first_placement(self, const CState* s, int patch) noexcept nogil:
         """The placement of ``patch`` the widening order puts first."""
         cdef move_t buf[MAX_MOVES]
-        cdef move_t head[MAX_WIDEN_EVAL]
         cdef int n = placements_of(s, patch, buf)
-        if self.cfg.widen_eval > 0 and eval_head(buf, n, s, &self.cfg, self.cfg.widen_eval, head) > 0:
-            return head[0]
         return best_below(buf, n, s, &self.cfg, 1LL << 62)
 
     cdef int select_child(self, int x) noexcept nogil:
@@ -549,14 +481,7 @@ cdef class Searcher:
         """Finish the game from ``s`` (LEAF_EVAL: only place a chosen
         patch, so the leaf is a whole position for the evaluation)."""
         cdef move_t m
-        cdef move_t buf[MAX_MOVES]
-        cdef move_t head[MAX_WIDEN_EVAL]
-        cdef int n
-        if self.nodes[leaf].patch >= 0 and self.cfg.place_eval > 0:
-            n = placements_of(s, self.nodes[leaf].patch, buf)
-            eval_head(buf, n, s, &self.cfg, self.cfg.place_eval, head)
-            apply_move(s, head[0])
-        elif self.nodes[leaf].patch >= 0:      # a patch was chosen, not yet placed
+        if self.nodes[leaf].patch >= 0:      # a patch was chosen, not yet placed
             m = sample_placement(s, self.nodes[leaf].patch,
                                  self.cfg.samples if self.cfg.policy != POLICY_UNIFORM else 1,
                                  self.cfg.hole_penalty, &self.rng)

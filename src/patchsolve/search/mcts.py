@@ -81,8 +81,6 @@ DEFAULTS = {
     "hole_penalty": 4,  # placement order/playouts: points against a 1-square hole
     "leaf": "eval",  # a new leaf is valued by the (learned) evaluation; "playout": played out
     "minimax": 0.3,  # implicit minimax backups: weight of the best-line value in UCT
-    "widen_eval": 0,  # widening: this many most compact placements re-ordered by the evaluation
-    "place_eval": 0,  # a chosen patch's leaf: placed at the evaluation's best of this many most compact
 }
 _FLOATS = {
     "blend": (0.0, 1.0),
@@ -140,9 +138,6 @@ def check_config(options: dict) -> dict:
         cfg[name] = float(v)
     if not isinstance(cfg["solver"], bool):
         raise LimitError(f"solver must be True or False, not {cfg['solver']!r}")
-    for name in ("widen_eval", "place_eval"):
-        if isinstance(cfg[name], bool) or not isinstance(cfg[name], int) or not 0 <= cfg[name] <= 32:
-            raise LimitError(f"{name} must be an integer in 0 .. 32, not {cfg[name]!r}")
     if (
         isinstance(cfg["hole_penalty"], bool)
         or not isinstance(cfg["hole_penalty"], int)
