@@ -45,13 +45,18 @@ def loss_of(row: dict, move: str) -> tuple[float, bool]:
     raise KeyError(f"{move} is not among the position's moves")
 
 
+def played(spec: str, rows: list[dict], seed: int):
+    """(row, the move the player chose there, its loss, whether that loss
+    is only a bound) for each row, the player seeded ``seed`` + its index."""
+    for i, row in enumerate(rows):
+        move, _ = choose_with_result(make_player(spec, seed=seed + i), Position(row["position"]))
+        yield (row, str(move), *loss_of(row, str(move)))
+
+
 def judge(spec: str, rows: list[dict], seed: int) -> dict:
     """One player's losses over the rows."""
     losses, bounded = [], 0
-    for i, row in enumerate(rows):
-        pos = Position(row["position"])
-        move, _ = choose_with_result(make_player(spec, seed=seed + i), pos)
-        loss, is_bound = loss_of(row, str(move))
+    for _, _, loss, is_bound in played(spec, rows, seed):
         losses.append(loss)
         bounded += is_bound
     summary = _mean_ci(losses)  # the self-play report's normal 95% interval

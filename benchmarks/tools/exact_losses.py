@@ -17,10 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench_exact import DATA, loss_of, read_rows  # noqa: E402
-from patchsolve.players import make_player  # noqa: E402
-from patchsolve.position import Position  # noqa: E402
-from patchsolve.selfplay import choose_with_result  # noqa: E402
+from bench_exact import DATA, loss_of, played, read_rows  # noqa: E402
 
 
 def choice(move: str) -> str:
@@ -39,12 +36,10 @@ def main() -> None:
     rows = read_rows(args.data)
     by_kind = {"choice": 0.0, "placement": 0.0}
     walk_only = 0.0
-    for i, row in enumerate(rows):
-        move, _ = choose_with_result(make_player(args.player, seed=args.seed + i), Position(row["position"]))
-        lost, _ = loss_of(row, str(move))
+    for i, (row, move, lost, _) in enumerate(played(args.player, rows, args.seed)):
         if lost <= 0:
             continue
-        mine = choice(str(move))
+        mine = choice(move)
         same = [row["value"] - loss_of(row, m["move"])[0] for m in row["moves"] if choice(m["move"]) == mine]
         kind = "placement" if max(same) == row["value"] else "choice"
         by_kind[kind] += lost
