@@ -218,7 +218,7 @@ def test_the_phase_of_a_position_is_both_players_spaces_left():
     assert cal.phase_of(pos) == 106 - pos.time(0) - pos.time(1) == 105
 
 
-CORPUS = Path(__file__).resolve().parents[1] / "benchmarks" / "results" / "selfplay_2000" / "corpus.jsonl"
+CORPUS = Path(__file__).resolve().parents[1] / "benchmarks" / "results" / "selfplay_leather" / "corpus.jsonl"
 
 
 def test_the_shipped_mapping_is_the_fit_on_the_corpus_and_within_five_points_on_its_held_out_games():
@@ -230,11 +230,11 @@ def test_the_shipped_mapping_is_the_fit_on_the_corpus_and_within_five_points_on_
 
     shipped = json.loads((resources.files("patchsolve") / "data" / "win_probability.json").read_text())
     info = shipped["info"]
-    assert info["data"] == ["benchmarks/results/selfplay_2000/corpus.jsonl"]
+    assert info["data"] == ["benchmarks/results/selfplay_leather/corpus.jsonl"]
     result = cal.calibrate(read_corpus(CORPUS), seed=info["seed"], test_fraction=info["test_fraction"])
     for name, value in shipped["coef"].items():
         assert result["model"].coef[name] == pytest.approx(value, rel=1e-9)
-    assert result["test"]["games"] == info["held_out"]["games"] == 600
+    assert result["test"]["games"] == info["held_out"]["games"] == 240
     assert result["max_gap_current"] == pytest.approx(info["held_out"]["max_decile_gap"], abs=5e-4)
     assert result["max_gap_current"] <= cal.CALIBRATION_TOLERANCE
     assert result["brier_current"] == pytest.approx(info["held_out"]["brier"], abs=5e-5)
