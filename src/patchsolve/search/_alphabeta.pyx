@@ -762,7 +762,7 @@ cdef class Searcher:
     cdef public object partial  # (depth, value, pv, nodes, seldepth, None) of the interrupted iteration, or None
 
     def __cinit__(self, int hash_mb, *, bint tt, int placements, int prune_depth, int lmr, int rank_plies,
-                  int leather, int end_spaces=0):
+                  int leather, int end_spaces):
         """Every option by keyword and none defaulted: ``alphabeta.OPTIONS``
         is the one table of defaults (``tt``: use a table of ``hash_mb``
         megabytes; ``placements``, ``prune_depth``, ``rank_plies``, ``lmr``,
