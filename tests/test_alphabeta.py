@@ -166,29 +166,6 @@ def test_without_reductions_a_depth_3_search_is_plain_minimax():
         assert result.score == plain_minimax(pos, 3), pos.fields()
 
 
-
-def test_a_leaf_within_end_spaces_of_the_end_is_searched_to_the_end():
-    """end_spaces covering the whole position turns a depth-1 search without
-    pruning into plain minimax to the end: the exact value."""
-    for pos in SMALL[:12]:
-        spaces = 106 - pos.time(0) - pos.time(1)
-        exact = patchsolve.search(
-            pos, depth=1, placements=0, tt=False, lmr=0, end_spaces=spaces, endgame_solve=False
-        )
-        assert exact.score == plain_minimax(pos), pos.fields()
-        # one space short, the root's children are evaluated at depth 0 again
-        short = patchsolve.search(
-            pos, depth=1, placements=0, tt=False, lmr=0, end_spaces=0, endgame_solve=False
-        )
-        assert short.score == plain_minimax(pos, 1), pos.fields()
-
-
-def test_end_spaces_is_checked():
-    pos = SMALL[0]
-    for bad in (-1, 107, 2.5, True):
-        with pytest.raises(PatchsolveError, match="end_spaces"):
-            patchsolve.search(pos, depth=1, end_spaces=bad)
-
 def test_ranking_placements_by_the_evaluation_changes_no_value_of_a_full_width_search():
     """rank_plies only reorders: without pruning, reductions or a table the
     value is plain minimax's, whatever the order."""
@@ -410,7 +387,7 @@ def test_an_interrupted_iteration_answers_with_the_best_root_move_it_finished():
     for pos in endgames(10, 300000, min_tree=20000, first_seed=50):
         for budget in (1, 2049, 5121, 10241):
             searcher = ab.Searcher(
-                16, tt=False, placements=0, prune_depth=100, lmr=0, rank_plies=0, leather=0, end_spaces=0
+                16, tt=False, placements=0, prune_depth=100, lmr=0, rank_plies=0, leather=0
             )
             done = searcher.run(pos._c, 99, budget, 0.0)
             if searcher.partial is None:
@@ -454,7 +431,7 @@ def test_full_width_search_is_plain_minimax():
     for pos in SMALL[:10]:
         for depth in (2, 3):
             searcher = ab.Searcher(
-                16, tt=False, placements=0, prune_depth=100, lmr=0, rank_plies=0, leather=0, end_spaces=0
+                16, tt=False, placements=0, prune_depth=100, lmr=0, rank_plies=0, leather=0
             )
             assert searcher.run(pos._c, depth, 0, 30.0)[-1][1] == ab.minimax(pos._c, depth)[0]
 

@@ -138,7 +138,7 @@ def test_one_thread_is_the_search_of_before():
     """workers=1 starts no helper: node counts and PVs are those of the
     default call (the bench signature pins the numbers themselves)."""
     for _, pos in BENCH[::4]:
-        opts = dict(tt=True, placements=4, prune_depth=2, lmr=0, rank_plies=0, leather=0, end_spaces=0)
+        opts = dict(tt=True, placements=4, prune_depth=2, lmr=0, rank_plies=0, leather=0)
         a = _alphabeta.Searcher(16, **opts).run(pos._c, 4, 0, 0.0)
         b = _alphabeta.Searcher(16, **opts).run(pos._c, 4, 0, 0.0, 1, 1)
         assert a == b
@@ -148,7 +148,7 @@ def test_helpers_add_their_nodes_and_share_the_table():
     """With two threads the node count is both threads' (the helper's work
     shows as more nodes than the main thread's iterations alone count)."""
     pos = BENCH[0][1]
-    s = _alphabeta.Searcher(16, tt=True, placements=4, prune_depth=2, lmr=0, rank_plies=0, leather=0, end_spaces=0)
+    s = _alphabeta.Searcher(16, tt=True, placements=4, prune_depth=2, lmr=0, rank_plies=0, leather=0)
     done = s.run(pos._c, 100, 0, 0.3, 1, 2)
     assert s.threads == 2 and done
     assert s.nodes > done[-1][3]
@@ -245,7 +245,7 @@ def test_interrupt_stops_a_run_from_outside():
     limits (the first iterations are smaller than the interval between
     checks), long before its 30 s: one thread reaches depth 13 here in 0.5 s."""
     pos = BENCH[4][1]
-    s = _alphabeta.Searcher(16, tt=True, placements=2, prune_depth=1, lmr=3, rank_plies=3, leather=4, end_spaces=0)
+    s = _alphabeta.Searcher(16, tt=True, placements=2, prune_depth=1, lmr=3, rank_plies=3, leather=4)
     s.interrupt()
     done = s.run(pos._c, 40, 0, 30.0)
     assert len(done) < 8

@@ -174,7 +174,6 @@ ctypedef struct Ctx:
     int rank_plies         # nodes this close to the root rank placements by the evaluation (0 = none)
     int lmr                # late-move reductions once this many moves are searched (0 = off)
     int leather            # leather squares kept where pruning applies, below the root (0 = all)
-    int end_spaces         # a leaf this near the end (both players' spaces left) is searched on (0 = never)
     uint64_t cut_first     # beta cut-offs by the first move / by a later one
     uint64_t cut_later
     uint64_t cut_later_i   # sum of the move index of later cut-offs
@@ -493,14 +492,8 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
     if ply > c.seldepth:
         c.seldepth = ply
     p = to_move(s)
-    if ply >= MAX_PLY - 1:
+    if depth <= 0 or ply >= MAX_PLY - 1:
         return evaluate(s, p)
-    if depth <= 0:
-        # near the end the evaluation is furthest off what a short search
-        # to the end finds: there the depth limit does not stop the search
-        if spaces_left(s) > c.end_spaces:
-            return evaluate(s, p)
-        depth = 1
 
     if c.tt != NULL:
         if tt_probe(c.tt, c.tt_mask, key, &e):
@@ -762,7 +755,7 @@ cdef class Searcher:
     cdef public object partial  # (depth, value, pv, nodes, seldepth, None) of the interrupted iteration, or None
 
     def __cinit__(self, int hash_mb, *, bint tt, int placements, int prune_depth, int lmr, int rank_plies,
-                  int leather, int end_spaces):
+                  int leather):
         """Every option by keyword and none defaulted: ``alphabeta.OPTIONS``
         is the one table of defaults (``tt``: use a table of ``hash_mb``
         megabytes; ``placements``, ``prune_depth``, ``rank_plies``, ``lmr``,
@@ -779,7 +772,6 @@ cdef class Searcher:
         self.c.rank_plies = rank_plies
         self.c.lmr = lmr
         self.c.leather = leather
-        self.c.end_spaces = end_spaces
         self.threads_used = 1
 
     def __dealloc__(self):

@@ -86,7 +86,6 @@ OPTIONS = {
     "learned": True,
     "lmr": 3,
     "leather": 4,
-    "end_spaces": 0,
     "on_iteration": None,
 }
 _INT_RANGES = {
@@ -95,7 +94,6 @@ _INT_RANGES = {
     "rank_plies": (0, MAX_DEPTH),
     "lmr": (0, 2048),
     "leather": (0, 81),
-    "end_spaces": (0, 106),
 }
 
 
@@ -126,7 +124,6 @@ def _searcher(hash_mb, opts):
             rank_plies=opts["rank_plies"],
             lmr=opts["lmr"],
             leather=opts["leather"],
-            end_spaces=opts["end_spaces"],
         )
 
 
