@@ -1,0 +1,33 @@
+"""Deepest finished iteration at 0.1 s, one thread, with and without
+``end_spaces`` (needs bca886f's build): one position at phase 30-45 from
+each of games 300-359 of the leather corpus (seed 1).
+
+    python benchmarks/results/end_spaces/depth_at_0.1s.py
+"""
+
+import random
+import statistics
+
+from patchsolve.search import _alphabeta as ab
+from patchsolve.selfplay import read_corpus, record_positions
+
+recs = read_corpus("benchmarks/results/selfplay_leather/corpus.jsonl")[300:360]
+rng = random.Random(1)
+pos = []
+for rec in recs:
+    cands = [
+        p for _, p, _t in record_positions(rec) if 30 <= 106 - p.time(0) - p.time(1) <= 45 and not p.is_over
+    ]
+    if cands:
+        pos.append(rng.choice(cands))
+for E in (0, 10):
+    depths, nodes = [], []
+    for p in pos:
+        s = ab.Searcher(
+            16, tt=True, placements=2, prune_depth=1, rank_plies=3, lmr=3, leather=4, end_spaces=E
+        )
+        done = s.run(p._c, 100, 0, 0.1)
+        depths.append(done[-1][0] if done else 0)
+        nodes.append(s.nodes)
+    mean_depth = round(statistics.mean(depths), 2)
+    print(E, len(pos), "median depth", statistics.median(depths), "mean", mean_depth)
