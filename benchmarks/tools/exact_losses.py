@@ -36,7 +36,7 @@ def main() -> None:
     rows = read_rows(args.data)
     by_kind = {"choice": 0.0, "placement": 0.0}
     walk_only = 0.0
-    for i, (row, move, lost, _) in enumerate(played(args.player, rows, args.seed)):
+    for i, (row, move, lost, is_bound) in enumerate(played(args.player, rows, args.seed)):
         if lost <= 0:
             continue
         mine = choice(move)
@@ -45,7 +45,10 @@ def main() -> None:
         by_kind[kind] += lost
         best = [m["move"] for m in row["moves"] if m["bound"] == "exact" and m["score"] == row["value"]]
         walk_only += lost if best == ["walk"] else 0
-        print(f"position {i} (phase {row['phase']}): played {move}, lost {lost:g} by the {kind}", end="")
+        bound = " (a bound)" if is_bound else ""
+        print(
+            f"position {i} (phase {row['phase']}): played {move}, lost {lost:g}{bound} by the {kind}", end=""
+        )
         print(f"; best {', '.join(best[:3])}")
     total = sum(by_kind.values())
     print(

@@ -9,15 +9,14 @@ import random
 import statistics
 
 from patchsolve.search import _alphabeta as ab
+from patchsolve.search.result import phase_of
 from patchsolve.selfplay import read_corpus, record_positions
 
 recs = read_corpus("benchmarks/results/selfplay_leather/corpus.jsonl")[300:360]
 rng = random.Random(1)
 pos = []
 for rec in recs:
-    cands = [
-        p for _, p, _t in record_positions(rec) if 30 <= 106 - p.time(0) - p.time(1) <= 45 and not p.is_over
-    ]
+    cands = [p for _, p, _t in record_positions(rec) if 30 <= phase_of(p) <= 45 and not p.is_over]
     if cands:
         pos.append(rng.choice(cands))
 for E in (0, 10):

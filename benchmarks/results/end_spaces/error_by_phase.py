@@ -15,6 +15,7 @@ import numpy as np
 
 import patchsolve as ps
 from patchsolve import Limits
+from patchsolve.search.result import phase_of
 from patchsolve.selfplay import read_corpus, record_positions
 
 recs = read_corpus("benchmarks/results/selfplay_leather/corpus.jsonl")[:300]
@@ -24,7 +25,7 @@ for rec in recs:
     for _, pos, _t in record_positions(rec):
         if pos.is_over:
             continue
-        ph = 106 - pos.time(0) - pos.time(1)
+        ph = phase_of(pos)
         if 4 <= ph <= 24 and rng.random() < 0.06:
             s = ps.solve(pos, limits=Limits(nodes=400000))
             if s.bound == "exact":
