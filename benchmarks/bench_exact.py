@@ -13,6 +13,9 @@ a lower bound.
 
 Prints, per player: positions, mean points lost (95% interval), the share
 of moves that were optimal, the worst loss, and how many losses are bounds.
+With two players or more, each later one is then compared with the first
+position by position (the difference of their losses, paired: far tighter
+than the two intervals side by side), with the positions where they differ.
 """
 
 from __future__ import annotations
@@ -68,7 +71,18 @@ def judge(spec: str, rows: list[dict], seed: int) -> dict:
         "optimal": sum(1 for x in losses if x == 0) / summary["n"],
         "worst": summary["max"],
         "bounded": bounded,
+        "losses": losses,
     }
+
+
+def paired(first: dict, other: dict) -> dict:
+    """``other``'s losses less ``first``'s, position by position: the mean
+    difference (negative: ``other`` loses less), its 95% interval and the
+    positions where the two differ, as (index, first's loss, other's)."""
+    diffs = [b - a for a, b in zip(first["losses"], other["losses"])]
+    summary = _mean_ci(diffs)
+    changed = [(i, a, b) for i, (a, b) in enumerate(zip(first["losses"], other["losses"])) if a != b]
+    return {"mean": summary["mean"], "ci95": summary["ci95"], "changed": changed}
 
 
 def main() -> None:
@@ -81,12 +95,21 @@ def main() -> None:
     print(f"{len(rows)} positions, phases {min(r['phase'] for r in rows)}-{max(r['phase'] for r in rows)}")
     print("| player | positions | points lost a move (95% CI) | optimal | worst | losses that are bounds |")
     print("|---|---:|---|---:|---:|---:|")
+    results = []
     for spec in args.players:
         r = judge(spec, rows, args.seed)
+        results.append(r)
         print(
             f"| `{spec}` | {r['positions']} | {r['mean_loss']:.2f} [{r['ci95'][0]:.2f}, {r['ci95'][1]:.2f}] "
             f"| {100 * r['optimal']:.0f}% | {r['worst']:g} | {r['bounded']} |",
             flush=True,
+        )
+    for r in results[1:]:
+        d = paired(results[0], r)
+        changed = ", ".join(f"{i}: {a:g} -> {b:g}" for i, a, b in d["changed"]) or "none"
+        print(
+            f"`{r['player']}` less `{results[0]['player']}`: {d['mean']:+.2f} "
+            f"[{d['ci95'][0]:+.2f}, {d['ci95'][1]:+.2f}] points a move; positions changed: {changed}"
         )
 
 

@@ -87,3 +87,14 @@ def test_the_judge_counts_a_loss_from_the_value_and_a_bound_as_at_least():
     assert bench.loss_of(row, "1:0@a1") == (3, True)
     with pytest.raises(KeyError):
         bench.loss_of(row, "2:0@a1")
+
+
+def test_the_paired_comparison_is_the_mean_of_the_differences_by_position():
+    first = {"losses": [0, 4, 2, 0]}
+    other = {"losses": [0, 0, 2, 1]}
+    d = bench.paired(first, other)
+    assert d["mean"] == pytest.approx(-0.75)
+    assert d["ci95"][0] < d["mean"] < d["ci95"][1]
+    assert d["changed"] == [(1, 4, 0), (3, 0, 1)]
+    same = bench.paired(first, first)
+    assert same["mean"] == 0 and same["changed"] == []
