@@ -312,6 +312,53 @@ def test_search_near_the_end_returns_the_proven_value():
         assert pos.is_legal(result.best_move)
 
 
+def test_a_search_whose_every_line_ends_stops_there_and_unpruned_is_exact():
+    """An iteration that evaluated no leaf searched every line to the end of
+    the game: the deepening stops there, and with no pruning and no
+    reductions its value is the solver's."""
+    for pos in SMALL[:10]:
+        result = patchsolve.search(
+            pos, engine="alphabeta", depth=100, placements=0, lmr=0, endgame_solve=False
+        )
+        assert result.depth < 100
+        assert result.score == solve(pos).score, pos.fields()
+
+
+# Two positions 29 spaces from the end (benchmarks/exact_26_34.jsonl, 14 and
+# 46) where the pruned tree is searched to its end in a fraction of the
+# budget and its best move is not the game's; the one best move of each.
+HANDED = [
+    (
+        "original 9,18,28,22,1,2,30,19,24,14,29,8,6,32 7ef97dbffffafd3f8f47/1f1f3f07c1e0e070180e0 4/18 7/9 40/37"
+        " - 44,50 - - -",
+        -6,
+        "18:5@c6",
+    ),
+    (
+        "original 15,16,27,10,30,25,12,1,9,21,18,14,29,19 1fff87e3f1c0c0607c3e3/70383c7e7f1fbfcfeff 18/11 13/4"
+        " 41/36 - 44,50 - - -",
+        7,
+        "16:1@g3",
+    ),
+]
+
+
+@pytest.mark.parametrize("text, value, best", HANDED)
+def test_what_a_finished_search_leaves_of_its_budget_goes_to_the_solver(text, value, best):
+    pos = Position(text)
+    pruned = patchsolve.search(pos, engine="alphabeta", depth=100)  # a depth limit: nothing handed over
+    assert pruned.depth < 100 and pruned.bound == "estimate" and str(pruned.best_move) != best
+    result = patchsolve.search(pos, engine="alphabeta", nodes=3_000_000, seed=1)
+    assert result.bound == "exact" and result.proven_best
+    assert result.score == value and str(result.best_move) == best
+    again = patchsolve.search(pos, engine="alphabeta", nodes=3_000_000, seed=1)
+    assert (str(again.best_move), again.score, again.nodes) == (
+        str(result.best_move),
+        result.score,
+        result.nodes,
+    )
+
+
 def test_evaluate_estimates_the_margin_for_the_player_to_move():
     from patchsolve.search.alphabeta import evaluate
 

@@ -178,6 +178,7 @@ ctypedef struct Ctx:
     uint64_t cut_later
     uint64_t cut_later_i   # sum of the move index of later cut-offs
     uint64_t nodes
+    uint64_t evals         # leaves evaluated (cut off by the depth): none in an iteration = its tree ends every line
     uint64_t node_limit    # 0 = none
     double deadline        # monotonic seconds; 0 = none
     int stop
@@ -493,6 +494,7 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
         c.seldepth = ply
     p = to_move(s)
     if depth <= 0 or ply >= MAX_PLY - 1:
+        c.evals += 1
         return evaluate(s, p)
 
     if c.tt != NULL:
@@ -753,6 +755,7 @@ cdef class Searcher:
     cdef uint64_t helper_nodes
     cdef int threads_used
     cdef public object partial  # (depth, value, pv, nodes, seldepth, None) of the interrupted iteration, or None
+    cdef public bint complete   # the last run stopped at an iteration that evaluated no leaf
 
     def __cinit__(self, int hash_mb, *, bint tt, int placements, int prune_depth, int lmr, int rank_plies,
                   int leather):
@@ -833,6 +836,7 @@ cdef class Searcher:
         self.helper_nodes = 0
         self.threads_used = 1
         self.partial = None
+        self.complete = False
         last = depth
         if n_help > 0 and not is_over(&s):
             hs = <Helper*>calloc(n_help, sizeof(Helper))
@@ -848,6 +852,7 @@ cdef class Searcher:
             d = first_depth
             while d <= last:
                 self.c.seldepth = 0
+                self.c.evals = 0
                 with nogil:
                     v = iterate(&self.c, &s, key, d)
                 if self.c.stop:
@@ -882,6 +887,11 @@ cdef class Searcher:
                 done.append(entry)
                 if on_iteration is not None:
                     on_iteration(entry)
+                if self.c.evals == 0:
+                    # every line ran to the end of the game: a deeper iteration
+                    # would search the same (pruned) tree again
+                    self.complete = True
+                    break
                 d += 1
         finally:
             self.c.n_skip = 0

@@ -44,6 +44,10 @@ for every engine by :func:`patchsolve.search` (``dispatch.py``).
     one ply shallower gives, up to the table's and the pruning's effects
     (equal with ``tt=False, placements=0, lmr=0``). Near the end, the
     exact solver's shortcut ranks the moves instead (``dispatch.py``).
+    The deepening stops at an iteration that evaluated no leaf: every
+    line ran to the end of the game (within the pruning), so a deeper one
+    would search the same tree again. Under a time or node budget what is
+    left then goes to the exact solver (``shortcut.hand_over``).
     ``on_iteration`` (a callable, default None) is given a
     ``SearchResult`` after each finished iteration (its ``nodes`` the
     main thread's): progress without a second search.

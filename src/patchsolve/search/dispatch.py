@@ -25,6 +25,7 @@ from patchsolve.search.result import SearchResult, finished_result
 from patchsolve.search.shortcut import (
     beside,
     endgame_shortcut,
+    hand_over,
     keep_the_win,
     near_end,
     solver_beside,
@@ -105,7 +106,11 @@ def search(
                     if proof is not None and report is not None:  # progress says no more than the answer
                         options["on_iteration"] = lambda r: report(within_proof(r, proof))
             if result is None:
-                result = keep_the_win(position, module.run(position, limits, options), proof)
+                t_engine = _time.perf_counter()
+                result = module.run(position, limits, options)
+                if engine == "alphabeta" and endgame_solve and not stop_requested():
+                    result = hand_over(position, result, limits, _time.perf_counter() - t_engine)
+                result = keep_the_win(position, result, proof)
         assert result is not None
         result.time = _time.perf_counter() - t0
         result.interrupted = stop_requested()

@@ -16,6 +16,14 @@ stops the search at once. At 0.1 s a move on two threads that gives exact
 answers in 8 of the 32 near-end positions of the perfect-play set, where
 the solver first gave 3 (benchmarks/results/solver_beside.md).
 
+When the alpha-beta's last iteration evaluated no leaf, every line of its
+(pruned) tree ran to the end of the game, and it stops before its budget:
+a deeper iteration would search the same tree again. What is left of the
+budget then goes to the solver (``hand_over``), whose answer is taken only
+when it proves a move best. Near the end most of the alpha-beta's losses
+against perfect play are of this kind: the pruned tree searched to its
+end, its best move not the game's (benchmarks/results/end_placements/).
+
 Used by :func:`patchsolve.search` (``dispatch.py``) and by the MCTS player
 that keeps its tree (``mcts.MCTSPlayer``); it sits below both and imports
 only the solver, so no engine module needs the dispatcher.
@@ -86,6 +94,40 @@ def endgame_shortcut(position: Position, limits: Limits, engine: str):
     if ranked:  # what the solver proved of each root move bounds the engine's rows
         proof["rows"] = {d["move"]: _row(position, d) for d in r.root_moves}
     return None, limits.replace(**left), proof
+
+
+HAND_OVER_MIN = 0.05  # of the budget: less left than this is not handed to the solver
+
+
+def hand_over(position: Position, result, limits: Limits, used: float):
+    """The solver's answer with what is left of ``limits`` when the engine
+    (``result``, after ``used`` seconds) stopped before its budget, if it
+    proves a move best; else ``result``. Only under a time or node budget
+    (a depth limit has nothing to hand over) and for one move asked for."""
+    if result.bound == "exact" or (limits.multipv or 1) > 1 or limits.depth is not None:
+        return result
+    left: dict = {}
+    if limits.time is not None:
+        left["time"] = limits.time - used
+        if left["time"] < HAND_OVER_MIN * limits.time:
+            return result
+    if limits.nodes is not None:
+        left["nodes"] = limits.nodes - result.nodes
+        if left["nodes"] < HAND_OVER_MIN * limits.nodes:
+            return result
+    if not left:
+        return result
+    budget = dict(left, workers=1)
+    r = _solve_run(
+        position, Limits(hash_mb=_shortcut_hash_mb(limits, budget), seed=limits.seed, **budget), {}
+    )
+    if not _decides(r):
+        return result
+    r.engine = result.engine
+    r.seed = limits.seed
+    r.nodes += result.nodes
+    r.workers = result.workers
+    return r
 
 
 def settled(rows) -> bool:
@@ -318,6 +360,7 @@ __all__ = [
     "beside",
     "solver_beside",
     "settled",
+    "hand_over",
     "ENDGAME_SPACES",
     "ENDGAME_SHARE",
     "ENDGAME_NODES",
