@@ -117,7 +117,7 @@ def hand_over(position: Position, result, limits: Limits, used: float):
             return result
     if not left:
         return result
-    budget = dict(left, workers=1)
+    budget = dict(left, workers=threads_for(limits, "solve"))  # the engine's cores are free now
     r = _solve_run(
         position, Limits(hash_mb=_shortcut_hash_mb(limits, budget), seed=limits.seed, **budget), {}
     )
