@@ -755,7 +755,6 @@ cdef class Searcher:
     cdef uint64_t helper_nodes
     cdef int threads_used
     cdef public object partial  # (depth, value, pv, nodes, seldepth, None) of the interrupted iteration, or None
-    cdef public bint complete   # the last run stopped at an iteration that evaluated no leaf
 
     def __cinit__(self, int hash_mb, *, bint tt, int placements, int prune_depth, int lmr, int rank_plies,
                   int leather):
@@ -791,7 +790,9 @@ cdef class Searcher:
 
     def run(self, CoreState root, int depth, uint64_t node_limit, double seconds, int first_depth=1,
             int workers=1, int multipv=1, on_iteration=None):
-        """Iterative deepening from ``first_depth`` to ``depth``. Returns a
+        """Iterative deepening from ``first_depth`` to ``depth``, or to the
+        first iteration that evaluates no leaf (its tree ends every line;
+        ``Ctx.evals``). Returns a
         list of completed iterations: (depth, value, pv codes, nodes,
         seldepth, lines). An empty list means not even the first iteration
         finished within the limits. ``partial`` is then set to the same
@@ -836,7 +837,6 @@ cdef class Searcher:
         self.helper_nodes = 0
         self.threads_used = 1
         self.partial = None
-        self.complete = False
         last = depth
         if n_help > 0 and not is_over(&s):
             hs = <Helper*>calloc(n_help, sizeof(Helper))
@@ -890,7 +890,6 @@ cdef class Searcher:
                 if self.c.evals == 0:
                     # every line ran to the end of the game: a deeper iteration
                     # would search the same (pruned) tree again
-                    self.complete = True
                     break
                 d += 1
         finally:
