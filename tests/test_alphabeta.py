@@ -8,6 +8,7 @@ pure-Python reference rules).
 
 import math
 import random
+import threading
 import time
 
 import pytest
@@ -357,6 +358,23 @@ def test_what_a_finished_search_leaves_of_its_budget_goes_to_the_solver(text, va
         result.score,
         result.nodes,
     )
+
+
+def test_a_stop_during_the_hand_over_keeps_the_engine_s_move():
+    """Set position 15: the pruned tree ends within a fraction of a second,
+    the solver needs seconds; stopped while it solves, the search answers
+    with the engine's move, says it was interrupted, and proves nothing."""
+    pos = Position(
+        "original 27,9,22,3,25,29,23,31,1,8,14,6,18 1ffffffffffff7e0b0180/10f0781c0e070b9fdff9f 8/14 11/13 39/36"
+        " - 44,50 - - -"
+    )
+    engine_only = patchsolve.search(pos, engine="alphabeta", depth=100, seed=1)
+    timer = threading.Timer(1.5, patchsolve.request_stop)
+    timer.start()
+    r = patchsolve.search(pos, engine="alphabeta", time=60, workers=1, seed=1)
+    timer.join()
+    assert r.interrupted and r.time < 30 and r.bound == "estimate"
+    assert r.best_move == engine_only.best_move
 
 
 def test_evaluate_estimates_the_margin_for_the_player_to_move():
