@@ -360,6 +360,22 @@ def test_what_a_finished_search_leaves_of_its_budget_goes_to_the_solver(text, va
     )
 
 
+def test_ranked_a_finished_search_gets_the_solver_s_rows_when_it_settles_them():
+    text, value, best = HANDED[0]
+    pos = Position(text)
+    pruned = patchsolve.search(pos, engine="alphabeta", depth=100, multipv=3)
+    assert pruned.depth < 100 and all(d["bound"] == "estimate" for d in pruned.root_moves)
+    r = patchsolve.search(pos, engine="alphabeta", nodes=20_000_000, multipv=3, seed=1)
+    assert [d["bound"] for d in r.root_moves] == ["exact"] * 3
+    assert str(r.best_move) == best and r.score == value == r.root_moves[0]["score"]
+    scores = [d["score"] for d in r.root_moves]
+    assert scores == sorted(scores, reverse=True)
+    for d in r.root_moves:  # each row's value is the solver's of the position after the move
+        child = pos.play(d["move"])
+        v = solve(child).score
+        assert (v if child.to_move == pos.to_move else -v) == d["score"]
+
+
 def test_a_stop_during_the_hand_over_keeps_the_engine_s_move():
     """Set position 15: the pruned tree ends within a fraction of a second,
     the solver needs seconds; stopped while it solves, the search answers

@@ -76,13 +76,7 @@ def endgame_shortcut(position: Position, limits: Limits, engine: str):
     )
     # an exact value decides with a move proven to keep it; ranked, every row must be settled
     if r.bound == "exact" and (settled(r.root_moves) if ranked else _decides(r)):
-        r.engine = engine
-        r.seed = limits.seed
-        if ranked:  # the move played first among equals, then as many rows as asked, with every engine's keys
-            rows = sorted(r.root_moves, key=lambda d: d["move"] != r.best_move)
-            rows = sorted(rows, key=lambda d: (-d["lower"], -d["upper"]))[: limits.multipv]
-            r.root_moves = [_row(position, d) for d in rows]
-        return r, limits, None
+        return _solved(position, r, limits, engine), limits, None
     win = _winning_move(r)
     reserve = _share(limits, KEEP_SHARE, ENDGAME_NODES // 4) if win is not None else {}
     left = {}
@@ -96,15 +90,30 @@ def endgame_shortcut(position: Position, limits: Limits, engine: str):
     return None, limits.replace(**left), proof
 
 
+def _solved(position: Position, r, limits: Limits, engine: str):
+    """The solver's deciding result ``r`` as the engine's answer; ranked,
+    the move played first among equals, then as many rows as asked, with
+    every engine's keys."""
+    r.engine = engine
+    r.seed = limits.seed
+    if (limits.multipv or 1) > 1:
+        rows = sorted(r.root_moves, key=lambda d: d["move"] != r.best_move)
+        rows = sorted(rows, key=lambda d: (-d["lower"], -d["upper"]))[: limits.multipv]
+        r.root_moves = [_row(position, d) for d in rows]
+    return r
+
+
 HAND_OVER_MIN = 0.05  # of the budget: less left than this is not handed to the solver
 
 
 def hand_over(position: Position, result, limits: Limits, used: float):
     """The solver's answer with what is left of ``limits`` when the engine
-    (``result``, after ``used`` seconds) stopped before its budget, if it
-    proves a move best; else ``result``. Only under a time or node budget
-    (a depth limit has nothing to hand over) and for one move asked for."""
-    if result.bound == "exact" or (limits.multipv or 1) > 1 or limits.depth is not None:
+    (``result``, after ``used`` seconds) stopped before its budget and
+    before its depth limit (its tree ended), if it proves a move best;
+    ranked (``multipv``), the solver's rows when it settles them all, else
+    the engine's rows within what it proved of each move. Otherwise
+    ``result``. Only under a time or node budget."""
+    if result.bound == "exact" or (limits.depth is not None and result.depth >= limits.depth):
         return result
     left: dict = {}
     if limits.time is not None:
@@ -118,16 +127,22 @@ def hand_over(position: Position, result, limits: Limits, used: float):
     if not left:
         return result
     budget = dict(left, workers=threads_for(limits, "solve"))  # the engine's cores are free now
+    ranked = (limits.multipv or 1) > 1
     r = _solve_run(
-        position, Limits(hash_mb=_shortcut_hash_mb(limits, budget), seed=limits.seed, **budget), {}
+        position,
+        Limits(hash_mb=_shortcut_hash_mb(limits, budget), seed=limits.seed, **budget),
+        {"all_moves": ranked},
     )
-    if not _decides(r):
+    if r.bound == "exact" and (settled(r.root_moves) if ranked else _decides(r)):
+        nodes, workers = result.nodes, result.workers
+        result = _solved(position, r, limits, result.engine)
+        result.nodes += nodes
+        result.workers = workers
         return result
-    r.engine = result.engine
-    r.seed = limits.seed
-    r.nodes += result.nodes
-    r.workers = result.workers
-    return r
+    if ranked:
+        rows = {d["move"]: _row(position, d) for d in r.root_moves}
+        return within_proof(result, {"proven": r.proven, "lower": r.lower, "upper": r.upper, "rows": rows})
+    return result
 
 
 def settled(rows) -> bool:
