@@ -67,15 +67,8 @@ def endgame_shortcut(position: Position, limits: Limits, engine: str):
     # its workers are processes that may each get here
     budget["workers"] = limits.workers if engine == "alphabeta" else 1
     t0 = _time.perf_counter()
-    # ranked moves (multipv > 1) come from the solver's value of every root move
-    ranked = (limits.multipv or 1) > 1
-    r = _solve_run(
-        position,
-        Limits(hash_mb=_shortcut_hash_mb(limits, budget), seed=limits.seed, **budget),
-        {"all_moves": ranked},
-    )
-    # an exact value decides with a move proven to keep it; ranked, every row must be settled
-    if r.bound == "exact" and (settled(r.root_moves) if ranked else _decides(r)):
+    r, decided = _ask_solver(position, limits, budget)
+    if decided:
         return _solved(position, r, limits, engine), limits, None
     win = _winning_move(r)
     reserve = _share(limits, KEEP_SHARE, ENDGAME_NODES // 4) if win is not None else {}
@@ -85,9 +78,29 @@ def endgame_shortcut(position: Position, limits: Limits, engine: str):
     if limits.nodes is not None:
         left["nodes"] = max(1, limits.nodes - r.nodes - reserve.get("nodes", 0))
     proof = {"proven": r.proven, "lower": r.lower, "upper": r.upper, "move": win, "limits": reserve}
-    if ranked:  # what the solver proved of each root move bounds the engine's rows
-        proof["rows"] = {d["move"]: _row(position, d) for d in r.root_moves}
+    if (limits.multipv or 1) > 1:  # what the solver proved of each root move bounds the engine's rows
+        proof["rows"] = _proven_rows(position, r)
     return None, limits.replace(**left), proof
+
+
+def _ask_solver(position: Position, limits: Limits, budget: dict):
+    """(The solver's run on ``budget`` for the answer ``limits`` asks for,
+    whether it decides). Ranked moves (multipv > 1) come from its value of
+    every root move and need every row settled; one move needs an exact
+    value with a move proven to keep it."""
+    ranked = (limits.multipv or 1) > 1
+    r = _solve_run(
+        position,
+        Limits(hash_mb=_shortcut_hash_mb(limits, budget), seed=limits.seed, **budget),
+        {"all_moves": ranked},
+    )
+    return r, r.bound == "exact" and (settled(r.root_moves) if ranked else _decides(r))
+
+
+def _proven_rows(position: Position, r) -> dict:
+    """The solver's rows of ``r``, by move, with every engine's keys: what it
+    proved of each root move (``within_proof``'s ``rows``)."""
+    return {d["move"]: _row(position, d) for d in r.root_moves}
 
 
 def _solved(position: Position, r, limits: Limits, engine: str):
@@ -127,21 +140,16 @@ def hand_over(position: Position, result, limits: Limits, used: float):
     if not left:
         return result
     budget = dict(left, workers=threads_for(limits, "solve"))  # the engine's cores are free now
-    ranked = (limits.multipv or 1) > 1
-    r = _solve_run(
-        position,
-        Limits(hash_mb=_shortcut_hash_mb(limits, budget), seed=limits.seed, **budget),
-        {"all_moves": ranked},
-    )
-    if r.bound == "exact" and (settled(r.root_moves) if ranked else _decides(r)):
+    r, decided = _ask_solver(position, limits, budget)
+    if decided:
         nodes, workers = result.nodes, result.workers
         result = _solved(position, r, limits, result.engine)
         result.nodes += nodes
         result.workers = workers
         return result
-    if ranked:
-        rows = {d["move"]: _row(position, d) for d in r.root_moves}
-        return within_proof(result, {"proven": r.proven, "lower": r.lower, "upper": r.upper, "rows": rows})
+    if (limits.multipv or 1) > 1:
+        proof = {"proven": r.proven, "lower": r.lower, "upper": r.upper, "rows": _proven_rows(position, r)}
+        return within_proof(result, proof)
     return result
 
 
