@@ -6,10 +6,12 @@ is small enough for a plain minimax in Python (and, smaller still, for the
 pure-Python reference rules).
 """
 
+import json
 import math
 import random
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -349,10 +351,10 @@ def test_what_a_finished_search_leaves_of_its_budget_goes_to_the_solver(text, va
     pos = Position(text)
     pruned = patchsolve.search(pos, engine="alphabeta", depth=100)  # a depth limit: nothing handed over
     assert pruned.depth < 100 and pruned.bound == "estimate" and str(pruned.best_move) != best
-    result = patchsolve.search(pos, engine="alphabeta", nodes=3_000_000, seed=1)
+    result = patchsolve.search(pos, engine="alphabeta", nodes=6_000_000, seed=1)
     assert result.bound == "exact" and result.proven_best
     assert result.score == value and str(result.best_move) == best
-    again = patchsolve.search(pos, engine="alphabeta", nodes=3_000_000, seed=1)
+    again = patchsolve.search(pos, engine="alphabeta", nodes=6_000_000, seed=1)
     assert (str(again.best_move), again.score, again.nodes) == (
         str(result.best_move),
         result.score,
@@ -377,11 +379,12 @@ def test_ranked_a_finished_search_gets_the_solver_s_rows_when_it_settles_them():
 
 
 def test_a_stop_during_the_hand_over_keeps_the_engine_s_move():
-    """Set position 15: the pruned tree ends within a fraction of a second,
-    the solver needs seconds; stopped while it solves, the search answers
-    with the engine's move, says it was interrupted, and proves nothing."""
+    """Set position 28: the pruned tree ends within half a second; the
+    solver proves neither the value nor the best choice within 5 s on one
+    thread. Stopped while it solves, the search answers with the engine's
+    move, says it was interrupted, and proves nothing."""
     pos = Position(
-        "original 27,9,22,3,25,29,23,31,1,8,14,6,18 1ffffffffffff7e0b0180/10f0781c0e070b9fdff9f 8/14 11/13 39/36"
+        "original 31,27,18,28,19,9,16,22,1,4,24,2,14 1feff7fffe8f0787ebfcf/1ffffeff0f834180c0201 4/21 10/10 38/36"
         " - 44,50 - - -"
     )
     engine_only = patchsolve.search(pos, engine="alphabeta", depth=100, seed=1)
@@ -389,8 +392,71 @@ def test_a_stop_during_the_hand_over_keeps_the_engine_s_move():
     timer.start()
     r = patchsolve.search(pos, engine="alphabeta", time=60, workers=1, seed=1)
     timer.join()
-    assert r.interrupted and r.time < 30 and r.bound == "estimate"
+    assert r.interrupted and r.time < 30 and r.bound == "estimate" and r.lower is None
     assert r.best_move == engine_only.best_move
+
+
+def test_the_hand_over_proves_the_best_choice_first_which_makes_the_value_cheap():
+    """Set position 15: the pruned tree buys patch 22, which loses 6 points,
+    and the solver alone does not value the position within 8 M nodes. The
+    hand-over's tests of the choices (walk, which patch) prove buying patch
+    27 best, and with what they left in the table the value closes within
+    2 M nodes: the best move, exact."""
+    row = _set_row("original 27,9,22,3,25,29,23,31,1,8,14,6,18 ")
+    pos = Position(row["position"])
+    value = {m["move"]: m["score"] for m in row["moves"]}
+    engine_only = patchsolve.search(pos, engine="alphabeta", depth=100, seed=1)
+    assert engine_only.best_move.patch == 22 and value[str(engine_only.best_move)] == row["value"] - 6
+    assert solve(pos, nodes=8_000_000, workers=1).bound != "exact"
+    r = patchsolve.search(pos, engine="alphabeta", nodes=2_000_000, seed=1)
+    assert r.best_move.patch == 27 and value[str(r.best_move)] == row["value"]
+    assert r.bound == "exact" and r.proven_best and r.score == r.lower == r.upper == row["value"]
+    again = patchsolve.search(pos, engine="alphabeta", nodes=2_000_000, seed=1)
+    assert (again.best_move, again.score, again.nodes) == (r.best_move, r.score, r.nodes)
+
+
+def test_a_choice_proven_best_without_the_value_plays_a_move_of_it_with_the_proven_bound():
+    """Set position 15 with the choices' proof in hand but not the value:
+    the engine's move (patch 22) gives way to the proven choice's move,
+    which is worth at least the lower bound said, and no row says more."""
+    from patchsolve.search.result import SearchResult
+    from patchsolve.search.shortcut import _within_choice
+    from patchsolve.search.solver import best_choice
+
+    row = _set_row("original 27,9,22,3,25,29,23,31,1,8,14,6,18 ")
+    pos = Position(row["position"])
+    value = {m["move"]: m["score"] for m in row["moves"]}
+    engine = patchsolve.search(pos, engine="alphabeta", depth=100, seed=1)
+    proof, nodes = best_choice(pos, patchsolve.Limits(nodes=2_000_000), engine.best_move, engine.score - 2)
+    assert proof is not None and nodes > 0
+    move, lower, same = proof
+    assert not same and move.patch == 27
+    r = SearchResult(**{k: getattr(engine, k) for k in engine.__dataclass_fields__})
+    _within_choice(pos, r, move, lower, same)
+    assert r.best_move == move and r.pv == [move] and r.root_moves[0]["move"] == move
+    assert r.lower == lower and r.bound != "exact" and r.score >= lower
+    assert value[str(engine.best_move)] <= lower <= value[str(move)]
+
+
+def test_an_exact_answer_after_the_shortcut_s_win_loss_proof_keeps_its_exact_bounds():
+    """Set position 4 is near the end: the shortcut proves only who wins
+    (a margin in [12, 28]); the hand-over then proves the value, 23, and the
+    answer's bounds are that value, not the shortcut's wider ones."""
+    row = _set_row("original 9,2,18,22,6,12,24,31,1,3,32,13,5,26,29,17 ")
+    pos = Position(row["position"])
+    r = patchsolve.search(pos, engine="alphabeta", nodes=3_000_000, seed=1)
+    assert r.bound == "exact" and r.score == r.lower == r.upper == row["value"]
+
+
+def _set_row(prefix: str) -> dict:
+    """The perfect-play set's row whose position starts with ``prefix``."""
+    return next(r for r in _exact_set() if r["position"].startswith(prefix))
+
+
+def _exact_set():
+    """The rows of the perfect-play set (every move's exact value)."""
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "exact_26_34.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
 def test_evaluate_estimates_the_margin_for_the_player_to_move():

@@ -1,8 +1,10 @@
 """The solver's weaker questions, as specifications against brute force:
 ``at_least=K`` ("is the margin at least K?") for every K around the value,
 ``best=True`` (a move proven best without the exact value) never names a
-move that is not optimal, every interval contains the exact value, and the
-answers do not change under the same node limit.
+move that is not optimal, ``best_choice`` (walk or which patch, proven
+without valuing placements) never names a choice that is not the best,
+every interval contains the exact value, and the answers do not change
+under the same node limit.
 
 The endgames are ``test_solver``'s: noisy greedy games of both editions, cut
 where a plain minimax in Python can value the whole tree, with leather
@@ -16,6 +18,8 @@ import pytest
 from patchsolve import solve
 from patchsolve.errors import PatchsolveError
 from patchsolve.search import _solver
+from patchsolve.search.limits import Limits
+from patchsolve.search.solver import best_choice, choice_of
 from test_alphabeta import SMALL, margin, noisy_greedy_game, plain_minimax
 from test_solver import ALL, BONUS, LEATHER
 
@@ -104,6 +108,60 @@ def test_a_strictly_best_move_is_proven_without_the_exact_value():
             # the bound shown is one side of the proven interval
             assert r.score in (r.lower, r.upper)
     assert open_values > 0
+
+
+# -- the best choice (walk, which patch, the leather patch) ---------------------------
+
+
+def _choice_values(pos):
+    """Brute force: the best value of each choice's moves."""
+    best: dict = {}
+    for m in pos.legal_moves():
+        g = choice_of(m)
+        best[g] = max(best.get(g, -1000), child_value(pos, m))
+    return best
+
+
+@pytest.mark.parametrize("offset", [-6, 0, 5])
+def test_a_choice_proven_best_is_the_best_choice_and_its_move_beats_every_other_choice(offset):
+    """Whatever the first threshold, a proof names a choice no other beats,
+    and a move proven worth at least ``lower``, which no move of another
+    choice exceeds; the engine's move is kept when its choice is best."""
+    proved = changed = 0
+    for pos in ALL:
+        values = _choice_values(pos)
+        if len(values) < 2:
+            assert best_choice(pos, Limits(nodes=100_000), pos.legal_moves()[0], 0) == (None, 0)
+            continue
+        v = max(values.values())
+        for engine in (pos.legal_moves()[0], pos.legal_moves()[-1]):
+            out, nodes = best_choice(pos, Limits(nodes=1_000_000), engine, v + offset)
+            assert out is not None and nodes > 0
+            move, lower, same = out
+            proved += 1
+            assert same == (choice_of(move) == choice_of(engine)) == (values[choice_of(engine)] == v)
+            assert values[choice_of(move)] == v  # the best choice
+            assert all(w <= lower for g, w in values.items() if g != choice_of(move))
+            assert lower <= v
+            if same:
+                assert move == engine
+            else:
+                changed += 1
+                assert child_value(pos, move) >= lower >= child_value(pos, engine)
+    assert proved > 0 and changed > 0
+
+
+def test_the_best_choice_under_a_node_limit_is_right_or_open_and_repeats():
+    for pos in ALL[::3]:
+        values = _choice_values(pos)
+        if len(values) < 2:
+            continue
+        engine = pos.legal_moves()[-1]
+        for nodes in (1, 50, 500):
+            out, n = best_choice(pos, Limits(nodes=nodes), engine, 0)
+            assert best_choice(pos, Limits(nodes=nodes), engine, 0) == (out, n)
+            if out is not None:
+                assert values[choice_of(out[0])] == max(values.values())
 
 
 # -- the root with moves left out (the C test behind both) -----------------------------

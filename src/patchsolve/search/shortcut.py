@@ -38,7 +38,7 @@ from patchsolve.patches import LAST_SPACE
 from patchsolve.position import Position
 from patchsolve.search import solver
 from patchsolve.search.limits import Limits, threads_for
-from patchsolve.search.result import phase_of, root_move
+from patchsolve.search.result import phase_of, root_move, win_probability_of
 
 ENDGAME_SPACES = 15  # try the exact solver first when a token is this close to 53 ...
 ENDGAME_SHARE = 0.25  # ... with this share of the time or node budget ...
@@ -140,17 +140,62 @@ def hand_over(position: Position, result, limits: Limits, used: float):
     if not left:
         return result
     budget = dict(left, workers=threads_for(limits, "solve"))  # the engine's cores are free now
-    r, decided = _ask_solver(position, limits, budget)
-    if decided:
-        nodes, workers = result.nodes, result.workers
-        result = _solved(position, r, limits, result.engine)
-        result.nodes += nodes
-        result.workers = workers
-        return result
     if (limits.multipv or 1) > 1:
+        r, decided = _ask_solver(position, limits, budget)
+        if decided:
+            return _instead(position, result, r, limits)
         proof = {"proven": r.proven, "lower": r.lower, "upper": r.upper, "rows": _proven_rows(position, r)}
         return within_proof(result, proof)
+    if result.best_move is None:
+        return result
+    lim = Limits(hash_mb=_shortcut_hash_mb(limits, budget), seed=limits.seed, **budget)
+    guess = int(round(result.score)) - CHOICE_BELOW
+    r, choice, nodes = solver.choice_or_value(position, lim, result.best_move, guess)
+    if r is not None and _decides(r):
+        return _instead(position, result, r, limits)
+    result.nodes += nodes
+    if choice is not None:
+        _within_choice(position, result, *choice)
     return result
+
+
+CHOICE_BELOW = 2  # the best choice's first threshold: this far below the engine's score
+
+
+def _instead(position: Position, result, r, limits: Limits):
+    """The solver's deciding result ``r`` in place of the engine's
+    ``result``, with the engine's nodes and threads."""
+    nodes, workers = result.nodes, result.workers
+    r = _solved(position, r, limits, result.engine)
+    r.nodes += nodes
+    r.workers = workers
+    return r
+
+
+def _within_choice(position: Position, result, move, lower: int, same: bool) -> None:
+    """``result`` (the engine's, in place) kept within what the solver
+    proved of the choices (``solver.best_choice``): the value is at least
+    ``lower``; when the engine's move's choice (walking, its patch, the
+    leather patch) is not the best, ``move`` -- of the best choice, proven
+    worth at least as much as any move of another choice, so also as the
+    engine's -- is played instead. Where the engine's choice is the best
+    its move stays: its placement is not proven."""
+    result.lower = lower if result.lower is None else max(result.lower, lower)
+    if result.score < lower:
+        result.score, result.bound = lower, "lower"
+        result.win_probability = win_probability_of(lower, phase_of(position))
+    if not same:
+        result.best_move, result.pv = move, [move]
+        result.root_moves = [
+            root_move(
+                move,
+                result.score,
+                result.bound,
+                result.win_probability,
+                lower=lower,
+                phase=phase_of(position),
+            )
+        ]
 
 
 def settled(rows) -> bool:
@@ -305,7 +350,9 @@ def within_proof(result, proof):
     if proof["proven"] is None:
         return result
     result.proven = proof["proven"]
-    result.lower, result.upper = proof["lower"], proof["upper"]
+    # what the result proved itself (the hand-over's exact value) stays: intersect
+    result.lower = proof["lower"] if result.lower is None else max(result.lower, proof["lower"])
+    result.upper = proof["upper"] if result.upper is None else min(result.upper, proof["upper"])
     result.score = min(max(result.score, result.lower), result.upper)
     result.win_probability = 1.0 if proof["proven"] == "win" else 0.0
     return result

@@ -76,6 +76,7 @@ from patchsolve.position import Move, Position
 from patchsolve.search import _solver
 from patchsolve.search.limits import allocation, threads_for, with_defaults
 from patchsolve.search.result import SearchResult, root_move
+from patchsolve.search.stop import stop_requested
 
 DEFAULT_SOLVE_TIME = 30.0  # no budget given: a solver cannot know how hard a position is
 DEFAULT_HASH_MB = 64
@@ -100,6 +101,7 @@ NO_MOVE_LEFT = -(1 << 20)  # the best value of no move at all (below every margi
 SIGN_SHARE = 0.5  # of the budget, at most, for the win/loss pass before an exact solve
 SIGN_HASH_DIV = 4  # its table: this fraction of hash_mb (it is thrown away after)
 BEST_FIRST_SHARE = 1 / 64  # best=True: the first slice of the budget for each driver (then doubled)
+CHOICE_SLICE = 1 / 64  # best_choice: each test's first slice of the budget (then doubled each round)
 
 
 class _Run:
@@ -706,6 +708,141 @@ class _BestNodeSearch:
         self.g = v + self.step if up else v - self.step + 1
 
 
+def choice_of(move: Move):
+    """What ``move`` chooses, whatever its placement: its patch, or
+    "walk", or "leather"."""
+    return move.patch if move.patch is not None else move.kind
+
+
+def best_choice(position: Position, limits, move: Move, guess: int):
+    """Which choice of ``position`` -- walking, buying one patch (any of its
+    placements), placing the leather patch -- is the best, proven without
+    valuing placements (they often tie, which makes the value dear:
+    benchmarks/results/best_choice/). ``move`` is the engine's; ``guess``
+    the first threshold, a little below the value (see ``_ChoiceSearch``).
+
+    Returns (a move, what it is proven worth at least, whether ``move``'s
+    choice is the best): ``move`` itself when its choice is proven best,
+    else a move of the best choice, proven worth at least as much as any
+    move of another choice -- or None when the budget runs out first or
+    there is only one choice; and the nodes searched."""
+    run = _choice_run(limits)
+    search = _ChoiceSearch(run, position, move, guess)
+    share = CHOICE_SLICE
+    while search.open and not run.exhausted() and not stop_requested():
+        run.limit_slice(share)
+        if search.go():
+            break
+        share *= 2
+    return search.proof, run.nodes
+
+
+def choice_or_value(position: Position, limits, move: Move, guess: int):
+    """``best_choice`` and the exact value taking turns on one table, each
+    with slices of the budget that double (as ``best=True``'s drivers); once
+    the choice is proven the value has the rest. (The exact result when the
+    value closes, else None; the choice proof or None; the nodes searched.)"""
+    run = _choice_run(limits)
+    search = _ChoiceSearch(run, position, move, guess)
+    lo, hi = _root_interval(run, position)
+    share = CHOICE_SLICE
+    while lo < hi and not run.exhausted() and not stop_requested():
+        if search.open:
+            run.limit_slice(share)
+            search.go()
+            if run.exhausted() or stop_requested():
+                break
+        run.limit_slice(share)
+        lo, hi = run.narrow(position, lo, hi)
+        share *= 2
+    run.limit_slice(None)
+    if lo >= hi:
+        return _result(run, position, lo, hi, limits.seed), search.proof, run.nodes
+    return None, search.proof, run.nodes
+
+
+def _choice_run(limits) -> _Run:
+    """A value-mode run for the choice questions within ``limits``."""
+    flags = (True, True, False)
+    return _Run(
+        limits.hash_mb or DEFAULT_HASH_MB,
+        False,
+        flags,
+        limits.nodes,
+        limits.time,
+        None,
+        threads_for(limits, "solve"),
+    )
+
+
+class _ChoiceSearch:
+    """Which choice is best (``best_choice``), resumable: ``go`` searches
+    within the run's current limits and returns True once it is proven.
+
+    Each choice is tested alone ("is its best placement worth at least
+    t?", the other root moves left out), from ``guess`` down, until one
+    fails high; then the other choices are tested at one point more than
+    the best is proven worth, until none reaches it. A test the limits cut
+    short goes to the back of the queue: the next call starts with the
+    next choice (so one dear test does not hold up the others), and the
+    table keeps what the cut test learnt."""
+
+    def __init__(self, run: _Run, pos: Position, move: Move, guess: int):
+        self.run, self.pos, self.move = run, pos, move
+        self.codes: dict = {}
+        for m in pos.legal_moves():
+            self.codes.setdefault(choice_of(m), set()).add(m.code)
+        self.everything = {c for cs in self.codes.values() for c in cs}
+        self.mine = choice_of(move)
+        self.order = [self.mine] + [g for g in self.codes if g != self.mine]
+        self.upper = dict.fromkeys(self.codes, run.solver.bounds(pos._c)[1])
+        self.lower: dict = {}  # choice -> (proven worth at least, the move that proved it)
+        self.t = guess
+        self.queue: list = []
+        self.target: int | None = None
+        self.proof: tuple | None = None
+        self.open = len(self.codes) > 1
+
+    def go(self) -> bool:
+        while self.open:
+            if not self.lower:
+                target = self.t
+                choices = [g for g in self.order if self.upper[g] >= target]
+                if not choices:  # every choice is below t
+                    self.t = max(self.upper.values())
+                    continue
+            else:
+                best = max(self.lower, key=lambda g: (self.lower[g][0], g == self.mine))
+                target = self.lower[best][0] + 1
+                choices = [g for g in self.order if g != best and self.upper[g] >= target]
+                if not choices:
+                    self._proven(best)
+                    return True
+            if target != self.target:
+                self.target, self.queue = target, choices
+            self.queue = [g for g in self.queue if g in choices] or choices
+            g = self.queue[0]
+            out = _test(self.run, self.pos, target, self.everything - self.codes[g])
+            if out is None:  # cut short: the next choice first next time
+                self.queue = self.queue[1:] + [g]
+                return False
+            if not out[0]:
+                self.upper[g] = min(self.upper[g], out[1])
+            elif out[2] in self.codes[g]:
+                self.lower[g] = (out[1], out[2])
+            else:  # no move named (cannot happen at a root that leaves moves out)
+                self.open = False
+        return False
+
+    def _proven(self, best) -> None:
+        lower, code = self.lower[best]
+        if best == self.mine:
+            self.proof = (self.move, lower, True)
+        else:
+            self.proof = (_move_of(self.pos, code), lower, False)
+        self.open = False
+
+
 # -- API -----------------------------------------------------------------------
 
 
@@ -759,4 +896,4 @@ def run(position: Position, limits, opts: dict) -> SearchResult:
     return _result(run_, position, lo, hi, limits.seed)
 
 
-__all__ = ["run", "check_options", "principal_variation"]
+__all__ = ["run", "check_options", "principal_variation", "best_choice", "choice_or_value", "choice_of"]
