@@ -23,6 +23,10 @@ budget then goes to the solver (``hand_over``), whose answer is taken only
 when it proves a move best. Near the end most of the alpha-beta's losses
 against perfect play are of this kind: the pruned tree searched to its
 end, its best move not the game's (benchmarks/results/end_placements/).
+With one move asked for, the solver's tests of which choice is best
+(walking, which patch: ``solver.choice_or_value``) take turns with the
+value; a move of a choice proven better than the engine's replaces its
+move (``_within_choice``; benchmarks/results/best_choice/).
 
 Used by :func:`patchsolve.search` (``dispatch.py``) and by the MCTS player
 that keeps its tree (``mcts.MCTSPlayer``); it sits below both and imports
@@ -123,8 +127,10 @@ def hand_over(position: Position, result, limits: Limits, used: float):
     """The solver's answer with what is left of ``limits`` when the engine
     (``result``, after ``used`` seconds) stopped before its budget and
     before its depth limit (its tree ended), if it proves a move best;
-    ranked (``multipv``), the solver's rows when it settles them all, else
-    the engine's rows within what it proved of each move. Otherwise
+    else, with one move asked for, the engine's answer within what the
+    solver proved of the choices (``_within_choice``); ranked
+    (``multipv``), the solver's rows when it settles them all, else the
+    engine's rows within what it proved of each move. Otherwise
     ``result``. Only under a time or node budget."""
     if result.bound == "exact" or (limits.depth is not None and result.depth >= limits.depth):
         return result

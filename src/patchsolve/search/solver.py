@@ -41,6 +41,12 @@
     ties for best it ends with the exact value. ``proven_best`` is True when
     proven; ``lower``/``upper`` bound the margin.
 
+``best_choice`` / ``choice_or_value`` (the alpha-beta's hand-over, ``shortcut.py``)
+    Which choice is best -- walking, buying one patch (any placement),
+    placing the leather patch -- proven by threshold tests of each choice
+    alone, without valuing placements; ``choice_or_value`` alternates
+    those tests with the exact driver on one table.
+
 ``all_moves=True``
     Also values every legal root move (``root_moves``: dicts with ``move``,
     ``score``, ``bound``, ``lower``, ``upper``, best first), after solving
