@@ -93,11 +93,7 @@ def _ask_solver(position: Position, limits: Limits, budget: dict):
     every root move and need every row settled; one move needs an exact
     value with a move proven to keep it."""
     ranked = (limits.multipv or 1) > 1
-    r = _solve_run(
-        position,
-        Limits(hash_mb=_shortcut_hash_mb(limits, budget), seed=limits.seed, **budget),
-        {"all_moves": ranked},
-    )
+    r = _solve_run(position, _solver_limits(limits, budget), {"all_moves": ranked})
     return r, r.bound == "exact" and (settled(r.root_moves) if ranked else _decides(r))
 
 
@@ -154,9 +150,10 @@ def hand_over(position: Position, result, limits: Limits, used: float):
         return within_proof(result, proof)
     if result.best_move is None:
         return result
-    lim = Limits(hash_mb=_shortcut_hash_mb(limits, budget), seed=limits.seed, **budget)
     guess = int(round(result.score)) - CHOICE_BELOW
-    r, choice, nodes = solver.choice_or_value(position, lim, result.best_move, guess)
+    r, choice, nodes = solver.choice_or_value(
+        position, _solver_limits(limits, budget), result.best_move, guess
+    )
     if r is not None and _decides(r):
         return _instead(position, result, r, limits)
     result.nodes += nodes
@@ -264,9 +261,7 @@ def solver_beside(position: Position, limits: Limits, options: dict, module):
     def solve() -> None:
         budget: dict = {"time": share, "workers": 1}
         try:
-            r = _solve_run(
-                position, Limits(hash_mb=_shortcut_hash_mb(limits, budget), seed=limits.seed, **budget), {}
-            )
+            r = _solve_run(position, _solver_limits(limits, budget), {})
         except BaseException as e:  # re-raised in the caller's thread
             box["error"] = e
             return
@@ -411,6 +406,12 @@ def _wins(position: Position, move, budget: dict) -> bool:
         return child.winner() == position.to_move
     r = _solve_run(child, Limits(hash_mb=SHORTCUT_HASH_MB[0], workers=1, **budget), {"wdl": True})
     return r.proven == ("win" if child.to_move == position.to_move else "loss")
+
+
+def _solver_limits(limits: Limits, budget: dict) -> Limits:
+    """The solver's limits for ``budget`` (time, nodes, workers), within
+    the search's ``limits``: its seed, and a table sized to the budget."""
+    return Limits(hash_mb=_shortcut_hash_mb(limits, budget), seed=limits.seed, **budget)
 
 
 def _shortcut_hash_mb(limits: Limits, budget: dict) -> int:

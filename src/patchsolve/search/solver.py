@@ -439,7 +439,7 @@ def _value_children(run: _Run, position: Position) -> list[dict]:
     for move in _candidates(run, position):
         run.move = move
         child = position.play(move)
-        group = move.patch if move.patch is not None else move.kind
+        group = choice_of(move)
         klass = _final_buy_class(position, move, child)
         if child.is_over:
             v = _leaf(position, child, wdl)
@@ -769,7 +769,7 @@ def choice_or_value(position: Position, limits, move: Move, guess: int):
 
 def _choice_run(limits) -> _Run:
     """A value-mode run for the choice questions within ``limits``."""
-    flags = (True, True, False)
+    flags = (OPTIONS["static"], OPTIONS["relax"], OPTIONS["etc"])  # the defaults
     return _Run(
         limits.hash_mb or DEFAULT_HASH_MB,
         False,
