@@ -19,7 +19,7 @@ from patchsolve import solve
 from patchsolve.errors import PatchsolveError
 from patchsolve.search import _solver
 from patchsolve.search.limits import Limits
-from patchsolve.search.solver import best_choice, choice_of
+from patchsolve.search.solver import _choice_run, _ChoiceSearch, best_choice, choice_of
 from test_alphabeta import SMALL, margin, noisy_greedy_game, plain_minimax
 from test_solver import ALL, BONUS, LEATHER
 
@@ -162,6 +162,29 @@ def test_the_best_choice_under_a_node_limit_is_right_or_open_and_repeats():
             assert best_choice(pos, Limits(nodes=nodes), engine, 0) == (out, n)
             if out is not None:
                 assert values[choice_of(out[0])] == max(values.values())
+
+
+def test_once_a_choice_is_proven_worth_l_it_is_raised_to_l_plus_2_before_the_others_are_refuted():
+    """A test at a choice's value, or one point above, has no slack: the
+    best's bound is often at the value of the choice below it, so the
+    first test after it is proven is the best at two points more, then
+    the others at one point more than its bound; a choice already proven
+    below that threshold is not tested again."""
+    pos = next(p for p in ALL if len(_choice_values(p)) >= 3)
+    engine = pos.legal_moves()[0]
+    search = _ChoiceSearch(_choice_run(Limits(nodes=1_000)), pos, engine, 0)
+    first = search._tests()
+    assert first[0] == (choice_of(engine), 0) and {t for _, t in first} == {0}
+    best, below = first[-1][0], first[-2][0]
+    rest = [g for g, _ in first if g not in (best, below)]
+    search.lower[best] = (4, None)
+    search.upper[below] = 3
+    assert search._tests() == [(best, 6)] + [(g, 5) for g in rest]
+    search.upper[best] = 5  # proven no better than 5: no room to raise
+    assert search._tests() == [(g, 5) for g in rest]
+    for g in rest:
+        search.upper[g] = 4
+    assert search._tests() is None and search.proof is not None and not search.open
 
 
 # -- the root with moves left out (the C test behind both) -----------------------------

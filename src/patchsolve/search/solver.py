@@ -787,10 +787,14 @@ class _ChoiceSearch:
 
     Each choice is tested alone ("is its best placement worth at least
     t?", the other root moves left out), from ``guess`` down, until one
-    fails high; then the other choices are tested at one point more than
-    the best is proven worth, until none reaches it. A test the limits cut
-    short goes to the back of the queue: the next call starts with the
-    next choice (so one dear test does not hold up the others), and the
+    fails high. Then the other choices are tested at one point more than
+    the best is proven worth, until none reaches it; and first the best
+    itself two points more. A test at a choice's value, or one above it,
+    has no slack and costs most; the best's proven bound is often at the
+    value of the choice below it, and raising it gives each refutation
+    slack (benchmarks/results/best_choice/, "raise"). A test the limits
+    cut short goes to the back of the queue: the next call starts with the
+    next test (so one dear test does not hold up the others), and the
     table keeps what the cut test learnt."""
 
     def __init__(self, run: _Run, pos: Position, move: Move, guess: int):
@@ -804,33 +808,20 @@ class _ChoiceSearch:
         self.upper = dict.fromkeys(self.codes, run.solver.bounds(pos._c)[1])
         self.lower: dict = {}  # choice -> (proven worth at least, the move that proved it)
         self.t = guess
-        self.queue: list = []
-        self.target: int | None = None
+        self.queue: list = []  # the tests to run: (choice, threshold)
         self.proof: tuple | None = None
         self.open = len(self.codes) > 1
 
     def go(self) -> bool:
         while self.open:
-            if not self.lower:
-                target = self.t
-                choices = [g for g in self.order if self.upper[g] >= target]
-                if not choices:  # every choice is below t
-                    self.t = max(self.upper.values())
-                    continue
-            else:
-                best = max(self.lower, key=lambda g: (self.lower[g][0], g == self.mine))
-                target = self.lower[best][0] + 1
-                choices = [g for g in self.order if g != best and self.upper[g] >= target]
-                if not choices:
-                    self._proven(best)
-                    return True
-            if target != self.target:
-                self.target, self.queue = target, choices
-            self.queue = [g for g in self.queue if g in choices] or choices
-            g = self.queue[0]
-            out = _test(self.run, self.pos, target, self.everything - self.codes[g])
-            if out is None:  # cut short: the next choice first next time
-                self.queue = self.queue[1:] + [g]
+            tests = self._tests()
+            if tests is None:
+                return True
+            self.queue = [x for x in self.queue if x in tests] or tests
+            g, t = self.queue[0]
+            out = _test(self.run, self.pos, t, self.everything - self.codes[g])
+            if out is None:  # cut short: the next test first next time
+                self.queue = self.queue[1:] + self.queue[:1]
                 return False
             if not out[0]:
                 self.upper[g] = min(self.upper[g], out[1])
@@ -839,6 +830,25 @@ class _ChoiceSearch:
             else:  # no move named (cannot happen at a root that leaves moves out)
                 self.open = False
         return False
+
+    def _tests(self):
+        """The tests that can prove the best choice from what is known, in
+        order; None once it is proven."""
+        if not self.lower:
+            tests = [(g, self.t) for g in self.order if self.upper[g] >= self.t]
+            while not tests:  # every choice is below t
+                self.t = max(self.upper.values())
+                tests = [(g, self.t) for g in self.order if self.upper[g] >= self.t]
+            return tests
+        best = max(self.lower, key=lambda g: (self.lower[g][0], g == self.mine))
+        target = self.lower[best][0] + 1
+        tests = [(g, target) for g in self.order if g != best and self.upper[g] >= target]
+        if not tests:
+            self._proven(best)
+            return None
+        if self.upper[best] >= target + 1:
+            tests.insert(0, (best, target + 1))
+        return tests
 
     def _proven(self, best) -> None:
         lower, code = self.lower[best]
