@@ -187,6 +187,31 @@ def test_once_a_choice_is_proven_worth_l_it_is_raised_to_l_plus_2_before_the_oth
     assert search._tests() is None and search.proof is not None and not search.open
 
 
+def test_choice_or_value_starts_the_value_at_the_engines_score_and_the_choices_two_under(monkeypatch):
+    """The engine's score (a pruned tree searched to its end) is the value
+    driver's first test, and the choice tests start CHOICE_BELOW under it."""
+    from patchsolve.search import solver
+
+    seen: dict = {"narrow": [], "choice": []}
+    narrow, init = solver._Run.narrow, _ChoiceSearch.__init__
+
+    def spy_narrow(self, p, lo=None, hi=None, guess=None):
+        seen["narrow"].append(guess)
+        return narrow(self, p, lo, hi, guess)
+
+    def spy_init(self, run, p, move, guess):
+        seen["choice"].append(guess)
+        init(self, run, p, move, guess)
+
+    monkeypatch.setattr(solver._Run, "narrow", spy_narrow)
+    monkeypatch.setattr(_ChoiceSearch, "__init__", spy_init)
+    for pos in ALL:
+        r, _, _ = solver.choice_or_value(pos, Limits(nodes=200_000), pos.legal_moves()[0], 7)
+        assert seen["choice"][-1] == 7 - solver.CHOICE_BELOW
+        assert r is None or r.score == max(_choice_values(pos).values())
+    assert seen["narrow"] and set(seen["narrow"]) == {7}
+
+
 # -- the root with moves left out (the C test behind both) -----------------------------
 
 

@@ -150,9 +150,8 @@ def hand_over(position: Position, result, limits: Limits, used: float):
         return within_proof(result, proof)
     if result.best_move is None:
         return result
-    guess = int(round(result.score)) - CHOICE_BELOW
     r, choice, nodes = solver.choice_or_value(
-        position, _solver_limits(limits, budget), result.best_move, guess
+        position, _solver_limits(limits, budget), result.best_move, int(round(result.score))
     )
     if r is not None and _decides(r):
         return _instead(position, result, r, limits)
@@ -160,9 +159,6 @@ def hand_over(position: Position, result, limits: Limits, used: float):
     if choice is not None:
         _within_choice(position, result, *choice)
     return result
-
-
-CHOICE_BELOW = 2  # the best choice's first threshold: this far below the engine's score
 
 
 def _instead(position: Position, result, r, limits: Limits):

@@ -108,6 +108,7 @@ SIGN_SHARE = 0.5  # of the budget, at most, for the win/loss pass before an exac
 SIGN_HASH_DIV = 4  # its table: this fraction of hash_mb (it is thrown away after)
 BEST_FIRST_SHARE = 1 / 64  # best=True: the first slice of the budget for each driver (then doubled)
 CHOICE_SLICE = 1 / 64  # best_choice: each test's first slice of the budget (then doubled each round)
+CHOICE_BELOW = 2  # choice_or_value: the choice tests' first threshold, this far below the engine's score
 
 
 class _Run:
@@ -743,13 +744,18 @@ def best_choice(position: Position, limits, move: Move, guess: int):
     return search.proof, run.nodes
 
 
-def choice_or_value(position: Position, limits, move: Move, guess: int):
+def choice_or_value(position: Position, limits, move: Move, score: int):
     """``best_choice`` and the exact value taking turns on one table, each
     with slices of the budget that double (as ``best=True``'s drivers); once
-    the choice is proven the value has the rest. (The exact result when the
-    value closes, else None; the choice proof or None; the nodes searched.)"""
+    the choice is proven the value has the rest. ``move`` and ``score`` are
+    the engine's: the choice tests start CHOICE_BELOW under ``score``, the
+    value's first test is at ``score`` (the value of a pruned tree searched
+    to its end is a far better guess than the evaluation:
+    benchmarks/results/best_choice/, "first tests"). (The exact result when
+    the value closes, else None; the choice proof or None; the nodes
+    searched.)"""
     run = _choice_run(limits)
-    search = _ChoiceSearch(run, position, move, guess)
+    search = _ChoiceSearch(run, position, move, score - CHOICE_BELOW)
     lo, hi = _root_interval(run, position)
     share = CHOICE_SLICE
     while lo < hi and not run.exhausted() and not stop_requested():
@@ -759,7 +765,7 @@ def choice_or_value(position: Position, limits, move: Move, guess: int):
             if run.exhausted() or stop_requested():
                 break
         run.limit_slice(share)
-        lo, hi = run.narrow(position, lo, hi)
+        lo, hi = run.narrow(position, lo, hi, score)
         share *= 2
     run.limit_slice(None)
     if lo >= hi:
