@@ -47,11 +47,17 @@ extensions = [
     for p in sources
 ]
 
+# Translate and compile the extensions on every core (the build of a wheel or
+# an editable install: 40 s on one core of this 2-core machine, 25 s on both).
+JOBS = os.cpu_count() or 1
+
 setup(
     ext_modules=cythonize(
         extensions,
         compiler_directives=directives,
         include_path=["src"],
         force=DEBUG,
+        nthreads=JOBS,
     ),
+    options={"build_ext": {"parallel": JOBS}},
 )
