@@ -751,7 +751,7 @@ def choice_or_value(position: Position, limits, move: Move, score: int):
     the engine's: the choice tests start CHOICE_BELOW under ``score``, the
     value's first test is at ``score`` (the value of a pruned tree searched
     to its end is a far better guess than the evaluation:
-    benchmarks/results/best_choice/, "first tests"). (The exact result when
+    benchmarks/results/best_choice/, round 2). (The exact result when
     the value closes, else None; the choice proof or None; the nodes
     searched.)"""
     run = _choice_run(limits)
@@ -798,7 +798,7 @@ class _ChoiceSearch:
     itself two points more. A test at a choice's value, or one above it,
     has no slack and costs most; the best's proven bound is often at the
     value of the choice below it, and raising it gives each refutation
-    slack (benchmarks/results/best_choice/, "raise"). A test the limits
+    slack (benchmarks/results/best_choice/, round 2). A test the limits
     cut short goes to the back of the queue: the next call starts with the
     next test (so one dear test does not hold up the others), and the
     table keeps what the cut test learnt."""

@@ -22,7 +22,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 import bench_exact as B  # noqa: E402
-
 import patchsolve  # noqa: E402
 from patchsolve.position import Position  # noqa: E402
 from patchsolve.search import solver  # noqa: E402
@@ -69,7 +68,18 @@ def run(moves: str, budget: str) -> None:
         proofs += how != "-"
         nodes_all += nodes
         proof = choice and (str(choice[0]), choice[1], choice[2])
-        print(e["i"], how, "eng", B.loss_of(row, e["move"])[0], "->", loss, nodes, f"{dt:.2f}", proof, flush=True)
+        print(
+            e["i"],
+            how,
+            "eng",
+            B.loss_of(row, e["move"])[0],
+            "->",
+            loss,
+            nodes,
+            f"{dt:.2f}",
+            proof,
+            flush=True,
+        )
     print("TOTAL loss", lost, "proofs", proofs, "nodes", nodes_all)
 
 
