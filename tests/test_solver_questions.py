@@ -187,6 +187,22 @@ def test_once_a_choice_is_proven_worth_l_it_is_raised_to_l_plus_2_before_the_oth
     assert search._tests() is None and search.proof is not None and not search.open
 
 
+def test_every_test_the_choice_search_needs_gets_its_turn():
+    """A test queued for one threshold may be needed again after the
+    threshold moves (the old best's raise becomes its refutation): it keeps
+    its place, and the new tests queue behind it instead of waiting for it
+    to end."""
+    pos = next(p for p in ALL if len(_choice_values(p)) >= 3)
+    search = _ChoiceSearch(_choice_run(Limits(nodes=1_000)), pos, pos.legal_moves()[0], 0)
+    a, b, c = list(search.codes)[:3]
+    search.queue = [(b, 5), (a, 6)]
+    search._schedule([(a, 6), (b, 6), (c, 7)])
+    assert search.queue == [(a, 6), (b, 6), (c, 7)]
+    search.queue = search.queue[1:] + search.queue[:1]  # (a, 6) cut short
+    search._schedule([(a, 6), (b, 6), (c, 7)])
+    assert search.queue == [(b, 6), (c, 7), (a, 6)]
+
+
 def test_choice_or_value_starts_the_value_at_the_engines_score_and_the_choices_two_under(monkeypatch):
     """The engine's score (a pruned tree searched to its end) is the value
     driver's first test, and the choice tests start CHOICE_BELOW under it."""

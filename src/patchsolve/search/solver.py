@@ -823,7 +823,7 @@ class _ChoiceSearch:
             tests = self._tests()
             if tests is None:
                 return True
-            self.queue = [x for x in self.queue if x in tests] or tests
+            self._schedule(tests)
             g, t = self.queue[0]
             out = _test(self.run, self.pos, t, self.everything - self.codes[g])
             if out is None:  # cut short: the next test first next time
@@ -836,6 +836,12 @@ class _ChoiceSearch:
             else:  # no move named (cannot happen at a root that leaves moves out)
                 self.open = False
         return False
+
+    def _schedule(self, tests: list) -> None:
+        """The queue for ``tests``: those already queued keep their order
+        (the ones cut short at the back), the new ones after them, so
+        every test gets its turn."""
+        self.queue = [x for x in self.queue if x in tests] + [x for x in tests if x not in self.queue]
 
     def _tests(self):
         """The tests that can prove the best choice from what is known, in
