@@ -774,17 +774,9 @@ def choice_or_value(position: Position, limits, move: Move, score: int):
 
 
 def _choice_run(limits) -> _Run:
-    """A value-mode run for the choice questions within ``limits``."""
-    flags = (OPTIONS["static"], OPTIONS["relax"], OPTIONS["etc"])  # the defaults
-    return _Run(
-        limits.hash_mb or DEFAULT_HASH_MB,
-        False,
-        flags,
-        limits.nodes,
-        limits.time,
-        None,
-        threads_for(limits, "solve"),
-    )
+    """A value-mode run for the choice questions within ``limits``, with
+    the solver's default options."""
+    return _new_run(limits, check_options({}))
 
 
 class _ChoiceSearch:
@@ -847,11 +839,8 @@ class _ChoiceSearch:
         """The tests that can prove the best choice from what is known, in
         order; None once it is proven."""
         if not self.lower:
-            tests = [(g, self.t) for g in self.order if self.upper[g] >= self.t]
-            while not tests:  # every choice is below t
-                self.t = max(self.upper.values())
-                tests = [(g, self.t) for g in self.order if self.upper[g] >= self.t]
-            return tests
+            self.t = min(self.t, max(self.upper.values()))  # no choice reaches t: test the highest
+            return [(g, self.t) for g in self.order if self.upper[g] >= self.t]
         best = max(self.lower, key=lambda g: (self.lower[g][0], g == self.mine))
         target = self.lower[best][0] + 1
         tests = [(g, target) for g in self.order if g != best and self.upper[g] >= target]
@@ -898,19 +887,26 @@ def check_options(options: dict) -> dict:
     return out
 
 
-def run(position: Position, limits, opts: dict) -> SearchResult:
-    """The exact final margin for the player to move (``position`` not
-    over) under perfect play within ``limits`` (time, nodes; none: 30 s),
-    or proven bounds on it (see the module doc); ``opts`` as
-    ``check_options`` returns them."""
+def _new_run(limits, opts: dict) -> _Run:
+    """A run within ``limits`` (time, nodes; none: DEFAULT_SOLVE_TIME) with
+    ``opts`` as ``check_options`` returns them; its table allocated here."""
     seconds, nodes = limits.time, limits.nodes
     if seconds is None and nodes is None:
         seconds = DEFAULT_SOLVE_TIME
     hash_mb = limits.hash_mb or DEFAULT_HASH_MB
     flags = (opts["static"], opts["relax"], opts["etc"])
-    threads = threads_for(limits, "solve")
     with allocation("solver table", hash_mb):
-        run_ = _Run(hash_mb, opts["wdl"], flags, nodes, seconds, opts["progress"], threads)
+        return _Run(
+            hash_mb, opts["wdl"], flags, nodes, seconds, opts["progress"], threads_for(limits, "solve")
+        )
+
+
+def run(position: Position, limits, opts: dict) -> SearchResult:
+    """The exact final margin for the player to move (``position`` not
+    over) under perfect play within ``limits`` (time, nodes; none: 30 s),
+    or proven bounds on it (see the module doc); ``opts`` as
+    ``check_options`` returns them."""
+    run_ = _new_run(limits, opts)
     if opts["all_moves"]:
         return _solve_all(run_, position, limits.seed)
     if opts["at_least"] is not None:
