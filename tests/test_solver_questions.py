@@ -325,6 +325,51 @@ def test_a_proven_win_keeps_only_a_move_that_keeps_it():
             assert kept.best_move == others[0] and kept.score == 3.0 and kept.proven == "win"
 
 
+def test_a_move_proven_to_keep_a_winning_value_is_not_swapped_for_the_proofs_win(monkeypatch):
+    """The hand-over's exact answer (a move proven to keep a value above 0)
+    wins already: it stays, with its exact value, even when the win/loss
+    test of it would not end in the reserve (here it never does). A move
+    only estimated is swapped for the proof's, and the answer then says
+    nothing proven of the new move but that it wins."""
+    from patchsolve.search import shortcut
+    from patchsolve.search.result import SearchResult, root_move
+
+    cases = []  # another move that wins, by an exact value above 0
+    for pos, win, _ in _win_and_loss_moves(ALL):
+        for m in pos.legal_moves():
+            if m != win and _exact_child_value(pos, m) > 0:
+                cases.append((pos, win, m, _exact_child_value(pos, m)))
+                break
+    assert len(cases) >= 3
+    tested = []
+    monkeypatch.setattr(shortcut, "_wins", lambda pos, move, budget: tested.append(move) or False)
+    for pos, win, other, value in cases:
+        proof = {"proven": "win", "lower": 0, "upper": 50, "move": win, "limits": {"nodes": 1000}}
+        rows = [root_move(other, value, "exact", proven="win", phase=10)]
+        exact = SearchResult(other, value, "exact", [other], root_moves=rows, proven_best=True)
+        kept = shortcut.keep_the_win(pos, exact, dict(proof))
+        assert (kept.best_move, kept.score, kept.bound, kept.proven_best) == (other, value, "exact", True)
+        assert not tested
+        guessed = SearchResult(other, value, "exact", [other], root_moves=list(rows))  # the move not proven
+        swapped = shortcut.keep_the_win(pos, guessed, dict(proof))
+        assert tested == [other]
+        tested.clear()
+        assert (swapped.best_move, swapped.pv, swapped.bound, swapped.proven_best) == (
+            win,
+            [win],
+            "estimate",
+            False,
+        )
+        assert [r["move"] for r in swapped.root_moves] == [win] and swapped.root_moves[0]["proven"] == "win"
+
+
+def _exact_child_value(pos, move):
+    """The exact margin of ``move``'s child for ``pos``'s player to move."""
+    child = pos.play(move)
+    v = solve(child, nodes=2_000_000).score
+    return v if child.to_move == pos.to_move else -v
+
+
 def test_ranked_rows_keep_what_the_solver_proved_of_each_move():
     from patchsolve.search.result import SearchResult, root_move
     from patchsolve.search.shortcut import keep_the_win

@@ -328,10 +328,25 @@ def keep_the_win(position: Position, result, proof):
     win = proof["move"]
     if proof["proven"] is None or win is None or result.best_move is None or result.best_move == win:
         return result
-    if _wins(position, result.best_move, proof["limits"]):
+    if _proven_to_win(result) or _wins(position, result.best_move, proof["limits"]):
         return result
     result.best_move, result.pv = win, [win]
+    if result.bound != "estimate":  # what was proven was of the root or of the move replaced
+        result.bound, result.proven_best = "estimate", False
+    result.root_moves = [
+        root_move(
+            win, result.score, result.bound, 1.0, proven="win", lower=result.lower, phase=phase_of(position)
+        )
+    ]
     return result
+
+
+def _proven_to_win(result) -> bool:
+    """``result``'s move is proven to keep an exact value above 0 (the
+    hand-over's answer): it wins, with no test. (Testing it again within
+    the reserve could run out of time and swap it for a move that wins by
+    less: benchmarks/results/best_choice/, round 3.)"""
+    return result.bound == "exact" and result.proven_best and result.score > 0
 
 
 def within_proof(result, proof):
