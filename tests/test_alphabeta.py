@@ -833,3 +833,32 @@ def test_at_the_root_a_leather_patch_tries_every_square():
         )
         assert (pruned.best_move, pruned.score) == (full.best_move, full.score)
     assert found >= 1
+
+
+def test_the_hand_over_searches_on_the_near_end_shortcuts_table(monkeypatch):
+    """Set position 4 under a node budget: the shortcut proves the win but
+    not the value; the alpha-beta's tree then ends, and the hand-over's
+    questions search on the shortcut's table (the MCTS, which has no hand-over,
+    keeps none)."""
+    from patchsolve.search import shortcut, solver
+    from patchsolve.search.limits import Limits
+
+    made, searched = [], []
+    new_table, choice_or_value = solver.new_table, solver.choice_or_value
+
+    def spy_new(limits):
+        made.append(new_table(limits))
+        return made[-1]
+
+    def spy_choice(*args, **kwargs):
+        searched.append(args[4] if len(args) > 4 else kwargs.get("table"))
+        return choice_or_value(*args, **kwargs)
+
+    monkeypatch.setattr(solver, "new_table", spy_new)
+    monkeypatch.setattr(solver, "choice_or_value", spy_choice)
+    pos = Position(_set_row("original 9,2,18,22,6,12,24,31,1,3,32,13,5,26,29,17 ")["position"])
+    assert shortcut.near_end(pos)
+    patchsolve.search(pos, engine="alphabeta", nodes=2_000_000, seed=1)
+    assert len(made) == 1 and searched == made
+    _, _, proof = shortcut.endgame_shortcut(pos, Limits(iterations=2000), "mcts")
+    assert proof is not None and proof["table"] is None

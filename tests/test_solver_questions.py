@@ -472,3 +472,34 @@ def test_progress_of_a_threshold_test_reports_the_proven_interval(monkeypatch):
 def test_a_budget_of_one_node_is_a_budget_for_the_win_loss_pass_too():
     mid = noisy_greedy_game(3)[20]
     assert solve(mid, nodes=1).nodes < 10000
+
+
+# -- a table handed on (the near-end shortcut's, to the hand-over) -----------------------
+
+
+def test_a_table_handed_on_keeps_what_was_proven_and_counts_only_its_own_nodes():
+    """A second run on a table finds what the first proved (the same exact
+    value, in fewer nodes), and its nodes and its node budget are its own."""
+    from patchsolve import Position
+    from patchsolve.search import solver
+
+    opts = solver.check_options({})
+    for pos in LEATHER + BONUS:
+        table = solver.new_table(Limits(hash_mb=4, workers=1))
+        first = solver.run(pos, Limits(nodes=10**8, workers=1), opts, table)
+        again = solver.run(pos, Limits(nodes=10**8, workers=1), opts, table)
+        assert first.bound == again.bound == "exact"
+        assert first.score == again.score == plain_minimax(pos)
+        assert 0 < again.nodes < first.nodes
+    far, exact_only = Position.from_text(FAR[0]), solver.check_options({"sign_first": False})
+    solver.run(far, Limits(nodes=20_000, workers=1), exact_only, table)  # the table counts 20,000 more
+    capped = solver.run(far, Limits(nodes=2000, workers=1), exact_only, table)
+    assert capped.bound != "exact" and 2000 <= capped.nodes <= 2000 + 1024  # limits checked every 1,024 nodes
+
+
+def test_a_table_handed_on_must_be_searched_with_the_options_it_was_made_for():
+    from patchsolve.search import solver
+
+    table = solver.new_table(Limits(hash_mb=1))
+    with pytest.raises(ValueError):
+        solver.run(ALL[0], Limits(nodes=1000), solver.check_options({"wdl": True}), table)

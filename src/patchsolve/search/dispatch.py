@@ -109,7 +109,8 @@ def search(
                 t_engine = _time.perf_counter()
                 result = module.run(position, limits, options)
                 if engine == "alphabeta" and endgame_solve and not stop_requested():
-                    result = hand_over(position, result, limits, _time.perf_counter() - t_engine)
+                    table = proof and proof["table"]  # the shortcut's solver table, searched on
+                    result = hand_over(position, result, limits, _time.perf_counter() - t_engine, table)
                 result = keep_the_win(position, result, proof)
         assert result is not None
         result.time = _time.perf_counter() - t0

@@ -64,14 +64,18 @@ def endgame_shortcut(position: Position, limits: Limits, engine: str):
     share of the budget, else (None, the limits left for the engine, what
     was proven: a dict with ``proven`` -- "win", "loss" or None --, the
     margin's ``lower`` and ``upper`` bounds, ``move`` -- a move proven to
-    win, or None -- and ``limits`` for :func:`keep_the_win`)."""
+    win, or None --, ``limits`` for :func:`keep_the_win` and ``table``: the
+    solver's table, for the alpha-beta's hand-over, or None)."""
     budget = _share(limits, ENDGAME_SHARE, ENDGAME_NODES)
     # the solver's threads follow the alpha-beta's (every core under a time
     # limit unless workers says otherwise); the MCTS gets one thread, since
     # its workers are processes that may each get here
     budget["workers"] = limits.workers if engine == "alphabeta" else 1
     t0 = _time.perf_counter()
-    r, decided = _ask_solver(position, limits, budget)
+    # the alpha-beta's hand-over searches on in the same table: what is proven here stays
+    # proven there (benchmarks/results/best_choice/, round 3)
+    table = solver.new_table(_solver_limits(limits, budget)) if engine == "alphabeta" else None
+    r, decided = _ask_solver(position, limits, budget, table)
     if decided:
         return _solved(position, r, limits, engine), limits, None
     win = _winning_move(r)
@@ -81,19 +85,26 @@ def endgame_shortcut(position: Position, limits: Limits, engine: str):
         left["time"] = max(1e-3, limits.time - (_time.perf_counter() - t0) - reserve.get("time", 0.0))
     if limits.nodes is not None:
         left["nodes"] = max(1, limits.nodes - r.nodes - reserve.get("nodes", 0))
-    proof = {"proven": r.proven, "lower": r.lower, "upper": r.upper, "move": win, "limits": reserve}
+    proof = {
+        "proven": r.proven,
+        "lower": r.lower,
+        "upper": r.upper,
+        "move": win,
+        "limits": reserve,
+        "table": table,
+    }
     if (limits.multipv or 1) > 1:  # what the solver proved of each root move bounds the engine's rows
         proof["rows"] = _proven_rows(position, r)
     return None, limits.replace(**left), proof
 
 
-def _ask_solver(position: Position, limits: Limits, budget: dict):
-    """(The solver's run on ``budget`` for the answer ``limits`` asks for,
-    whether it decides). Ranked moves (multipv > 1) come from its value of
-    every root move and need every row settled; one move needs an exact
-    value with a move proven to keep it."""
+def _ask_solver(position: Position, limits: Limits, budget: dict, table=None):
+    """(The solver's run on ``budget`` -- on ``table`` if given -- for the
+    answer ``limits`` asks for, whether it decides). Ranked moves (multipv >
+    1) come from its value of every root move and need every row settled;
+    one move needs an exact value with a move proven to keep it."""
     ranked = (limits.multipv or 1) > 1
-    r = _solve_run(position, _solver_limits(limits, budget), {"all_moves": ranked})
+    r = _solve_run(position, _solver_limits(limits, budget), {"all_moves": ranked}, table)
     return r, r.bound == "exact" and (settled(r.root_moves) if ranked else _decides(r))
 
 
@@ -119,10 +130,11 @@ def _solved(position: Position, r, limits: Limits, engine: str):
 HAND_OVER_MIN = 0.05  # of the budget: less left than this is not handed to the solver
 
 
-def hand_over(position: Position, result, limits: Limits, used: float):
+def hand_over(position: Position, result, limits: Limits, used: float, table=None):
     """The solver's answer with what is left of ``limits`` when the engine
     (``result``, after ``used`` seconds) stopped before its budget and
-    before its depth limit (its tree ended), if it proves a move best;
+    before its depth limit (its tree ended), if it proves a move best
+    (searching on ``table``, the near-end shortcut's, when given);
     else, with one move asked for, the engine's answer within what the
     solver proved of the choices (``_within_choice``); ranked
     (``multipv``), the solver's rows when it settles them all, else the
@@ -143,7 +155,7 @@ def hand_over(position: Position, result, limits: Limits, used: float):
         return result
     budget = dict(left, workers=threads_for(limits, "solve"))  # the engine's cores are free now
     if (limits.multipv or 1) > 1:
-        r, decided = _ask_solver(position, limits, budget)
+        r, decided = _ask_solver(position, limits, budget, table)
         if decided:
             return _instead(position, result, r, limits)
         proof = {"proven": r.proven, "lower": r.lower, "upper": r.upper, "rows": _proven_rows(position, r)}
@@ -151,7 +163,7 @@ def hand_over(position: Position, result, limits: Limits, used: float):
     if result.best_move is None:
         return result
     r, choice, nodes = solver.choice_or_value(
-        position, _solver_limits(limits, budget), result.best_move, int(round(result.score))
+        position, _solver_limits(limits, budget), result.best_move, int(round(result.score)), table
     )
     if r is not None and _decides(r):
         return _instead(position, result, r, limits)
@@ -435,9 +447,10 @@ def _shortcut_hash_mb(limits: Limits, budget: dict) -> int:
     return min(mb, limits.hash_mb) if limits.hash_mb else mb
 
 
-def _solve_run(position, limits, options):
-    """The solver's run; ``options`` checked (and completed) once, here."""
-    return solver.run(position, limits, solver.check_options(options))
+def _solve_run(position, limits, options, table=None):
+    """The solver's run (on ``table`` if given); ``options`` checked (and
+    completed) once, here."""
+    return solver.run(position, limits, solver.check_options(options), table)
 
 
 __all__ = [

@@ -101,6 +101,7 @@ OPTIONS = {
     "at_least": None,
     "best": False,
 }
+_DEFAULT_FLAGS = (OPTIONS["static"], OPTIONS["relax"], OPTIONS["etc"])
 QUESTIONS = ("wdl", "at_least", "best")  # one at a time (all_moves goes with none or wdl)
 MAX_THRESHOLD = 1000  # points; every margin is far inside
 NO_MOVE_LEFT = -(1 << 20)  # the best value of no move at all (below every margin)
@@ -112,15 +113,18 @@ CHOICE_BELOW = 2  # choice_or_value: the choice tests' first threshold, this far
 
 
 class _Run:
-    """One solve: the C solver, the budget, the clock and progress."""
+    """One solve: the C solver, the budget, the clock and progress. The C
+    solver (its table) is new, or ``table``: one an earlier run searched,
+    whose nodes are not this run's (the C solver counts from its creation)."""
 
-    def __init__(self, hash_mb, wdl, flags, nodes, seconds, progress, threads=1):
-        self.solver = _solver.Solver(hash_mb, wdl, *flags, threads=threads)
+    def __init__(self, hash_mb, wdl, flags, nodes, seconds, progress, threads=1, table=None):
+        self.solver = table if table is not None else _solver.Solver(hash_mb, wdl, *flags, threads=threads)
+        self.base = self.solver.nodes  # the earlier runs' nodes
         self.active = self.solver  # the one searching (the sign pass's, then this)
-        self.hash_mb, self.flags, self.threads = hash_mb, flags, threads
+        self.hash_mb, self.flags, self.threads = hash_mb, flags, self.solver.threads
         self.budget = (nodes or 0, seconds or 0.0)
         self.start = _time.perf_counter()
-        self.solver.set_limits(*self.budget)
+        self.solver.set_limits(self.base + nodes if nodes else 0, seconds or 0.0)
         self.progress = progress
         self.move = None
         self.stopped = False
@@ -134,7 +138,7 @@ class _Run:
 
     @property
     def nodes(self) -> int:
-        return self.sign_nodes + self.solver.nodes
+        return self.sign_nodes + self.solver.nodes - self.base
 
     def elapsed(self) -> float:
         return _time.perf_counter() - self.start
@@ -182,7 +186,8 @@ class _Run:
             self.sign_move = _move_of(pos, known[2])
         spent = self.elapsed()
         self.solver.set_limits(
-            max(nodes - w.nodes, 1) if nodes else 0, max(seconds - spent, 1e-6) if seconds else 0.0
+            self.base + max(nodes - w.nodes, 1) if nodes else 0,
+            max(seconds - spent, 1e-6) if seconds else 0.0,
         )
         return _margin_bounds(lo, hi, True)
 
@@ -192,7 +197,7 @@ class _Run:
         nodes, seconds = self.budget
         n, t = 0, 0.0
         if nodes:
-            cap = max(nodes - self.sign_nodes, 1)  # the main solver counts from 0
+            cap = self.base + max(nodes - self.sign_nodes, 1)  # the main solver counts from self.base
             n = cap if share is None else min(cap, self.solver.nodes + max(1, int(nodes * share)))
         if seconds:
             left = max(seconds - self.elapsed(), 1e-6)
@@ -744,17 +749,18 @@ def best_choice(position: Position, limits, move: Move, guess: int):
     return search.proof, run.nodes
 
 
-def choice_or_value(position: Position, limits, move: Move, score: int):
+def choice_or_value(position: Position, limits, move: Move, score: int, table=None):
     """``best_choice`` and the exact value taking turns on one table, each
     with slices of the budget that double (as ``best=True``'s drivers); once
     the choice is proven the value has the rest. ``move`` and ``score`` are
     the engine's: the choice tests start CHOICE_BELOW under ``score``, the
     value's first test is at ``score`` (the value of a pruned tree searched
     to its end is a far better guess than the evaluation:
-    benchmarks/results/best_choice/, round 2). (The exact result when
-    the value closes, else None; the choice proof or None; the nodes
-    searched.)"""
-    run = _choice_run(limits)
+    benchmarks/results/best_choice/, round 2). ``table``: a solver table
+    (``new_table``) to search on, what an earlier run proved in it kept.
+    (The exact result when the value closes, else None; the choice proof
+    or None; the nodes searched.)"""
+    run = _choice_run(limits, table)
     search = _ChoiceSearch(run, position, move, score - CHOICE_BELOW)
     lo, hi = _root_interval(run, position)
     share = CHOICE_SLICE
@@ -773,10 +779,10 @@ def choice_or_value(position: Position, limits, move: Move, score: int):
     return None, search.proof, run.nodes
 
 
-def _choice_run(limits) -> _Run:
+def _choice_run(limits, table=None) -> _Run:
     """A value-mode run for the choice questions within ``limits``, with
-    the solver's default options."""
-    return _new_run(limits, check_options({}))
+    the solver's default options (on ``table`` if given)."""
+    return _new_run(limits, check_options({}), table)
 
 
 class _ChoiceSearch:
@@ -887,26 +893,39 @@ def check_options(options: dict) -> dict:
     return out
 
 
-def _new_run(limits, opts: dict) -> _Run:
+def _new_run(limits, opts: dict, table=None) -> _Run:
     """A run within ``limits`` (time, nodes; none: DEFAULT_SOLVE_TIME) with
-    ``opts`` as ``check_options`` returns them; its table allocated here."""
+    ``opts`` as ``check_options`` returns them; its table allocated here, or
+    ``table`` (``new_table``, made for the same options)."""
     seconds, nodes = limits.time, limits.nodes
     if seconds is None and nodes is None:
         seconds = DEFAULT_SOLVE_TIME
     hash_mb = limits.hash_mb or DEFAULT_HASH_MB
     flags = (opts["static"], opts["relax"], opts["etc"])
+    threads = threads_for(limits, "solve")
+    if table is not None:
+        if table.wdl != opts["wdl"] or flags != _DEFAULT_FLAGS:
+            raise ValueError("a table handed on is searched with the default exact options only")
+        return _Run(hash_mb, opts["wdl"], flags, nodes, seconds, opts["progress"], threads, table)
     with allocation("solver table", hash_mb):
-        return _Run(
-            hash_mb, opts["wdl"], flags, nodes, seconds, opts["progress"], threads_for(limits, "solve")
-        )
+        return _Run(hash_mb, opts["wdl"], flags, nodes, seconds, opts["progress"], threads)
 
 
-def run(position: Position, limits, opts: dict) -> SearchResult:
+def new_table(limits):
+    """A solver table for ``limits`` (``hash_mb``, ``workers``) with the
+    default exact options, to hand from one run to the next: what the
+    near-end shortcut proved, the alpha-beta's hand-over finds
+    (``run(..., table=)``, ``choice_or_value(..., table=)``;
+    benchmarks/results/best_choice/, round 3)."""
+    return _new_run(limits, check_options({})).solver
+
+
+def run(position: Position, limits, opts: dict, table=None) -> SearchResult:
     """The exact final margin for the player to move (``position`` not
     over) under perfect play within ``limits`` (time, nodes; none: 30 s),
     or proven bounds on it (see the module doc); ``opts`` as
-    ``check_options`` returns them."""
-    run_ = _new_run(limits, opts)
+    ``check_options`` returns them; on ``table`` (``new_table``) if given."""
+    run_ = _new_run(limits, opts, table)
     if opts["all_moves"]:
         return _solve_all(run_, position, limits.seed)
     if opts["at_least"] is not None:
@@ -920,4 +939,12 @@ def run(position: Position, limits, opts: dict) -> SearchResult:
     return _result(run_, position, lo, hi, limits.seed)
 
 
-__all__ = ["run", "check_options", "principal_variation", "best_choice", "choice_or_value", "choice_of"]
+__all__ = [
+    "run",
+    "new_table",
+    "check_options",
+    "principal_variation",
+    "best_choice",
+    "choice_or_value",
+    "choice_of",
+]
