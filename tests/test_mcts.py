@@ -633,3 +633,28 @@ def test_the_minimax_weight_steers_the_search():
     assert [(d["move"], d["visits"]) for d in a.root_moves] != [
         (d["move"], d["visits"]) for d in b.root_moves
     ]
+
+
+def test_ranked_rows_are_in_the_order_the_mcts_chooses_and_show_it():
+    """Proven wins first, then by the visits of the move's choice (its
+    patch's for a buy, its own otherwise), then by the placement's own: the
+    first row is the move played, and the two visit counts shown are in
+    that order."""
+    from patchsolve.search.solver import choice_of
+
+    for seed in (3, 4):
+        pos = Position.start(seed=seed)
+        r = patchsolve.search(pos, engine="mcts", iterations=20000, seed=seed)
+        rows = r.root_moves
+        assert rows[0]["move"] == r.best_move and len(rows) > 3
+        order = [(d["proven"] == "win", d["choice_visits"]) for d in rows]
+        assert order == sorted(order, reverse=True)
+        by_choice: dict = {}
+        for d in rows:
+            by_choice.setdefault(choice_of(d["move"]), []).append(d)
+            assert d["choice_visits"] >= d["visits"]
+            if d["move"].patch is None:
+                assert d["choice_visits"] == d["visits"]
+        for same in by_choice.values():  # one choice's rows: its count, placements by their own visits
+            assert len({d["choice_visits"] for d in same}) == 1
+            assert [d["visits"] for d in same] == sorted((d["visits"] for d in same), reverse=True)

@@ -13,9 +13,9 @@ a move's value is exact in the set, or only proven at most some bound):
 - ``proven`` "win" / "loss": V is below / above 0, or (a win) the move
   played is worth less than 0;
 - ranked rows (``root_moves``): the first is not the move played; the
-  scores are not in order (the MCTS ranks by visits: those are checked
-  instead); a row's exact score, bound, interval or outcome is false of its
-  move.
+  scores are not in order (the MCTS ranks by the visits of each move's
+  choice, walking or which patch: those are checked instead); a row's
+  exact score, bound, interval or outcome is false of its move.
 
     python benchmarks/tools/claims.py '{"time": 1, "workers": 1}'
     python benchmarks/tools/claims.py '{"time": 0.3, "multipv": 4}' --positions 4,12,13
@@ -73,10 +73,12 @@ def _false_rows(r, moves: dict) -> list[str]:
     bad = []
     if str(rows[0]["move"]) != str(r.best_move):
         bad.append(f"first row {rows[0]['move']}, the move played {r.best_move}")
-    key = "visits" if r.engine == "mcts" else "score"
-    ranks = [d[key] for d in rows]
+    if r.engine == "mcts":  # proven wins, then by the visits of the move's choice (their own within it)
+        ranks = [(d["proven"] == "win", d["choice_visits"]) for d in rows]
+    else:
+        ranks = [d["score"] for d in rows]
     if ranks != sorted(ranks, reverse=True):
-        bad.append(f"rows out of order by {key}: {ranks}")
+        bad.append(f"rows out of order: {ranks}")
     for d in rows:
         lo, hi = moves[str(d["move"])]
         if _row_is_false(d, lo, hi):

@@ -158,6 +158,7 @@ def _root_table(pos: Position, r, top: int) -> list[dict]:
                 "bound": d["bound"],
                 "depth": d.get("depth"),
                 "proven": d["proven"],
+                "choice_visits": d.get("choice_visits"),
                 "visits": d.get("visits"),
             }
         )
@@ -170,6 +171,7 @@ def _root_table(pos: Position, r, top: int) -> list[dict]:
                 "bound": r.bound,
                 "depth": r.depth or None,
                 "proven": r.proven,
+                "choice_visits": None,
                 "visits": None,
             }
         )
@@ -273,9 +275,11 @@ def eval_cmd(position, position_file, engine, top, show_map, map_svg, as_json):
         line += f"; {proof_text(r)}"
     click.echo(line)
     keys = ["move", "score", "win_probability", "bound"]
-    keys += [k for k in ("depth", "proven", "visits") if any(row[k] is not None for row in rows)]
+    keys += [
+        k for k in ("depth", "proven", "choice_visits", "visits") if any(row[k] is not None for row in rows)
+    ]
     table = [[str(i + 1)] + [_row_cell(row, k) for k in keys] for i, row in enumerate(rows)]
-    header = ["#"] + [{"win_probability": "win"}.get(k, k) for k in keys]
+    header = ["#"] + [{"win_probability": "win", "choice_visits": "choice visits"}.get(k, k) for k in keys]
     widths = [max(len(x) for x in col) for col in zip(header, *table)]
     click.echo("  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip())
     for t in table:

@@ -221,8 +221,10 @@ def _proven_name(p):
 
 
 def _root_moves(options):
-    """Per-root-move statistics, best first (first-level visits, then the
-    placement's own, each tie broken by value as ``_pick`` does), for
+    """Per-root-move statistics, best first as ``_pick`` chooses: proven
+    wins, then by the visits of the move's choice (``choice_visits``: its
+    patch's for a buy, its own for walking or the leather patch), then the
+    placement's own (``visits``), each tie broken by value; for
     ``patchsolve eval``."""
     rows = []
     for key, opt in options.items():
@@ -247,7 +249,7 @@ def _root_moves(options):
                 proven=proven,
                 visits=n,
                 value=st.value / n if n else None,
-                patch_visits=None if parent is None else parent.visits,
+                choice_visits=n if parent is None else parent.visits,
             )
         )
     return out

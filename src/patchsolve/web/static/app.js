@@ -472,9 +472,10 @@ function showResult(r, status, job) {
     + `${r.iterations ? ", iterations " + r.iterations : ""}, ${r.time.toFixed(2)} s${status === "stopped" ? ", stopped" : ""}</small></p>`;
   const top = (r.root_moves || []).slice(0, 8);
   if (top.length) {
-    const keys = Object.keys(top[0]).filter((k) => k !== "move" && k !== "patch_visits"
+    const keys = Object.keys(top[0]).filter((k) => k !== "move"
       && top.some((d) => d[k] !== null && d[k] !== undefined));   // e.g. no visits under alpha-beta
-    html += `<table><tr><th>#</th><th>move</th>${keys.map((k) => `<th>${k}</th>`).join("")}</tr>`;
+    const title = { choice_visits: "choice visits" };
+    html += `<table><tr><th>#</th><th>move</th>${keys.map((k) => `<th>${title[k] ?? k}</th>`).join("")}</tr>`;
     top.forEach((d, i) => {
       html += `<tr class="playable" data-move="${d.move}"><td>${i + 1}</td><td>${d.move}</td>`
         + keys.map((k) => `<td>${cell(d, k)}</td>`).join("") + "</tr>";
