@@ -182,13 +182,46 @@ cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
     x ^= x >> 31
     return x
 
-cdef int to_move(const CState* s) noexcept nogil
-cdef bint is_over(const CState* s) noexcept nogil
+cdef inline int to_move(const CState* s) noexcept nogil:
+    """RULES "Whose turn": a pending leather placement first; else the token
+    further behind; on the same space the token on top."""
+    if s.pending >= 0:
+        return s.pending
+    if s.time[0] < s.time[1]:
+        return 0
+    if s.time[1] < s.time[0]:
+        return 1
+    return s.on_top
+
+
+cdef inline bint is_over(const CState* s) noexcept nogil:
+    return s.time[0] == LAST_SPACE and s.time[1] == LAST_SPACE and s.pending < 0
+
+
+cdef inline int score(const CState* s, int player) noexcept nogil:
+    cdef int empty = BOARD_SQUARES - ps_popcount128(s.quilt[player])
+    return s.buttons[player] + (7 if s.bonus == player else 0) - 2 * empty
+
+
+cdef inline u128 move_mask_of(const Tables* t, move_t m) noexcept nogil:
+    """The squares move ``m`` covers (``move_mask``, inline for the hot loops)."""
+    if m == MOVE_WALK:
+        return 0
+    if m <= BOARD_SQUARES:
+        return ps_bit128(m - 1)
+    return t.og_shape[(m >> BUY_SHIFT) - 1] << (m & 127)
+
+
+cdef inline int move_patch_of(const Tables* t, move_t m) noexcept nogil:
+    """The patch move ``m`` buys, -1 if none (``move_patch``, inline)."""
+    if m < (1 << BUY_SHIFT):
+        return -1
+    return t.og_patch[(m >> BUY_SHIFT) - 1]
+
 cdef int gen_moves(const CState* s, move_t* out) noexcept nogil
 cdef int count_moves(const CState* s) noexcept nogil
 cdef bint is_legal(const CState* s, move_t m) noexcept nogil
 cdef void apply_move(CState* s, move_t m) noexcept nogil
-cdef int score(const CState* s, int player) noexcept nogil
 cdef int winner(const CState* s) noexcept nogil
 cdef uint64_t state_key(const CState* s) noexcept nogil
 cdef u128 move_mask(move_t m) noexcept nogil

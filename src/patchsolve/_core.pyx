@@ -120,42 +120,18 @@ _build_tables()
 # --------------------------------------------------------------------------
 
 cdef u128 move_mask(move_t m) noexcept nogil:
-    if m == MOVE_WALK:
-        return 0
-    if m <= BOARD_SQUARES:
-        return ps_bit128(m - 1)
-    return T.og_shape[(m >> BUY_SHIFT) - 1] << (m & 127)
+    return move_mask_of(&T, m)
 
 
 cdef int move_patch(move_t m) noexcept nogil:
-    if m < (1 << BUY_SHIFT):
-        return -1
-    return T.og_patch[(m >> BUY_SHIFT) - 1]
+    return move_patch_of(&T, m)
 
 
 # --------------------------------------------------------------------------
 # Turn order and the end
 # --------------------------------------------------------------------------
 
-cdef int to_move(const CState* s) noexcept nogil:
-    """RULES "Whose turn": a pending leather placement first; else the token
-    further behind; on the same space the token on top."""
-    if s.pending >= 0:
-        return s.pending
-    if s.time[0] < s.time[1]:
-        return 0
-    if s.time[1] < s.time[0]:
-        return 1
-    return s.on_top
-
-
-cdef bint is_over(const CState* s) noexcept nogil:
-    return s.time[0] == LAST_SPACE and s.time[1] == LAST_SPACE and s.pending < 0
-
-
-cdef int score(const CState* s, int player) noexcept nogil:
-    cdef int empty = BOARD_SQUARES - ps_popcount128(s.quilt[player])
-    return s.buttons[player] + (7 if s.bonus == player else 0) - 2 * empty
+# to_move, is_over and score are inline in _core.pxd (every search calls them at every node).
 
 
 cdef int winner(const CState* s) noexcept nogil:

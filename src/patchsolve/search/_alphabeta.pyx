@@ -74,13 +74,13 @@ it, so the merge loses nothing.
 """
 
 from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, int16_t, int8_t, uint8_t, uint16_t
-from libc.stdlib cimport malloc, calloc, free, qsort
+from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memset, memcpy
 
 from patchsolve._core cimport (
     CState, Tables, u128, move_t, CoreState,
     get_tables, popcount128, to_move, is_over, gen_moves, apply_move, score, is_legal,
-    move_mask, rng_next, fits, buy_code, mix64, stop_requested, monotonic_now, limits_reached, margin,
+    move_mask_of, rng_next, fits, buy_code, mix64, stop_requested, monotonic_now, limits_reached, margin,
     ps_ctz128, ps_popcount64, ps_bit128, income_ahead,
     MAX_MOVES, LAST_SPACE, BOARD_SQUARES, BUY_SHIFT, MOVE_WALK, N_PATCHES,
 )
@@ -88,7 +88,7 @@ from patchsolve.search._eval cimport evaluate, neighbours, placement_badness
 from patchsolve.search._learned cimport learned_on, learned_margin
 from patchsolve.search._zobrist cimport ZTables, get_zobrist, full_key, child_key
 from patchsolve.search._order cimport (
-    LAZY, cmp_desc, key_move, select_best, buy_gain, completes_bonus, is_final_buy,
+    LAZY, sort_desc, key_move, select_best, buy_gain, completes_bonus, is_final_buy,
 )
 
 from patchsolve.search._threads cimport (
@@ -342,7 +342,7 @@ cdef void picker_init(Ctx* c, const CState* s, Picker* pk, int64_t* keys, move_t
             empty &= empty - 1
             if m == ttmove:
                 continue
-            mask = move_mask(m)
+            mask = move_mask_of(T, m)
             gain = 7 if completes_bonus(T, s, s.quilt[p] | mask) else 0
             keys[pk.n] = order_key(gain, placement_badness(s.quilt[p], mask), m)
             pk.n += 1
@@ -394,7 +394,7 @@ cdef move_t picker_next(Ctx* c, const CState* s, Picker* pk) noexcept nogil:
         while pk.npend > 0:
             add_next_patch(c, s, pk)
         if pk.n > LAZY:
-            qsort(pk.keys + LAZY, pk.n - LAZY, sizeof(int64_t), cmp_desc)
+            sort_desc(pk.keys + LAZY, pk.n - LAZY)
     if i >= pk.n:
         return -1
     pk.i += 1

@@ -100,13 +100,13 @@ a fifth of the nodes to exact values on the reach set's first buckets
 """
 
 from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, int16_t, int8_t, uint8_t, uint16_t
-from libc.stdlib cimport malloc, calloc, free, qsort
+from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memset
 
 from patchsolve._core cimport (
     CState, Tables, u128, move_t, CoreState,
     get_tables, popcount128, to_move, is_over, gen_moves, apply_move, score, is_legal, winner,
-    move_mask, move_patch, rng_next, mix64, stop_requested, monotonic_now, limits_reached, margin,
+    move_mask_of, move_patch_of, rng_next, mix64, stop_requested, monotonic_now, limits_reached, margin,
     ps_ctz128, ps_popcount64, ps_bit128, income_ahead,
     MAX_MOVES, LAST_SPACE, BOARD_SQUARES, BUY_SHIFT, MOVE_WALK, N_PATCHES,
 )
@@ -114,7 +114,7 @@ from patchsolve._core cimport (
 from patchsolve.search._eval cimport evaluate, neighbours, isolated, placement_badness
 from patchsolve.search._zobrist cimport ZTables, get_zobrist, full_key, child_key
 from patchsolve.search._order cimport (
-    LAZY, cmp_desc, key_move, select_best, next_move, buy_gain, completes_bonus, is_final_buy,
+    LAZY, key_move, select_best, next_move, buy_gain, completes_bonus, is_final_buy,
 )
 from patchsolve.search._packing cimport (
     cover_square, pack_all, patch_fits, fits_after_any, dead_regions, set_area,
@@ -497,7 +497,7 @@ cdef int order_moves(Ctx* c, const CState* s, const move_t* moves, int n, int64_
     memset(pfinal, -1, sizeof(pfinal))
     for i in range(n):
         m = moves[i]
-        pid = move_patch(m)
+        pid = move_patch_of(T, m)
         if m == ttmove:
             gain = 100000
             bad = 0
@@ -508,7 +508,7 @@ cdef int order_moves(Ctx* c, const CState* s, const move_t* moves, int n, int64_
             gain = 0
             bad = 0
         else:
-            mask = move_mask(m)
+            mask = move_mask_of(T, m)
             if pid >= 0:
                 if pfinal[pid] < 0:
                     pfinal[pid] = is_final_buy(T, s, p, pid)
@@ -563,7 +563,7 @@ cdef inline int group_of(move_t m) noexcept nogil:
         return -1
     if m <= BOARD_SQUARES:
         return LEATHER_GROUP
-    return move_patch(m)
+    return move_patch_of(T, m)
 
 
 cdef inline move_t relaxed_code(const CState* s, int p, int group) noexcept nogil:
@@ -585,10 +585,10 @@ cdef inline void relaxed_apply(Ctx* c, CState* s, int p, move_t m, int ply) noex
     if m > BOARD_SQUARES:
         s.quilt[p] = 0
         apply_move(s, m)
-        s.quilt[p] = low_squares(popcount128(q) + T.patch_size[move_patch(m)])
+        s.quilt[p] = low_squares(popcount128(q) + T.patch_size[move_patch_of(T, m)])
         if s.pending == p and s.quilt[p] == FULL:
             s.pending = -1
-        c.rb[ply][p] |= (<uint64_t>1) << move_patch(m)
+        c.rb[ply][p] |= (<uint64_t>1) << move_patch_of(T, m)
     else:
         apply_move(s, m)
         s.quilt[p] = low_squares(popcount128(s.quilt[p]))
