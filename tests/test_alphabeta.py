@@ -368,14 +368,17 @@ def test_ranked_a_finished_search_gets_the_solver_s_rows_when_it_settles_them():
     pruned = patchsolve.search(pos, engine="alphabeta", depth=100, multipv=3)
     assert pruned.depth < 100 and all(d["bound"] == "estimate" for d in pruned.root_moves)
     r = patchsolve.search(pos, engine="alphabeta", nodes=20_000_000, multipv=3, seed=1)
-    assert [d["bound"] for d in r.root_moves] == ["exact"] * 3
+    assert len(r.root_moves) == 3 and r.root_moves[0]["bound"] == "exact"
     assert str(r.best_move) == best and r.score == value == r.root_moves[0]["score"]
-    scores = [d["score"] for d in r.root_moves]
+    scores = [d["score"] for d in r.root_moves]  # in order as shown: a bound "at most 3" above an exact 1
     assert scores == sorted(scores, reverse=True)
-    for d in r.root_moves:  # each row's value is the solver's of the position after the move
+    for d in r.root_moves:  # each row's value is the solver's of the position after the move, or bounds it
         child = pos.play(d["move"])
         v = solve(child).score
-        assert (v if child.to_move == pos.to_move else -v) == d["score"]
+        v = v if child.to_move == pos.to_move else -v
+        assert (
+            v == d["score"] if d["bound"] == "exact" else (d["bound"] == "upper" and v <= d["score"] < value)
+        )
 
 
 def test_a_stop_during_the_hand_over_keeps_the_engine_s_move():

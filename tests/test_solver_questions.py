@@ -503,3 +503,31 @@ def test_a_table_handed_on_must_be_searched_with_the_options_it_was_made_for():
     table = solver.new_table(Limits(hash_mb=1))
     with pytest.raises(ValueError):
         solver.run(ALL[0], Limits(nodes=1000), solver.check_options({"wdl": True}), table)
+
+
+def test_the_solvers_rows_are_ranked_by_the_score_shown_a_bound_as_one():
+    """A row proven "at most 3" ranks above an exact 1 (it may be worth
+    more) and below an exact 6: the scores read in order, each row says
+    what is proven of it, and the move played comes first among equals."""
+    from patchsolve.search import solver
+    from patchsolve.search.result import SearchResult
+    from patchsolve.search.shortcut import _solved
+
+    pos = next(p for p in ALL if len(p.legal_moves()) >= 4)
+    a, b, c, d = pos.legal_moves()[:4]
+    raw = [
+        {"move": a, "lo": 1, "hi": 1, "group": 0},
+        {"move": b, "lo": -40, "hi": 3, "group": 1},
+        {"move": c, "lo": 6, "hi": 6, "group": 2},
+        {"move": d, "lo": 6, "hi": 6, "group": 3},
+    ]
+    rows = solver._root_rows(raw, False)
+    assert [(r["move"], r["score"], r["bound"]) for r in rows] == [
+        (c, 6, "exact"),
+        (d, 6, "exact"),
+        (b, 3, "upper"),
+        (a, 1, "exact"),
+    ]
+    played = SearchResult(d, 6, "exact", [d], root_moves=rows, proven_best=True)
+    out = _solved(pos, played, Limits(multipv=3, nodes=1000), "alphabeta")
+    assert [r["move"] for r in out.root_moves] == [d, c, b]

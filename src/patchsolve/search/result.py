@@ -116,6 +116,17 @@ class SearchResult:
         }
 
 
+BOUND_ORDER = {"exact": 0, "lower": 1, "estimate": 2, "upper": 3}
+
+
+def rank_key(row: dict) -> tuple:
+    """The order of ranked rows (``root_moves``) of every engine but the
+    MCTS, best first: by the score shown -- a bound's is the bound, shown
+    as one -- and among equal scores the surest first (exact, at least,
+    estimate, at most), so the scores read in order."""
+    return -row["score"], BOUND_ORDER[row["bound"]]
+
+
 def root_move(
     move, score, bound="estimate", win_probability=None, proven=None, visits=None, phase=None, **extra
 ) -> dict:

@@ -42,7 +42,7 @@ from patchsolve.patches import LAST_SPACE
 from patchsolve.position import Position
 from patchsolve.search import solver
 from patchsolve.search.limits import Limits, threads_for
-from patchsolve.search.result import phase_of, root_move, win_probability_of
+from patchsolve.search.result import phase_of, rank_key, root_move, win_probability_of
 
 ENDGAME_SPACES = 15  # try the exact solver first when a token is this close to 53 ...
 ENDGAME_SHARE = 0.25  # ... with this share of the time or node budget ...
@@ -122,7 +122,7 @@ def _solved(position: Position, r, limits: Limits, engine: str):
     r.seed = limits.seed
     if (limits.multipv or 1) > 1:
         rows = sorted(r.root_moves, key=lambda d: d["move"] != r.best_move)
-        rows = sorted(rows, key=lambda d: (-d["lower"], -d["upper"]))[: limits.multipv]
+        rows = sorted(rows, key=rank_key)[: limits.multipv]
         r.root_moves = [_row(position, d) for d in rows]
     return r
 
@@ -212,7 +212,8 @@ def _within_choice(position: Position, result, move, lower: int, same: bool) -> 
 def settled(rows) -> bool:
     """Whether the solver's ``all_moves`` rows are final: each exact, or
     shown worth less than its patch's best placement (the budget cut none
-    short), so their order is proven."""
+    short), so the best is proven and each row says what is proven of it
+    (a row "at most 3" may rank above an exact 1: ``rank_key``)."""
     best: dict = {}
     for d in rows:
         if d["lower"] >= d["upper"]:
@@ -382,9 +383,6 @@ def within_proof(result, proof):
     return result
 
 
-_BOUND_ORDER = {"exact": 0, "lower": 1, "estimate": 2, "upper": 3}  # among equal scores, the surest first
-
-
 def _rank_within(result, proof) -> None:
     """The engine's ranked rows (``result.root_moves``) kept within what
     the solver proved of each move (``proof["rows"]``): a proven value
@@ -409,7 +407,7 @@ def _rank_within(result, proof) -> None:
         else:
             rows.append({**d, "lower": k["lower"], "upper": k["upper"]})
     rows += [k for m, k in known.items() if m not in seen and k["lower"] >= k["upper"]]
-    rows.sort(key=lambda d: (-d["score"], _BOUND_ORDER[d["bound"]]))
+    rows.sort(key=rank_key)
     keys = {k: None for d in rows for k in d}  # one set of keys for every row (None: not known)
     result.root_moves = [{**keys, **d} for d in rows[: max(1, len(result.root_moves))]]
     top = rows[0]

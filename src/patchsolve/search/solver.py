@@ -81,7 +81,7 @@ from patchsolve.patches import LAST_SPACE
 from patchsolve.position import Move, Position
 from patchsolve.search import _solver
 from patchsolve.search.limits import allocation, threads_for, with_defaults
-from patchsolve.search.result import SearchResult, root_move
+from patchsolve.search.result import SearchResult, rank_key, root_move
 from patchsolve.search.stop import stop_requested
 
 DEFAULT_SOLVE_TIME = 30.0  # no budget given: a solver cannot know how hard a position is
@@ -512,7 +512,7 @@ def _root_rows(rows: list, wdl: bool) -> list[dict]:
                 "group": r["group"],
             }
         )
-    out.sort(key=lambda d: (-d["lower"], -d["upper"]))
+    out.sort(key=rank_key)
     return out
 
 
@@ -531,6 +531,7 @@ def _solve_all(run: _Run, position: Position, seed) -> SearchResult:
     lo = max(root_lo, max(r["lo"] for r in rows))
     hi = min(root_hi, max(r["hi"] for r in rows))
     r = _result(run, position, lo, hi, seed)
+    rows = sorted(rows, key=lambda d: d["move"] != r.best_move)  # the move played first among equals
     r.root_moves = _root_rows(rows, run.solver.wdl)
     return r
 
