@@ -291,14 +291,19 @@ def test_the_solver_beside_the_search_answers_exactly_with_a_proven_move():
 
 def test_the_solver_runs_beside_the_search_only_where_the_answer_is_timed():
     """Node or depth budgets stay deterministic (the shortcut first), and
-    one thread, ranked moves or the MCTS keep the shortcut too."""
-    from patchsolve.search.shortcut import beside
+    one thread, ranked moves, the MCTS and a move time of BESIDE_MAX_TIME
+    or more (where the hand-over gains more) keep the shortcut too."""
+    from patchsolve.search.shortcut import BESIDE_MAX_TIME, beside
 
-    assert not beside("alphabeta", Limits(time=1, workers=1))
+    assert beside("alphabeta", Limits(time=0.1, workers=2))
+    assert beside("alphabeta", Limits(time=BESIDE_MAX_TIME * 0.99, workers=2))
+    assert not beside("alphabeta", Limits(time=BESIDE_MAX_TIME, workers=2))
+    assert not beside("alphabeta", Limits(time=5, workers=2))
+    assert not beside("alphabeta", Limits(time=0.5, workers=1))
     assert not beside("alphabeta", Limits(nodes=10_000))
     assert not beside("alphabeta", Limits(depth=5))
-    assert not beside("alphabeta", Limits(time=1, workers=2, multipv=3))
-    assert not beside("mcts", Limits(time=1, workers=2))
+    assert not beside("alphabeta", Limits(time=0.5, workers=2, multipv=3))
+    assert not beside("mcts", Limits(time=0.5, workers=2))
     pos = _near_end_positions(1, seed=3)[0]
     a = patchsolve.search(pos, nodes=50_000)
     b = patchsolve.search(pos, nodes=50_000)

@@ -234,13 +234,23 @@ def _row(position: Position, d: dict) -> dict:
     )
 
 
+BESIDE_MAX_TIME = 1.0  # seconds a move: from here the solver first, then the hand-over, gain more
+
+
 def beside(engine: str, limits: Limits) -> bool:
     """Whether the solver runs beside the search rather than before it: the
     alpha-beta, a time limit alone (a node or depth budget stays
-    deterministic), one move asked for, and at least two threads."""
+    deterministic) under BESIDE_MAX_TIME, one move asked for, and at least
+    two threads. With a second, the hand-over's questions on the
+    shortcut's table prove more than one thread beside the search for the
+    whole move (the perfect-play set on two threads: 0.471 -> 0.353 points
+    a move at 1 s, 0.392 -> 0.275 at 2 s, level at 0.25 and 0.5 s;
+    benchmarks/results/best_choice/, round 3); under it the solver beside
+    proves more (benchmarks/results/solver_beside.md)."""
     return (
         engine == "alphabeta"
         and limits.time is not None
+        and limits.time < BESIDE_MAX_TIME
         and limits.nodes is None
         and limits.depth is None
         and (limits.multipv or 1) == 1
@@ -463,4 +473,5 @@ __all__ = [
     "ENDGAME_SPACES",
     "ENDGAME_SHARE",
     "ENDGAME_NODES",
+    "BESIDE_MAX_TIME",
 ]
