@@ -414,6 +414,7 @@ def test_the_hand_over_proves_the_best_choice_first_which_makes_the_value_cheap(
     r = patchsolve.search(pos, engine="alphabeta", nodes=2_000_000, seed=1)
     assert r.best_move.patch == 27 and value[str(r.best_move)] == row["value"]
     assert r.bound == "exact" and r.proven_best and r.score == r.lower == r.upper == row["value"]
+    assert r.depth == engine_only.depth > len(r.pv)  # the depth the tree ended at, not the solver's line
     again = patchsolve.search(pos, engine="alphabeta", nodes=2_000_000, seed=1)
     assert (again.best_move, again.score, again.nodes) == (r.best_move, r.score, r.nodes)
 

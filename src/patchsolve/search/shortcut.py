@@ -175,11 +175,14 @@ def hand_over(position: Position, result, limits: Limits, used: float, table=Non
 
 def _instead(position: Position, result, r, limits: Limits):
     """The solver's deciding result ``r`` in place of the engine's
-    ``result``, with the engine's nodes and threads."""
-    nodes, workers = result.nodes, result.workers
+    ``result``, with the engine's nodes, threads and depth (the depth its
+    tree ended at, not the length of the solver's line: "depth 13" read as
+    a shallow search)."""
+    nodes, workers, depth = result.nodes, result.workers, result.depth
     r = _solved(position, r, limits, result.engine)
     r.nodes += nodes
     r.workers = workers
+    r.depth = depth
     return r
 
 
