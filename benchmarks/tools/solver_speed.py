@@ -7,10 +7,16 @@ times each (the machine may be shared).
 
     python benchmarks/tools/solver_speed.py          # this build
     /path/to/other/python benchmarks/tools/solver_speed.py
+
+On a shared machine the CPU time moves by +-10% between runs; the count of
+instructions does not (a smaller budget keeps it short):
+
+    valgrind --tool=cachegrind --cache-sim=no python benchmarks/tools/solver_speed.py --nodes 300000
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 from pathlib import Path
@@ -25,12 +31,15 @@ NODES = 1_500_000
 
 
 def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--nodes", type=int, default=NODES, help="node budget a position")
+    budget = ap.parse_args().nodes
     rows = B.read_rows(B.DATA)
     nodes, seconds = 0, 0.0
     for i in POSITIONS:
         pos = Position(rows[i]["position"])
         s = _solver.Solver(16, False)
-        s.set_limits(NODES, 0.0)
+        s.set_limits(budget, 0.0)
         lo, hi = s.bounds(pos._c)
         t = time.process_time()
         s.solve(pos._c, lo, hi, s.guess(pos._c), 8)

@@ -29,9 +29,15 @@ from libc.stdint cimport uint64_t
 
 from patchsolve._core cimport (
     Tables, u128, CoreState, get_tables, popcount128, fits, ps_ctz128, ps_bit128,
-    BOARD_SQUARES, N_PATCHES,
+    BOARD_SQUARES, N_PATCHES, MAX_OG,
 )
 from patchsolve.search._eval cimport neighbours
+
+cdef extern from *:
+    """
+    static inline int ps_clz64(unsigned long long x) { return __builtin_clzll(x); }
+    """
+    int ps_clz64(uint64_t x) noexcept nogil
 
 cdef const Tables* T = get_tables()
 cdef u128 FULL = T.full
@@ -52,6 +58,33 @@ ctypedef struct Cover:
     int steps                  # left before the search gives up (and says yes: sound)
     u128 regions[MAX_REGIONS]  # the empty regions holding squares to cover, smallest first
     int nreg
+
+
+# COVER_AT[og][sq]: the anchors at which orientation ``og`` covers square
+# ``sq`` (its cells are sorted, so the highest anchor is its first cell's).
+cdef u128 COVER_AT[MAX_OG][BOARD_SQUARES]
+
+
+cdef void fill_cover_at() noexcept nogil:
+    cdef int og, j, sq, a
+    for og in range(T.n_og):
+        for sq in range(BOARD_SQUARES):
+            COVER_AT[og][sq] = 0
+            for j in range(T.og_ncells[og]):
+                a = sq - T.og_cells[og][j]
+                if a >= 0 and T.og_anchors[og] & ps_bit128(a):
+                    COVER_AT[og][sq] |= ps_bit128(a)
+
+
+fill_cover_at()
+
+
+cdef inline int highest128(u128 x) noexcept nogil:
+    """The highest set square of ``x`` (not 0)."""
+    cdef uint64_t hi = <uint64_t>(x >> 64)
+    if hi:
+        return 127 - ps_clz64(hi)
+    return 63 - ps_clz64(<uint64_t>x)
 
 
 cdef inline u128 region_of(u128 seed, u128 empty) noexcept nogil:
@@ -108,9 +141,9 @@ cdef inline int cover_target(const Cover* k, u128 todo) noexcept nogil:
 cdef bint coverable(Cover* k, u128 todo) noexcept nogil:
     """Can the empty squares ``todo`` all be covered by ``k.pids`` (each
     once, on ``k.empty``) and ``k.leather`` leather patches?"""
-    cdef int target, pid, og, j, a, size
+    cdef int target, pid, og, a, size
     cdef uint64_t todo_p, b
-    cdef u128 m, bit
+    cdef u128 m, bit, anchors
     if todo == 0:
         return True
     if popcount128(todo) > k.leather + k.area:
@@ -139,10 +172,10 @@ cdef bint coverable(Cover* k, u128 todo) noexcept nogil:
         b = (<uint64_t>1) << pid
         size = T.patch_size[pid]
         for og in range(T.patch_og_start[pid], T.patch_og_start[pid + 1]):
-            for j in range(T.og_ncells[og]):
-                a = target - T.og_cells[og][j]
-                if a < 0 or not (T.og_anchors[og] & ps_bit128(a)):
-                    continue
+            anchors = COVER_AT[og][target]
+            while anchors:     # highest first: the order of the cells that cover ``target``
+                a = highest128(anchors)
+                anchors &= ~ps_bit128(a)
                 m = T.og_shape[og] << a
                 if m & ~k.empty:
                     continue

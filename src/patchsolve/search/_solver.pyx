@@ -271,6 +271,12 @@ cdef uint64_t BOUGHT_SALT = 0xBB67AE8584CAA73BULL
 # its income (no income space is left). Brute force checks it
 # (tests/test_solver_keys.py).
 cdef uint64_t DONE_SALT = 0x3C6EF372FE94F82BULL ^ 0x510E527FADE682D1ULL
+cdef uint64_t ZQ_ALL[2]       # the keys of all of a quilt's squares, per player
+ZQ_ALL[0] = 0
+ZQ_ALL[1] = 0
+for _sq in range(BOARD_SQUARES):
+    ZQ_ALL[0] ^= Z.q[0][_sq]
+    ZQ_ALL[1] ^= Z.q[1][_sq]
 
 
 cdef inline bint bought_matters(const Ctx* c, int p, bint bonus_open) noexcept nogil:
@@ -290,7 +296,9 @@ cdef inline uint64_t tt_key(const Ctx* c, const CState* s, uint64_t key, int ply
             key ^= mix64(BOUGHT_SALT + <uint64_t>p ^ c.rb[ply][p] ^ (<uint64_t>c.rl[ply][p] << 40))
         elif c.use_done_keys and s.time[p] >= LAST_SPACE and s.pending != p and not (rmask >> p) & 1:
             done |= 1 << p
-            q = s.quilt[p]
+            # the covered squares' keys, as all squares' less the empty ones' (fewer near the end)
+            key ^= ZQ_ALL[p]
+            q = FULL & ~s.quilt[p]
             while q:
                 key ^= Z.q[p][ps_ctz128(q)]
                 q &= q - 1
@@ -372,6 +380,28 @@ cdef inline int bonus_need(u128 quilt) noexcept nogil:
     return best
 
 
+# A patch's terms in ``score_ceiling`` for a player on each space (its
+# worth, the part of it beyond its squares, its travel less 1), computed once.
+cdef int16_t WORTH[LAST_SPACE + 1][N_PATCHES]
+cdef int16_t REST[LAST_SPACE + 1][N_PATCHES]
+cdef int8_t TRAV1[LAST_SPACE + 1][N_PATCHES]
+
+
+cdef void fill_worths() noexcept nogil:
+    cdef int t, pid, left, trav, rest
+    for t in range(LAST_SPACE + 1):
+        left = LAST_SPACE - t
+        for pid in range(N_PATCHES):
+            trav = T.patch_time[pid] if T.patch_time[pid] < left else left
+            rest = T.patch_income[pid] * income_ahead(T, t) - T.patch_cost[pid] - trav
+            REST[t][pid] = rest
+            WORTH[t][pid] = 2 * T.patch_size[pid] + rest
+            TRAV1[t][pid] = trav - 1
+
+
+fill_worths()
+
+
 cdef int score_ceiling(const CState* s, int q, uint64_t allowed, int unusable, int need) noexcept nogil:
     """An upper bound on ``q``'s final score. Walking pays exactly one
     button a space; a buy instead moves its time (its travel) and is worth
@@ -387,7 +417,7 @@ cdef int score_ceiling(const CState* s, int q, uint64_t allowed, int unusable, i
     squares (what a relaxed game fixed, or the emptiest open 7x7 square)."""
     cdef int t = s.time[q], left = LAST_SPACE - t, ia = income_ahead(T, t)
     cdef int empty = BOARD_SQUARES - popcount128(s.quilt[q])
-    cdef int i, pid, trav, w, rest, sum_pos = 0, sum_rest = 0, corr = 0, gain, nl
+    cdef int i, pid, w, rest, sum_pos = 0, sum_rest = 0, corr = 0, gain, nl
     cdef uint64_t ahead
     cdef int top[4]
     cdef int k, j, ntop = left if left < 4 else 4, topsum, squares = 0
@@ -400,15 +430,15 @@ cdef int score_ceiling(const CState* s, int q, uint64_t allowed, int unusable, i
             if not (allowed >> pid) & 1:
                 continue
             squares += T.patch_size[pid]
-            trav = T.patch_time[pid] if T.patch_time[pid] < left else left
-            rest = T.patch_income[pid] * ia - T.patch_cost[pid] - trav
-            w = 2 * T.patch_size[pid] + rest
-            if trav - 1 > corr:
-                corr = trav - 1
+            rest = REST[t][pid]
+            w = WORTH[t][pid]
+            if TRAV1[t][pid] > corr:
+                corr = TRAV1[t][pid]
             if w > 0:
                 sum_pos += w
-                # keep the 4 largest worths (buys are at most one a space left)
-                for k in range(ntop):
+                # with fewer than 4 spaces left, keep the largest worths
+                # (buys are at most one a space left)
+                for k in range(ntop if left < 4 else 0):
                     if w > top[k]:
                         for j in range(ntop - 1, k, -1):
                             top[j] = top[j - 1]
@@ -490,10 +520,11 @@ cdef int order_moves(Ctx* c, const CState* s, const move_t* moves, int n, int64_
     cdef int i, k = 0, pid, gain, bad, slot
     cdef move_t m
     cdef u128 mask
-    cdef int seen[N_PATCHES][2]
+    cdef uint64_t seen[2]           # final buys met, per patch, by whether they take the bonus
     cdef int pgain[N_PATCHES]       # per patch, computed once: its buy gain
     cdef int8_t pfinal[N_PATCHES]   # ... and whether it is a final buy (-1: not yet known)
-    memset(seen, 0, sizeof(seen))
+    seen[0] = 0
+    seen[1] = 0
     memset(pfinal, -1, sizeof(pfinal))
     for i in range(n):
         m = moves[i]
@@ -515,9 +546,9 @@ cdef int order_moves(Ctx* c, const CState* s, const move_t* moves, int n, int64_
                     pgain[pid] = buy_gain(T, s, p, pid)
                 if pfinal[pid]:
                     slot = completes_bonus(T, s, s.quilt[p] | mask)
-                    if seen[pid][slot]:
+                    if (seen[slot] >> pid) & 1:
                         continue
-                    seen[pid][slot] = 1
+                    seen[slot] |= (<uint64_t>1) << pid
                 gain = pgain[pid]
             else:
                 gain = 7 if completes_bonus(T, s, s.quilt[p] | mask) else 0
@@ -836,9 +867,8 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
     # so only upper bounds of the whole root hold and nothing is stored for it
     cdef bint partial = ply == 0 and c.root_skip != NULL
     cdef int left[N_GROUPS]
-    cdef int ub[N_GROUPS]
-    cdef bint tried[N_GROUPS]
-    cdef bint started[N_GROUPS]
+    cdef int ub[N_GROUPS]           # a group's relaxed bound, where it is at most alpha (``cut_g``)
+    cdef uint64_t tried = 0, started = 0, cut_g = 0   # sets of groups (N_GROUPS <= 64)
 
     c.nodes += 1
     if (c.nodes & CHECK_EVERY) == 0:
@@ -920,11 +950,7 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
             bestmove = key_move(keys[0])
         bounds = not relaxed and c.use_relax and n > 2
         if bounds:
-            for g in range(N_GROUPS):
-                left[g] = 0
-                ub[g] = INF
-                tried[g] = False
-                started[g] = False
+            memset(left, 0, sizeof(left))
             for i in range(n):
                 m = key_move(keys[i])
                 g = group_of(m)
@@ -933,7 +959,7 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
             if tt_first:
                 g = group_of(ttmove)
                 if g >= 0:
-                    started[g] = True
+                    started |= (<uint64_t>1) << g
 
     for i in range(n):
         m = next_move(keys, i, n)
@@ -945,16 +971,18 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
             g = group_of(m)
             if g >= 0:
                 left[g] -= 1
-                if ((started[g] or searched > 0) and not tried[g] and left[g] + 1 >= c.relax_min):
-                    tried[g] = True
+                if (((started >> g) & 1 or searched > 0) and not (tried >> g) & 1
+                        and left[g] + 1 >= c.relax_min):
+                    tried |= (<uint64_t>1) << g
                     v = group_bound(c, s, key, p, g, alpha, ply, rmask)
                     if c.stop:
                         return 0
                     if v <= alpha:
                         ub[g] = v
+                        cut_g |= (<uint64_t>1) << g
                         c.relax_cuts += 1
-                started[g] = True
-                if ub[g] <= alpha:
+                started |= (<uint64_t>1) << g
+                if (cut_g >> g) & 1 and ub[g] <= alpha:
                     if ub[g] > best:
                         best = ub[g]
                     continue
