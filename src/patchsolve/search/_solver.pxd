@@ -91,6 +91,13 @@ ctypedef struct Ctx:
     int root_cut_value     # ... and the value it was proven worth at least
 
 
+ctypedef struct RelaxBase:     # what every relaxation at one node starts from (``relax_base``)
+    uint64_t fits              # the patches that fit the quilt
+    int unusable               # empty squares no patch can use, less the leather patches
+    int thr                    # covered squares that earn the 7x7 bonus
+    int ready                  # computed yet
+
+
 # --------------------------------------------------------------------------
 # A Lazy SMP helper thread (its driver runs on ``root`` into the shared table)
 # --------------------------------------------------------------------------

@@ -735,19 +735,30 @@ cdef int bonus_threshold(const CState* s, int p, u128 dead, int leather) noexcep
     return popcount128(s.quilt[p]) + best
 
 
-cdef inline void relax_begin(Ctx* c, const CState* s, int p) noexcept nogil:
+cdef void relax_base(const CState* s, int p, RelaxBase* b) noexcept nogil:
+    """What a relaxation of ``p`` from ``s`` starts from (the same for
+    every group of the node, so computed once a node)."""
     cdef int k, leather
     cdef u128 dead
-    c.fits[p] = 0
+    b.fits = 0
     for k in range(s.n_circle):
         if patch_fits(s.quilt[p], s.circle[k]):
-            c.fits[p] |= (<uint64_t>1) << s.circle[k]
-    dead = dead_regions(FULL & ~s.quilt[p], c.fits[p])
+            b.fits |= (<uint64_t>1) << s.circle[k]
+    dead = dead_regions(FULL & ~s.quilt[p], b.fits)
     leather = ps_popcount64(s.leather) + (1 if s.pending == p else 0)
-    c.unusable[p] = popcount128(dead) - leather
-    if c.unusable[p] < 0:
-        c.unusable[p] = 0
-    c.thr[p] = bonus_threshold(s, p, dead, leather)
+    b.unusable = popcount128(dead) - leather
+    if b.unusable < 0:
+        b.unusable = 0
+    b.thr = bonus_threshold(s, p, dead, leather)
+    b.ready = 1
+
+
+cdef inline void relax_begin(Ctx* c, const CState* s, int p, RelaxBase* b) noexcept nogil:
+    if not b.ready:
+        relax_base(s, p, b)
+    c.fits[p] = b.fits
+    c.unusable[p] = b.unusable
+    c.thr[p] = b.thr
     c.rq[p] = FULL & ~s.quilt[p]
 
 
@@ -760,7 +771,7 @@ cdef inline uint64_t relax_salt(Ctx* c, int p, int rmask, int r2) noexcept nogil
 
 
 cdef int group_bound(Ctx* c, const CState* s, uint64_t key, int p, int group, int alpha,
-                     int ply, int rmask) noexcept nogil:
+                     int ply, int rmask, RelaxBase* base) noexcept nogil:
     """Fail-soft value of the relaxed game after ``group``, null window at
     alpha."""
     cdef CState child = s[0]
@@ -771,7 +782,7 @@ cdef int group_bound(Ctx* c, const CState* s, uint64_t key, int p, int group, in
     cdef u128 old_rq = c.rq[p]
     cdef move_t m = relaxed_code(s, p, group)
     cdef uint64_t ck
-    relax_begin(c, s, p)
+    relax_begin(c, s, p, base)
     if c.relax_pairs and group != LEATHER_GROUP:
         c.fits[p] = fits_after_any(s.quilt[p], group, c.fits[p] & ~((<uint64_t>1) << group))
     inherit(c, ply)
@@ -869,6 +880,7 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
     cdef int left[N_GROUPS]
     cdef int ub[N_GROUPS]           # a group's relaxed bound, where it is at most alpha (``cut_g``)
     cdef uint64_t tried = 0, started = 0, cut_g = 0   # sets of groups (N_GROUPS <= 64)
+    cdef RelaxBase rbase
 
     c.nodes += 1
     if (c.nodes & CHECK_EVERY) == 0:
@@ -950,6 +962,7 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
             bestmove = key_move(keys[0])
         bounds = not relaxed and c.use_relax and n > 2
         if bounds:
+            rbase.ready = 0
             memset(left, 0, sizeof(left))
             for i in range(n):
                 m = key_move(keys[i])
@@ -974,7 +987,7 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
                 if (((started >> g) & 1 or searched > 0) and not (tried >> g) & 1
                         and left[g] + 1 >= c.relax_min):
                     tried |= (<uint64_t>1) << g
-                    v = group_bound(c, s, key, p, g, alpha, ply, rmask)
+                    v = group_bound(c, s, key, p, g, alpha, ply, rmask, &rbase)
                     if c.stop:
                         return 0
                     if v <= alpha:
