@@ -389,3 +389,21 @@ def test_exact_results_under_small_budgets_keep_their_value_along_random_endgame
                 assert _exact_child_value(pos, r.best_move) == r.score
                 checked += 1
     assert checked >= 6
+
+
+def test_a_node_limit_is_kept_to_within_the_checking_interval():
+    # limits are checked once every 1,024 nodes; leaves and relaxed games
+    # also count nodes, so a count that steps over a multiple of 1,024
+    # must not put the check off to the next one (it overshot by 3,620)
+    from patchsolve.search import _solver
+
+    worst = 0
+    for seed in (3, 5, 7):
+        for pos in noisy_greedy_game(seed)[8:30:4]:
+            for limit in range(1500, 20000, 2311):
+                s = _solver.Solver(4, False)
+                s.set_limits(limit, 0.0)
+                s.solve(pos._c, *s.bounds(pos._c), s.guess(pos._c), 8)
+                if s.lo != s.hi:
+                    worst = max(worst, s.nodes - limit)
+    assert 0 <= worst < 1024 + 64

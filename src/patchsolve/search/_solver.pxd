@@ -69,6 +69,7 @@ ctypedef struct Ctx:
     uint64_t rb[MAX_PLY][2]  # relaxed players: the patches each bought since, per ply (see "bonus_coverable")
     int8_t rl[MAX_PLY][2]    # ... and the leather patches each placed
     uint64_t nodes
+    uint64_t check_at      # the limits are checked next at a node from this count on
     uint64_t node_limit
     double deadline
     int stop

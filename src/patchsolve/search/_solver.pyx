@@ -174,7 +174,7 @@ cdef extern from *:
 
 
 cdef enum:
-    CHECK_EVERY = 1023     # limits are checked when (nodes & CHECK_EVERY) == 0
+    CHECK_EVERY = 1023     # limits are checked once every CHECK_EVERY + 1 nodes
     ETC_MOVES = 8          # enhanced transposition cut-offs: children probed per node
     NOISE_MASK = 3         # Lazy SMP helpers: placement badness noise, 0..NOISE_MASK
 
@@ -884,7 +884,10 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
     cdef RelaxBase rbase
 
     c.nodes += 1
-    if (c.nodes & CHECK_EVERY) == 0:
+    if c.nodes >= c.check_at:
+        # at the first node from each multiple of 1,024 on: the leaves and
+        # relaxed roots also count nodes, so a multiple may be stepped over
+        c.check_at = (c.nodes | CHECK_EVERY) + 1
         check_limits(c)
     if c.stop:
         return 0
@@ -1406,6 +1409,7 @@ cdef void helper_setup(Helper* h, const Ctx* main, int* halt, int* solved, const
     h.c.hist = NULL
     h.c.cover = NULL
     h.c.nodes = 0
+    h.c.check_at = 0
     h.c.node_limit = 0
     h.c.stop = 0
     h.c.static_cuts = h.c.etc_cuts = h.c.relax_cuts = 0
