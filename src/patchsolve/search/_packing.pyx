@@ -8,7 +8,9 @@ state. Each question is a depth-first search over the patches' placements
   leather patches cover the empty squares of some 7x7 square? It covers the
   lowest uncovered square of the smallest empty region first: each cover is
   tried once, and a small region's squares have the fewest covers, so a
-  search that must fail fails there early.
+  search that must fail fails there early. A branch ends as soon as more
+  squares to cover than there are leather patches lie where no placement
+  of the patches left reaches.
 - ``pack_all``: can these patches all lie on these squares without overlap?
   It places the largest first and checks that every patch left still fits
   somewhere.
@@ -138,6 +140,24 @@ cdef inline int cover_target(const Cover* k, u128 todo) noexcept nogil:
     return ps_ctz128(todo)
 
 
+cdef u128 unreached(u128 empty, uint64_t pids, u128 todo) noexcept nogil:
+    """The squares of ``todo`` that no placement of a patch of ``pids`` on
+    ``empty`` covers."""
+    cdef u128 a
+    cdef int pid, og, j
+    while pids and todo:
+        pid = ps_ctz128(<u128>pids)
+        pids &= pids - 1
+        for og in range(T.patch_og_start[pid], T.patch_og_start[pid + 1]):
+            a = fits(T, empty, og)
+            if a:
+                for j in range(T.og_ncells[og]):
+                    todo &= ~(a << T.og_cells[og][j])
+                if not todo:
+                    return 0
+    return todo
+
+
 cdef bint coverable(Cover* k, u128 todo) noexcept nogil:
     """Can the empty squares ``todo`` all be covered by ``k.pids`` (each
     once, on ``k.empty``) and ``k.leather`` leather patches?"""
@@ -154,6 +174,9 @@ cdef bint coverable(Cover* k, u128 todo) noexcept nogil:
     k.steps -= 1
     if k.steps < 0:
         return True
+    # a square no placement of the patches left covers takes a leather patch
+    if popcount128(unreached(k.empty, k.pids, todo)) > k.leather:
+        return False
     target = cover_target(k, todo)
     bit = ps_bit128(target)
     if k.leather > 0:
