@@ -421,7 +421,8 @@ cdef int score_ceiling(const CState* s, int q, uint64_t allowed, int unusable, i
     cdef int i, pid, w, rest, sum_pos = 0, sum_rest = 0, corr = 0, gain, nl
     cdef uint64_t ahead
     cdef int top[4]
-    cdef int k, j, ntop = left if left < 4 else 4, topsum, squares = 0
+    cdef int k, j, topsum, squares = 0
+    cdef int ntop = left if left < 4 else 0   # the largest worths kept: buys are at most one a space left
     gain = 0
     if left > 0 and empty > 0:
         for k in range(4):
@@ -437,9 +438,7 @@ cdef int score_ceiling(const CState* s, int q, uint64_t allowed, int unusable, i
                 corr = TRAV1[t][pid]
             if w > 0:
                 sum_pos += w
-                # with fewer than 4 spaces left, keep the largest worths
-                # (buys are at most one a space left)
-                for k in range(ntop if left < 4 else 0):
+                for k in range(ntop):
                     if w > top[k]:
                         for j in range(ntop - 1, k, -1):
                             top[j] = top[j - 1]
@@ -934,37 +933,29 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
 
     relaxed = (rmask >> p) & 1
 
+    # the TT move first, before any move is generated; with none, the ply's
+    # killer, which comes next in the order: a cut-off by either saves
+    # generating and ordering the node's moves (after the killer the rest
+    # are ordered with the history its search left, so the tree differs a
+    # little from ordering them all first)
+    killer = c.killer[ply]
     if ttmove >= 0 and not relaxed and is_legal(s, ttmove):
         tt_first = True
-        v = search_move(c, s, key, ttmove, p, relaxed, alpha, beta, ply, rmask)
-        if c.stop:
-            return 0
-        searched = 1
-        best = v
         bestmove = ttmove
-        if v > alpha:
-            alpha = v
-            if v >= beta:
-                cut = True
-
-    # with no TT move, the ply's killer comes first in the order: searched
-    # before any move is generated, a cut-off by it saves generating and
-    # ordering the node's moves (the rest are then ordered with the history
-    # its search left, so the tree differs a little)
-    killer = c.killer[ply]
-    if (not tt_first and killer >= 0 and c.use_hist and not relaxed and not partial
-            and is_legal(s, killer)):
+    elif killer >= 0 and c.use_hist and not relaxed and not partial and is_legal(s, killer):
         killer_first = True
-        v = search_move(c, s, key, killer, p, relaxed, alpha, beta, ply, rmask)
+        bestmove = killer
+    if bestmove >= 0:
+        v = search_move(c, s, key, bestmove, p, relaxed, alpha, beta, ply, rmask)
         if c.stop:
             return 0
         searched = 1
         best = v
-        bestmove = killer
         if v > alpha:
             alpha = v
             if v >= beta:
-                c.hist[killer & 0xFFFF] += 1
+                if killer_first:
+                    c.hist[killer & 0xFFFF] += 1
                 cut = True
 
     if not cut:
@@ -974,7 +965,7 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
         else:
             n = gen_moves(s, moves)
         keys = c.keys + ply * MAX_MOVES
-        n = order_moves(c, s, moves, n, keys, ttmove, c.killer[ply])
+        n = order_moves(c, s, moves, n, keys, ttmove, killer)
         if c.use_etc and n > 1 and not rmask and not partial:
             v = etc_probe(c, s, key, keys, n, p, relaxed, beta, ply, &etcmove)
             if v >= beta:
@@ -1020,7 +1011,7 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
                         cut_g |= (<uint64_t>1) << g
                         c.relax_cuts += 1
                 started |= (<uint64_t>1) << g
-                if (cut_g >> g) & 1 and ub[g] <= alpha:
+                if (cut_g >> g) & 1:       # refuted (alpha only rises, so still so)
                     if ub[g] > best:
                         best = ub[g]
                     continue
