@@ -319,6 +319,24 @@ def test_cli_solve_wdl_and_all_moves():
     assert f"{v:+d}" in res.output and "patch" in res.output
 
 
+def test_cli_all_moves_table_reads_in_order_when_cut_short():
+    # each patch's row shows its first move by the rule of every ranking
+    # (result.rank_key): the scores shown read in order, the surest first
+    # among equals (ordered by lower bounds, they read 15, 70, 74)
+    from patchsolve.search.result import BOUND_ORDER
+
+    bounded = 0
+    for pos in (noisy_greedy_game(3)[-14], noisy_greedy_game(3)[-12], noisy_greedy_game(7)[-10]):
+        res = CliRunner().invoke(cli, ["solve", pos.to_text(), "--all-moves", "--nodes", "20000", "-q"])
+        lines = res.output.splitlines()
+        head = next(i for i, line in enumerate(lines) if line.split()[:2] == ["patch", "best"])
+        rows = [line for line in lines[head + 1 :] if not line.startswith("stats")]
+        shown = [(-int(line[9:15]), BOUND_ORDER[line[16:22].strip()]) for line in rows]
+        assert len(shown) >= 2 and shown == sorted(shown), res.output
+        bounded += sum(line[16:22].strip() != "exact" for line in rows)
+    assert bounded >= 3  # rows cut short are exercised
+
+
 def test_cli_prints_the_interval_when_not_solved():
     mid = noisy_greedy_game(3)[20]
     res = CliRunner().invoke(cli, ["solve", mid.to_text(), "--nodes", "2000", "-q"])

@@ -30,6 +30,7 @@ from patchsolve.cli.review import check_writable, write_text
 from patchsolve.position import Position
 from patchsolve.search import solve as exact
 from patchsolve.search.limits import Limits
+from patchsolve.search.result import rank_key
 
 # -- best / eval -----------------------------------------------------------------
 
@@ -364,8 +365,11 @@ def _move_rows(pos: Position, rows: list, wdl: bool = False) -> None:
         _wdl_move_rows(groups)
         return
     click.echo(f"{'patch':>8} {'best':>6} {'bound':>6} {'at best':>8} {'moves':>6}  example   others")
-    for group, ds in sorted(groups.items(), key=lambda kv: -max(d["lower"] for d in kv[1])):
-        top = max(ds, key=lambda d: (d["lower"], d["upper"]))
+    # each group's first row by the rule of every ranking, and the groups in
+    # that order too, so the column of scores reads in order
+    tops = {group: min(ds, key=rank_key) for group, ds in groups.items()}
+    for group, ds in sorted(groups.items(), key=lambda kv: rank_key(tops[kv[0]])):
+        top = tops[group]
         at_best = sum(d["bound"] == "exact" and d["score"] == top["score"] for d in ds)
         rest = [d for d in ds if d is not top and not (d["bound"] == "exact" and d["score"] == top["score"])]
         others = f"<= {max(d['upper'] for d in rest):+d}" if rest else "-"
