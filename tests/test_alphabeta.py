@@ -442,6 +442,53 @@ def test_a_choice_proven_best_without_the_value_plays_a_move_of_it_with_the_prov
     assert value[str(engine.best_move)] <= lower <= value[str(move)]
 
 
+def test_what_the_choice_tests_leave_standing_when_the_budget_runs_out():
+    """The choice tests' state, set by hand, read as the rule: another
+    choice proven worth at least what the engine's can be is played (never
+    worse); when the engine's choice and all but one other were shown
+    below the test value, that one stands (a guess, with the test value as
+    its estimate); anything less decides nothing."""
+    from patchsolve.search import solver
+
+    pos = Position(_set_row("revised 9,26,7,17,29,20,28,1,31,11,19,25,18,22 ")["position"])
+    mine = next(m for m in pos.legal_moves() if m.patch == 7)
+    walk = next(m for m in pos.legal_moves() if m.kind == "walk")
+
+    def tests(upper, lower=(), t=-10):
+        s = solver._ChoiceSearch(solver._choice_run(patchsolve.Limits(nodes=1000)), pos, mine, t)
+        assert set(s.codes) == {"walk", 7, 9, 26}
+        s.upper.update(upper)
+        s.lower.update(lower)
+        return s.standing()
+
+    assert tests({7: -11, 9: -11, 26: -11}) == ("walk", None, -10)
+    assert tests({7: -11, 9: -11}) is None  # walking and patch 26 both stand
+    assert tests({9: -11, 26: -11, "walk": -11}) is None  # the engine's own choice stands
+    assert tests({7: -12}, {"walk": (-12, walk.code)}) == (walk, -12, None)
+    assert tests({7: -11}, {"walk": (-12, walk.code)}) is None  # the engine's may be worth more
+    assert tests({}, {7: (-12, mine.code)}) is None
+
+
+def test_the_one_choice_left_standing_replaces_the_engines_refuted_one(monkeypatch):
+    """Set position 12 under a node budget: the pruned tree buys patch 7
+    (-8, it says; in truth -13, 4 points worse than walking, the best). The
+    hand-over's choice tests show patches 7, 9 and 26 below -10 and run out
+    of budget while testing walking: walking is played, with -10 as its
+    estimate. Without that rule the refuted buy is played."""
+    from patchsolve.search import shortcut
+
+    row = _set_row("revised 9,26,7,17,29,20,28,1,31,11,19,25,18,22 ")
+    pos = Position(row["position"])
+    value = {m["move"]: m["score"] for m in row["moves"]}
+    r = patchsolve.search(pos, engine="alphabeta", nodes=3_000_000, seed=1)
+    assert r.best_move.kind == "walk" and value["walk"] == row["value"]
+    assert (r.score, r.bound, r.proven_best) == (-10, "estimate", False)
+    assert r.root_moves[0]["move"] == r.best_move and r.root_moves[0]["score"] == -10
+    monkeypatch.setattr(shortcut, "_left_standing", lambda *args: None)
+    before = patchsolve.search(pos, engine="alphabeta", nodes=3_000_000, seed=1)
+    assert before.best_move.patch == 7 and value[str(before.best_move)] == row["value"] - 4
+
+
 def test_an_exact_answer_after_the_shortcut_s_win_loss_proof_keeps_its_exact_bounds():
     """Set position 4 is near the end: the shortcut proves only who wins
     (a margin in [12, 28]); the hand-over then proves the value, 23, and the

@@ -19,8 +19,8 @@ from patchsolve import solve
 from patchsolve.errors import PatchsolveError
 from patchsolve.search import _solver
 from patchsolve.search.limits import Limits
-from patchsolve.search.solver import _choice_run, _ChoiceSearch, best_choice, choice_of
-from test_alphabeta import SMALL, margin, noisy_greedy_game, plain_minimax
+from patchsolve.search.solver import _choice_run, _ChoiceSearch, best_choice, choice_of, choice_or_value
+from test_alphabeta import SMALL, endgame, margin, noisy_greedy_game, plain_minimax
 from test_solver import ALL, BONUS, LEATHER
 
 
@@ -164,6 +164,37 @@ def test_the_best_choice_under_a_node_limit_is_right_or_open_and_repeats():
                 assert values[choice_of(out[0])] == max(values.values())
 
 
+def test_what_the_choice_tests_leave_standing_is_what_they_proved():
+    """Cut short, the choice tests leave standing only what they proved: a
+    move worth at least its lower bound, which the engine's move does not
+    exceed; or a choice where every other, the engine's among them, is
+    worth less than the test value. (Two endgames of a few hundred
+    thousand nodes, where small budgets cut the tests short; the engine's
+    score a little or much above its move's value.)"""
+    kinds = {"move": 0, "choice": 0}
+    for seed in (26, 29):
+        pos = endgame(seed, 10**7, 10**5)
+        values: dict = {}
+        for engine in (pos.legal_moves()[0], pos.legal_moves()[-1]):
+            v = child_value(pos, engine)
+            for above, nodes in ((1, 300), (6, 300), (6, 3000)):
+                _, proof, standing, _ = choice_or_value(pos, Limits(nodes=nodes), engine, v + above)
+                if standing is None:
+                    continue
+                assert proof is None
+                what, lower, below = standing
+                if lower is not None:
+                    kinds["move"] += 1
+                    assert choice_of(what) != choice_of(engine)
+                    assert child_value(pos, what) >= lower >= v
+                else:
+                    kinds["choice"] += 1
+                    assert what != choice_of(engine)
+                    values = values or _choice_values(pos)
+                    assert all(w < below for g, w in values.items() if g != what)
+    assert kinds["move"] > 0 and kinds["choice"] > 0, kinds
+
+
 def test_once_a_choice_is_proven_worth_l_it_is_raised_to_l_plus_2_before_the_others_are_refuted():
     """A test at a choice's value, or one point above, has no slack: the
     best's bound is often at the value of the choice below it, so the
@@ -222,7 +253,7 @@ def test_choice_or_value_starts_the_value_at_the_engines_score_and_the_choices_t
     monkeypatch.setattr(solver._Run, "narrow", spy_narrow)
     monkeypatch.setattr(_ChoiceSearch, "__init__", spy_init)
     for pos in ALL:
-        r, _, _ = solver.choice_or_value(pos, Limits(nodes=200_000), pos.legal_moves()[0], 7)
+        r, _, _, _ = solver.choice_or_value(pos, Limits(nodes=200_000), pos.legal_moves()[0], 7)
         assert seen["choice"][-1] == 7 - solver.CHOICE_BELOW
         assert r is None or r.score == max(_choice_values(pos).values())
     assert seen["narrow"] and set(seen["narrow"]) == {7}

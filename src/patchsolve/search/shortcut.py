@@ -26,11 +26,16 @@ end, its best move not the game's (benchmarks/results/end_placements/).
 With one move asked for, the solver's tests of which choice is best
 (walking, which patch: ``solver.choice_or_value``) take turns with the
 value; a move of a choice proven better than the engine's replaces its
-move (``_within_choice``; benchmarks/results/best_choice/).
+move (``_within_choice``; benchmarks/results/best_choice/). When the budget
+runs out before that proof, what the tests left standing still counts
+(``_left_standing``): a move of a choice proven worth at least what the
+engine's can be, or the one choice not shown below the test value where
+the engine's was (benchmarks/results/standing/).
 
 Used by :func:`patchsolve.search` (``dispatch.py``) and by the MCTS player
 that keeps its tree (``mcts.MCTSPlayer``); it sits below both and imports
-only the solver, so no engine module needs the dispatcher.
+only the solver (and the alpha-beta's move order, for a placement), so no
+engine module needs the dispatcher.
 """
 
 from __future__ import annotations
@@ -41,8 +46,10 @@ import time as _time
 from patchsolve.patches import LAST_SPACE
 from patchsolve.position import Position
 from patchsolve.search import solver
+from patchsolve.search._alphabeta import ordered_moves
 from patchsolve.search.limits import Limits, threads_for
 from patchsolve.search.result import phase_of, rank_key, root_move, win_probability_of
+from patchsolve.search.solver import choice_of
 
 ENDGAME_SPACES = 15  # try the exact solver first when a token is this close to 53 ...
 ENDGAME_SHARE = 0.25  # ... with this share of the time or node budget ...
@@ -162,7 +169,7 @@ def hand_over(position: Position, result, limits: Limits, used: float, table=Non
         return within_proof(result, proof)
     if result.best_move is None:
         return result
-    r, choice, nodes = solver.choice_or_value(
+    r, choice, standing, nodes = solver.choice_or_value(
         position, _solver_limits(limits, budget), result.best_move, int(round(result.score)), table
     )
     if r is not None and _decides(r):
@@ -170,6 +177,8 @@ def hand_over(position: Position, result, limits: Limits, used: float, table=Non
     result.nodes += nodes
     if choice is not None:
         _within_choice(position, result, *choice)
+    elif standing is not None:
+        _left_standing(position, result, *standing)
     return result
 
 
@@ -210,6 +219,31 @@ def _within_choice(position: Position, result, move, lower: int, same: bool) -> 
                 phase=phase_of(position),
             )
         ]
+
+
+def _left_standing(position: Position, result, what, lower, below) -> None:
+    """``result`` (the engine's, in place) after the choice tests ran out
+    of budget with ``solver._ChoiceSearch.standing``'s answer: a move of
+    another choice proven worth at least ``lower``, where the engine's is
+    proven worth at most that (played as a proven choice is); or the one
+    choice ``what`` not shown below ``below`` where the engine's was
+    (walking, or the patch's placement the engine ranks first), its score
+    then ``below``: an estimate, the value the tests found it alone may
+    reach."""
+    if lower is not None:
+        _within_choice(position, result, what, lower, False)
+        return
+    # walking, or the placement of the patch the alpha-beta ranks first
+    # (``ordered_moves``: one a patch, by the learned evaluation after it)
+    moves = {m.code: m for m in position.legal_moves() if choice_of(m) == what}
+    code = next((c for c in ordered_moves(position._c, 1, True) if c in moves), None)
+    if code is None:
+        return
+    move = moves[code]
+    result.best_move, result.pv = move, [move]
+    result.score, result.bound = below, "estimate"
+    result.win_probability = win_probability_of(below, phase_of(position))
+    result.root_moves = [root_move(move, below, "estimate", result.win_probability)]
 
 
 def settled(rows) -> bool:

@@ -760,7 +760,8 @@ def choice_or_value(position: Position, limits, move: Move, score: int, table=No
     benchmarks/results/best_choice/, round 2). ``table``: a solver table
     (``new_table``) to search on, what an earlier run proved in it kept.
     (The exact result when the value closes, else None; the choice proof
-    or None; the nodes searched.)"""
+    or None; what the tests left standing when the budget ran out first
+    (``_ChoiceSearch.standing``), or None; the nodes searched.)"""
     run = _choice_run(limits, table)
     search = _ChoiceSearch(run, position, move, score - CHOICE_BELOW)
     lo, hi = _root_interval(run, position)
@@ -776,8 +777,8 @@ def choice_or_value(position: Position, limits, move: Move, score: int, table=No
         share *= 2
     run.limit_slice(None)
     if lo >= hi:
-        return _result(run, position, lo, hi, limits.seed), search.proof, run.nodes
-    return None, search.proof, run.nodes
+        return _result(run, position, lo, hi, limits.seed), search.proof, None, run.nodes
+    return None, search.proof, search.standing(), run.nodes
 
 
 def _choice_run(limits, table=None) -> _Run:
@@ -857,6 +858,32 @@ class _ChoiceSearch:
         if self.upper[best] >= target + 1:
             tests.insert(0, (best, target + 1))
         return tests
+
+    def standing(self):
+        """What the tests left standing against the engine's choice when
+        the budget ran out before a proof, or None:
+
+        - ``(move, lower, None)``: another choice's ``move`` is proven
+          worth at least ``lower``, and the engine's choice at most that:
+          never worse than the engine's move;
+        - ``(choice, None, t)``: every choice but this one, the engine's
+          among them, is proven worth less than the test value ``t``, and
+          this one was not (its test at ``t`` did not end). Not a proof:
+          the engine's own estimate of its move was shown too high, and
+          this is the one choice that may still reach ``t``
+          (benchmarks/results/standing/)."""
+        if not self.open:
+            return None
+        if self.lower:
+            best = max(self.lower, key=lambda g: (self.lower[g][0], g == self.mine))
+            lower, code = self.lower[best]
+            if best != self.mine and self.upper[self.mine] <= lower:
+                return _move_of(self.pos, code), lower, None
+            return None
+        left = [g for g in self.codes if self.upper[g] >= self.t]
+        if self.upper[self.mine] < self.t and len(left) == 1:
+            return left[0], None, self.t
+        return None
 
     def _proven(self, best) -> None:
         lower, code = self.lower[best]
