@@ -461,10 +461,10 @@ def test_what_the_choice_tests_leave_standing_when_the_budget_runs_out():
         s.lower.update(lower)
         return s.standing()
 
-    assert tests({7: -11, 9: -11, 26: -11}) == ("walk", None, -10)
+    assert tests({7: -11, 9: -11, 26: -11}) == ("walk", None, -10, -11)
     assert tests({7: -11, 9: -11}) is None  # walking and patch 26 both stand
     assert tests({9: -11, 26: -11, "walk": -11}) is None  # the engine's own choice stands
-    assert tests({7: -12}, {"walk": (-12, walk.code)}) == (walk, -12, None)
+    assert tests({7: -12}, {"walk": (-12, walk.code)}) == (walk, -12, None, -12)
     assert tests({7: -11}, {"walk": (-12, walk.code)}) is None  # the engine's may be worth more
     assert tests({}, {7: (-12, mine.code)}) is None
 
@@ -484,9 +484,39 @@ def test_the_one_choice_left_standing_replaces_the_engines_refuted_one(monkeypat
     assert r.best_move.kind == "walk" and value["walk"] == row["value"]
     assert (r.score, r.bound, r.proven_best) == (-10, "estimate", False)
     assert r.root_moves[0]["move"] == r.best_move and r.root_moves[0]["score"] == -10
-    monkeypatch.setattr(shortcut, "_left_standing", lambda *args: None)
+    monkeypatch.setattr(shortcut, "_left_standing", lambda *args, **kwargs: None)
     before = patchsolve.search(pos, engine="alphabeta", nodes=3_000_000, seed=1)
     assert before.best_move.patch == 7 and value[str(before.best_move)] == row["value"] - 4
+
+
+def test_a_choice_left_standing_is_played_only_if_the_engine_does_not_value_it_below_its_own_move():
+    """Pair 119 of the endgame match (benchmarks/results/standing/): the
+    tests showed every buy below -2, the engine's 0:1@d7 at most -3 (in
+    truth -7), and were still testing walking, which is worth -20. The
+    engine's look at walking values it far below -3: its own move stays.
+    Set position 12: its look at walking is not below -11, what its buy of
+    patch 7 is proven worth at most: walking is played, its estimate -10."""
+    from patchsolve.search import shortcut
+    from patchsolve.search.result import SearchResult
+
+    def after(pos, move, standing):
+        r = SearchResult(best_move=move, score=0, bound="estimate", pv=[move], depth=20, nodes=1)
+        shortcut._left_standing(pos, r, *standing, seed=1)
+        return r
+
+    pos = Position(
+        "revised 9,4,0,3,12,8,1,14,6,28,2,19,16,13,22,10 "
+        "ff7bfdd3e070381c0ffe/107018487d7fffdfcfe7f 13/21 9/10 40/41 - 44,50 - - -"
+    )
+    mine = next(m for m in pos.legal_moves() if str(m) == "0:1@d7")
+    walk = next(m for m in pos.legal_moves() if m.kind == "walk")
+    assert shortcut._engine_value(pos, walk, 1)[0] < -3
+    assert after(pos, mine, ("walk", None, -2, -3)).best_move == mine
+
+    pos = Position(_set_row("revised 9,26,7,17,29,20,28,1,31,11,19,25,18,22 ")["position"])
+    mine = next(m for m in pos.legal_moves() if str(m) == "7:4@d6")
+    r = after(pos, mine, ("walk", None, -10, -11))
+    assert r.best_move.kind == "walk" and (r.score, r.bound) == (-10, "estimate")
 
 
 def test_an_exact_answer_after_the_shortcut_s_win_loss_proof_keeps_its_exact_bounds():

@@ -182,11 +182,12 @@ def test_what_the_choice_tests_leave_standing_is_what_they_proved():
                 if standing is None:
                     continue
                 assert proof is None
-                what, lower, below = standing
+                what, lower, below, at_most = standing
+                assert v <= at_most  # what the engine's choice is proven worth at most
                 if lower is not None:
                     kinds["move"] += 1
                     assert choice_of(what) != choice_of(engine)
-                    assert child_value(pos, what) >= lower >= v
+                    assert child_value(pos, what) >= lower >= at_most
                 else:
                     kinds["choice"] += 1
                     assert what != choice_of(engine)

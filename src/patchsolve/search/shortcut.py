@@ -45,7 +45,7 @@ import time as _time
 
 from patchsolve.patches import LAST_SPACE
 from patchsolve.position import Position
-from patchsolve.search import solver
+from patchsolve.search import alphabeta, solver
 from patchsolve.search._alphabeta import ordered_moves
 from patchsolve.search.limits import Limits, threads_for
 from patchsolve.search.result import phase_of, rank_key, root_move, win_probability_of
@@ -169,6 +169,11 @@ def hand_over(position: Position, result, limits: Limits, used: float, table=Non
         return within_proof(result, proof)
     if result.best_move is None:
         return result
+    # kept back for the engine's look at a choice left standing (``_left_standing``)
+    if "time" in budget:
+        budget["time"] = max(budget["time"] - STANDING_CHECK_TIME, budget["time"] / 2)
+    if "nodes" in budget:
+        budget["nodes"] = max(budget["nodes"] - STANDING_CHECK_NODES, budget["nodes"] // 2)
     r, choice, standing, nodes = solver.choice_or_value(
         position, _solver_limits(limits, budget), result.best_move, int(round(result.score)), table
     )
@@ -178,7 +183,8 @@ def hand_over(position: Position, result, limits: Limits, used: float, table=Non
     if choice is not None:
         _within_choice(position, result, *choice)
     elif standing is not None:
-        _left_standing(position, result, *standing)
+        what, lower, below, at_most = standing
+        _left_standing(position, result, what, lower, below, at_most, limits.seed, limits.time is not None)
     return result
 
 
@@ -221,7 +227,14 @@ def _within_choice(position: Position, result, move, lower: int, same: bool) -> 
         ]
 
 
-def _left_standing(position: Position, result, what, lower, below) -> None:
+# the engine's look at the one choice left standing: at most this many
+# nodes or seconds (the same decisions at 20,000 nodes as at 300,000 in the
+# six games and the set position measured; benchmarks/results/standing/)
+STANDING_CHECK_NODES = 20_000
+STANDING_CHECK_TIME = 0.01
+
+
+def _left_standing(position: Position, result, what, lower, below, at_most, seed=None, timed=False) -> None:
     """``result`` (the engine's, in place) after the choice tests ran out
     of budget with ``solver._ChoiceSearch.standing``'s answer: a move of
     another choice proven worth at least ``lower``, where the engine's is
@@ -229,7 +242,10 @@ def _left_standing(position: Position, result, what, lower, below) -> None:
     choice ``what`` not shown below ``below`` where the engine's was
     (walking, or the patch's placement the engine ranks first), its score
     then ``below``: an estimate, the value the tests found it alone may
-    reach."""
+    reach. That guess is played only if the engine itself, searching the
+    move's child for STANDING_CHECK_NODES, does not value it below what its
+    own move is proven worth at most (``at_most``): the tests had not yet
+    shown a far worse choice below the test value (benchmarks/results/standing/)."""
     if lower is not None:
         _within_choice(position, result, what, lower, False)
         return
@@ -240,10 +256,29 @@ def _left_standing(position: Position, result, what, lower, below) -> None:
     if code is None:
         return
     move = moves[code]
+    value, nodes = _engine_value(position, move, seed, timed)
+    result.nodes += nodes
+    if value < at_most:
+        return
     result.best_move, result.pv = move, [move]
     result.score, result.bound = below, "estimate"
     result.win_probability = win_probability_of(below, phase_of(position))
     result.root_moves = [root_move(move, below, "estimate", result.win_probability)]
+
+
+def _engine_value(position: Position, move, seed, timed=False) -> tuple[float, int]:
+    """The alpha-beta's value of ``move`` for the player to move (its
+    search of the child within STANDING_CHECK_NODES, one thread, and
+    STANDING_CHECK_TIME when the move is ``timed``; a node budget alone
+    stays deterministic), and the nodes searched."""
+    child = position.play(move)
+    if child.is_over:
+        a, b = child.scores()
+        return (a - b if position.to_move == 0 else b - a), 0
+    time = STANDING_CHECK_TIME if timed else None
+    limits = Limits(nodes=STANDING_CHECK_NODES, time=time, workers=1, hash_mb=1, seed=seed)
+    r = alphabeta.run(child, limits, alphabeta.check_options({}))
+    return (r.score if child.to_move == position.to_move else -r.score), r.nodes
 
 
 def settled(rows) -> bool:

@@ -863,26 +863,27 @@ class _ChoiceSearch:
         """What the tests left standing against the engine's choice when
         the budget ran out before a proof, or None:
 
-        - ``(move, lower, None)``: another choice's ``move`` is proven
-          worth at least ``lower``, and the engine's choice at most that:
-          never worse than the engine's move;
-        - ``(choice, None, t)``: every choice but this one, the engine's
-          among them, is proven worth less than the test value ``t``, and
-          this one was not (its test at ``t`` did not end). Not a proof:
-          the engine's own estimate of its move was shown too high, and
-          this is the one choice that may still reach ``t``
-          (benchmarks/results/standing/)."""
+        - ``(move, lower, None, at_most)``: another choice's ``move`` is
+          proven worth at least ``lower``, and the engine's choice at most
+          ``at_most`` <= ``lower``: never worse than the engine's move;
+        - ``(choice, None, t, at_most)``: every choice but this one, the
+          engine's among them (proven worth at most ``at_most``), is
+          proven worth less than the test value ``t``, and this one was
+          not (its test at ``t`` did not end). Not a proof: the engine's
+          own estimate of its move was shown too high, and this is the one
+          choice that may still reach ``t`` (benchmarks/results/standing/)."""
         if not self.open:
             return None
+        at_most = self.upper[self.mine]
         if self.lower:
             best = max(self.lower, key=lambda g: (self.lower[g][0], g == self.mine))
             lower, code = self.lower[best]
-            if best != self.mine and self.upper[self.mine] <= lower:
-                return _move_of(self.pos, code), lower, None
+            if best != self.mine and at_most <= lower:
+                return _move_of(self.pos, code), lower, None, at_most
             return None
         left = [g for g in self.codes if self.upper[g] >= self.t]
-        if self.upper[self.mine] < self.t and len(left) == 1:
-            return left[0], None, self.t
+        if at_most < self.t and len(left) == 1:
+            return left[0], None, self.t, at_most
         return None
 
     def _proven(self, best) -> None:
