@@ -48,7 +48,7 @@ from patchsolve.position import Position
 from patchsolve.search import alphabeta, solver
 from patchsolve.search._alphabeta import ordered_moves
 from patchsolve.search.limits import Limits, threads_for
-from patchsolve.search.result import phase_of, rank_key, root_move, win_probability_of
+from patchsolve.search.result import finished_result, phase_of, rank_key, root_move, win_probability_of
 from patchsolve.search.solver import choice_of
 
 ENDGAME_SPACES = 15  # try the exact solver first when a token is this close to 53 ...
@@ -273,11 +273,11 @@ def _engine_value(position: Position, move, seed, timed=False) -> tuple[float, i
     stays deterministic), and the nodes searched."""
     child = position.play(move)
     if child.is_over:
-        a, b = child.scores()
-        return (a - b if position.to_move == 0 else b - a), 0
-    time = STANDING_CHECK_TIME if timed else None
-    limits = Limits(nodes=STANDING_CHECK_NODES, time=time, workers=1, hash_mb=1, seed=seed)
-    r = alphabeta.run(child, limits, alphabeta.check_options({}))
+        r = finished_result(child, "alphabeta", seed)
+    else:
+        time = STANDING_CHECK_TIME if timed else None
+        limits = Limits(nodes=STANDING_CHECK_NODES, time=time, workers=1, hash_mb=1, seed=seed)
+        r = alphabeta.run(child, limits, alphabeta.check_options({}))
     return (r.score if child.to_move == position.to_move else -r.score), r.nodes
 
 

@@ -849,7 +849,7 @@ class _ChoiceSearch:
         if not self.lower:
             self.t = min(self.t, max(self.upper.values()))  # no choice reaches t: test the highest
             return [(g, self.t) for g in self.order if self.upper[g] >= self.t]
-        best = max(self.lower, key=lambda g: (self.lower[g][0], g == self.mine))
+        best = self._best()
         target = self.lower[best][0] + 1
         tests = [(g, target) for g in self.order if g != best and self.upper[g] >= target]
         if not tests:
@@ -876,7 +876,7 @@ class _ChoiceSearch:
             return None
         at_most = self.upper[self.mine]
         if self.lower:
-            best = max(self.lower, key=lambda g: (self.lower[g][0], g == self.mine))
+            best = self._best()
             lower, code = self.lower[best]
             if best != self.mine and at_most <= lower:
                 return _move_of(self.pos, code), lower, None, at_most
@@ -885,6 +885,10 @@ class _ChoiceSearch:
         if at_most < self.t and len(left) == 1:
             return left[0], None, self.t, at_most
         return None
+
+    def _best(self):
+        """The choice proven worth the most so far (the engine's among equals)."""
+        return max(self.lower, key=lambda g: (self.lower[g][0], g == self.mine))
 
     def _proven(self, best) -> None:
         lower, code = self.lower[best]
