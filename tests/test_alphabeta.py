@@ -469,6 +469,57 @@ def test_what_the_choice_tests_leave_standing_when_the_budget_runs_out():
     assert tests({}, {7: (-12, mine.code)}) is None
 
 
+def test_the_hand_overs_choice_tests_test_the_engines_move_alone_first():
+    """The hand-over's tests (``test_move``) put the engine's move alone
+    before the choices: at the first threshold, and at the target once
+    another choice leads. Once that move is refuted, a leading choice
+    proven worth as much is played though the engine's choice as a whole
+    is still open. A move alone in its choice (walking) is not tested
+    twice; ``best_choice`` (no ``test_move``) tests choices only."""
+    from patchsolve.search import solver
+
+    pos = Position(_set_row("revised 9,26,7,17,29,20,28,1,31,11,19,25,18,22 ")["position"])
+    mine = next(m for m in pos.legal_moves() if m.patch == 7)
+    walk = next(m for m in pos.legal_moves() if m.kind == "walk")
+
+    def search(move, test_move=True):
+        run = solver._choice_run(patchsolve.Limits(nodes=1000))
+        return solver._ChoiceSearch(run, pos, move, -10, test_move=test_move)
+
+    s, plain = search(mine), search(mine, test_move=False)
+    assert s._tests() == [(solver._MOVE, -10)] + plain._tests()
+    assert solver._MOVE not in {g for g, _ in plain._tests()}
+    s.lower["walk"] = (-12, walk.code)
+    assert s._tests()[0] == (solver._MOVE, -11)
+    assert s.standing() is None  # patch 7 may still be worth more than -12
+    s.move_upper = -12  # the engine's move alone: at most -12
+    assert s.standing() == (walk, -12, None, -12)
+    assert solver._MOVE not in {g for g, _ in s._tests()}
+    assert not search(walk).test_move
+
+
+def test_a_refuted_engine_move_gives_way_to_a_choice_proven_better(monkeypatch):
+    """Set position 4 under a node budget: the pruned tree places patch 9
+    at d4 and says 21 (in truth 19; buying patch 2 is worth 23, the best).
+    Tested alone first, that placement is shown worth at most 21 while
+    patch 2 is proven worth more, and the value then closes: patch 2 is
+    played, exact. Without the engine's move tested alone, the budget runs
+    out with patch 9's other placements open and the placement at d4 is
+    played, 4 points worse."""
+    from patchsolve.search import solver
+
+    row = _set_row("original 9,2,18,22,6,12,24,31,1,3,32,13,5,26,29,17 ")
+    pos = Position(row["position"])
+    value = {m["move"]: m["score"] for m in row["moves"]}
+    r = patchsolve.search(pos, engine="alphabeta", nodes=2_000_000, workers=1, seed=4)
+    assert r.best_move.patch == 2 and value[str(r.best_move)] == row["value"] == 23
+    assert (r.score, r.bound) == (23, "exact")
+    init = solver._ChoiceSearch.__init__
+    monkeypatch.setattr(solver._ChoiceSearch, "__init__", lambda self, *args, **kwargs: init(self, *args))
+    before = patchsolve.search(pos, engine="alphabeta", nodes=2_000_000, workers=1, seed=4)
+    assert str(before.best_move) == "9:0@d4" and value["9:0@d4"] == row["value"] - 4
+
+
 def test_the_one_choice_left_standing_replaces_the_engines_refuted_one(monkeypatch):
     """Set position 12 under a node budget: the pruned tree buys patch 7
     (-8, it says; in truth -13, 4 points worse than walking, the best). The

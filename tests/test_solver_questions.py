@@ -196,6 +196,33 @@ def test_what_the_choice_tests_leave_standing_is_what_they_proved():
     assert kinds["move"] > 0 and kinds["choice"] > 0, kinds
 
 
+def test_what_the_engines_move_alone_is_proven_worth_is_true():
+    """The hand-over's test of the engine's move alone (``test_move``)
+    bounds that move's value, never past brute force's: a refuted move is
+    worth at most its bound, a move that passed at least its lower bound
+    (the engine's worst move and its best, in budgets that double as the
+    hand-over's; both outcomes seen)."""
+    outcomes = {"refuted": 0, "passed": 0}
+    for pos in ALL[::3]:
+        for engine in (pos.legal_moves()[0], pos.legal_moves()[-1]):
+            v = child_value(pos, engine)
+            run = _choice_run(Limits(nodes=20_000))
+            search = _ChoiceSearch(run, pos, engine, v + 2, test_move=True)
+            share = 1 / 64
+            while search.open and not run.exhausted():
+                run.limit_slice(share)
+                search.go()
+                share *= 2
+            if search.move_upper < v + 2:
+                outcomes["refuted"] += 1
+                assert v <= search.move_upper
+            lower = search.lower.get(choice_of(engine))
+            if lower is not None and lower[1] == engine.code:
+                outcomes["passed"] += 1
+                assert lower[0] <= v
+    assert outcomes["refuted"] > 0 and outcomes["passed"] > 0, outcomes
+
+
 def test_once_a_choice_is_proven_worth_l_it_is_raised_to_l_plus_2_before_the_others_are_refuted():
     """A test at a choice's value, or one point above, has no slack: the
     best's bound is often at the value of the choice below it, so the
@@ -247,9 +274,9 @@ def test_choice_or_value_starts_the_value_at_the_engines_score_and_the_choices_t
         seen["narrow"].append(guess)
         return narrow(self, p, lo, hi, guess)
 
-    def spy_init(self, run, p, move, guess):
+    def spy_init(self, run, p, move, guess, **kwargs):
         seen["choice"].append(guess)
-        init(self, run, p, move, guess)
+        init(self, run, p, move, guess, **kwargs)
 
     monkeypatch.setattr(solver._Run, "narrow", spy_narrow)
     monkeypatch.setattr(_ChoiceSearch, "__init__", spy_init)

@@ -426,12 +426,16 @@ def _result(run: _Run, position: Position, lo: int, hi: int, seed) -> SearchResu
 # -- every root move -----------------------------------------------------------
 
 
+def _final_buy(pos: Position, move: Move, child: Position) -> bool:
+    """``move`` (``child`` after it) buys a patch that leaves its player on
+    53 with nothing left to place: its placements end alike except for the
+    7x7 bonus, and the solver searches one of them for each outcome."""
+    return move.patch is not None and child.time(pos.to_move) >= LAST_SPACE and not child.pending_leather
+
+
 def _final_buy_class(pos: Position, move: Move, child: Position):
-    """Placements of a buy that leaves its player on 53 with nothing left to
-    place end alike except for the 7x7 bonus: a key shared by such moves."""
-    if move.patch is None or child.is_over or child.time(pos.to_move) < LAST_SPACE:
-        return None
-    if child.fields()["pending_leather"] is not None:
+    """A key shared by the final buys (``_final_buy``) that end alike."""
+    if child.is_over or not _final_buy(pos, move, child):
         return None
     return move.patch, child.fields()["bonus_owner"]
 
@@ -763,7 +767,7 @@ def choice_or_value(position: Position, limits, move: Move, score: int, table=No
     or None; what the tests left standing when the budget ran out first
     (``_ChoiceSearch.standing``), or None; the nodes searched.)"""
     run = _choice_run(limits, table)
-    search = _ChoiceSearch(run, position, move, score - CHOICE_BELOW)
+    search = _ChoiceSearch(run, position, move, score - CHOICE_BELOW, test_move=True)
     lo, hi = _root_interval(run, position)
     share = CHOICE_SLICE
     while lo < hi and not run.exhausted() and not stop_requested():
@@ -787,6 +791,9 @@ def _choice_run(limits, table=None) -> _Run:
     return _new_run(limits, check_options({}), table)
 
 
+_MOVE = "the engine's move"  # _ChoiceSearch's queue: a test of the engine's move alone
+
+
 class _ChoiceSearch:
     """Which choice is best (``best_choice``), resumable: ``go`` searches
     within the run's current limits and returns True once it is proven.
@@ -801,13 +808,26 @@ class _ChoiceSearch:
     slack (benchmarks/results/best_choice/, round 2). A test the limits
     cut short goes to the back of the queue: the next call starts with the
     next test (so one dear test does not hold up the others), and the
-    table keeps what the cut test learnt."""
+    table keeps what the cut test learnt.
 
-    def __init__(self, run: _Run, pos: Position, move: Move, guess: int):
+    With ``test_move`` (the hand-over's, which may play another choice's
+    move when the budget runs out: ``standing``), the engine's move alone
+    is tested first at each threshold: from the start, and at the target
+    once another choice leads. A single placement is refuted far sooner
+    than its whole patch; once it is, a move of a choice proven worth as
+    much is never worse than it (benchmarks/results/move_test/)."""
+
+    def __init__(self, run: _Run, pos: Position, move: Move, guess: int, test_move: bool = False):
         self.run, self.pos, self.move = run, pos, move
         self.codes: dict = {}
         for m in pos.legal_moves():
             self.codes.setdefault(choice_of(m), set()).add(m.code)
+        # a move alone in its choice (walking) is its choice's test already;
+        # a final buy alone may not be among the solver's root moves
+        self.test_move = (
+            test_move and len(self.codes[choice_of(move)]) > 1 and not _final_buy(pos, move, pos.play(move))
+        )
+        self.move_upper = MAX_THRESHOLD  # the engine's move is proven worth at most this
         self.everything = {c for cs in self.codes.values() for c in cs}
         self.mine = choice_of(move)
         self.order = [self.mine] + [g for g in self.codes if g != self.mine]
@@ -825,11 +845,14 @@ class _ChoiceSearch:
                 return True
             self._schedule(tests)
             g, t = self.queue[0]
-            out = _test(self.run, self.pos, t, self.everything - self.codes[g])
+            keep = {self.move.code} if g is _MOVE else self.codes[g]
+            out = _test(self.run, self.pos, t, self.everything - keep)
             if out is None:  # cut short: the next test first next time
                 self.queue = self.queue[1:] + self.queue[:1]
                 return False
-            if not out[0]:
+            if g is _MOVE:
+                self._moved(out)
+            elif not out[0]:
                 self.upper[g] = min(self.upper[g], out[1])
             elif out[2] in self.codes[g]:
                 self.lower[g] = (out[1], out[2])
@@ -848,7 +871,10 @@ class _ChoiceSearch:
         order; None once it is proven."""
         if not self.lower:
             self.t = min(self.t, max(self.upper.values()))  # no choice reaches t: test the highest
-            return [(g, self.t) for g in self.order if self.upper[g] >= self.t]
+            tests = [(g, self.t) for g in self.order if self.upper[g] >= self.t]
+            if self.test_move and min(self.upper[self.mine], self.move_upper) >= self.t:
+                tests.insert(0, (_MOVE, self.t))
+            return tests
         best = self._best()
         target = self.lower[best][0] + 1
         tests = [(g, target) for g in self.order if g != best and self.upper[g] >= target]
@@ -857,15 +883,25 @@ class _ChoiceSearch:
             return None
         if self.upper[best] >= target + 1:
             tests.insert(0, (best, target + 1))
+        if self.test_move and best != self.mine and min(self.upper[self.mine], self.move_upper) >= target:
+            tests.insert(0, (_MOVE, target))
         return tests
+
+    def _moved(self, out) -> None:
+        """Note the engine's move's test: its bound, or its choice's."""
+        if not out[0]:
+            self.move_upper = min(self.move_upper, out[1])
+        elif self.mine not in self.lower or out[1] > self.lower[self.mine][0]:
+            self.lower[self.mine] = (out[1], self.move.code)
 
     def standing(self):
         """What the tests left standing against the engine's choice when
         the budget ran out before a proof, or None:
 
         - ``(move, lower, None, at_most)``: another choice's ``move`` is
-          proven worth at least ``lower``, and the engine's choice at most
-          ``at_most`` <= ``lower``: never worse than the engine's move;
+          proven worth at least ``lower``, and the engine's move (its
+          choice, or the move alone) at most ``at_most`` <= ``lower``:
+          never worse than the engine's move;
         - ``(choice, None, t, at_most)``: every choice but this one, the
           engine's among them (proven worth at most ``at_most``), is
           proven worth less than the test value ``t``, and this one was
@@ -878,6 +914,7 @@ class _ChoiceSearch:
         if self.lower:
             best = self._best()
             lower, code = self.lower[best]
+            at_most = min(at_most, self.move_upper)
             if best != self.mine and at_most <= lower:
                 return _move_of(self.pos, code), lower, None, at_most
             return None
