@@ -183,7 +183,7 @@ def test_what_the_choice_tests_leave_standing_is_what_they_proved():
                     continue
                 assert proof is None
                 what, lower, below, at_most = standing
-                assert v <= at_most  # what the engine's choice is proven worth at most
+                assert v <= at_most  # what the engine's move (or its choice) is proven worth at most
                 if lower is not None:
                     kinds["move"] += 1
                     assert choice_of(what) != choice_of(engine)
