@@ -822,14 +822,14 @@ class _ChoiceSearch:
         self.codes: dict = {}
         for m in pos.legal_moves():
             self.codes.setdefault(choice_of(m), set()).add(m.code)
+        self.everything = {c for cs in self.codes.values() for c in cs}
+        self.mine = choice_of(move)
         # a move alone in its choice (walking) is its choice's test already;
         # a final buy alone may not be among the solver's root moves
         self.test_move = (
-            test_move and len(self.codes[choice_of(move)]) > 1 and not _final_buy(pos, move, pos.play(move))
+            test_move and len(self.codes[self.mine]) > 1 and not _final_buy(pos, move, pos.play(move))
         )
-        self.move_upper = MAX_THRESHOLD  # the engine's move is proven worth at most this
-        self.everything = {c for cs in self.codes.values() for c in cs}
-        self.mine = choice_of(move)
+        self.move_upper = MAX_THRESHOLD  # the engine's move alone is proven worth at most this
         self.order = [self.mine] + [g for g in self.codes if g != self.mine]
         self.upper = dict.fromkeys(self.codes, run.solver.bounds(pos._c)[1])
         self.lower: dict = {}  # choice -> (proven worth at least, the move that proved it)
@@ -872,7 +872,7 @@ class _ChoiceSearch:
         if not self.lower:
             self.t = min(self.t, max(self.upper.values()))  # no choice reaches t: test the highest
             tests = [(g, self.t) for g in self.order if self.upper[g] >= self.t]
-            if self.test_move and min(self.upper[self.mine], self.move_upper) >= self.t:
+            if self.test_move and self._move_at_most() >= self.t:
                 tests.insert(0, (_MOVE, self.t))
             return tests
         best = self._best()
@@ -883,9 +883,14 @@ class _ChoiceSearch:
             return None
         if self.upper[best] >= target + 1:
             tests.insert(0, (best, target + 1))
-        if self.test_move and best != self.mine and min(self.upper[self.mine], self.move_upper) >= target:
+        if self.test_move and best != self.mine and self._move_at_most() >= target:
             tests.insert(0, (_MOVE, target))
         return tests
+
+    def _move_at_most(self) -> int:
+        """What the engine's move is proven worth at most: its choice's
+        bound, or its own."""
+        return min(self.upper[self.mine], self.move_upper)
 
     def _moved(self, out) -> None:
         """Note the engine's move's test: its bound, or its choice's."""
@@ -910,14 +915,14 @@ class _ChoiceSearch:
           choice that may still reach ``t`` (benchmarks/results/standing/)."""
         if not self.open:
             return None
-        at_most = self.upper[self.mine]
         if self.lower:
             best = self._best()
             lower, code = self.lower[best]
-            at_most = min(at_most, self.move_upper)
+            at_most = self._move_at_most()
             if best != self.mine and at_most <= lower:
                 return _move_of(self.pos, code), lower, None, at_most
             return None
+        at_most = self.upper[self.mine]  # the guess needs the whole choice below t
         left = [g for g in self.codes if self.upper[g] >= self.t]
         if at_most < self.t and len(left) == 1:
             return left[0], None, self.t, at_most
