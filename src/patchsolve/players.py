@@ -6,6 +6,8 @@ Spec strings (used by ``patchsolve tournament`` and the benchmarks)::
     greedy                       one-ply heuristic, documented in GreedyPlayer
     alphabeta:depth=4            alpha-beta; keys are passed to patchsolve.search
     alphabeta:time=0.5           (one thread; alphabeta:time=0.5,workers=2 for two)
+    alphabeta:time=0.5,ponder=1  keeps its table between moves and searches on the opponent's
+                                 time (search/ponder.py; a time limit alone)
     mcts:time=1,policy=heuristic MCTS; keys are passed to MCTSPlayer (tree kept between
                                  moves) or, with workers=N > 1, to patchsolve.search
     mcts:iterations=20000
@@ -94,6 +96,7 @@ class SearchPlayer(Player):
             limits.setdefault("seed", seed)
         opts = ",".join(f"{k}={v}" for k, v in limits.items())
         self.spec = engine + (":" + opts if opts else "")
+        ponder = limits.pop("ponder", 0)
         if engine == "alphabeta":
             # one thread unless the spec says workers=N: a match gives each side one core
             limits.setdefault("workers", 1)
@@ -102,12 +105,44 @@ class SearchPlayer(Player):
         split(limits)[0].for_engine(engine)  # a bad limit fails when the spec is read, not mid-game
         self.engine = engine
         self.limits = limits
+        self.ponderer = None
+        if ponder not in (0, 1, False, True):
+            raise PatchsolveError(f"ponder must be 0 or 1, not {ponder!r}")
+        if ponder:
+            if engine != "alphabeta":
+                raise PatchsolveError("ponder=1 is an alpha-beta option")
+            from patchsolve.search.ponder import Ponderer
+
+            self.ponderer = Ponderer(**limits)
+
+    def search(self, position, **options):
+        """The search behind ``choose`` (``options`` passed on to
+        ``patchsolve.search``); with ``ponder=1`` on the kept table, and
+        the opponent's turn pondered after it."""
+        if self.ponderer is None:
+            from patchsolve.search import search
+
+            return search(position, engine=self.engine, **options, **self.limits)
+        r = self.ponderer.search(position, **options)
+        if r.best_move is not None:
+            after = position.play(r.best_move)
+            if after.to_move != position.to_move:  # else this player moves again at once
+                self.ponderer.start(after)
+        return r
 
     def choose(self, position):
         """The engine's best move under this player's limits."""
-        from patchsolve.search import search
+        return self.search(position).best_move
 
-        return search(position, engine=self.engine, **self.limits).best_move
+    def new_game(self) -> None:
+        """Forget the kept table (``ponder=1``): a new game."""
+        if self.ponderer is not None:
+            self.ponderer.clear()
+
+    def close(self) -> None:
+        """Stop pondering."""
+        if self.ponderer is not None:
+            self.ponderer.stop()
 
 
 # Runs in the other interpreter: only what every patchsolve version has

@@ -154,11 +154,10 @@ def choose_with_result(player, position, endgame_solve: bool = True):
     """``(move, SearchResult or None)``: the player's move and, for a player
     that searches, the search it came from (its score and bound). A player
     without a search (random, greedy, another installation) gives None."""
-    from patchsolve.search import search
     from patchsolve.search.mcts import MCTSPlayer
 
     if isinstance(player, SearchPlayer):
-        r = search(position, engine=player.engine, endgame_solve=endgame_solve, **player.limits)
+        r = player.search(position, endgame_solve=endgame_solve)
         return r.best_move, r
     if isinstance(player, LevelPlayer):
         from patchsolve.levels import level_move

@@ -784,6 +784,11 @@ cdef class Searcher:
         started after it stops at once): it answers as a time limit would."""
         atomic_store(&self.outside_halt, 1)
 
+    def resume(self):
+        """Undo ``interrupt()``: the next run searches (a kept searcher
+        whose ponder was stopped: ``search/ponder.py``)."""
+        atomic_store(&self.outside_halt, 0)
+
     @property
     def tt_entries(self):
         return (self.c.tt_mask + 1) * 2 if self.c.tt != NULL else 0

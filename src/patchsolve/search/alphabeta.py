@@ -69,6 +69,8 @@ from __future__ import annotations
 
 import time as _time
 from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any
 
 from patchsolve.errors import LimitError
 from patchsolve.position import Move, as_position
@@ -129,6 +131,44 @@ def _searcher(hash_mb, opts):
             lmr=opts["lmr"],
             leather=opts["leather"],
         )
+
+
+_SEARCHER_OPTIONS = ("tt", "placements", "prune_depth", "rank_plies", "lmr", "leather", "learned")
+
+
+class KeptTable:
+    """The alpha-beta's searcher, and so its transposition table, kept
+    from one search to the next (the moves of one game, and the ponder
+    between them: ``search/ponder.py``), as Stockfish keeps its hash
+    between moves. Searches run inside :func:`keeping` use it when their
+    table size and options are the ones it was made with; any other search
+    (the hand-over's small checks) gets a fresh table as usual."""
+
+    def __init__(self) -> None:
+        self.searcher: Any = None  # an _alphabeta.Searcher once made
+        self._made_for: tuple | None = None
+
+    def searcher_for(self, hash_mb: int, opts: dict):
+        """The kept searcher when it suits ``hash_mb`` and ``opts`` (made on
+        first use), else None."""
+        made_for = (hash_mb, *(opts[k] for k in _SEARCHER_OPTIONS))
+        if self.searcher is None:
+            self.searcher, self._made_for = _searcher(hash_mb, opts), made_for
+        return self.searcher if made_for == self._made_for else None
+
+
+_KEPT: ContextVar[KeptTable | None] = ContextVar("patchsolve_kept_table", default=None)
+
+
+@contextmanager
+def keeping(table: KeptTable):
+    """Alpha-beta searches in this block (in this thread) search on
+    ``table``'s kept searcher."""
+    token = _KEPT.set(table)
+    try:
+        yield table
+    finally:
+        _KEPT.reset(token)
 
 
 # -- results ----------------------------------------------------------------
@@ -223,7 +263,11 @@ def _run(position, limits, opts, on_searcher=None) -> SearchResult:
     multipv = limits.multipv or 1
     start = _time.perf_counter()
     workers = threads_for(limits, "alphabeta")
-    searcher = _searcher(limits.hash_mb or DEFAULT_HASH_MB, opts)
+    hash_mb = limits.hash_mb or DEFAULT_HASH_MB
+    kept = _KEPT.get()
+    searcher = kept.searcher_for(hash_mb, opts) if kept is not None else None
+    if searcher is None:
+        searcher = _searcher(hash_mb, opts)
     if on_searcher is not None:
         on_searcher(searcher)
     report = None
@@ -237,15 +281,19 @@ def _run(position, limits, opts, on_searcher=None) -> SearchResult:
             r.workers = searcher.threads
             opts["on_iteration"](r)
 
-    done = searcher.run(
-        position._c,
-        depth or MAX_DEPTH,
-        nodes or 0,
-        seconds or 0.0,
-        workers=workers,
-        multipv=multipv,
-        on_iteration=report,
-    )
+    try:
+        done = searcher.run(
+            position._c,
+            depth or MAX_DEPTH,
+            nodes or 0,
+            seconds or 0.0,
+            workers=workers,
+            multipv=multipv,
+            on_iteration=report,
+        )
+    finally:
+        if kept is not None:
+            searcher.resume()  # the solver beside may have stopped it: the kept searcher searches again
     partial = searcher.partial if multipv == 1 or not done else None
     result = _result(
         position, done, partial, searcher.nodes, _time.perf_counter() - start, limits.seed, "alphabeta"
@@ -278,4 +326,4 @@ def evaluate(position) -> float:
     return _eval.evaluate_state(position._c, position.to_move)
 
 
-__all__ = ["run", "evaluate", "check_options", "OPTIONS"]
+__all__ = ["run", "evaluate", "check_options", "OPTIONS", "KeptTable", "keeping"]

@@ -1,0 +1,94 @@
+"""Pondering: the alpha-beta searches on the opponent's time.
+
+A player that ponders (``alphabeta:time=0.1,ponder=1``) keeps its
+alpha-beta table from one move of a game to the next (``KeptTable``) and,
+once it has moved, searches the position the opponent now has to answer in
+a background thread, into that table, until its own next turn stops it.
+Its next search then starts from what the ponder learnt of the replies.
+The ponder uses one thread less than the player's ``workers`` (at least
+one), so that on a two-core machine the opponent keeps a core of its own:
+with ``workers=2`` the player has both cores on its turn and one on the
+opponent's. It is how the second core earns most of its gain in play
+(benchmarks/results/ponder/); an analysis (``patchsolve best``) has no
+opponent's time and gains nothing from it.
+
+Only under a time limit alone: what the ponder found depends on how long
+the opponent thought, so a node or depth budget, which promises the same
+answer every time, refuses it (a ``LimitError``).
+A ponder stops by itself after ``PONDER_MAX_TIME`` seconds (an opponent
+that never moves does not keep a core busy for ever) or when its tree
+ends.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from patchsolve.errors import LimitError
+from patchsolve.position import Position
+from patchsolve.search import alphabeta
+from patchsolve.search.result import SearchResult
+
+PONDER_MAX_TIME = 60.0  # seconds a ponder searches at most
+
+
+class Ponderer:
+    """The kept table of one game and its background search.
+
+    ``search`` answers a position on the kept table (stopping the ponder
+    first); ``start`` ponders the position after the player's move;
+    ``clear`` forgets the table (a new game); ``stop`` ends the ponder."""
+
+    def __init__(self, **limits) -> None:
+        if limits.get("nodes") is not None or limits.get("depth") is not None or limits.get("time") is None:
+            raise LimitError(
+                "ponder needs a time limit alone (node and depth budgets promise the same answer)"
+            )
+        self.limits = dict(limits)
+        self.table = alphabeta.KeptTable()
+        self.pondered = 0  # ponders started (a count for the benchmarks)
+        self._thread: threading.Thread | None = None
+
+    def search(self, position: Position, **options) -> SearchResult:
+        """``patchsolve.search`` of ``position`` with the alpha-beta on the
+        kept table, under this player's limits (and ``options``)."""
+        from patchsolve.search import search
+
+        self.stop()
+        with alphabeta.keeping(self.table):
+            return search(position, engine="alphabeta", **options, **self.limits)
+
+    def start(self, position: Position) -> None:
+        """Ponder ``position`` (the opponent's turn) until the next call."""
+        self.stop()
+        searcher = self.table.searcher
+        if searcher is None or position.is_over:
+            return
+        threads = max(1, (self.limits.get("workers") or 1) - 1)
+        state = position._c
+        self._thread = threading.Thread(
+            target=searcher.run,
+            args=(state, alphabeta.MAX_DEPTH, 0, PONDER_MAX_TIME),
+            kwargs={"workers": threads},
+            name="patchsolve-ponder",
+            daemon=True,
+        )
+        self._thread.start()
+        self.pondered += 1
+
+    def stop(self) -> None:
+        """End the ponder (if one runs) and wait for it."""
+        if self._thread is not None:
+            searcher = self.table.searcher
+            searcher.interrupt()
+            self._thread.join()
+            self._thread = None
+            searcher.resume()
+
+    def clear(self) -> None:
+        """A new game: stop pondering and forget the table."""
+        self.stop()
+        self.table = alphabeta.KeptTable()
+
+
+__all__ = ["Ponderer", "PONDER_MAX_TIME"]

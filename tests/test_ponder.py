@@ -1,0 +1,114 @@
+"""Pondering (``search/ponder.py``): the alpha-beta player keeps its table
+between the moves of a game and searches on the opponent's time."""
+
+import threading
+
+import pytest
+
+from patchsolve import PatchsolveError, Position
+from patchsolve.players import make_player
+from patchsolve.search import _alphabeta, alphabeta
+from patchsolve.search.limits import Limits
+from patchsolve.search.ponder import Ponderer
+
+
+def _ponders_alive() -> int:
+    return sum(1 for t in threading.enumerate() if t.name == "patchsolve-ponder")
+
+
+def test_a_searcher_searches_again_once_its_interrupt_is_undone():
+    searcher = alphabeta._searcher(1, alphabeta.check_options({}))
+    start = Position.start(seed=3)
+    searcher.interrupt()
+    stopped = searcher.run(start._c, 8, 0, 0.0)  # stops at its first check of the limits (node 1,024)
+    assert len(stopped) < 8
+    searcher.resume()
+    done = searcher.run(start._c, 8, 0, 0.0)
+    assert [entry[0] for entry in done] == list(range(1, 9))
+
+
+@pytest.mark.parametrize(
+    "spec, words",
+    [
+        ("alphabeta:nodes=20000,ponder=1", "time limit alone"),
+        ("alphabeta:depth=3,ponder=1", "time limit alone"),
+        ("alphabeta:time=0.1,nodes=20000,ponder=1", "time limit alone"),
+        ("mcts:time=0.1,ponder=1", "option.*ponder"),
+        ("mcts:time=0.1,workers=2,ponder=1", "ponder"),
+        ("alphabeta:time=0.1,ponder=2", "ponder must be 0 or 1"),
+    ],
+)
+def test_ponder_needs_the_alphabeta_under_a_time_limit_alone(spec, words):
+    with pytest.raises(PatchsolveError, match=words):
+        make_player(spec)
+
+
+def test_a_kept_table_serves_the_searches_it_was_made_for_and_no_other():
+    table = alphabeta.KeptTable()
+    opts = alphabeta.check_options({})
+    first = table.searcher_for(16, opts)
+    assert table.searcher_for(16, alphabeta.check_options({})) is first
+    assert table.searcher_for(1, opts) is None  # another size: a fresh table, the kept one stays
+    assert table.searcher_for(16, alphabeta.check_options({"placements": 3})) is None
+    assert table.searcher is first
+
+
+def test_searches_inside_keeping_use_the_kept_searcher(monkeypatch):
+    made = []
+    real = alphabeta._searcher
+
+    def counting(hash_mb, opts):
+        made.append(hash_mb)
+        return real(hash_mb, opts)
+
+    monkeypatch.setattr(alphabeta, "_searcher", counting)
+    table = alphabeta.KeptTable()
+    pos = Position.start(seed=5)
+    with alphabeta.keeping(table):
+        for _ in range(3):
+            alphabeta.run(pos, Limits(depth=3, workers=1), alphabeta.check_options({}))
+    assert made == [16]  # one table for the three searches
+    alphabeta.run(pos, Limits(depth=3, workers=1), alphabeta.check_options({}))
+    assert made == [16, 16]  # outside the block: a fresh one, as before
+
+
+def test_the_player_ponders_the_opponents_turn_and_stops_on_its_own():
+    pos = Position.start(seed=11)
+    player = make_player("alphabeta:time=0.05,ponder=1", seed=1)
+    assert player.ponderer is not None
+    move = player.choose(pos)
+    after = pos.play(move)
+    assert move in pos.legal_moves()
+    if after.to_move != pos.to_move:
+        assert _ponders_alive() == 1  # searching the opponent's answers now
+    assert player.choose(after if after.to_move == pos.to_move else after.play(after.legal_moves()[0]))
+    player.close()
+    assert _ponders_alive() == 0
+
+
+def test_a_pondering_player_plays_whole_games_legally_and_leaves_no_thread():
+    player = make_player("alphabeta:time=0.02,ponder=1", seed=2)
+    other = make_player("greedy", seed=3)
+    for game in range(2):
+        player.new_game()
+        pos = Position.start(seed=20 + game)
+        while not pos.is_over:
+            mover = player if pos.to_move == game % 2 else other
+            move = mover.choose(pos)
+            assert move in pos.legal_moves()
+            pos = pos.play(move)
+    assert player.ponderer.pondered > 0
+    player.close()
+    assert _ponders_alive() == 0
+
+
+def test_a_new_game_forgets_the_table():
+    ponderer = Ponderer(time=0.02, workers=1)
+    pos = Position.start(seed=4)
+    ponderer.search(pos)
+    kept = ponderer.table.searcher
+    assert isinstance(kept, _alphabeta.Searcher)
+    ponderer.start(pos.play(pos.legal_moves()[0]))
+    ponderer.clear()
+    assert _ponders_alive() == 0
+    assert ponderer.table.searcher is None
