@@ -746,8 +746,10 @@ def _line_value(line):
 
 
 cdef class Searcher:
-    """One search: owns the TT and the per-ply buffers. Limits are trusted
-    (``alphabeta.py`` validates them)."""
+    """A searcher: owns the TT and the per-ply buffers. Each ``run`` searches
+    into the same table, so one searcher may serve the moves of a game
+    (``alphabeta.KeptTable``). Limits are trusted (``alphabeta.py``
+    validates them)."""
 
     cdef Ctx c
     cdef int halt              # the helpers' stop flag

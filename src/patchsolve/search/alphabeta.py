@@ -62,6 +62,10 @@ for every engine by :func:`patchsolve.search` (``dispatch.py``).
     and more is refused, since threads make the search nondeterministic
     while those limits promise a reproducible answer.
 
+``KeptTable`` and ``keeping``: the searches inside ``keeping(table)`` share
+one searcher, and so one transposition table, from one search to the next
+(a pondering player's moves: ``search/ponder.py``).
+
 Exact values are the dedicated solver's (``solver.py``, ``patchsolve.solve``).
 """
 
