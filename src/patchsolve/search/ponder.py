@@ -9,8 +9,9 @@ The ponder uses one thread less than the player's ``workers`` (at least
 one), so that on a two-core machine the opponent keeps a core of its own:
 with ``workers=2`` the player has both cores on its turn and one on the
 opponent's. Against one thread, two threads with pondering won 58.6% of
-800 games at 0.1 s a move and 50.5% of 200 at 0.25 s
-(benchmarks/results/ponder/). An analysis (``patchsolve best``) has no
+800 games at 0.1 s a move and 50.5% of 200 at 0.25 s (57.0% with
+``hash_mb=64``: the kept table does not age its entries;
+benchmarks/results/ponder/). An analysis (``patchsolve best``) has no
 opponent's time, so pondering is a player option, off by default.
 
 Only under a time limit alone: what the ponder found depends on how long
