@@ -112,3 +112,16 @@ def test_a_new_game_forgets_the_table():
     ponderer.clear()
     assert _ponders_alive() == 0
     assert ponderer.table.searcher is None
+
+
+def test_an_interrupt_that_comes_after_a_kept_search_does_not_stop_the_next():
+    # the solver beside the search interrupts the searcher when it proves the
+    # value, which may come after the search ran out of time (shortcut.solver_beside)
+    table = alphabeta.KeptTable()
+    pos = Position.start(seed=6)
+    opts = alphabeta.check_options({})
+    with alphabeta.keeping(table):
+        alphabeta.run(pos, Limits(depth=4, workers=1), opts)
+        table.searcher.interrupt()  # late, from another thread
+        again = alphabeta.run(pos, Limits(depth=8, workers=1), opts)
+    assert again.depth == 8

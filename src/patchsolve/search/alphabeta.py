@@ -158,7 +158,13 @@ class KeptTable:
         made_for = (hash_mb, *(opts[k] for k in _SEARCHER_OPTIONS))
         if self.searcher is None:
             self.searcher, self._made_for = _searcher(hash_mb, opts), made_for
-        return self.searcher if made_for == self._made_for else None
+        if made_for != self._made_for:
+            return None
+        # an interrupt left from before (a ponder's stop, or the solver beside
+        # proving the value after the search had run out of time) must not
+        # stop this run
+        self.searcher.resume()
+        return self.searcher
 
 
 _KEPT: ContextVar[KeptTable | None] = ContextVar("patchsolve_kept_table", default=None)
@@ -285,19 +291,15 @@ def _run(position, limits, opts, on_searcher=None) -> SearchResult:
             r.workers = searcher.threads
             opts["on_iteration"](r)
 
-    try:
-        done = searcher.run(
-            position._c,
-            depth or MAX_DEPTH,
-            nodes or 0,
-            seconds or 0.0,
-            workers=workers,
-            multipv=multipv,
-            on_iteration=report,
-        )
-    finally:
-        if kept is not None:
-            searcher.resume()  # the solver beside may have stopped it: the kept searcher searches again
+    done = searcher.run(
+        position._c,
+        depth or MAX_DEPTH,
+        nodes or 0,
+        seconds or 0.0,
+        workers=workers,
+        multipv=multipv,
+        on_iteration=report,
+    )
     partial = searcher.partial if multipv == 1 or not done else None
     result = _result(
         position, done, partial, searcher.nodes, _time.perf_counter() - start, limits.seed, "alphabeta"

@@ -68,6 +68,7 @@ class Ponderer:
             return
         threads = max(1, (self.limits.get("workers") or 1) - 1)
         state = position._c
+        searcher.resume()  # as ``KeptTable.searcher_for`` does before a search
         self._thread = threading.Thread(
             target=searcher.run,
             args=(state, alphabeta.MAX_DEPTH, 0, PONDER_MAX_TIME),
@@ -81,11 +82,9 @@ class Ponderer:
     def stop(self) -> None:
         """End the ponder (if one runs) and wait for it."""
         if self._thread is not None:
-            searcher = self.table.searcher
-            searcher.interrupt()
+            self.table.searcher.interrupt()  # undone when the searcher runs next
             self._thread.join()
             self._thread = None
-            searcher.resume()
 
     def clear(self) -> None:
         """A new game: stop pondering and forget the table."""
