@@ -124,20 +124,12 @@ def check_options(options: dict) -> dict:
     return out
 
 
+_SEARCHER_OPTIONS = ("tt", "placements", "prune_depth", "rank_plies", "lmr", "leather")  # the C searcher's
+
+
 def _searcher(hash_mb, opts):
     with allocation("transposition table", hash_mb):
-        return _alphabeta.Searcher(
-            hash_mb,
-            tt=opts["tt"],
-            placements=opts["placements"],
-            prune_depth=opts["prune_depth"],
-            rank_plies=opts["rank_plies"],
-            lmr=opts["lmr"],
-            leather=opts["leather"],
-        )
-
-
-_SEARCHER_OPTIONS = ("tt", "placements", "prune_depth", "rank_plies", "lmr", "leather", "learned")
+        return _alphabeta.Searcher(hash_mb, **{k: opts[k] for k in _SEARCHER_OPTIONS})
 
 
 class KeptTable:
@@ -155,7 +147,8 @@ class KeptTable:
     def searcher_for(self, hash_mb: int, opts: dict):
         """The kept searcher when it suits ``hash_mb`` and ``opts`` (made on
         first use), else None."""
-        made_for = (hash_mb, *(opts[k] for k in _SEARCHER_OPTIONS))
+        # the evaluation too: the table's values are its
+        made_for = (hash_mb, opts["learned"], *(opts[k] for k in _SEARCHER_OPTIONS))
         if self.searcher is None:
             self.searcher, self._made_for = _searcher(hash_mb, opts), made_for
         if made_for != self._made_for:
