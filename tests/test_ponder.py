@@ -125,3 +125,29 @@ def test_an_interrupt_that_comes_after_a_kept_search_does_not_stop_the_next():
         table.searcher.interrupt()  # late, from another thread
         again = alphabeta.run(pos, Limits(depth=8, workers=1), opts)
     assert again.depth == 8
+
+
+def test_a_deep_entry_of_an_earlier_search_yields_its_slot_to_the_next_search():
+    # a table of one bucket (hash_mb 0): every position shares the two slots
+    searcher = alphabeta._searcher(0, alphabeta.check_options({}))
+    assert searcher.tt_entries == 2
+    start = Position.start(seed=3)
+    later = start.play(start.legal_moves()[0])
+    searcher.run(start._c, 4, 0, 0.0)
+    assert searcher.probe(start._c)[0] == 4  # the root's entry, stored last, in the deep slot
+    searcher.run(later._c, 1, 0, 0.0)
+    # the shallow search of another position took the deep slot: the old
+    # depth-4 entry was of an earlier search (without the generation it
+    # kept the slot, and the table the kept player carries from move to
+    # move filled with entries of positions long gone)
+    assert searcher.probe(start._c) is None
+    assert searcher.probe(later._c)[0] == 1
+
+
+def test_within_one_search_a_deeper_entry_keeps_its_slot():
+    searcher = alphabeta._searcher(0, alphabeta.check_options({}))
+    start = Position.start(seed=3)
+    searcher.run(start._c, 3, 0, 0.0, multipv=2)
+    # the second line's search stores shallower entries (one run, one
+    # generation): the root's depth-3 entry from the first line stays
+    assert searcher.probe(start._c)[0] == 3

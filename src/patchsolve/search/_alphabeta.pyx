@@ -22,7 +22,11 @@ The depth is decremented at every ply (leather placements included) and
 Transposition keys: Zobrist, incremental (``_zobrist.pxd``, shared with the solver).
 
 TT: buckets of two 16-byte entries (depth-preferred slot, always-replace
-slot); the caller fixes the memory budget. A TT move is played only after
+slot); the caller fixes the memory budget. Each ``run`` is a new
+generation (six bits beside the bound's two in the flag byte): an entry
+from an earlier run yields the depth-preferred slot to any new one, so a
+table kept from move to move (``alphabeta.KeptTable``) does not fill up
+with the deep entries of positions long gone. A TT move is played only after
 ``is_legal`` accepts it, so a key collision can never make an illegal move.
 Each entry is stored as (key ^ data, data) and read once into locals: with
 several threads writing, an entry torn between its two stores fails the key
@@ -102,6 +106,8 @@ cdef enum:
     FLAG_LOWER = 1
     FLAG_UPPER = 2
     FLAG_EXACT = 3
+    FLAG_BOUND = 3       # the flag byte's bound bits; the six above are the entry's generation
+    GEN_MASK = 63
     CHECK_EVERY = 1023   # limits are checked when (nodes & CHECK_EVERY) == 0
     BUSY_SLOTS = 1 << 14 # the threads' table of moves being searched (ABDADA), a power of two
     DEFER_DEPTH = 3      # moves are deferred only at nodes with at least this depth left
@@ -135,8 +141,9 @@ cdef inline bint tt_read(const TTEntry* e, uint64_t key, TTData* out) noexcept n
     """Copy the entry once (it may change under us) and accept it only when
     its key matches."""
     cdef TTWord w
-    if entry_read(e, key, &w.u) and w.d.flag:
+    if entry_read(e, key, &w.u) and w.d.flag & FLAG_BOUND:
         out[0] = w.d
+        out.flag = w.d.flag & FLAG_BOUND
         return True
     return False
 
@@ -147,18 +154,21 @@ cdef inline bint tt_probe(TTEntry* tt, uint64_t mask, uint64_t key, TTData* out)
 
 
 cdef inline void tt_store(TTEntry* tt, uint64_t mask, uint64_t key, int depth, int value,
-                          int flag, move_t move) noexcept nogil:
+                          int flag, move_t move, int gen) noexcept nogil:
+    """Store in the depth-preferred slot when it holds this key, a
+    shallower entry, nothing, or an entry of an earlier generation (run);
+    else in the always-replace slot."""
     cdef TTEntry* b = &tt[(key & mask) * 2]
     cdef TTEntry* e
     cdef TTWord w
-    if entry_read(&b[0], key, &w.u) or depth >= w.d.depth or not w.d.flag:
+    if entry_read(&b[0], key, &w.u) or depth >= w.d.depth or not w.d.flag or (w.d.flag >> 2) != gen:
         e = &b[0]
     else:
         e = &b[1]
     w.d.move = move
     w.d.value = value
     w.d.depth = depth
-    w.d.flag = flag
+    w.d.flag = flag | (gen << 2)
     entry_write(e, key, w.u)
 
 
@@ -169,6 +179,7 @@ cdef inline void tt_store(TTEntry* tt, uint64_t mask, uint64_t key, int depth, i
 ctypedef struct Ctx:
     TTEntry* tt            # NULL = no table
     uint64_t tt_mask       # buckets - 1
+    int gen                # this run's generation (1..GEN_MASK), stored with each entry
     int placements         # placements kept per patch where pruning applies (0 = all)
     int prune_depth        # prune only at nodes with at least this depth left
     int rank_plies         # nodes this close to the root rank placements by the evaluation (0 = none)
@@ -598,7 +609,7 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
             flag = FLAG_UPPER
         else:
             flag = FLAG_EXACT
-        tt_store(c.tt, c.tt_mask, key, depth, best, flag, bestmove)
+        tt_store(c.tt, c.tt_mask, key, depth, best, flag, bestmove, c.gen)
     return best
 
 
@@ -795,6 +806,15 @@ cdef class Searcher:
     def tt_entries(self):
         return (self.c.tt_mask + 1) * 2 if self.c.tt != NULL else 0
 
+    def probe(self, CoreState position):
+        """The table's entry for ``position``: (depth, value, bound, move
+        code), the bound 'lower', 'upper' or 'exact'; None when the table
+        holds none (or there is no table)."""
+        cdef TTData e
+        if self.c.tt == NULL or not tt_probe(self.c.tt, self.c.tt_mask, full_key(Z, &position.s), &e):
+            return None
+        return (e.depth, e.value, ("lower", "upper", "exact")[e.flag - 1], e.move)
+
     def run(self, CoreState root, int depth, uint64_t node_limit, double seconds, int first_depth=1,
             int workers=1, int multipv=1, on_iteration=None):
         """Iterative deepening from ``first_depth`` to ``depth``, or to the
@@ -837,6 +857,7 @@ cdef class Searcher:
             raise ValueError("multipv must be between 1 and 256")
         self.c.nodes = 0
         self.c.stop = 0
+        self.c.gen = self.c.gen % GEN_MASK + 1     # 1..63: 0 is never a live entry's
         self.c.node_limit = node_limit
         self.c.deadline = monotonic_now() + seconds if seconds > 0 else 0.0
         self.c.n_skip = 0
