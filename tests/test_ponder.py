@@ -151,3 +151,88 @@ def test_within_one_search_a_deeper_entry_keeps_its_slot():
     # the second line's search stores shallower entries (one run, one
     # generation): the root's depth-3 entry from the first line stays
     assert searcher.probe(start._c)[0] == 3
+
+
+# -- patchsolve play --ponder ---------------------------------------------------
+
+
+def _play(*args, input=None):
+    from click.testing import CliRunner
+
+    from patchsolve.cli import cli
+
+    return CliRunner().invoke(cli, ["play", *map(str, args)], input=input)
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--nodes", 5000], "time limit alone"),
+        (["--depth", 4], "time limit alone"),
+        (["--engine", "mcts"], "full alpha-beta"),
+        (["--level", 3], "full alpha-beta"),
+        (["--p1", "human"], "engine side"),
+    ],
+)
+def test_play_refuses_ponder_where_it_cannot_ponder_before_drawing_or_writing(tmp_path, args, words):
+    record = tmp_path / "game.txt"
+    r = _play("--ponder", "--record", record, *args)
+    assert r.exit_code == 2, r.output
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("patchsolve: error: ") and words in lines[0], r.stderr
+    assert r.stdout == "" and not record.exists()
+
+
+def test_play_ponders_the_persons_turn_on_every_thread_and_stops_at_the_end(monkeypatch):
+    from patchsolve.search.limits import available_cores
+
+    started = []
+    real_start = Ponderer.start
+
+    def start(self, position):
+        started.append((position.to_text(), self.threads))
+        real_start(self, position)
+
+    monkeypatch.setattr(Ponderer, "start", start)
+    r = _play("--p0", "engine", "--p1", "human", "--time", 0.05, "--ponder", "-q", input="walk\nquit\n")
+    assert r.exit_code == 0, r.output
+    # the engine (player 0) moved, then pondered the position the person had to answer,
+    # on every thread it has (a person needs none)
+    assert started and all(threads == available_cores() for _, threads in started)
+    assert all(Position(text).to_move == 1 for text, _ in started)
+    assert _ponders_alive() == 0
+
+
+def test_engine_against_engine_with_ponder_plays_a_legal_game_leaving_a_core_to_the_other(
+    tmp_path, monkeypatch
+):
+    threads = []
+    real_init = Ponderer.__init__
+
+    def init(self, *args, **kwargs):
+        real_init(self, *args, **kwargs)
+        threads.append(self.threads)
+
+    monkeypatch.setattr(Ponderer, "__init__", init)
+    record = tmp_path / "game.txt"
+    r = _play(
+        "--p0",
+        "engine",
+        "--p1",
+        "engine",
+        "--time",
+        0.01,
+        "--workers",
+        2,
+        "--ponder",
+        "-q",
+        "--record",
+        record,
+    )
+    assert r.exit_code == 0, r.output
+    assert threads == [1, 1]
+    from patchsolve import Game
+
+    game = Game.read(str(record))
+    assert game.end.is_over  # every move replayed through the rules
+    assert _ponders_alive() == 0

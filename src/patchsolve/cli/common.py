@@ -348,10 +348,14 @@ def result_summary(r) -> str:
     return "  ".join(parts)
 
 
-def run_search(pos: Position, engine: str, limits: Limits, options: dict, quiet: bool, label: str = ""):
+def run_search(
+    pos: Position, engine: str, limits: Limits, options: dict, quiet: bool, label: str = "", ponderer=None
+):
     """``patchsolve.search`` given the one ``Limits`` and the options of
     :func:`engine_limits`, with info lines on stderr around it (and a tick
-    every few seconds while it runs, since engines need not report progress)."""
+    every few seconds while it runs, since engines need not report progress).
+    With a ``ponderer`` (``search/ponder.py``, the same limits) the search
+    runs on its kept table."""
     info(quiet, f"{label}searching with {engine} ({limits_text(limits, options)})")
     stop = threading.Event()
     start = time.perf_counter()
@@ -376,7 +380,10 @@ def run_search(pos: Position, engine: str, limits: Limits, options: dict, quiet:
         else:  # the MCTS reports no progress of its own
             threading.Thread(target=tick, daemon=True).start()
     try:
-        result = search(pos, engine, limits=limits, **options)
+        if ponderer is not None:
+            result = ponderer.search(pos, **options)
+        else:
+            result = search(pos, engine, limits=limits, **options)
     finally:
         stop.set()
     info(quiet, f"{label}done: {result_summary(result)}")

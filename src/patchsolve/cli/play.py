@@ -26,7 +26,7 @@ from patchsolve.cli.common import (
     use_color,
 )
 from patchsolve.cli.engine import check_level_alone
-from patchsolve.errors import IllegalMoveError, NotationError
+from patchsolve.errors import IllegalMoveError, NotationError, PatchsolveError
 from patchsolve.game import Game
 from patchsolve.patches import PATCHES
 
@@ -55,6 +55,12 @@ from patchsolve.patches import PATCHES
     help="The engine plays at this level (1 weakest .. 10 the full engine with the limits given).",
 )
 @click.option(
+    "--ponder",
+    is_flag=True,
+    help="The engine keeps its table from move to move and searches while the other side "
+    "thinks (the alpha-beta under a time limit alone).",
+)
+@click.option(
     "--record",
     "record_file",
     type=click.Path(dir_okay=False, writable=True),
@@ -68,7 +74,7 @@ from patchsolve.patches import PATCHES
     is_flag=True,
     help="Print the finished game as JSON (the only thing on stdout; boards go to stderr).",
 )
-def play(position, position_file, p0, p1, engine, level, record_file, color, as_json):
+def play(position, position_file, p0, p1, engine, level, ponder, record_file, color, as_json):
     """Play a game in the terminal (human vs engine, engine vs engine, or
     human vs human), showing the board after each move.
 
@@ -80,6 +86,7 @@ def play(position, position_file, p0, p1, engine, level, record_file, color, as_
       patchsolve play
       patchsolve play --p0 engine --p1 engine --nodes 20000 --record game.txt
       patchsolve play --p0 engine --p1 engine --level 3 --record game.txt
+      patchsolve play --time 0.5 --ponder
     """
     start = load_position(position, position_file)
     players = (p0, p1)
@@ -88,6 +95,7 @@ def play(position, position_file, p0, p1, engine, level, record_file, color, as_
         limits, options = engine.limits()
         if level is not None and level < 10:
             check_level_alone(level, engine)
+    ponderers = _ponderers(players, engine, level, limits) if ponder else {}
     game = Game(start)
     col = use_color(color)
     out = sys.stderr if as_json else sys.stdout  # with --json, stdout carries the JSON only
@@ -103,6 +111,44 @@ def play(position, position_file, p0, p1, engine, level, record_file, color, as_
     show(render.text_position(game.end, game.labels(), col))
     if "human" in players:
         info(engine.quiet, "type a move, or 'help' for the prompt's commands")
+        if ponderers:
+            info(engine.quiet, "the engine thinks on your time too (--ponder)")
+    try:
+        code = _play_loop(game, players, engine, level, limits, options, ponderers, show, save, col)
+    finally:
+        for ponderer in ponderers.values():
+            ponderer.stop()
+    if as_json:
+        emit_json(game.to_dict())
+    return code
+
+
+def _ponderers(players, engine, level, limits) -> dict:
+    """A ``Ponderer`` for each engine side (``--ponder``). Against a
+    person it ponders on every thread the search has; against the other
+    engine on one less, so that engine keeps a core."""
+    from patchsolve.search.limits import threads_for
+    from patchsolve.search.ponder import Ponderer
+
+    if "engine" not in players:
+        raise CliError("--ponder is for an engine side (--p0 engine or --p1 engine)")
+    if engine.name != "alphabeta" or (level is not None and level < 10):
+        raise CliError("--ponder is for the full alpha-beta engine (not --engine mcts, not --level below 10)")
+    threads = threads_for(limits, "alphabeta")
+    try:
+        return {
+            p: Ponderer(
+                threads=threads if players[1 - p] == "human" else max(1, threads - 1), **limits.given()
+            )
+            for p in (0, 1)
+            if players[p] == "engine"
+        }
+    except PatchsolveError as e:
+        raise CliError(f"--ponder: {e}") from None
+
+
+def _play_loop(game, players, engine, level, limits, options, ponderers, show, save, col) -> int:
+    """Play until the game ends, is abandoned or interrupted; the exit code."""
     code = 0
     while not game.end.is_over:
         pos = game.end
@@ -113,7 +159,15 @@ def play(position, position_file, p0, p1, engine, level, record_file, color, as_
             move = level_move(pos, level, seed=(engine.seed or 0) + len(game))[0]
             show(f"{len(game) + 1}. player {p} (level {level}): {move}  ({describe_move(pos, move)})")
         elif players[p] == "engine":
-            r = run_search(pos, engine.name, limits, options, engine.quiet, label=f"player {p}: ")
+            r = run_search(
+                pos,
+                engine.name,
+                limits,
+                options,
+                engine.quiet,
+                label=f"player {p}: ",
+                ponderer=ponderers.get(p),
+            )
             if r.interrupted:
                 click.echo(f"interrupted: the game is kept as it stands ({len(game)} moves)", err=True)
                 code = INTERRUPTED
@@ -135,8 +189,11 @@ def play(position, position_file, p0, p1, engine, level, record_file, color, as_
             if text in ("quit", "q", "exit"):
                 show("game abandoned")
                 break
+            moves = len(game)
             if _play_command(text, pos, game, players, show, col):
                 save()
+                if len(game) != moves:  # an undo: ponder the position it went back to
+                    _ponder(ponderers, game.end)
                 continue
             try:
                 move = pos.parse_move(text)
@@ -145,10 +202,17 @@ def play(position, position_file, p0, p1, engine, level, record_file, color, as_
                 continue
         game.push(move)
         save()
+        _ponder(ponderers, game.end)
         show(render.text_position(game.end, game.labels(), col))
-    if as_json:
-        emit_json(game.to_dict())
     return code
+
+
+def _ponder(ponderers: dict, pos) -> None:
+    """Each pondering engine thinks about ``pos`` when the other side is
+    to move in it (its own search stops the ponder when its turn comes)."""
+    for p, ponderer in ponderers.items():
+        if pos.to_move != p:
+            ponderer.start(pos)
 
 
 def _write_record(game: Game, path: str) -> None:

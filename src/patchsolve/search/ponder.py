@@ -41,12 +41,18 @@ class Ponderer:
     first); ``start`` ponders the position after the player's move;
     ``clear`` forgets the table (a new game); ``stop`` ends the ponder."""
 
-    def __init__(self, **limits) -> None:
+    def __init__(self, threads: int | None = None, **limits) -> None:
+        """``limits`` are the player's (``time`` alone as a budget, with
+        ``workers``, ``hash_mb``, ``seed`` as it likes); ``threads``, the
+        ponder's, defaults to one less than ``workers`` (at least one): an
+        engine opponent keeps a core. Against a person, who needs none,
+        ``patchsolve play --ponder`` ponders on every thread."""
         if limits.get("nodes") is not None or limits.get("depth") is not None or limits.get("time") is None:
             raise LimitError(
                 "ponder needs a time limit alone (node and depth budgets promise the same answer)"
             )
         self.limits = dict(limits)
+        self.threads = threads if threads is not None else max(1, (limits.get("workers") or 1) - 1)
         self.table = alphabeta.KeptTable()
         self.pondered = 0  # ponders started (a count for the benchmarks)
         self._thread: threading.Thread | None = None
@@ -66,13 +72,12 @@ class Ponderer:
         searcher = self.table.searcher
         if searcher is None or position.is_over:
             return
-        threads = max(1, (self.limits.get("workers") or 1) - 1)
         state = position._c
         searcher.resume()  # as ``KeptTable.searcher_for`` does before a search
         self._thread = threading.Thread(
             target=searcher.run,
             args=(state, alphabeta.MAX_DEPTH, 0, PONDER_MAX_TIME),
-            kwargs={"workers": threads},
+            kwargs={"workers": self.threads},
             name="patchsolve-ponder",
             daemon=True,
         )
