@@ -6,12 +6,12 @@ once it has moved, searches the position the opponent now has to answer in
 a background thread, into that table, until its own next turn stops it.
 Its next search then starts from what the ponder learnt of the replies.
 The ponder uses one thread less than the player's ``workers`` (at least
-one), so that on a two-core machine the opponent keeps a core of its own:
-with ``workers=2`` the player has both cores on its turn and one on the
-opponent's. Against one thread, two threads with pondering won 58.6% of
-800 games at 0.1 s a move and 50.5% of 200 at 0.25 s (57.0% with
-``hash_mb=64``: the kept table does not age its entries;
-benchmarks/results/ponder/). An analysis (``patchsolve best``) has no
+one), so that on a two-core machine an engine opponent keeps a core of its
+own: with ``workers=2`` the player has both cores on its turn and one on
+the opponent's (``patchsolve play --ponder`` gives it every thread against
+a person). The table's entries age (each search is a generation,
+``_alphabeta.pyx``), so the kept table does not fill with the deep entries
+of positions long gone. Measured: benchmarks/results/ponder/. An analysis (``patchsolve best``) has no
 opponent's time, so pondering is a player option, off by default.
 
 Only under a time limit alone: what the ponder found depends on how long
