@@ -111,8 +111,10 @@ def check_budget(where: str, command: str) -> None:
         if len(words) > 1 and words[0] == "patchsolve" and words[1] in SEARCH_COMMANDS:
             # a level below 10 has its own small budget
             levelled = "--level" in words and words[words.index("--level") + 1] != "10"
-            assert levelled or any(w.split("=")[0] in BUDGETS for w in words), (
-                f"{where}: give the search a --depth, --nodes or --iterations budget: {command}"
+            # pondering needs a time limit alone: a tenth of a second a move at most
+            brief = "--time" in words and float(words[words.index("--time") + 1]) <= 0.1
+            assert levelled or brief or any(w.split("=")[0] in BUDGETS for w in words), (
+                f"{where}: give the search a --depth, --nodes or --iterations budget (or --time 0.1 at most): {command}"
             )
 
 

@@ -119,6 +119,35 @@ def test_play_writes_the_record_after_every_move_and_keeps_it_on_ctrl_c(tmp_path
     assert len(game) >= 1 and not game.end.is_over
 
 
+def test_ctrl_c_at_the_prompt_while_the_engine_ponders_ends_the_game_cleanly(tmp_path):
+    record = tmp_path / "game.txt"
+    proc = start(
+        "play",
+        "--p0",
+        "engine",
+        "--p1",
+        "human",
+        "--time",
+        0.2,
+        "--ponder",
+        "--record",
+        record,
+        stdin=subprocess.PIPE,
+    )
+    wait_for_line(proc, "player 0: done")  # the engine moved: now it ponders while the prompt waits
+    time.sleep(0.5)
+    t0 = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    try:
+        _, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        raise AssertionError("play ignored Ctrl-C while pondering") from None
+    assert proc.returncode == 130 and time.monotonic() - t0 < PATIENCE
+    assert "Traceback" not in err
+    assert len(Game.read(record)) == 1
+
+
 def test_play_keeps_the_record_at_end_of_input(tmp_path):
     record = tmp_path / "game.txt"
     r = subprocess.run(
