@@ -156,12 +156,12 @@ cdef inline bint tt_probe(TTEntry* tt, uint64_t mask, uint64_t key, TTData* out)
 cdef inline void tt_store(TTEntry* tt, uint64_t mask, uint64_t key, int depth, int value,
                           int flag, move_t move, int gen) noexcept nogil:
     """Store in the depth-preferred slot when it holds this key, a
-    shallower entry, nothing, or an entry of an earlier generation (run);
-    else in the always-replace slot."""
+    shallower entry, or an entry of an earlier generation (run): an empty
+    slot's generation is 0, never a run's; else in the always-replace slot."""
     cdef TTEntry* b = &tt[(key & mask) * 2]
     cdef TTEntry* e
     cdef TTWord w
-    if entry_read(&b[0], key, &w.u) or depth >= w.d.depth or not w.d.flag or (w.d.flag >> 2) != gen:
+    if entry_read(&b[0], key, &w.u) or depth >= w.d.depth or (w.d.flag >> 2) != gen:
         e = &b[0]
     else:
         e = &b[1]
