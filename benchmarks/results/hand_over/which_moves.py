@@ -1,0 +1,42 @@
+"""What one player spec plays on chosen positions of the perfect-play set,
+against their exact values: the move, its loss, the best value among the
+placements of the same patch and the optimal moves.
+
+    python benchmarks/results/hand_over/which_moves.py alphabeta:time=1,workers=1 24 26 27 28 39 40 43
+"""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+import bench_exact as B  # noqa: E402
+from patchsolve.players import make_player  # noqa: E402
+from patchsolve.position import Position  # noqa: E402
+from patchsolve.selfplay import choose_with_result  # noqa: E402
+
+
+def worth(m: dict) -> int:
+    """A move's exact value, or its upper bound."""
+    return m["score"] if m["bound"] == "exact" else m["upper"]
+
+
+def main() -> None:
+    rows = B.read_rows(B.DATA)
+    for i in map(int, sys.argv[2:]):
+        r = rows[i]
+        move, info = choose_with_result(make_player(sys.argv[1], seed=i), Position(r["position"]))
+        same = [
+            m
+            for m in r["moves"]
+            if m["move"].split(":")[0].split("@")[0] == str(move).split(":")[0].split("@")[0]
+        ]
+        optimal = [m["move"] for m in r["moves"] if m["bound"] == "exact" and m["score"] == r["value"]]
+        print(
+            f"#{i} phase {r['phase']} value {r['value']}: played {move}, loses {B.loss_of(r, str(move))[0]}; "
+            f"best of the same choice {max(map(worth, same))}; optimal {optimal[:4]}; "
+            f"depth {info.depth}, {info.bound}"
+        )
+
+
+if __name__ == "__main__":
+    main()
