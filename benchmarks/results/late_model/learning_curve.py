@@ -28,26 +28,27 @@ from patchsolve.position import Position
 from patchsolve.search import _learned, learned
 
 
-def inputs(c, p: int, phase: int, raw: bool) -> list[float]:
-    """The model's inputs for player ``p`` of core state ``c``."""
+def inputs(c, p: int, phase: int) -> tuple[list[float], list[float]]:
+    """The model's inputs for player ``p`` of core state ``c``: the
+    evaluation's features with ten counts ("features"), and what "raw" adds
+    to them."""
     f = c.fields()
     x = list(_learned.features(c, p))
     x += [f["time"][p], f["time"][1 - p], f["buttons"][p], f["buttons"][1 - p]]
     x += [f["income"][p], f["income"][1 - p], len(f["circle"]), phase]
     x += [bin(f["quilts"][p]).count("1"), bin(f["quilts"][1 - p]).count("1")]
-    if raw:
-        x += [(f["quilts"][s] >> i) & 1 for s in (p, 1 - p) for i in range(81)]
-        for k in range(6):
-            if k < len(f["circle"]):
-                pid = f["circle"][k]
-                x += [
-                    _learned.placements_of_patch(c, p, pid),
-                    _learned.placements_of_patch(c, 1 - p, pid),
-                    pid,
-                ]
-            else:
-                x += [-1, -1, -1]
-    return x
+    extra = [(f["quilts"][s] >> i) & 1 for s in (p, 1 - p) for i in range(81)]
+    for k in range(6):
+        if k < len(f["circle"]):
+            pid = f["circle"][k]
+            extra += [
+                _learned.placements_of_patch(c, p, pid),
+                _learned.placements_of_patch(c, 1 - p, pid),
+                pid,
+            ]
+        else:
+            extra += [-1, -1, -1]
+    return x, extra
 
 
 def rmse(e) -> float:
@@ -68,8 +69,9 @@ def main() -> None:
     for r in rows:
         c, p = Position.from_text(r["position"])._c, int(r["mover"])
         y.append(float(r["final_margin"]) - _learned.learned_value(c, p))
-        for kind in X:
-            X[kind].append(inputs(c, p, int(r["phase"]), kind == "raw"))
+        x, extra = inputs(c, p, int(r["phase"]))
+        X["features"].append(x)
+        X["raw"].append(x + extra)
     y = np.array(y)
     print(f"rows {len(y)}, held out {te.sum()} ({late.sum()} at phase 21-28)")
     print(f"the shipped evaluation: held-out RMSE {rmse(y[te]):.3f}, phase 21-28 {rmse(y[late]):.3f}")
