@@ -22,6 +22,9 @@ from patchsolve.errors import LimitError as InvalidLimitError
 from patchsolve.errors import PatchsolveError
 from patchsolve.search import _alphabeta as ab
 from patchsolve.search import _eval
+from patchsolve.search.result import choice_of
+from patchsolve.symmetry import mirror_classes
+from rows import assert_choice_first
 
 # -- positions ----------------------------------------------------------------
 
@@ -370,8 +373,7 @@ def test_ranked_a_finished_search_gets_the_solver_s_rows_when_it_settles_them():
     r = patchsolve.search(pos, engine="alphabeta", nodes=20_000_000, multipv=3, seed=1)
     assert len(r.root_moves) == 3 and r.root_moves[0]["bound"] == "exact"
     assert str(r.best_move) == best and r.score == value == r.root_moves[0]["score"]
-    scores = [d["score"] for d in r.root_moves]  # in order as shown: a bound "at most 3" above an exact 1
-    assert scores == sorted(scores, reverse=True)
+    assert_choice_first(r.root_moves)  # in order as shown: a bound "at most 3" above an exact 1
     for d in r.root_moves:  # each row's value is the solver's of the position after the move, or bounds it
         child = pos.play(d["move"])
         v = solve(child).score
@@ -757,8 +759,7 @@ def test_ranked_moves_are_in_order_of_one_depth_and_led_by_the_best_move(pos, co
     r = _ranked(pos, nodes=300_000, multipv=count)
     rows = r.root_moves
     assert len(rows) == count and len({d["move"] for d in rows}) == count
-    scores = [d["score"] for d in rows]
-    assert scores == sorted(scores, reverse=True)
+    assert_choice_first(rows)
     assert rows[0]["move"] == r.best_move == r.pv[0] and rows[0]["score"] == r.score
     assert all(d["depth"] == r.depth and d["bound"] == "estimate" for d in rows)
     assert all(pos.is_legal(d["move"]) for d in rows)
@@ -782,7 +783,14 @@ def test_as_many_rows_as_legal_moves_when_fewer_are_asked_for():
         if len(legal) > 8:
             continue
         r = _ranked(pos, depth=3, multipv=8)
-        assert sorted(str(d["move"]) for d in r.root_moves) == sorted(str(m) for m in legal)
+        shown = {str(d["move"]) for d in r.root_moves}
+        twins = mirror_classes(pos)
+        assert len(shown) == len(r.root_moves)
+        # every legal move is a row, or the mirror image of one (shown once)
+        assert all(
+            str(m) in shown or any(str(Move.from_code(t)) in shown for t in twins.get(m.code, ()))
+            for m in legal
+        )
         checked += 1
     assert checked >= 5
 
@@ -810,8 +818,14 @@ def test_each_ranked_value_is_the_plain_search_of_its_child_one_ply_shallower():
                     v = ab.minimax(child._c, depth - 1)[0]
                     values.append(v if child.to_move == pos.to_move else -v)
             by_move = dict(zip((str(m) for m in pos.legal_moves()), values))
-            assert [d["score"] for d in r.root_moves] == sorted(values, reverse=True)[: len(r.root_moves)]
             assert all(by_move[str(d["move"])] == d["score"] for d in r.root_moves)
+            # choice first: the best value of each choice, the best choices first
+            per_choice: dict = {}
+            for m, v in zip(pos.legal_moves(), values):
+                per_choice[choice_of(m)] = max(per_choice.get(choice_of(m), v), v)
+            firsts = [d["score"] for d in r.root_moves if d["kind"] == "choice"]
+            assert firsts == sorted(per_choice.values(), reverse=True)[: len(firsts)]
+            assert_choice_first(r.root_moves)
             assert r.score == ab.minimax(pos._c, depth)[0]
             checked += 1
     assert checked == 16
@@ -871,7 +885,7 @@ def test_near_the_end_the_solver_ranks_the_moves():
     r = patchsolve.search(E1, engine="alphabeta", nodes=500_000, multipv=5)
     rows = r.root_moves
     assert r.bound == "exact" and len(rows) == 5 and rows[0]["move"] == r.best_move
-    assert [d["score"] for d in rows] == sorted((d["score"] for d in rows), reverse=True)
+    assert_choice_first(rows)
     for d in rows:
         assert {"move", "score", "bound", "win_probability", "proven", "visits"} <= set(d)
         if d["bound"] == "exact":
@@ -890,7 +904,7 @@ def test_ranked_rows_near_the_end_stay_within_what_the_solver_proved():
         r = patchsolve.search(pos, nodes=nodes, multipv=8)
         rows = r.root_moves
         assert len(rows) == 8 and rows[0]["move"] == r.best_move
-        assert [d["score"] for d in rows] == sorted((d["score"] for d in rows), reverse=True)
+        assert_choice_first(rows)
         assert (r.score, r.bound, r.proven_best) == (-16, "exact", True)
         for d in rows:
             v = _exact_child_value(pos, d["move"])

@@ -84,7 +84,8 @@ from libc.string cimport memset, memcpy
 from patchsolve._core cimport (
     CState, Tables, u128, move_t, CoreState,
     get_tables, popcount128, to_move, is_over, gen_moves, apply_move, score, is_legal,
-    move_mask_of, rng_next, fits, buy_code, mix64, stop_requested, monotonic_now, limits_reached, margin,
+    move_mask_of, move_patch_of, rng_next, fits, buy_code, mix64, stop_requested, monotonic_now,
+    limits_reached, margin,
     ps_ctz128, ps_popcount64, ps_bit128, income_ahead,
     MAX_MOVES, LAST_SPACE, BOARD_SQUARES, BUY_SHIFT, MOVE_WALK, N_PATCHES,
 )
@@ -200,10 +201,17 @@ ctypedef struct Ctx:
     int* halt              # Lazy SMP helpers: set when the main thread is done (NULL otherwise)
     int root_value         # value of the root's best move so far in this iteration (pv row 0)
     # MultiPV: the root moves of the lines already found this iteration are
-    # skipped (n_skip > 0 only while the next line is searched), and the
-    # root then lists every placement, unpruned and unmerged, to rank them
+    # skipped (n_skip > 0 only while the next line is searched), and so are
+    # the choices already found while every choice is not yet ranked
+    # (skip_choices: a bit per choice, ``choice_bit``); with ``alone`` set
+    # the root searches ``root_only`` alone (a move whose value is asked
+    # for). The root then lists every placement, unpruned and unmerged, to
+    # rank them. (A zeroed Ctx has none of these: the plain search.)
     const move_t* root_skip
     int n_skip
+    uint64_t skip_choices
+    int alone
+    move_t root_only
     # threads (simplified ABDADA): the moves some thread is searching, shared
     # by all of them (NULL with one thread)
     uint64_t* busy
@@ -483,7 +491,7 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
     the node never pays for generating and ordering up to 1345 moves."""
     cdef int p, v, best = -INF, alpha0 = alpha, child_depth, flag, searched = 0
     cdef bint pv_node = beta - alpha > 1, cut = False, tt_first = False
-    cdef bint ranking = ply == 0 and c.n_skip > 0    # a MultiPV line after the first
+    cdef bint ranking = ply == 0 and ranking_line(c)    # a MultiPV line after the first
     cdef move_t m, ttmove = -1, bestmove = -1
     cdef Picker pk
     cdef TTData e
@@ -522,7 +530,7 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
 
     child_depth = depth - 1
 
-    if ranking and skipped(c, ttmove):
+    if ranking and excluded(c, ttmove):
         ttmove = -1
 
     # stage 1: the TT move (validated: a key collision must not play an illegal move)
@@ -545,8 +553,10 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
 
     # stage 2: the other moves, best first, generated a patch at a time
     if not cut:
+        # a final buy's placements merge only where placements are pruned:
+        # they end alike in score but not in the evaluation at a depth-limited leaf
         picker_init(c, s, &pk, c.keys + ply * MAX_MOVES, ttmove if tt_first else -1,
-                    depth >= c.prune_depth and not ranking, not ranking,
+                    depth >= c.prune_depth and not ranking, not ranking and c.placements > 0,
                     ply < c.rank_plies and spaces_left(s) <= RANK_SPACES, ply == 0)
     while not cut:
         if picking:
@@ -554,7 +564,7 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
             if m < 0:
                 picking = False
                 continue
-            if ranking and skipped(c, m):
+            if ranking and excluded(c, m):
                 continue
             if deferring:
                 bk = busy_key(key, m)
@@ -613,9 +623,30 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
     return best
 
 
-cdef inline bint skipped(const Ctx* c, move_t m) noexcept nogil:
-    """``m`` is the root move of a MultiPV line already found."""
+cdef inline bint ranking_line(const Ctx* c) noexcept nogil:
+    """The root search is a MultiPV line after the first, or one move's line."""
+    return c.n_skip > 0 or c.skip_choices != 0 or c.alone
+
+
+cdef inline int choice_bit(move_t m) noexcept nogil:
+    """What ``m`` chooses, whatever its placement: its patch (0..32),
+    walking (33) or the leather patch (34)."""
+    if m == MOVE_WALK:
+        return N_PATCHES
+    if m <= BOARD_SQUARES:
+        return N_PATCHES + 1
+    return move_patch_of(T, m)
+
+
+cdef inline bint excluded(const Ctx* c, move_t m) noexcept nogil:
+    """``m`` is left out of this ranking line: not the one move asked
+    for, a root move already found (or its mirror image), or a move of a
+    choice already found."""
     cdef int i
+    if c.alone:
+        return m != c.root_only
+    if (c.skip_choices >> choice_bit(m)) & 1:
+        return True
     for i in range(c.n_skip):
         if c.root_skip[i] == m:
             return True
@@ -756,6 +787,19 @@ def _line_value(line):
     return line[0]
 
 
+cdef int _skip_with_aliases(move_t* skip, int n, move_t m, dict aliases) except -1:
+    """Append ``m`` and its aliases to the skip list of ``n`` moves; the new length."""
+    if n < MAX_MOVES:
+        skip[n] = m
+        n += 1
+    if aliases is not None:
+        for a in aliases.get(m, ()):
+            if n < MAX_MOVES:
+                skip[n] = a
+                n += 1
+    return n
+
+
 cdef class Searcher:
     """A searcher: owns the TT and the per-ply buffers. Each ``run`` searches
     into the same table, so one searcher may serve the moves of a game
@@ -816,7 +860,7 @@ cdef class Searcher:
         return (e.depth, e.value, ("lower", "upper", "exact")[e.flag - 1], e.move)
 
     def run(self, CoreState root, int depth, uint64_t node_limit, double seconds, int first_depth=1,
-            int workers=1, int multipv=1, on_iteration=None):
+            int workers=1, int multipv=1, on_iteration=None, asked=(), dict aliases=None):
         """Iterative deepening from ``first_depth`` to ``depth``, or to the
         first iteration that evaluates no leaf (its tree ends every line;
         ``Ctx.evals``). Returns a
@@ -831,12 +875,22 @@ cdef class Searcher:
         of the root moves not found yet, and so on, each at the same depth
         in a full window; the later lines range over every placement of
         the root (unpruned and unmerged, so every legal move can be
-        ranked). ``lines`` is [(value, pv codes), ...] sorted by value,
-        best first (a stable sort: ties keep the order found); the
-        iteration's value and pv are its first line's. An iteration counts
-        as done only once all its lines are, so the lines of one entry are
-        of one depth. With ``multipv=1``, ``lines`` is [(value, pv)] and
-        the search is the plain one.
+        ranked). Choices come first: while some choice (walking, a patch,
+        the leather patch) has no line yet, the next line leaves out the
+        moves of the choices already found; then further placements.
+        ``aliases`` (a dict: move code -> codes of the moves equal to it,
+        its mirror images) leaves out a found move's aliases too.
+        ``asked`` (move codes) are valued in every iteration as lines
+        of their own, each searched alone at the same depth, after the
+        others, unless a line already starts with it (UCI's searchmoves,
+        in addition): the value of a move asked about, on the same
+        footing as the best. ``lines`` is [(value, pv codes, included),
+        ...] sorted by value, best first (a stable sort: ties keep the
+        order found); the iteration's value and pv are its first line's.
+        An iteration counts as done only once all its lines are, so the
+        lines of one entry are of one depth. With ``multipv=1`` and no
+        ``asked``, ``lines`` is [(value, pv, False)] and the search is
+        the plain one.
 
         ``on_iteration``, when given, is called with each entry as it is
         appended (between iterations, holding the GIL).
@@ -852,15 +906,20 @@ cdef class Searcher:
         cdef list done = [], lines, pv
         cdef tuple entry
         cdef Helper* hs = NULL
-        cdef move_t skip[256]           # multipv <= 256 (limits.py)
+        cdef move_t skip[MAX_MOVES]     # the lines' moves and their aliases: at most every root move
+        cdef list wanted = [int(m) for m in asked]
         if not 1 <= multipv <= 256:
             raise ValueError("multipv must be between 1 and 256")
+        if any(not 0 <= m < (1 << 16) for m in wanted) or len(wanted) > 256:
+            raise ValueError("asked: at most 256 move codes in 0..65535")
         self.c.nodes = 0
         self.c.stop = 0
         self.c.gen = self.c.gen % GEN_MASK + 1     # 1..63: 0 is never a live entry's
         self.c.node_limit = node_limit
         self.c.deadline = monotonic_now() + seconds if seconds > 0 else 0.0
         self.c.n_skip = 0
+        self.c.skip_choices = 0
+        self.c.alone = 0
         self.c.root_skip = skip
         self.helper_nodes = 0
         self.threads_used = 1
@@ -893,20 +952,13 @@ cdef class Searcher:
                                         self.c.nodes, self.c.seldepth, None)
                     break
                 pv = [self.c.pv[i] for i in range(self.c.pv_len[0])]
-                lines = [(v, pv)]
-                if multipv > 1 and pv:
+                lines = [(v, pv, False)]
+                if (multipv > 1 or wanted) and pv:
                     # the first line finished: the answer if the others do not
                     self.partial = (d, v, pv, self.c.nodes, self.c.seldepth, None)
-                    skip[0] = pv[0]
-                    for k in range(1, multipv):
-                        self.c.n_skip = k
-                        with nogil:
-                            v = iterate(&self.c, &s, key, d)
-                        self.c.n_skip = 0
-                        if self.c.stop or self.c.pv_len[0] == 0:   # stopped, or no move left
-                            break
-                        skip[k] = self.c.pv[0]
-                        lines.append((v, [self.c.pv[i] for i in range(self.c.pv_len[0])]))
+                    self._more_lines(&s, key, d, multipv, lines, skip, aliases)
+                    if not self.c.stop:
+                        self._asked_lines(&s, key, d, wanted, lines)
                     if self.c.stop:
                         break
                     self.partial = None
@@ -922,6 +974,8 @@ cdef class Searcher:
                 d += 1
         finally:
             self.c.n_skip = 0
+            self.c.skip_choices = 0
+            self.c.alone = 0
             self.c.root_skip = NULL
             if hs != NULL:
                 with nogil:
@@ -930,6 +984,53 @@ cdef class Searcher:
             free(self.c.busy)
             self.c.busy = NULL
         return done
+
+    cdef int _more_lines(self, CState* s, uint64_t key, int d, int multipv, list lines, move_t* skip,
+                         dict aliases) except -1:
+        """The MultiPV lines after the first (``run``): choices first, then
+        further placements; each line's move (and its aliases) is left out of
+        the next ones. Stops early when the limits stop the search."""
+        cdef int n = 0, v
+        cdef move_t m = lines[0][1][0]
+        n = _skip_with_aliases(skip, n, m, aliases)
+        self.c.skip_choices = (<uint64_t>1) << choice_bit(m)
+        while len(lines) < multipv:
+            self.c.n_skip = n
+            with nogil:
+                v = iterate(&self.c, s, key, d)
+            self.c.n_skip = 0
+            if self.c.stop:
+                break
+            if self.c.pv_len[0] == 0:        # no move left
+                if self.c.skip_choices == 0:
+                    break
+                self.c.skip_choices = 0       # every choice ranked: further placements
+                continue
+            m = self.c.pv[0]
+            lines.append((v, [self.c.pv[i] for i in range(self.c.pv_len[0])], False))
+            n = _skip_with_aliases(skip, n, m, aliases)
+            if self.c.skip_choices != 0:
+                self.c.skip_choices |= (<uint64_t>1) << choice_bit(m)
+        self.c.skip_choices = 0
+
+    cdef int _asked_lines(self, CState* s, uint64_t key, int d, list wanted, list lines) except -1:
+        """A line for each move of ``wanted`` no line starts with, searched alone."""
+        cdef int v
+        cdef set found = {line[1][0] for line in lines}
+        for m in wanted:
+            if m in found or not is_legal(s, m):
+                continue
+            self.c.root_only = m
+            self.c.alone = 1
+            with nogil:
+                v = iterate(&self.c, s, key, d)
+            self.c.alone = 0
+            if self.c.stop:
+                break
+            if self.c.pv_len[0] > 0:
+                lines.append((v, [self.c.pv[i] for i in range(self.c.pv_len[0])], True))
+                found.add(m)
+        return 0
 
     @property
     def nodes(self):

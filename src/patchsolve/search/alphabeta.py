@@ -76,13 +76,22 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
-from patchsolve.errors import LimitError
+from patchsolve.errors import IllegalMoveError, LimitError
 from patchsolve.position import Move, as_position
 from patchsolve.search import _alphabeta, _eval
 from patchsolve.search.limits import allocation, threads_for, with_defaults
-from patchsolve.search.result import SearchResult, finished_result, phase_of, root_move, win_probability_of
+from patchsolve.search.result import (
+    SearchResult,
+    choice_first,
+    finished_result,
+    phase_of,
+    root_move,
+    win_probability_of,
+)
+from patchsolve.symmetry import mirror_classes
 
 MAX_DEPTH = 100
+MAX_INCLUDE = 256  # moves valued as lines of their own (``include``)
 DEFAULT_TIME = 1.0  # search with no budget given
 DEFAULT_HASH_MB = 16
 
@@ -97,6 +106,7 @@ OPTIONS = {
     "lmr": 3,
     "leather": 4,
     "on_iteration": None,
+    "include": (),
 }
 _INT_RANGES = {
     "placements": (0, 2048),
@@ -119,6 +129,11 @@ def check_options(options: dict) -> dict:
         elif name == "on_iteration":
             if value is not None and not callable(value):
                 raise LimitError(f"on_iteration must be a callable, not {value!r}")
+        elif name == "include":
+            if isinstance(value, (str, Move)) or not isinstance(value, (list, tuple)):
+                raise LimitError(f"include must be a list of moves, not {value!r}")
+            if len(value) > MAX_INCLUDE or not all(isinstance(m, (str, Move)) for m in value):
+                raise LimitError(f"include must be a list of at most {MAX_INCLUDE} moves (text or Move)")
         elif not isinstance(value, bool):
             raise LimitError(f"{name} must be True or False, not {value!r}")
     return out
@@ -198,18 +213,22 @@ def _static(position, nodes, elapsed, seed, engine) -> SearchResult:
 
 
 def _rows(position, lines, depth) -> list[dict]:
-    """``SearchResult.root_moves`` from an iteration's lines (value, pv),
-    best first: each an estimate at ``depth`` plies, or exact when the move
-    ends the game (a finished child is valued by its margin)."""
+    """``SearchResult.root_moves`` from an iteration's lines (value, pv,
+    included), best first: each an estimate at ``depth`` plies, or exact
+    when the move ends the game (a finished child is valued by its margin);
+    a line searched because ``include`` asked for its move says so."""
     rows = []
-    for value, pv in lines:
+    for value, pv, *asked in lines:
         move = Move.from_code(pv[0])
         child = position.play(move)
+        extra: dict = {"pv": [Move.from_code(c) for c in pv]}
+        if asked and asked[0]:
+            extra["included"] = True
         if child.is_over:
             proven = "win" if child.winner() == position.to_move else "loss"
-            rows.append(root_move(move, value, "exact", proven=proven, depth=depth))
+            rows.append(root_move(move, value, "exact", proven=proven, depth=depth, **extra))
         else:
-            rows.append(root_move(move, value, depth=depth, phase=phase_of(position)))
+            rows.append(root_move(move, value, depth=depth, phase=phase_of(position), **extra))
     return rows
 
 
@@ -239,7 +258,7 @@ def _result(position, done, partial, nodes, elapsed, seed, engine) -> SearchResu
         seed,
         engine=engine,
         win_probability=win_probability_of(value, phase_of(position)),
-        root_moves=_rows(position, lines or [(value, pv)], row_depth),
+        root_moves=choice_first(position, _rows(position, lines or [(value, pv)], row_depth)),
     )
 
 
@@ -284,6 +303,7 @@ def _run(position, limits, opts, on_searcher=None) -> SearchResult:
             r.workers = searcher.threads
             opts["on_iteration"](r)
 
+    include = [_legal_code(position, m) for m in opts["include"]]
     done = searcher.run(
         position._c,
         depth or MAX_DEPTH,
@@ -292,13 +312,23 @@ def _run(position, limits, opts, on_searcher=None) -> SearchResult:
         workers=workers,
         multipv=multipv,
         on_iteration=report,
+        asked=include,
+        aliases=mirror_classes(position) if multipv > 1 else None,
     )
-    partial = searcher.partial if multipv == 1 or not done else None
+    partial = searcher.partial if (multipv == 1 and not include) or not done else None
     result = _result(
         position, done, partial, searcher.nodes, _time.perf_counter() - start, limits.seed, "alphabeta"
     )
     result.workers = searcher.threads
     return result
+
+
+def _legal_code(position, move) -> int:
+    """The code of ``move`` (text or Move), legal in ``position``, or an error naming it."""
+    m = position.parse_move(move) if isinstance(move, str) else move
+    if not position.is_legal(m):
+        raise IllegalMoveError(f"include: {m} is not a legal move in this position")
+    return m.code
 
 
 @contextmanager

@@ -21,7 +21,7 @@ from patchsolve.errors import LimitError, PatchsolveError
 from patchsolve.position import as_position
 from patchsolve.search import solver
 from patchsolve.search.limits import Limits, split
-from patchsolve.search.result import SearchResult, finished_result
+from patchsolve.search.result import SearchResult, choice_first, finished_result
 from patchsolve.search.shortcut import (
     beside,
     endgame_shortcut,
@@ -113,6 +113,8 @@ def search(
                     result = hand_over(position, result, limits, _time.perf_counter() - t_engine, table)
                 result = keep_the_win(position, result, proof)
         assert result is not None
+        if len(result.root_moves) > 1:  # ranked rows: choice first, whichever engine or proof made them
+            result.root_moves = choice_first(position, result.root_moves)
         result.time = _time.perf_counter() - t0
         result.interrupted = stop_requested()
     raise_if_ctrl_c(result)

@@ -110,10 +110,13 @@ class SearchResult:
             "proven_best": self.proven_best,
             "threshold": self.threshold,
             "at_least": self.at_least,
-            "root_moves": [
-                {k: (str(v) if k == "move" else v) for k, v in d.items()} for d in self.root_moves
-            ],
+            "root_moves": [row_dict(d) for d in self.root_moves],
         }
+
+
+def row_dict(row: dict) -> dict:
+    """A ranked row as JSON-ready values (moves as text)."""
+    return {k: (str(v) if k == "move" else [str(m) for m in v] if k == "pv" else v) for k, v in row.items()}
 
 
 BOUND_ORDER = {"exact": 0, "lower": 1, "estimate": 2, "upper": 3}
@@ -125,6 +128,41 @@ def rank_key(row: dict) -> tuple:
     as one -- and among equal scores the surest first (exact, at least,
     estimate, at most), so the scores read in order."""
     return -row["score"], BOUND_ORDER[row["bound"]]
+
+
+def choice_of(move):
+    """What ``move`` chooses, whatever its placement: its patch id, or
+    "walk", or "leather"."""
+    return move.patch if move.patch is not None else move.kind
+
+
+def choice_first(position, rows: list[dict]) -> list[dict]:
+    """Ranked rows (best first, as an engine ranks them) ordered choice
+    first: the best row of each choice -- walking, each patch, the leather
+    patch -- marked ``kind="choice"``, in their order; then the further
+    placements of a choice already listed, ``kind="placement"``, in
+    theirs. A placement whose quilt is a mirror image or rotation of a row
+    above it (the same position up to symmetry, so the same value;
+    :mod:`patchsolve.symmetry`) is shown once. Every row gets ``choice``."""
+    from patchsolve.symmetry import canonical
+
+    mover = position.to_move
+    base = position.quilt(mover) if not position.is_over else 0
+    firsts, rest, seen_choice, seen_quilt = [], [], set(), set()
+    for row in rows:
+        move = row["move"]
+        choice = choice_of(move)
+        if move.kind != "walk":
+            image = (choice, canonical(base | move.mask))
+            if image in seen_quilt:
+                continue
+            seen_quilt.add(image)
+        if choice in seen_choice:
+            rest.append({**row, "choice": choice, "kind": "placement"})
+        else:
+            seen_choice.add(choice)
+            firsts.append({**row, "choice": choice, "kind": "choice"})
+    return firsts + rest
 
 
 def root_move(
@@ -167,4 +205,13 @@ def finished_result(position, engine: str, seed=None) -> SearchResult:
     )
 
 
-__all__ = ["SearchResult", "phase_of", "win_probability_of", "root_move", "finished_result"]
+__all__ = [
+    "SearchResult",
+    "phase_of",
+    "win_probability_of",
+    "root_move",
+    "finished_result",
+    "choice_first",
+    "choice_of",
+    "row_dict",
+]
