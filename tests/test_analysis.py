@@ -22,100 +22,113 @@ def short_game(start_ply=40):
     return Game(game.position(start_ply), game.moves[start_ply:])
 
 
-def scripted(values, bests, wins=None):
-    """An evaluate() that answers position k with values[k] for the player to
-    move and bests[k] as its move (or the first legal move when None)."""
+def scripted(values, wins=None, bests=None, exact=False):
+    """A judge() that values move k's best at values[k][0] and the move
+    played at values[k][1] (for the mover), with win probabilities
+    wins[k] (best, played) when given (else the calibrated curve)."""
+    from patchsolve.review.judge import Measure, Side
 
-    def evaluate(pos, k, n):
-        best = bests[k] if bests[k] is not None else str(pos.legal_moves()[0])
-        return SearchResult(
-            best_move=best, score=values[k], win_probability=None if wins is None else wins[k]
+    calls = []
+
+    def judge(pos, move, budget):
+        k = len(calls)
+        calls.append(k)
+        best_v, played_v = values[k]
+        if wins is not None:
+            best_w, played_w = wins[k]
+        else:
+            best_w = win_probability_of(best_v, phase_of(pos))
+            played_w = win_probability_of(played_v, phase_of(pos))
+        bound = "exact" if exact else "estimate"
+        best_move = str(move) if best_v == played_v else (bests[k] if bests else "(best)")
+        best = Side(best_move, best_v, bound, best_w, None)
+        played = Side(str(move), played_v, bound, played_w, None)
+        return Measure(
+            pos.to_text(),
+            pos.to_move,
+            played,
+            best,
+            best_v - played_v,
+            max(0.0, best_w - played_w),
+            exact,
+            3,
+            len(pos.legal_moves()) == 1,
+            budget,
         )
 
-    return evaluate
+    return judge
 
 
-def test_losses_flags_and_player_zero_side():
+def test_each_move_gets_its_measure_on_player_zeros_side():
     game = short_game()
     n = len(game)
-    values = [float(k % 5) for k in range(n + 1)]
-    review = analyze_game(game, threshold=1.0, evaluate=scripted(values, [None] * (n + 1)))
+    values = [(float(k % 5), float(k % 5) - (k % 3)) for k in range(n)]
+    review = analyze_game(game, depth=2, judge=scripted(values))
     assert len(review.moves) == n
-    finals = game.end.scores()
     for m, ply in zip(review.moves, game.replay()):
-        before = ply.before
-        value_before = values[m.number - 1]
-        after = ply.after
-        if after.is_over:
-            margin0 = float(after.scores()[0] - after.scores()[1])
-        else:
-            margin0 = values[m.number] if after.to_move == 0 else -values[m.number]
-        assert m.margin0 == margin0
-        assert m.best_value == value_before
-        mover_sign = 1 if ply.player == 0 else -1
-        assert m.played_value == mover_sign * margin0
-        expected = 0.0 if m.best_move == m.move else max(0.0, value_before - m.played_value)
-        assert m.loss == expected
-        assert m.flag == ("??" if expected > 2 else "?" if expected > 1 else "")
-        assert m.position == before.to_text()
-    assert review.final_scores == finals
-    assert review.moves[-1].win0 == (1.0 if game.end.winner() == 0 else 0.0)
+        best_v, played_v = values[m.number - 1]
+        sign = 1 if ply.player == 0 else -1
+        assert m.best_value == best_v and m.played_value == played_v
+        assert m.margin0 == sign * played_v
+        assert m.loss == (0.0 if m.forced else best_v - played_v)
+        assert m.position == ply.before.to_text()
+        wp = win_probability_of(played_v, phase_of(ply.before))
+        assert m.win0 == pytest.approx(wp if ply.player == 0 else 1 - wp)
+        assert m.flag == {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}.get(m.judgement, "")
+    assert review.final_scores == game.end.scores()
+    assert review.start.margin0 == (1 if game.start.to_move == 0 else -1) * values[0][0]
     s = review.summary()
     assert [x["moves"] for x in s] == [sum(1 for p in game.replay() if p.player == pl) for pl in (0, 1)]
     assert sum(x["flagged"] for x in s) == len(review.mistakes())
 
 
-def test_the_engine_move_costs_nothing_and_win_probability_is_turned_to_player_zero():
-    game = short_game(45)
-    n = len(game)
-    bests = [str(m) for m in game.moves] + [None]
-    wins = [0.8] * (n + 1)
-    review = analyze_game(game, evaluate=scripted([10.0 * (k % 2) for k in range(n + 1)], bests, wins))
-    assert all(m.loss == 0 for m in review.moves)
-    for m, ply in zip(review.moves, game.replay()):
-        if not ply.after.is_over:
-            assert m.win0 == pytest.approx(0.8 if ply.after.to_move == 0 else 0.2)
+def test_a_real_review_is_the_same_twice_to_the_byte():
+    import json
+
+    game = short_game(44)
+    a = json.dumps(analyze_game(game, nodes=5_000).to_dict(), sort_keys=True)
+    b = json.dumps(analyze_game(game, nodes=5_000).to_dict(), sort_keys=True)
+    assert a == b
+    assert json.loads(a)["budget"]["nodes"] == 5_000 and "5,000 nodes" in json.loads(a)["budget"]["text"]
 
 
-def test_without_an_engine_win_probability_the_margin_is_converted():
-    game = short_game(45)
-    n = len(game)
-    review = analyze_game(game, evaluate=scripted([4.0] * (n + 1), ["(none)"] * (n + 1)))
-    for m, ply in zip(review.moves, game.replay()):
-        if not ply.after.is_over:
-            # the engine's score (4 for the player to move), its calibrated chance, turned to player 0
-            wp = win_probability_of(4.0, phase_of(ply.after))
-            assert m.win0 == pytest.approx(wp if ply.after.to_move == 0 else 1.0 - wp)
-            assert (m.win0 > 0.5) == (m.margin0 > 0)
+def test_an_interrupted_measure_ends_the_review_with_the_moves_so_far():
+    from dataclasses import replace
 
-
-def test_an_interrupted_search_ends_the_review_with_the_moves_so_far():
     game = short_game(40)
+    inner = scripted([(1.0, 1.0)] * len(game))
     calls = []
 
-    def evaluate(pos, k, n):
-        calls.append(k)
-        return SearchResult(best_move=str(pos.legal_moves()[0]), score=1.0, interrupted=k == 4)
+    def judge(pos, move, budget):
+        calls.append(1)
+        m = inner(pos, move, budget)
+        return replace(m, interrupted=len(calls) == 4)
 
-    review = analyze_game(game, evaluate=evaluate)
-    assert review.interrupted and calls == [0, 1, 2, 3, 4]
+    review = analyze_game(game, depth=1, judge=judge)
+    assert review.interrupted and len(calls) == 4
     assert [m.number for m in review.moves] == [1, 2, 3]
     assert review.to_dict()["interrupted"] is True
 
 
-def test_bad_threshold_is_a_patchsolve_error():
+def test_a_game_without_moves_or_not_a_game_is_a_patchsolve_error():
+    with pytest.raises(ps.PatchsolveError, match="no moves"):
+        analyze_game(Game(), depth=1)
     with pytest.raises(ps.PatchsolveError):
-        analyze_game(short_game(), threshold=-1, evaluate=scripted([0.0] * 20, [None] * 20))
+        analyze_game("walk", depth=1)
+    with pytest.raises(ps.PatchsolveError):
+        analyze_game(short_game(), time=1.0)
 
 
 def test_the_graph_marks_each_mistake_and_every_ply():
     game = short_game(20)
     n = len(game)
-    values = [float((k * 7) % 13 - 6) for k in range(n + 1)]
-    review = analyze_game(game, threshold=2.0, evaluate=scripted(values, ["(none)"] * (n + 1)))
+    values = [(0.0, -float((k * 7) % 13)) for k in range(n)]
+    review = analyze_game(game, depth=1, judge=scripted(values))
     doc = xml.dom.minidom.parseString(review_svg(review))
     marks = [c for c in doc.getElementsByTagName("circle") if c.getAttribute("class") == "mistake"]
-    assert sorted(int(c.getAttribute("data-ply")) for c in marks) == [m.number for m in review.mistakes()]
+    assert sorted(int(c.getAttribute("data-ply")) for c in marks) == sorted(
+        m.number for m in review.mistakes()
+    )
     assert review.mistakes(), "the scripted values must produce mistakes"
     radius = {int(c.getAttribute("data-ply")): float(c.getAttribute("r")) for c in marks}
     by_loss = sorted(review.mistakes(), key=lambda m: m.loss)
@@ -130,7 +143,7 @@ def test_cli_analyze_writes_the_svg(tmp_path):
     out = tmp_path / "review.svg"
     r = CliRunner().invoke(
         cli,
-        ["analyze", str(path), "--engine", "alphabeta", "--depth", "1", "-q", "--svg", str(out), "--json"],
+        ["analyze", str(path), "--depth", "1", "-q", "--svg", str(out), "--json"],
     )
     assert r.exit_code == 0, r.output
     doc = xml.dom.minidom.parseString(out.read_text())
@@ -151,8 +164,6 @@ def test_cli_analyze_refuses_an_unwritable_svg_before_searching(tmp_path):
             str(path),
             "--depth",
             "1",
-            "--engine",
-            "alphabeta",
             "-q",
             "--svg",
             str(tmp_path / "no" / "such" / "dir.svg"),
@@ -165,26 +176,28 @@ def test_cli_analyze_refuses_an_unwritable_svg_before_searching(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "loss,win_loss,win_before,best,expected",
+    "loss,win_loss,win_before,expected",
     [
-        (0.0, 0.0, 0.5, False, "best"),  # nothing lost
-        (9.0, 0.3, 0.5, True, "best"),  # the engine's own move is never charged
-        (1.0, 0.049, 0.5, False, "good"),
-        (2.0, 0.05, 0.5, False, "inaccuracy"),
-        (4.0, 0.10, 0.5, False, "mistake"),
-        (8.0, 0.199, 0.5, False, "mistake"),
-        (8.0, 0.20, 0.5, False, "blunder"),
+        (0.0, 0.0, 0.5, "best"),  # nothing lost
+        (1.0, 0.049, 0.5, "good"),
+        (1.9, 0.30, 0.5, "good"),  # a big swing but under the points floor of a class: noise
+        (2.0, 0.05, 0.5, "inaccuracy"),
+        (2.9, 0.10, 0.5, "inaccuracy"),  # a mistake's win probability, an inaccuracy's points
+        (3.0, 0.10, 0.5, "mistake"),
+        (8.0, 0.199, 0.5, "mistake"),
+        (4.9, 0.25, 0.5, "mistake"),
+        (5.0, 0.20, 0.5, "blunder"),
         # saturated: the points decide, whatever the win probability says
-        (2.9, 0.0, 0.99, False, "good"),
-        (3.0, 0.0, 0.99, False, "inaccuracy"),
-        (6.0, 0.001, 0.01, False, "mistake"),
-        (12.0, 0.0, 0.995, False, "blunder"),
+        (2.9, 0.0, 0.99, "good"),
+        (3.0, 0.0, 0.99, "inaccuracy"),
+        (6.0, 0.001, 0.01, "mistake"),
+        (12.0, 0.0, 0.995, "blunder"),
     ],
 )
-def test_the_class_of_a_move_follows_the_documented_thresholds(loss, win_loss, win_before, best, expected):
-    from patchsolve.analysis import judge
+def test_the_class_of_a_move_follows_the_documented_thresholds(loss, win_loss, win_before, expected):
+    from patchsolve.analysis import classify
 
-    assert judge(loss, win_loss, win_before, best) == expected
+    assert classify(loss, win_loss, win_before) == expected
 
 
 def test_move_accuracy_is_lichess_formula():
@@ -200,31 +213,29 @@ def test_move_accuracy_is_lichess_formula():
 def test_classes_summary_and_accuracy_on_a_game_with_known_values():
     game = short_game(20)
     n = len(game)
-    # Every position is worth 0 to the player to move with a 50% chance, except
-    # that the engine's choice is never the move played: each unforced move
-    # then loses exactly what the next position's value says.
-    values = [0.0] * (n + 1)
-    wins = [0.5] * (n + 1)
-    values[2], wins[2] = 7.0, 0.75  # after move 2 the opponent has +7: the mover lost 7 points, 25% win
-    values[4], wins[4] = 2.0, 0.57  # after move 4: lost 2 points, 7% win (an inaccuracy)
-    review = analyze_game(game, threshold=5.0, evaluate=scripted(values, ["(none)"] * (n + 1), wins))
+    values = [(0.0, 0.0)] * n
+    wins = [(0.5, 0.5)] * n
+    values[1], wins[1] = (0.0, -7.0), (0.5, 0.25)  # move 2 lost 7 points and 25% win: a blunder
+    values[3], wins[3] = (0.0, -2.0), (0.5, 0.43)  # move 4 lost 2 points and 7% win: an inaccuracy
+    values[5], wins[5] = (0.0, -1.0), (0.5, 0.30)  # move 6 lost 20% win but only 1 point: good
+    review = analyze_game(game, depth=1, judge=scripted(values, wins, bests=["(best)"] * n))
     moves = {m.number: m for m in review.moves}
     forced = [p.number for p in game.replay() if len(p.before.legal_moves()) == 1]
     for k in forced:
         assert moves[k].forced and moves[k].judgement == "best" and moves[k].loss == 0
-    assert 2 not in forced and 4 not in forced
+    assert {2, 4, 6}.isdisjoint(forced)
     assert moves[2].loss == 7.0 and moves[2].win_loss == pytest.approx(0.25)
-    assert moves[2].judgement == "blunder" and moves[2].flag == "?"
-    assert moves[4].loss == 2.0 and moves[4].win_loss == pytest.approx(0.07)
-    assert moves[4].judgement == "inaccuracy"
+    assert moves[2].judgement == "blunder" and moves[2].flag == "??"
+    assert moves[4].judgement == "inaccuracy" and moves[4].flag == "?!"
+    assert moves[6].judgement == "good" and moves[6].flag == ""
     summary = review.summary()
     mover2 = moves[2].player
-    assert summary[mover2]["classes"]["blunder"] >= 1
     assert summary[mover2]["biggest_mistakes"][0] == {
         "number": 2,
         "move": moves[2].move,
-        "best_move": "(none)",
+        "best_move": "(best)",
         "loss": 7.0,
+        "win_loss": pytest.approx(0.25),
         "class": "blunder",
     }
     for pl in (0, 1):
@@ -234,32 +245,39 @@ def test_classes_summary_and_accuracy_on_a_game_with_known_values():
         from patchsolve.analysis import game_accuracy
 
         assert summary[pl]["accuracy"] == round(game_accuracy([m.accuracy for m in judged]), 1)
+        # one story: the biggest mistakes are flagged moves, never best or good
+        assert all(
+            b["class"] in ("inaccuracy", "mistake", "blunder") for b in summary[pl]["biggest_mistakes"]
+        )
+        assert summary[pl]["flagged"] == sum(
+            summary[pl]["classes"][c] for c in ("inaccuracy", "mistake", "blunder")
+        )
     d = review.to_dict()
     assert d["moves"][1]["class"] == "blunder" and "judgement" not in d["moves"][1]
     assert 2 in d["critical_moments"]
 
 
-def test_critical_moments_are_the_largest_swings_in_order():
+def test_critical_moments_are_the_largest_losses_of_win_probability_in_order():
     game = short_game(20)
     n = len(game)
-    wins = [0.5] * (n + 1)
-    wins[2], wins[6], wins[9] = 0.9, 0.2, 0.45
-    values = [0.0] * (n + 1)
-    review = analyze_game(game, evaluate=scripted(values, [None] * (n + 1), wins))
+    wins = [(0.5, 0.5)] * n
+    values = [(0.0, 0.0)] * n
+    for k, w in ((1, 0.1), (5, 0.3), (8, 0.45)):
+        wins[k], values[k] = (0.5, w), (0.0, -3.0)
+    review = analyze_game(game, depth=1, judge=scripted(values, wins))
     numbers = [m.number for m in review.critical_moments()]
-    assert len(numbers) == 3 and numbers == sorted(numbers)
-    swing = {
-        m.number: abs(m.win0 - (review.moves[i - 1].win0 if i else review.start.win0))
-        for i, m in enumerate(review.moves)
-    }
-    assert min(swing[k] for k in numbers) >= max(v for k, v in swing.items() if k not in numbers)
+    assert numbers == sorted(numbers) and len(numbers) == 3
+    chosen = {m.number: m.win_loss for m in review.critical_moments()}
+    others = [m.win_loss for m in review.moves if m.number not in chosen]
+    assert min(chosen.values()) >= max(others)
+    assert all(not m.forced and m.win_loss > 0 for m in review.critical_moments())
 
 
 def test_the_graph_carries_each_players_accuracy_and_classes():
     game = short_game(20)
     n = len(game)
-    values = [float((k * 7) % 13 - 6) for k in range(n + 1)]
-    review = analyze_game(game, threshold=2.0, evaluate=scripted(values, ["(none)"] * (n + 1)))
+    values = [(0.0, -float((k * 7) % 13)) for k in range(n)]
+    review = analyze_game(game, depth=1, judge=scripted(values))
     doc = xml.dom.minidom.parseString(review_svg(review))
     texts = [t.firstChild.data for t in doc.getElementsByTagName("text") if t.firstChild]
     for row in review.summary():
@@ -315,13 +333,16 @@ def test_ctrl_c_in_a_script_raises_with_the_review_so_far():
     from patchsolve.errors import SearchInterrupted
 
     game = short_game(20)
+    inner = scripted([(1.0, 1.0)] * len(game))
+    calls = []
 
-    def evaluate(pos, k, n):
-        if k == 3:
+    def judge(pos, move, budget):
+        calls.append(1)
+        if len(calls) == 3:
             raise SearchInterrupted(SearchResult(best_move=None, score=0.0, interrupted=True))
-        return SearchResult(best_move=str(pos.legal_moves()[0]), score=1.0)
+        return inner(pos, move, budget)
 
     with pytest.raises(SearchInterrupted) as stop:
-        analyze_game(game, evaluate=evaluate)
+        analyze_game(game, depth=1, judge=judge)
     review = stop.value.result
     assert review.interrupted and [m.number for m in review.moves] == [1, 2]

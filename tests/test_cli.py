@@ -414,15 +414,22 @@ def test_eval_ranks_the_top_moves(fake_engines):
     assert len(data["top_moves"]) == 4 and data["top_moves"][0]["score"] == 3.0
 
 
-def test_analyze_flags_moves_and_summarises(fake_engines):
-    r = run("analyze", GOLDEN, "--engine", "mcts", "--iterations", 10, "-q")
+def test_analyze_flags_moves_and_summarises():
+    r = run("analyze", GOLDEN, "--depth", 1, "-q")
     assert r.exit_code == 0, r.output
     assert "avg loss" in r.stdout and "final score" in r.stdout
-    data = json.loads(run("analyze", GOLDEN, "--depth", 1, "-q", "--json", "--threshold", 1).stdout)
+    assert r.stdout.startswith("budget: depth 1 a position")
+    data = json.loads(run("analyze", GOLDEN, "--depth", 1, "-q", "--json").stdout)
     assert len(data["moves"]) == 49
     assert [s["final_score"] for s in data["summary"]] == [4, 8]
     assert all(m["loss"] >= 0 for m in data["moves"])
-    assert len(fake_engines) == 49 * 2  # every position but the last (game over), twice
+    assert data["budget"]["depth"] == 1
+
+
+def test_analyze_refuses_a_budget_that_would_change_from_run_to_run():
+    for args in (["--time", 1], ["--engine", "mcts"], ["--nodes", 5000, "--depth", 2]):
+        r = run("analyze", GOLDEN, *args, "-q")
+        assert r.exit_code == 2 and "Traceback" not in r.output
 
 
 def test_play_engine_vs_engine(fake_engines, tmp_path):
@@ -457,16 +464,6 @@ def test_best_with_the_real_alphabeta_engine():
     r = run("best", pos.to_text(), "--engine", "alphabeta", "--depth", 2, "--json", "-q")
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout)["best_move"] in {str(m) for m in pos.legal_moves()}
-
-
-def test_analyze_with_the_real_mcts_engine(tmp_path):
-    game = Game.read(GOLDEN)
-    short = Game(game.position(44), game.moves[44:])
-    path = tmp_path / "short.txt"
-    short.write(path)
-    r = run("analyze", path, "--engine", "mcts", "--iterations", 100, "-q", "--json")
-    assert r.exit_code == 0, r.output
-    assert len(json.loads(r.stdout)["moves"]) == len(short)
 
 
 def test_moves_of_one_patch_with_its_orientations():

@@ -29,6 +29,8 @@ def test_analyze_shows_each_moves_class_and_each_players_accuracy(tmp_path):
     r = run("analyze", path, "--depth", 2, "-q")
     assert r.exit_code == 0, r.output
     lines = r.output.splitlines()
+    assert lines[0].startswith("budget: depth 2 a position")
+    lines = lines[1:]
     assert lines[0].split()[-1] == "class"
     classes = {"best", "good", "inaccuracy", "mistake", "blunder", "forced"}
     moves = lines[1 : 1 + len(tail_game(20))]
@@ -140,11 +142,12 @@ def test_a_quiz_session_driven_through_stdin_scores_the_answers(tmp_path):
 def test_analyze_why_explains_each_players_biggest_mistakes(tmp_path):
     path = tmp_path / "g.txt"
     Game.read(GOLDEN).write(path)
-    data = json.loads(run("analyze", path, "--depth", 2, "--why", 3, "-q", "--json").output)
+    data = json.loads(run("analyze", path, "--depth", 2, "--why", "-q", "--json").output)
     biggest = {b["number"] for s in data["summary"] for b in s["biggest_mistakes"]}
     assert biggest and set(map(int, data["why"])) == biggest
     for number, e in data["why"].items():
         move = data["moves"][int(number) - 1]
         assert e["played"]["move"] == move["move"] and e["position"] == move["position"]
-    text = run("analyze", path, "--depth", 2, "--why", 3, "-q").output
+        assert e["difference"] == move["loss"]  # the review's budget: the same number
+    text = run("analyze", path, "--depth", 2, "--why", "-q").output
     assert sum(line.startswith("  why ") for line in text.splitlines()) == len(biggest)

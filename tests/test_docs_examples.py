@@ -38,7 +38,9 @@ RUN_LANGUAGES = {"python", "console"}
 DATA_LANGUAGES = {"text", "sh"}
 OPTIONAL_MODULES = {"pyspiel", "pettingzoo", "gymnasium", "cairosvg", "ray"}
 BUDGETS = ("--depth", "--nodes", "--iterations")
-SEARCH_COMMANDS = {"best", "eval", "analyze", "play", "solve"}
+# the commands whose default budget is time (analyze, explain and quiz judge
+# at a node budget by default: seconds, and the same verdicts every run)
+SEARCH_COMMANDS = {"best", "eval", "play", "solve"}
 TIMEOUT = 180  # seconds per command: generous for a loaded machine; the budgets keep each far below
 
 

@@ -46,7 +46,7 @@ def test_the_best_move_costs_nothing():
     assert "as good as" in e.text()
 
 
-@pytest.mark.parametrize("move,depth", [("walk walk", 4), ("32:0@a1", 4), ("walk", 1), ("walk", True)])
+@pytest.mark.parametrize("move,depth", [("walk walk", 4), ("32:0@a1", 4), ("walk", 0), ("walk", True)])
 def test_bad_input_is_a_clear_error(move, depth):
     with pytest.raises(ps.PatchsolveError):
         explain(HOLE, move, depth=depth)

@@ -139,8 +139,8 @@ def test_load_a_record_a_position_and_refuse_garbage(base):
         ("/api/search", b'{"game": {}, "depth": 0}', 400, "depth"),
         ("/api/search", b'{"game": {}, "top": 99}', 400, "top"),
         ("/api/analyze", b'{"game": {}}', 422, "no moves"),
-        ("/api/analyze", b'{"game": {"moves": ["walk"]}, "time": 60}', 400, "time"),
-        ("/api/analyze", b'{"game": {"moves": ["walk"]}, "threshold": -1}', 400, "threshold"),
+        ("/api/analyze", b'{"game": {"moves": ["walk"]}, "nodes": 999999999}', 400, "nodes"),
+        ("/api/analyze", b'{"game": {"moves": ["walk"]}, "nodes": 10}', 400, "nodes"),
     ],
 )
 def test_malformed_requests_get_a_json_error(base, path, body, status, needle):
@@ -219,15 +219,14 @@ def test_a_game_review_job(base):
         "/api/analyze",
         {
             "game": {"start": short.start.to_text(), "moves": [str(m) for m in short.moves]},
-            "engine": "alphabeta",
-            "time": 0.05,
-            "threshold": 1,
+            "nodes": 3_000,
         },
     )
     assert status == 202
     job = wait_job(base, job)
     assert job["status"] == "done", job
     review = job["result"]
+    assert review["budget"]["nodes"] == 3_000 and review["budget"]["text"] == "3,000 nodes a position"
     assert [m["move"] for m in review["moves"]] == [str(m) for m in short.moves]
     assert all(m["loss"] >= 0 for m in review["moves"])
     doc = xml.dom.minidom.parseString(review["svg"])
@@ -612,14 +611,14 @@ def test_the_quilt_map(base):
 
 def test_explain_a_move_and_refuse_a_bad_one(base):
     start = ps.Position.start(seed=0)
-    status, e = call(base, "/api/explain", {"game": {"moves": []}, "move": "4:0@a1", "depth": 3})
+    status, e = call(base, "/api/explain", {"game": {"moves": []}, "move": "4:0@a1", "nodes": 5_000})
     assert status == 200, e
     assert e["played"]["move"] == "4:0@a1" and e["text"].startswith("best ")
     assert e["position"] == start.to_text()
     status, data = call(base, "/api/explain", {"game": {"moves": []}, "move": "32:0@a1"})
     assert_error(status, data, 422)
-    status, data = call(base, "/api/explain", {"game": {"moves": []}, "move": "walk", "depth": 99})
-    assert_error(status, data, 400, "depth")
+    status, data = call(base, "/api/explain", {"game": {"moves": []}, "move": "walk", "nodes": 10**9})
+    assert_error(status, data, 400, "nodes")
 
 
 def test_practise_the_mistakes_of_a_review(base):
@@ -634,7 +633,13 @@ def test_practise_the_mistakes_of_a_review(base):
     status, g = call(base, "/api/quiz/grade", {"exercise": ex[0], "move": ex[0]["best"]})
     assert status == 200 and g["correct"] and g["loss"] == 0, g
     status, g = call(base, "/api/quiz/grade", {"exercise": ex[0], "move": ex[0]["played"]})
-    assert status == 200 and g["loss"] > 0, g
+    assert status == 200 and g["loss"] > 0 and not g["correct"], g
+    assert all(a["move"] != e["played"] for e in ex for a in e["acceptable"])  # never the move played
+    foreign = {
+        **ex[0],
+        "budget": {**ex[0]["budget"], "nodes": 10**7},
+    }  # the server's budget, not the client's
+    assert_error(*call(base, "/api/quiz/grade", {"exercise": foreign, "move": "walk"}), 400, "nodes")
     # bad input: clear errors, never a 500
     assert_error(*call(base, "/api/quiz/grade", {"exercise": {"x": 1}, "move": "walk"}), 422, "fields")
     assert_error(*call(base, "/api/quiz/grade", {"exercise": ex[0], "move": "fly"}), 422)

@@ -1,32 +1,27 @@
 """Game review: the engine's verdict on every move of a game.
 
-One search per position of the game (the start and the position after each
-move). A position's value is the engine's final-margin estimate, turned to
-player 0's side; a finished position's value is its real margin. For the
-player who moved, the move's loss is the value before it minus the value
-after it, and 0 when the move is the engine's own choice (so search noise
-does not charge the engine's move). A search that reports ``interrupted``
-(Ctrl-C) ends the review with the moves reviewed so far. The CLI's ``analyze``, the review graph
-(:mod:`patchsolve.review_svg`) and the web app all use :func:`analyze_game`.
+Each move is judged by :func:`patchsolve.review.measure`: one search of the
+position before it values the move played and the best move on the same
+footing (the same iteration, the same depth; near the end, the exact solver
+on both), within a :class:`~patchsolve.review.Budget` (a node or depth
+budget a position, one thread), so the same game and budget give the same
+review on every run and every machine. A move's loss is the best value
+minus the played move's value for the mover, never negative and 0 when the
+move is valued as high as the best; its win probability lost likewise. The
+CLI's ``analyze``, the review graph (:mod:`patchsolve.review_svg`), the quiz
+and the web app all use :func:`analyze_game`.
 
-**Judging a move.** Beside the points lost, each move gets the win
-probability it lost (the mover's chance to win after the engine's best move
-minus after the move played, never below 0; 0 for the engine's own move) and
-a class:
-
-- ``best``: the engine's own move, or no points lost;
-- ``good``: lost less than 5 points of win probability;
-- ``inaccuracy``: 5 to 10 points; ``mistake``: 10 to 20; ``blunder``: 20 or more.
-
-Where the win probability is saturated (the mover's chance before the move
-is above 97% or below 3%, so a lost point barely moves it) the class comes
-from the points lost instead: ``inaccuracy`` from 3 points, ``mistake`` from
-6, ``blunder`` from 12. A move is ``forced`` when it was the only legal move;
-its class is ``best``. A loss is ``exact`` when the solver proved both
-values it compares. Where the solver proved who wins before and after the
-move (``proven_before``, ``proven_after``), a move that turns a proven win
-into a proven loss is a ``blunder`` whatever the points: the chance it lost
-is certain, not estimated.
+**Classes.** ``best``: nothing lost. Otherwise the class comes from the
+win probability lost (``inaccuracy`` 5%, ``mistake`` 10%, ``blunder``
+20%), and each class also needs a minimum number of points lost
+(:data:`MIN_POINTS`): below it a loss is within what a deeper search can
+take back (benchmarks/judge/). Where the mover's chance is saturated (below
+3% or above 97% before the move, so a point barely moves it) the points
+decide alone (:data:`POINT_THRESHOLDS`). A move that throws away a proven
+win (the solver proved the position won before it and lost after it) is a
+``blunder`` whatever the points. Anything else that lost something is
+``good``. A move is ``forced`` when it was the only legal move (class
+``best``). ``flag`` marks the class as lichess does: ``?!``, ``?``, ``??``.
 
 **Accuracy** (per player, 0-100) follows lichess: each move scores
 ``103.1668 * exp(-0.04354 * L) - 3.1669`` (clipped to 0..100), ``L`` the win
@@ -42,8 +37,8 @@ import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
-from patchsolve.errors import PatchsolveError, SearchInterrupted
-from patchsolve.search.result import phase_of, win_probability_of
+from patchsolve.errors import PatchsolveError
+from patchsolve.review.judge import Budget, Measure, as_budget, measure
 
 
 @dataclass(frozen=True)
@@ -66,13 +61,13 @@ class MoveReview:
     player: int  # who moved
     position: str  # the position before the move (notation)
     move: str
-    best_move: str | None  # the engine's choice in that position
-    best_value: float  # the engine's value of the position (its best move), for the mover
-    played_value: float  # the value after the move played, for the mover
-    loss: float
+    best_move: str | None  # the best move by the same measure (the move itself when it is as good)
+    best_value: float  # the best move's value, for the mover
+    played_value: float  # the move played's value, for the mover (the same search)
+    loss: float  # best_value - played_value, >= 0
     margin0: float  # player 0's margin after the move
     win0: float  # player 0's win probability after the move
-    flag: str  # "", "?" (loss > threshold) or "??" (> twice)
+    flag: str  # the class's mark: "?!" inaccuracy, "?" mistake, "??" blunder, else ""
     win_loss: float = 0.0  # win probability lost by the mover, 0..1
     judgement: str = "best"  # best, good, inaccuracy, mistake or blunder (see the module)
     forced: bool = False  # the only legal move
@@ -80,6 +75,9 @@ class MoveReview:
     accuracy: float = 100.0  # the move's accuracy score, 0..100
     proven_before: str | None = None  # "win"/"loss": the outcome proven for the mover before the move ...
     proven_after: str | None = None  # ... and after it (a proven win thrown away: "win" then "loss")
+    best_bound: str = "estimate"  # what kind of number best_value is: exact, lower, upper, estimate
+    played_bound: str = "estimate"  # ... and played_value
+    depth: int = 0  # the search depth both values come from (0 when the solver proved them)
 
     def to_dict(self) -> dict:
         """The review of this move as a JSON-ready dict (``class`` is the judgement)."""
@@ -89,19 +87,23 @@ class MoveReview:
 
 
 CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
-WIN_LOSS_THRESHOLDS = (0.05, 0.10, 0.20)  # inaccuracy, mistake, blunder: win probability lost
-POINT_THRESHOLDS = (3.0, 6.0, 12.0)  # the same, in points, where the win probability is saturated
+FLAGS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+WIN_LOSS_THRESHOLDS = (0.05, 0.10, 0.20)  # inaccuracy, mistake, blunder: win probability lost ...
+MIN_POINTS = (2.0, 3.0, 5.0)  # ... and at least these points lost (benchmarks/judge/)
+POINT_THRESHOLDS = (3.0, 6.0, 12.0)  # the same, in points alone, where the win probability is saturated
 SATURATED = 0.03  # a chance below 3% or above 97% is saturated
 
 
-def judge(loss: float, win_loss: float, win_before: float, best: bool) -> str:
+def classify(loss: float, win_loss: float, win_before: float) -> str:
     """The class of a move that lost ``loss`` points and ``win_loss`` win
     probability, the mover's chance before it being ``win_before``."""
-    if best or loss <= 0:
+    if loss <= 0 and win_loss <= 0:
         return "best"
     saturated = win_before < SATURATED or win_before > 1 - SATURATED
-    amount, thresholds = (loss, POINT_THRESHOLDS) if saturated else (win_loss, WIN_LOSS_THRESHOLDS)
-    level = sum(1 for t in thresholds if amount >= t)
+    if saturated:
+        level = sum(1 for t in POINT_THRESHOLDS if loss >= t)
+    else:
+        level = sum(1 for w, p in zip(WIN_LOSS_THRESHOLDS, MIN_POINTS) if win_loss >= w and loss >= p)
     return CLASSES[1 + level]
 
 
@@ -119,27 +121,31 @@ def game_accuracy(scores: list[float]) -> float | None:
     return (mean + harmonic) / 2
 
 
+SEVERITY = {c: k for k, c in enumerate(CLASSES)}
+
+
 @dataclass
 class GameReview:
     """The review of a game: the verdict on the start position, one
-    :class:`MoveReview` per move reviewed, the threshold used and the final
-    scores (``interrupted`` when a Ctrl-C stopped it early)."""
+    :class:`MoveReview` per move reviewed, the budget behind every verdict
+    and the final scores (``interrupted`` when a Ctrl-C stopped it early)."""
 
     start: Verdict
     moves: list[MoveReview]
-    threshold: float
+    budget: Budget
     final_scores: tuple[int, int]
     interrupted: bool = False  # stopped (Ctrl-C): ``moves`` are the first ones only
 
     def summary(self) -> list[dict]:
         """Per player: moves, average points and win probability lost, the
-        accuracy, a count per class, the three biggest mistakes, the final score."""
+        accuracy (from the same losses), a count per class, the three
+        biggest mistakes (the worst classes first, then the largest losses;
+        never a move classed best or good), the final score."""
         out = []
         for pl in (0, 1):
             mine = [m for m in self.moves if m.player == pl]
             judged = [m for m in mine if not m.forced]
-            worst = max(mine, key=lambda m: m.loss, default=None)
-            biggest = sorted((m for m in mine if m.loss > 0), key=lambda m: (-m.loss, m.number))[:3]
+            biggest = self.mistakes(pl)[:3]
             accuracy = game_accuracy([m.accuracy for m in judged])
             out.append(
                 {
@@ -151,16 +157,16 @@ class GameReview:
                     "classes": {c: sum(1 for m in mine if m.judgement == c) for c in CLASSES},
                     "forced": len(mine) - len(judged),
                     "flagged": sum(1 for m in mine if m.flag),
-                    "blunders": sum(1 for m in mine if m.flag == "??"),
                     "worst": None
-                    if worst is None or worst.loss == 0
-                    else {"number": worst.number, "move": worst.move, "loss": worst.loss},
+                    if not biggest
+                    else {"number": biggest[0].number, "move": biggest[0].move, "loss": biggest[0].loss},
                     "biggest_mistakes": [
                         {
                             "number": m.number,
                             "move": m.move,
                             "best_move": m.best_move,
                             "loss": m.loss,
+                            "win_loss": m.win_loss,
                             "class": m.judgement,
                         }
                         for m in biggest
@@ -170,21 +176,25 @@ class GameReview:
             )
         return out
 
-    def mistakes(self) -> list[MoveReview]:
-        """The moves flagged by the points threshold (``?`` and ``??``)."""
-        return [m for m in self.moves if m.flag]
+    def mistakes(self, player: int | None = None) -> list[MoveReview]:
+        """The moves classed inaccuracy, mistake or blunder (of ``player``,
+        or both), the worst first: by class, then points lost, then win
+        probability lost."""
+        flagged = [m for m in self.moves if m.flag and (player is None or m.player == player)]
+        return sorted(flagged, key=lambda m: (-SEVERITY[m.judgement], -m.loss, -m.win_loss, m.number))
 
     def critical_moments(self, count: int = 3) -> list[MoveReview]:
-        """The ``count`` moves after which player 0's win probability swung
-        the most (either way), in the order they were played."""
-        before = [self.start.win0] + [m.win0 for m in self.moves[:-1]]
-        swings = sorted(zip(self.moves, before), key=lambda mb: (-abs(mb[0].win0 - mb[1]), mb[0].number))
-        return sorted((m for m, b in swings[:count] if m.win0 != b), key=lambda m: m.number)
+        """The ``count`` moves that moved the game the most (the largest
+        win probability lost by their mover; never a forced move nor one
+        that lost nothing), in the order they were played."""
+        swings = [m for m in self.moves if not m.forced and m.win_loss > 0]
+        swings.sort(key=lambda m: (-m.win_loss, -m.loss, m.number))
+        return sorted(swings[:count], key=lambda m: m.number)
 
     def to_dict(self) -> dict:
         """The whole review as a JSON-ready dict."""
         return {
-            "threshold": self.threshold,
+            "budget": self.budget.to_dict(),
             "interrupted": self.interrupted,
             "start": asdict(self.start),
             "moves": [m.to_dict() for m in self.moves],
@@ -192,134 +202,120 @@ class GameReview:
             "critical_moments": [m.number for m in self.critical_moments()],
             "classes": {
                 "win_loss_thresholds": list(WIN_LOSS_THRESHOLDS),
+                "min_points": list(MIN_POINTS),
                 "point_thresholds": list(POINT_THRESHOLDS),
                 "saturated": SATURATED,
             },
         }
 
 
-def verdict_of(pos, result) -> Verdict:
-    """A search result on ``pos`` (or the real score of a finished ``pos``)."""
-    if pos.is_over:
-        s = pos.scores()
-        return Verdict(float(s[0] - s[1]), 1.0 if pos.winner() == 0 else 0.0, None, True, pos.winner())
-    sign = 1.0 if pos.to_move == 0 else -1.0
-    margin0 = sign * float(result.score)
-    wp = result.win_probability
-    exact = result.bound == "exact"
-    if exact and margin0 != 0:
-        win0 = 1.0 if margin0 > 0 else 0.0  # proven: the winner is known
+def review_move(number: int, m: Measure) -> MoveReview:
+    """The review of move ``number`` from its :class:`~patchsolve.review.Measure`."""
+    sign = 1.0 if m.player == 0 else -1.0
+    before, after = m.best, m.played
+    if m.forced:
+        judgement = "best"
+    elif before.proven == "win" and after.proven == "loss":
+        judgement = "blunder"  # a proven win thrown away: certain, whatever the points
     else:
-        if wp is None:  # an engine that gives none: the contract's own conversion
-            wp = win_probability_of(float(result.score), phase_of(pos))
-        win0 = float(wp) if pos.to_move == 0 else 1.0 - float(wp)
-    best = None if result.best_move is None else str(result.best_move)
-    winner = None
-    if result.proven in ("win", "loss"):
-        winner = pos.to_move if result.proven == "win" else 1 - pos.to_move
-    return Verdict(margin0, win0, best, exact, winner)
-
-
-def flag_of(loss: float, threshold: float) -> str:
-    """``??`` above twice the threshold, ``?`` above it, else empty."""
-    return "??" if loss > 2 * threshold else "?" if loss > threshold else ""
+        judgement = classify(m.loss, m.win_loss, before.win_probability)
+    win_after = after.win_probability
+    return MoveReview(
+        number,
+        m.player,
+        m.position,
+        m.played.move,
+        m.best.move,
+        m.best.value,
+        m.played.value,
+        0.0 if m.forced else m.loss,
+        sign * after.value,
+        win_after if m.player == 0 else 1.0 - win_after,
+        FLAGS.get(judgement, ""),
+        0.0 if m.forced else m.win_loss,
+        judgement,
+        m.forced,
+        m.exact,
+        100.0 if m.forced else move_accuracy(m.win_loss),
+        before.proven,
+        after.proven,
+        before.bound,
+        after.bound,
+        0 if m.exact else m.depth,
+    )
 
 
 def analyze_game(
     game,
-    engine: str = "alphabeta",
-    threshold: float = 5.0,
-    evaluate: Callable | None = None,
+    budget: Budget | None = None,
+    *,
+    progress: Callable | None = None,
     on_review: Callable | None = None,
+    judge: Callable | None = None,
     **limits,
 ) -> GameReview:
-    """Review every move of ``game``. ``evaluate(pos, k, n)`` searches
-    position ``k`` of ``n`` and returns a SearchResult (default:
-    ``patchsolve.search(pos, engine=engine, **limits)``); the CLI passes one
-    that prints progress, the web app one that reports to its job.
-    ``on_review(review)``, if given, gets the review of the moves so far
-    (marked ``interrupted``) after each position searched.
+    """Review every move of ``game`` within ``budget`` (a
+    :class:`~patchsolve.review.Budget`, or ``nodes=`` / ``depth=``; default
+    300,000 nodes a position). ``progress(k, n)``, if given, is called
+    before move ``k`` of ``n`` is judged; ``on_review(review)`` gets the
+    review of the moves so far (marked ``interrupted``) after each move.
+    ``judge(position, move, budget)`` measures one move (default
+    :func:`patchsolve.review.measure`: another measure can be plugged in).
 
     Ctrl-C in a script raises :class:`~patchsolve.errors.SearchInterrupted`
     whose ``result`` is the review of the moves so far (a GameReview marked
-    ``interrupted``, or None before the first position was searched); under
-    the CLI, and after :func:`patchsolve.request_stop`, the review returns
-    with those moves instead."""
-    if not (isinstance(threshold, (int, float)) and threshold >= 0) or isinstance(threshold, bool):
-        raise PatchsolveError(f"threshold must be a number >= 0, not {threshold!r}")
-    if evaluate is None:
-        from patchsolve.search import search
+    ``interrupted``, or None before the first move was judged); under the
+    CLI, and after :func:`patchsolve.request_stop`, the review returns with
+    those moves instead."""
+    from patchsolve.errors import SearchInterrupted
+    from patchsolve.game import Game
 
-        def evaluate(pos, k, n):
-            return search(pos, engine=engine, **limits)
-
-    positions = game.positions
-    verdicts: list[Verdict] = []
-    interrupted = False
-    for k, pos in enumerate(positions):
+    if not isinstance(game, Game):
+        raise PatchsolveError(f"expected a patchsolve.Game, not {type(game).__name__}")
+    budget = as_budget(budget, **limits)
+    plies = list(game.replay())
+    if not plies:
+        raise PatchsolveError("the game has no moves to review")
+    reviewed: list[MoveReview] = []
+    start: Verdict | None = None
+    for ply in plies:
+        if progress is not None:
+            progress(ply.number - 1, len(plies))
         try:
-            result = None if pos.is_over else evaluate(pos, k, len(positions))
-        except SearchInterrupted:  # Ctrl-C in a script: stop it, with the review so far on the exception
-            raise SearchInterrupted(_partial(game, verdicts, threshold)) from None
-        if getattr(result, "interrupted", False):  # keep the moves reviewed so far
-            interrupted = True
+            m = (judge or measure)(ply.before, ply.move, budget)
+        except SearchInterrupted:  # Ctrl-C in a script: stop, with the review so far on the exception
+            raise SearchInterrupted(_review(game, start, reviewed, budget, True)) from None
+        if m.interrupted:  # a search cut short: keep the moves judged before it
             break
-        verdicts.append(verdict_of(pos, result))
-        if on_review is not None and len(verdicts) > 1:  # the review so far, e.g. for a Stop button to keep
-            on_review(_partial(game, verdicts, threshold))
-    if not verdicts:
-        raise PatchsolveError("interrupted before the first position was searched")
-    review = _partial(game, verdicts, threshold, interrupted)
-    assert review is not None  # verdicts is not empty
+        if start is None:
+            start = _start_verdict(m)
+        reviewed.append(review_move(ply.number, m))
+        if on_review is not None:  # the review so far, e.g. for a Stop button to keep
+            on_review(_review(game, start, reviewed, budget, True))
+    if start is None:
+        raise PatchsolveError("interrupted before the first move was judged")
+    review = _review(game, start, reviewed, budget, len(reviewed) < len(plies))
+    assert review is not None
     return review
 
 
-def _partial(game, verdicts, threshold, interrupted=True) -> GameReview | None:
-    """The review of the moves whose positions have verdicts (None: none)."""
-    if not verdicts:
-        return None
-    moves = [_review(p, verdicts, threshold) for p in game.replay() if p.number < len(verdicts)]
-    return GameReview(verdicts[0], moves, float(threshold), tuple(game.end.scores()), interrupted)
-
-
-def _review(ply, verdicts, threshold) -> MoveReview:
-    before, after = verdicts[ply.number - 1], verdicts[ply.number]
-    sign = 1.0 if ply.player == 0 else -1.0
-    best_value, played_value = sign * before.margin0, sign * after.margin0
-    played_best = before.best_move == str(ply.move)
-    forced = len(ply.before.legal_moves()) == 1
-    loss = 0.0 if played_best or forced else max(0.0, best_value - played_value)
-    win_before = before.win0 if ply.player == 0 else 1.0 - before.win0
-    win_after = after.win0 if ply.player == 0 else 1.0 - after.win0
-    win_loss = 0.0 if loss == 0 else max(0.0, win_before - win_after)
-    proven = _outcome_for(before.winner, ply.player), _outcome_for(after.winner, ply.player)
-    judgement = judge(loss, win_loss, win_before, played_best or forced)
-    if proven == ("win", "loss") and not forced:
-        judgement = "blunder"
-    return MoveReview(
-        ply.number,
-        ply.player,
-        ply.before.to_text(),
-        str(ply.move),
-        before.best_move,
-        best_value,
-        played_value,
-        loss,
-        after.margin0,
-        after.win0,
-        flag_of(loss, threshold),
-        win_loss,
-        judgement,
-        forced,
-        before.exact and after.exact,
-        100.0 if forced else move_accuracy(win_loss),
-        *proven,
+def _start_verdict(m: Measure) -> Verdict:
+    """The start position's verdict: its best move's value, from player 0's side."""
+    sign = 1.0 if m.player == 0 else -1.0
+    win = m.best.win_probability
+    winner = None
+    if m.best.proven is not None:
+        winner = m.player if m.best.proven == "win" else 1 - m.player
+    return Verdict(
+        sign * m.best.value, win if m.player == 0 else 1.0 - win, m.best.move, m.best.bound == "exact", winner
     )
 
 
-def _outcome_for(winner: int | None, player: int) -> str | None:
-    """ "win"/"loss" for ``player`` when a winner is proven, else None."""
-    return None if winner is None else "win" if winner == player else "loss"
+def _review(game, start, moves, budget, interrupted) -> GameReview | None:
+    """The review of the moves judged so far (None: none)."""
+    if start is None:
+        return None
+    return GameReview(start, list(moves), budget, tuple(game.end.scores()), interrupted)
 
 
 # -- many games: one summary row per game and player ------------------------
@@ -407,41 +403,42 @@ def _review_job(job) -> list[dict]:
     """One game of :func:`review_games` (module level: it runs in a worker)."""
     from patchsolve.game import Game
 
-    name, text, engine, threshold, limits = job
-    return summary_rows(
-        name, analyze_game(Game.from_text(text), engine=engine, threshold=threshold, **limits)
-    )
+    name, text, budget = job
+    return summary_rows(name, analyze_game(Game.from_text(text), Budget(**budget)))
 
 
 def review_games(
     records,
-    engine: str = "alphabeta",
-    threshold: float = 5.0,
+    budget: Budget | None = None,
     backend: str = "local",
     workers: int = 1,
     address: str | None = None,
     **limits,
 ):
     """Review many games on a backend (``patchsolve.backends``: local
-    processes or Ray) and yield each game's summary rows as it finishes.
-    ``records`` are ``(name, text)`` pairs (:func:`games_from`); every record
-    is parsed first, so a bad one is refused before any search runs."""
+    processes or Ray) within ``budget`` (as :func:`analyze_game`) and yield
+    each game's summary rows as it finishes. ``records`` are ``(name,
+    text)`` pairs (:func:`games_from`); every record is parsed first, so a
+    bad one is refused before any search runs."""
     from patchsolve.backends import make_backend
     from patchsolve.game import Game
 
+    budget = as_budget(budget, **limits)
     records = list(records)
     for name, text in records:
         try:
             Game.from_text(text)
         except PatchsolveError as e:
             raise type(e)(f"{name}: {e}") from None
-    jobs = [(name, text, engine, float(threshold), dict(limits)) for name, text in records]
+    given = {"nodes": budget.nodes, "depth": budget.depth}
+    jobs = [(name, text, given) for name, text in records]
     for _, rows in make_backend(backend, workers=workers, address=address).run(_review_job, jobs):
         yield rows
 
 
 __all__ = [
     "analyze_game",
+    "review_move",
     "games_from",
     "review_games",
     "summary_rows",
@@ -449,7 +446,7 @@ __all__ = [
     "GameReview",
     "MoveReview",
     "Verdict",
-    "judge",
+    "classify",
     "move_accuracy",
     "game_accuracy",
 ]

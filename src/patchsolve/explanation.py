@@ -1,20 +1,23 @@
 """Why a move is worse than the engine's best: measured, not guessed.
 
-:func:`explain` searches the position (the engine's best move and its line)
-and the position after the move in question (its line), with the same
-horizon: the position at depth ``d``, the position after the move at depth
-``d - 1``, so both values look equally far ahead. The difference of the two
-values is then broken down in two ways, both read off the ends of the two
-principal variations (the positions each search's value comes from):
+:func:`explain` takes both values from :func:`patchsolve.review.measure`
+(one search of the position values the best move and the move in question
+at the same depth; near the end the exact solver proves them), so it gives
+the same difference as the game review for the same move and budget. The
+difference is then broken down in two ways, both read off the ends of the
+two lines (the positions each value comes from):
 
-- **evaluation terms.** The learned evaluation is the score if the game
-  ended now plus a weighted sum of features (income ahead, holes, the 7x7
-  bonus chance, the next patches that fit, ...; ``patchsolve.search.learned``).
-  Each term's contribution is its weight times the difference of the feature
-  between the two line ends, for the player who moves; they add up to the
-  difference of the two evaluations. What the search saw beyond (an exact
-  value from the solver, or a line that ends the game) is the ``search``
-  term, so all terms add up to the value difference.
+- **terms**, in points for the player who moves: positive where the best
+  move's line is better, so they add up to the difference. The learned
+  evaluation is the score if the game ended now plus a weighted sum of
+  features (income ahead, holes, the 7x7 bonus chance, the next patches that
+  fit, ...; ``patchsolve.search.learned``): each feature's part is its weight
+  times its difference between the two line ends. What the search saw beyond
+  the line ends (an exact value from the solver, a line that ends the game)
+  is the ``search`` term. Terms are grouped by what they are about (the
+  quilt, buttons and income, time, the 7x7 bonus, ...), so that parts which
+  cancel each other (empty squares now against squares that can still be
+  filled) are shown as their net; each group lists its largest parts.
 - **consequences.** Concrete facts of each line end for the mover and the
   opponent: buttons, income, empty squares, holes, the 7x7 bonus, the next
   patches that still fit, time and turn; and the three patches the move
@@ -26,8 +29,6 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 
 from patchsolve.errors import PatchsolveError
-
-DEFAULT_DEPTH = 6
 
 # The learned evaluation's features, by base name: "<name>_diff" and
 # "<name>_phase" (the same difference weighted by the share of the game left).
@@ -50,6 +51,31 @@ TERM_NAMES = {
 }
 
 
+# What each term is about: the groups a difference is shown in (their net
+# first, so that parts that cancel each other do not mislead).
+GROUPS = {
+    "quilt": (
+        "the quilt (squares, holes, room for the patches to come)",
+        (
+            "empty_now",
+            "fillable",
+            "holes",
+            "blocks2x2",
+            "empty",
+            "lookahead",
+            "dead_patches",
+            "next_fit",
+        ),
+    ),
+    "buttons": ("buttons and income", ("buttons", "buttons_cap", "income_ahead", "next_gain")),
+    "time": ("time and turn", ("spaces_left", "tempo", "gap")),
+    "bonus": ("the 7x7 bonus", ("bonus_claimed", "bonus7")),
+    "leather": ("leather patches", ("pending",)),
+    "search": ("what the search saw beyond the lines' ends", ("search",)),
+}
+GROUP_OF = {term: g for g, (_, terms) in GROUPS.items() for term in terms}
+
+
 @dataclass(frozen=True)
 class Line:
     """One side of the comparison: a first move, its value for the mover,
@@ -64,15 +90,22 @@ class Line:
 
 @dataclass(frozen=True)
 class Explanation:
-    """How much worse ``played`` is than ``best``, and why (see the module)."""
+    """How much worse ``played`` is than ``best``, and why (see the module).
+    Points are for the player who moves (``player``): a positive term is
+    where the best move's line is better."""
 
     position: str
     player: int
     best: Line
     played: Line
-    difference: float  # best.value - played.value, for the mover
-    terms: list[dict] = field(default_factory=list)  # {"term", "name", "points"}, largest first
+    difference: float  # best.value - played.value, for the mover (the review's loss)
+    terms: list[dict] = field(default_factory=list)  # {"term", "name", "group", "points"}, largest first
     left_to_opponent: dict = field(default_factory=dict)
+    groups: list[dict] = field(
+        default_factory=list
+    )  # {"group", "name", "points", "terms"}, largest net first
+    budget: dict = field(default_factory=dict)  # the measure's budget (review.Budget.to_dict())
+    depth: int = 0  # the search depth both values come from (0: the solver proved them)
 
     def to_dict(self) -> dict:
         """JSON-ready."""
@@ -92,10 +125,20 @@ class Explanation:
         if self.difference == 0:
             out.append("the move played is as good as the engine's best")
             return "\n".join(out)
-        out.append("where the difference comes from (points for the mover, at the ends of the two lines):")
-        for t in self.terms[:top]:
-            if abs(t["points"]) >= 0.05:
-                out.append(f"  {t['points']:+6.1f}  {t['name']}")
+        out.append(
+            "where the difference comes from, at the ends of the two lines (points for the player who "
+            "moves; + where the best line is better; the groups add up to the difference):"
+        )
+        for g in self.groups[:top]:
+            if abs(g["points"]) < 0.05:
+                continue
+            parts = [t for t in g["terms"] if abs(t["points"]) >= 0.05]
+            inner = (
+                ""
+                if len(parts) <= 1
+                else "  (" + ", ".join(f"{t['name']} {t['points']:+.1f}" for t in parts[:3]) + ")"
+            )
+            out.append(f"  {g['points']:+6.1f}  {g['name']}{inner}")
         b, p = self.best.end, self.played.end
         facts = [("buttons", "buttons"), ("income", "income"), ("empty squares", "empty"), ("holes", "holes")]
         out.append(
@@ -177,59 +220,51 @@ def _line_end(pos, pv):
     return end
 
 
-def _value_of(pos, mover, result):
-    """The value for ``mover`` of ``pos`` as searched (``result``; None when over)."""
-    if pos.is_over:
-        s = pos.scores()
-        return float(s[mover] - s[1 - mover]), "exact"
-    v = float(result.score)
-    return (v if pos.to_move == mover else -v), result.bound
-
-
 def _next_three(pos):
     return [int(p) for p in pos.circle[:3]]
 
 
-def explain(position, move, depth: int = DEFAULT_DEPTH, **options) -> Explanation:
+def explain(position, move, budget=None, **limits) -> Explanation:
     """Why ``move`` is worse than the engine's best in ``position``: both
-    values at the same horizon (``depth`` plies for the position, one less
-    after the move), their difference, and where it comes from (see the
-    module). ``options`` go to the alpha-beta engine (e.g. ``threads=1``)."""
+    values from :func:`patchsolve.review.measure` within ``budget`` (a
+    :class:`~patchsolve.review.Budget`, or ``nodes=`` / ``depth=``; the
+    review's default), so the difference is the review's loss; and where it
+    comes from, at the ends of the two lines (see the module)."""
     from patchsolve.position import Position, as_position
-    from patchsolve.search import search
+    from patchsolve.review.judge import measure
 
     pos = Position(position) if isinstance(position, str) else as_position(position)
     if pos.is_over:
         raise PatchsolveError("the game is over: there is no move to explain")
-    if isinstance(depth, bool) or not isinstance(depth, int) or not 2 <= depth <= 64:
-        raise PatchsolveError(f"depth must be an integer in 2..64, not {depth!r}")
     played = pos.parse_move(move) if isinstance(move, str) else move
-    if not pos.is_legal(played):
-        raise PatchsolveError(f"{played} is not a legal move in this position")
+    m = measure(pos, played, budget, **limits)
     mover = pos.to_move
-    root = search(pos, engine="alphabeta", depth=depth, **options)
-    best = root.best_move
-    best_end = _line_end(pos, root.pv)
-    best_value, best_bound = float(root.score), root.bound
-    child = pos.play(played)
-    if str(played) == str(best):
-        played_pv, played_value, played_bound = list(root.pv), best_value, best_bound
-    else:
-        sub = None if child.is_over else search(child, engine="alphabeta", depth=depth - 1, **options)
-        played_value, played_bound = _value_of(child, mover, sub)
-        played_pv = [played] + ([] if sub is None else list(sub.pv))
-    played_end = _line_end(pos, played_pv)
-    difference = max(0.0, best_value - played_value) if str(played) != str(best) else 0.0
-    terms = _terms(best_end, played_end, mover, best_value - played_value) if difference else []
+    best_end = _line_end(pos, m.best.pv)
+    played_end = _line_end(pos, m.played.pv)
+    terms = _terms(best_end, played_end, mover, m.best.value - m.played.value) if m.loss else []
     return Explanation(
         pos.to_text(),
         mover,
-        Line(str(best), best_value, best_bound, [str(m) for m in root.pv], _facts(best_end, mover)),
-        Line(str(played), played_value, played_bound, [str(m) for m in played_pv], _facts(played_end, mover)),
-        difference,
+        Line(m.best.move, m.best.value, m.best.bound, list(m.best.pv), _facts(best_end, mover)),
+        Line(m.played.move, m.played.value, m.played.bound, list(m.played.pv), _facts(played_end, mover)),
+        m.loss,
         terms,
-        {"best": _next_three(pos.play(best)), "played": _next_three(child)},
+        {"best": _next_three(pos.play(m.best.move)), "played": _next_three(pos.play(played))},
+        _groups(terms),
+        m.budget.to_dict(),
+        0 if m.exact else m.depth,
     )
+
+
+def _groups(terms: list[dict]) -> list[dict]:
+    """The terms summed by group (``GROUPS``), the largest net first, each
+    with its parts, largest first."""
+    out = []
+    for g, (name, _) in GROUPS.items():
+        mine = [t for t in terms if t["group"] == g]
+        if mine:
+            out.append({"group": g, "name": name, "points": sum(t["points"] for t in mine), "terms": mine})
+    return sorted(out, key=lambda g: -abs(g["points"]))
 
 
 def _terms(best_end, played_end, mover, total) -> list[dict]:
@@ -253,6 +288,8 @@ def _terms(best_end, played_end, mover, total) -> list[dict]:
     out.append(
         {"term": "search", "name": "what the search saw beyond the lines' ends", "points": total - eval_total}
     )
+    for t in out:
+        t["group"] = GROUP_OF[t["term"]]
     return sorted(out, key=lambda t: -abs(t["points"]))
 
 

@@ -3,11 +3,14 @@ lost the most in a reviewed game.
 
 Each exercise is a position, the move that was played there, the engine's
 best move and the *acceptable* moves: every move whose value is within
-``tolerance`` points of the best, all valued by one MultiPV search (each row
-at the same depth, or exact where the solver proves it), so the values are
-comparable. :func:`grade` values an answer on the same footing: a move among
-the ranked rows has its row's value; any other move is searched after it
-one ply shallower, the same horizon as the rows.
+``tolerance`` points of the best, all valued by one measure of the position
+(:func:`patchsolve.review.measure` with ranked rows, choice first, the move
+played among them), so the values are comparable. A move becomes an exercise
+only when that same search finds the move played outside the tolerance: the
+answer is never the move played. :func:`grade` values an answer on the same
+footing: a move among the rows has its row's value; any other move is
+measured against the best in one search of the position, at the exercise's
+budget.
 """
 
 from __future__ import annotations
@@ -16,7 +19,6 @@ from dataclasses import asdict, dataclass, field
 
 from patchsolve.errors import PatchsolveError
 
-DEFAULT_DEPTH = 6
 DEFAULT_ROWS = 8
 DEFAULT_TOLERANCE = 1.0
 
@@ -29,13 +31,14 @@ class Exercise:
     player: int
     position: str  # notation
     played: str
-    played_loss: float  # points the move played lost in the review
+    played_loss: float  # points the move played lost, in this exercise's search
     best: str
     best_value: float
     bound: str  # "exact" where the solver proved the values, else "estimate"
     depth: int
     acceptable: list[dict] = field(default_factory=list)  # {"move", "value"}, best first
     pv: list[str] = field(default_factory=list)
+    budget: dict = field(default_factory=dict)  # the measure's budget (review.Budget.to_dict())
 
     def to_dict(self) -> dict:
         """JSON-ready."""
@@ -53,38 +56,49 @@ class Grade:
     bound: str
 
 
+def _check_common(player, tolerance) -> None:
+    if player not in (None, 0, 1) or isinstance(player, bool):
+        raise PatchsolveError(f"player must be 0 or 1, not {player!r}")
+    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or tolerance < 0:
+        raise PatchsolveError(f"tolerance must be a number >= 0, not {tolerance!r}")
+
+
+def _check_threshold(threshold) -> float:
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or threshold < 0:
+        raise PatchsolveError(f"threshold must be a number >= 0, not {threshold!r}")
+    return float(threshold)
+
+
 def exercises(
     review,
     player: int | None = None,
-    threshold: float | None = None,
-    depth: int = DEFAULT_DEPTH,
+    threshold: float = 3.0,
     rows: int = DEFAULT_ROWS,
     tolerance: float = DEFAULT_TOLERANCE,
-    **options,
+    budget=None,
+    **limits,
 ) -> list[Exercise]:
     """The exercises of a :class:`~patchsolve.analysis.GameReview`: the moves
-    of ``player`` (both when None) that lost more than ``threshold`` points
-    (the review's threshold when None), biggest loss first, each valued by a
-    MultiPV search of ``rows`` rows at ``depth``."""
-    if player not in (None, 0, 1) or isinstance(player, bool):
-        raise PatchsolveError(f"player must be 0 or 1, not {player!r}")
-    limit = review.threshold if threshold is None else threshold
-    if isinstance(limit, bool) or not isinstance(limit, (int, float)) or limit < 0:
-        raise PatchsolveError(f"threshold must be a number >= 0, not {limit!r}")
-    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or tolerance < 0:
-        raise PatchsolveError(f"tolerance must be a number >= 0, not {tolerance!r}")
+    of ``player`` (both when None) that lost more than ``threshold`` points,
+    biggest loss first, each valued by a measure with ``rows`` ranked moves
+    within ``budget`` (default: the review's)."""
+    from patchsolve.review.judge import as_budget
+
+    _check_common(player, tolerance)
+    limit = _check_threshold(threshold)
+    budget = review.budget if budget is None and not limits else as_budget(budget, **limits)
     chosen = [m for m in review.moves if (player is None or m.player == player) and m.loss > limit]
-    return _valued(chosen, depth, rows, tolerance, options)
+    return _valued(chosen, rows, tolerance, budget, limit)
 
 
 def exercises_of_moves(
     moves: list[dict],
     player: int | None = None,
     threshold: float = 3.0,
-    depth: int = DEFAULT_DEPTH,
     tolerance: float = DEFAULT_TOLERANCE,
     count: int = 10,
-    **options,
+    budget=None,
+    **limits,
 ) -> list[Exercise]:
     """The exercises of reviewed moves given as dicts (``number``,
     ``player``, ``position``, ``move``, ``loss``: what ``analyze --json``
@@ -93,9 +107,11 @@ def exercises_of_moves(
     from types import SimpleNamespace
 
     from patchsolve.position import Position
+    from patchsolve.review.judge import as_budget
 
-    if player not in (None, 0, 1) or isinstance(player, bool):
-        raise PatchsolveError(f"player must be 0 or 1, not {player!r}")
+    _check_common(player, tolerance)
+    limit = _check_threshold(threshold)
+    budget = as_budget(budget, **limits)
     items = []
     for m in moves:
         if not isinstance(m, dict):
@@ -107,56 +123,65 @@ def exercises_of_moves(
             raise PatchsolveError("a reviewed move needs number, player, position, move and loss") from None
         pos = Position(position)
         pos.parse_move(move)  # a move of that position, or a clear error
-        if (player is None or who == player) and loss > threshold:
+        if (player is None or who == player) and loss > limit:
             items.append(SimpleNamespace(number=number, player=who, position=position, move=move, loss=loss))
     items.sort(key=lambda m: (-m.loss, m.number))
-    return _valued(items[:count], depth, DEFAULT_ROWS, tolerance, options)
+    return _valued(items, DEFAULT_ROWS, tolerance, budget, limit, count)
 
 
-def _valued(chosen, depth, rows, tolerance, options) -> list[Exercise]:
-    """Each chosen move's position ranked by one MultiPV search: an Exercise."""
+def _valued(chosen, rows, tolerance, budget, threshold, count=None) -> list[Exercise]:
+    """Each chosen move's position measured with ranked rows: an Exercise
+    when that search too finds the move played losing more than
+    ``threshold`` and ``tolerance`` points (so it is never an answer); at
+    most ``count``."""
     from patchsolve.position import Position
-    from patchsolve.search import search
+    from patchsolve.review.judge import measure
 
-    out = []
+    out: list[Exercise] = []
     for m in sorted(chosen, key=lambda m: (-m.loss, m.number)):  # biggest loss first
+        if count is not None and len(out) >= count:
+            break
         pos = Position(m.position)
-        r = search(pos, engine="alphabeta", depth=depth, multipv=rows, **options)
-        ranked = [
-            {"move": str(d["move"]), "value": float(d["score"]), "bound": d["bound"]} for d in r.root_moves
-        ]
-        if not ranked:
-            ranked = [{"move": str(r.best_move), "value": float(r.score), "bound": r.bound}]
-        best = ranked[0]
+        me = measure(pos, m.move, budget, rows=rows)
+        if me.interrupted or me.loss <= max(threshold, tolerance):
+            continue  # not a mistake in this search, or the move played would be an answer
+        best = me.best.value
+        ranked = [d for d in me.rows if d["move"] != str(me.played.move)]
         ok = [
-            {"move": d["move"], "value": d["value"]}
-            for d in ranked
-            if d["value"] >= best["value"] - tolerance
+            {"move": d["move"], "value": float(d["score"])} for d in ranked if d["score"] >= best - tolerance
         ]
+        ok.sort(key=lambda d: -d["value"])
+        if not any(d["move"] == me.best.move for d in ok):
+            ok.insert(0, {"move": me.best.move, "value": best})
         out.append(
             Exercise(
                 m.number,
                 m.player,
                 m.position,
-                m.move,
-                m.loss,
-                best["move"],
-                best["value"],
-                "exact" if all(d["bound"] == "exact" for d in ranked) else "estimate",
-                r.depth,
+                str(m.move),
+                me.loss,
+                me.best.move,
+                best,
+                "exact" if me.exact else "estimate",
+                me.depth,
                 ok,
-                [str(x) for x in r.pv],
+                list(me.best.pv),
+                me.budget.to_dict(),
             )
         )
     return out
 
 
-def grade(exercise: Exercise, move, tolerance: float = DEFAULT_TOLERANCE, **options) -> Grade:
+def grade(exercise: Exercise, move, tolerance: float = DEFAULT_TOLERANCE) -> Grade:
     """Value ``move`` (text or Move) in the exercise's position on the same
-    footing as its rows; IllegalMoveError/NotationError for a bad move."""
+    footing as its rows: a move among them has its row's value; any other
+    move is measured against the best in one search at the exercise's
+    budget. IllegalMoveError/NotationError for a bad move."""
     from patchsolve.position import Position
-    from patchsolve.search import search
+    from patchsolve.review.judge import Budget, measure
 
+    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or tolerance < 0:
+        raise PatchsolveError(f"tolerance must be a number >= 0, not {tolerance!r}")
     pos = Position(exercise.position)
     mv = pos.parse_move(move) if isinstance(move, str) else move
     if not pos.is_legal(mv):
@@ -165,18 +190,12 @@ def grade(exercise: Exercise, move, tolerance: float = DEFAULT_TOLERANCE, **opti
         raise IllegalMoveError(f"{mv} is not a legal move here")
     known = {d["move"]: d["value"] for d in exercise.acceptable}
     if str(mv) in known:
-        value, bound = known[str(mv)], exercise.bound
-    else:
-        after = pos.play(mv)
-        if after.is_over:
-            s = after.scores()
-            value, bound = float(s[pos.to_move] - s[1 - pos.to_move]), "exact"
-        else:
-            r = search(after, engine="alphabeta", depth=max(1, exercise.depth - 1), **options)
-            value = float(r.score) if after.to_move == pos.to_move else -float(r.score)
-            bound = r.bound
-    loss = max(0.0, exercise.best_value - value)
-    return Grade(str(mv), value, loss, loss <= tolerance, bound)
+        value = known[str(mv)]
+        loss = max(0.0, exercise.best_value - value)
+        return Grade(str(mv), value, loss, loss <= tolerance, exercise.bound)
+    budget = Budget(nodes=exercise.budget.get("nodes"), depth=exercise.budget.get("depth"))
+    me = measure(pos, mv, budget)
+    return Grade(str(mv), me.played.value, me.loss, me.loss <= tolerance, me.played.bound)
 
 
 def exercise_of_dict(data) -> Exercise:
@@ -185,16 +204,26 @@ def exercise_of_dict(data) -> Exercise:
     fields = Exercise.__dataclass_fields__
     if not isinstance(data, dict) or set(data) != set(fields):
         raise PatchsolveError(f"an exercise has the fields {', '.join(fields)}")
+    import math
+
+    from patchsolve.position import Position
+    from patchsolve.review.judge import Budget
+
     try:
         e = Exercise(**data)
-        float(e.best_value)
-        from patchsolve.position import Position
-
+        numbers = [float(e.best_value), float(e.played_loss)]
         Position(e.position)
         accepted = [(str(d["move"]), float(d["value"])) for d in e.acceptable]
-    except (TypeError, ValueError, KeyError):
+        budget = Budget(nodes=e.budget.get("nodes"), depth=e.budget.get("depth"))
+    except PatchsolveError:
+        raise
+    except (TypeError, ValueError, KeyError, AttributeError):
         raise PatchsolveError("an exercise's fields are not of their kinds") from None
-    return Exercise(**{**data, "acceptable": [{"move": m, "value": v} for m, v in accepted]})
+    if not all(math.isfinite(x) for x in numbers + [v for _, v in accepted]):
+        raise PatchsolveError("an exercise's values must be finite numbers")
+    return Exercise(
+        **{**data, "acceptable": [{"move": m, "value": v} for m, v in accepted], "budget": budget.to_dict()}
+    )
 
 
 __all__ = ["Exercise", "Grade", "exercises", "exercises_of_moves", "exercise_of_dict", "grade"]

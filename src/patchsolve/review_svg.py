@@ -73,8 +73,8 @@ def review_svg(review) -> str:
         _text(
             LEFT,
             TOP - 10,
-            f"Player 0's margin (points); mistakes (loss > {review.threshold:g}) "
-            "by mover, size = points lost",
+            f"Player 0's margin (points); inaccuracies, mistakes and blunders by mover, size = points lost; "
+            f"{review.budget.text()}",
             size=12,
             weight="bold",
         ),

@@ -257,6 +257,35 @@ def engine_options(default_time: float):
     return deco
 
 
+def budget_options(f):
+    """The budget of a command that judges moves (``--nodes`` or
+    ``--depth``, one thread; default :data:`patchsolve.review.judge.DEFAULT_NODES`
+    nodes a position), handed to the command as one ``budget`` argument
+    (a :class:`~patchsolve.review.Budget`): the same verdicts on every run."""
+    from patchsolve.review.judge import DEFAULT_NODES, Budget
+
+    @functools.wraps(f)
+    def wrapped(*args, nodes, depth, **kwargs):
+        if nodes is not None and depth is not None:
+            raise CliError("give --nodes or --depth, not both")
+        return f(*args, budget=Budget(nodes=nodes, depth=depth), **kwargs)
+
+    wrapped = click.option(
+        "--depth",
+        type=click.IntRange(1, 64),
+        default=None,
+        help="Instead of nodes: search each position to this depth (one thread).",
+    )(wrapped)
+    wrapped = click.option(
+        "--nodes",
+        type=click.IntRange(1_000, 2**40),
+        default=None,
+        help=f"Alpha-beta nodes a position, one thread (default {DEFAULT_NODES:,}): the same verdicts on "
+        "every run and machine.",
+    )(wrapped)
+    return wrapped
+
+
 def engine_limits(
     engine, time_limit, iterations, depth, nodes, seed, workers, default_time, engine_option=(), multipv=None
 ) -> tuple[Limits, dict]:

@@ -13,13 +13,12 @@ from patchsolve.cli.common import (
     CONTEXT,
     INTERRUPTED,
     CliError,
+    budget_options,
     emit_json,
-    engine_options,
     info,
     load_position,
     position_arguments,
     read_file,
-    run_search,
 )
 from patchsolve.errors import PatchsolveError
 from patchsolve.game import Game
@@ -50,14 +49,7 @@ def write_text(path: str, text: str) -> None:
 
 @click.command(context_settings=CONTEXT)
 @click.argument("record", type=click.Path(dir_okay=True, allow_dash=True))
-@engine_options(0.5)
-@click.option(
-    "--threshold",
-    type=click.FloatRange(min=0),
-    default=5.0,
-    show_default=True,
-    help="Flag moves that lose more than this many points against the engine's choice.",
-)
+@budget_options
 @click.option(
     "--svg",
     "svg_file",
@@ -87,28 +79,25 @@ def write_text(path: str, text: str) -> None:
     help="Many games: how many are reviewed at once.",
 )
 @click.option("--address", default=None, help="Many games, --backend ray: a Ray cluster to connect to.")
-@click.option(
-    "--why",
-    "why_depth",
-    type=click.IntRange(2, 64),
-    default=None,
-    metavar="DEPTH",
-    help="Explain each player's biggest mistakes (patchsolve explain at DEPTH).",
-)
+@click.option("--why", is_flag=True, help="Explain each player's biggest mistakes (patchsolve explain).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def analyze(record, engine, threshold, svg_file, csv_file, backend, processes, address, why_depth, as_json):
-    """Review a game: the engine on every position, each move judged.
+def analyze(record, budget, svg_file, csv_file, backend, processes, address, why, quiet, as_json):
+    """Review a game: every move judged against the best on the same footing.
 
     \b
-    Per move: the points lost and the win probability lost against the
-    engine's best move (exact where the solver proved both values), and a
-    class: best, good, inaccuracy (5-10% of win probability lost), mistake
-    (10-20%), blunder (20% or more); where the win probability is saturated
-    (below 3% or above 97%) the points decide (3, 6, 12). A move that was
-    the only legal one is forced. '?' marks a loss above THRESHOLD points,
-    '??' above twice THRESHOLD. Per player: the average loss, an accuracy
-    (lichess's formula, 0-100), the count of each class and the three
-    biggest mistakes; the critical moments are the largest swings.
+    Each move is valued with the best move in one search of the position
+    before it (the same depth; near the end the exact solver proves both):
+    the points and the win probability it lost, and a class: best, good,
+    inaccuracy (5% of win probability lost and 2 points), mistake (10% and
+    3 points), blunder (20% and 5 points); where the win probability is
+    saturated (below 3% or above 97%) the points decide alone (3, 6, 12).
+    Throwing away a proven win is a blunder. A move that was the only legal
+    one is forced. Per player: the average loss, an accuracy (lichess's
+    formula, 0-100), the count of each class and the biggest mistakes; the
+    critical moments are the moves that lost the most win probability.
+    The budget is nodes (or a depth) a position on one thread, so the same
+    game and budget give the same review every time.
 
     \b
     RECORD may be a folder of records (the files ending in .txt) or a file of several records:
@@ -117,29 +106,24 @@ def analyze(record, engine, threshold, svg_file, csv_file, backend, processes, a
 
     \b
     Examples:
-      patchsolve analyze game.txt --engine mcts --iterations 500 --threshold 4
-      patchsolve analyze game.txt --engine alphabeta --depth 4 --svg review.svg
-      patchsolve analyze game.txt --depth 3 --why 4
-      patchsolve analyze games/ --depth 3 --processes 2 --csv reviews.csv
+      patchsolve analyze game.txt
+      patchsolve analyze game.txt --nodes 100000 --svg review.svg
+      patchsolve analyze game.txt --why --json
+      patchsolve analyze games/ --processes 2 --csv reviews.csv
     """
     from patchsolve.analysis import games_from
 
     records = [("-", read_file(record))] if record == "-" else games_from(record)
-    limits, options = engine.limits()
-    quiet = engine.quiet
     if len(records) > 1:
-        if svg_file or as_json:
-            raise CliError("--svg and --json are for one game; many games give CSV rows (--csv)")
-        return _analyze_many(
-            records, engine.name, threshold, limits, options, csv_file, backend, processes, address, quiet
-        )
-    return _analyze_one(
-        records[0], engine.name, threshold, limits, options, quiet, svg_file, csv_file, as_json, why_depth
-    )
+        if svg_file or as_json or why:
+            raise CliError("--svg, --json and --why are for one game; many games give CSV rows (--csv)")
+        return _analyze_many(records, budget, csv_file, backend, processes, address, quiet)
+    return _analyze_one(records[0], budget, quiet, svg_file, csv_file, as_json, why)
 
 
-def _explain_biggest(review, depth: int, quiet: bool) -> dict:
-    """``explain`` of each player's biggest mistakes: move number -> Explanation."""
+def _explain_biggest(review, quiet: bool) -> dict:
+    """``explain`` of each player's biggest mistakes (the review's budget:
+    the same numbers): move number -> Explanation."""
     from patchsolve.explanation import explain
 
     out = {}
@@ -147,25 +131,26 @@ def _explain_biggest(review, depth: int, quiet: bool) -> dict:
         for b in s["biggest_mistakes"]:
             m = review.moves[b["number"] - 1]
             info(quiet, f"explaining {m.number}. {m.move}")
-            out[m.number] = explain(m.position, m.move, depth=depth)
+            out[m.number] = explain(m.position, m.move, review.budget)
     return out
 
 
-def _analyze_one(
-    record, engine, threshold, limits, options, quiet, svg_file, csv_file, as_json, why_depth=None
-) -> int:
+def _analyze_one(record, budget, quiet, svg_file, csv_file, as_json, why=False) -> int:
     from patchsolve.analysis import CSV_FIELDS, analyze_game, summary_rows
 
     name, text = record
     game = Game.from_text(text)
+    if len(game) == 0:
+        raise CliError("the game has no moves to review")
     for path in (svg_file, csv_file):
         if path:
             check_writable(path)
+    info(quiet, f"reviewing {len(game)} moves at {budget.text()}")
 
-    def evaluate(pos, k, n):
-        return run_search(pos, engine, limits, options, quiet, label=f"[{k + 1}/{n}] ")
+    def progress(k, n):
+        info(quiet, f"[{k + 1}/{n}] judging move {k + 1}")
 
-    review = analyze_game(game, engine=engine, threshold=threshold, evaluate=evaluate)
+    review = analyze_game(game, budget, progress=progress)
     if svg_file:
         from patchsolve.review_svg import review_svg
 
@@ -177,33 +162,29 @@ def _analyze_one(
             w.writerows(summary_rows(name, review))
     summary = review.summary()
     interrupted = review.interrupted
-    why = _explain_biggest(review, why_depth, quiet) if why_depth else {}
+    explained = _explain_biggest(review, quiet) if why else {}
     if as_json:
         emit_json(
             {
-                "engine": engine,
-                "limits": {**limits.given(), **options},
-                "threshold": threshold,
+                **review.to_dict(),
                 "moves": [_analyze_row(m) for m in review.moves],
-                "summary": summary,
-                "critical_moments": [m.number for m in review.critical_moments()],
-                "why": {str(k): e.to_dict() for k, e in why.items()},
+                "why": {str(k): e.to_dict() for k, e in explained.items()},
                 "end": game.end.to_text(),
-                "interrupted": interrupted,
             }
         )
         return INTERRUPTED if interrupted else 0
     if interrupted:
         click.echo(f"interrupted: the first {len(review.moves)} of {len(game)} moves analysed")
+    click.echo(f"budget: {budget.text()} (values for the player who moved; + is good for them)")
     click.echo(
-        f"{'#':>3}  pl  {'move':<12} {'engine':<12} {'before':>7} {'after':>7} {'loss':>6} {'win lost':>8} "
+        f"{'#':>3}  pl  {'move':<12} {'best':<12} {'best':>6} {'played':>7} {'loss':>5} {'win lost':>8} "
         f"{'win0':>5}  class"
     )
     for m in review.moves:
         judged = "forced" if m.forced else m.judgement
         click.echo(
             f"{m.number:>3}  {m.player:>2}  {m.move:<12} {m.best_move or '-':<12} "
-            f"{m.best_value:>+7.1f} {m.played_value:>+7.1f} {m.loss:>6.1f} {100 * m.win_loss:>7.0f}% "
+            f"{_signed(m.best_value):>6} {_signed(m.played_value):>7} {m.loss:>5.1f} {100 * m.win_loss:>7.0f}% "
             f"{100 * m.win0:>4.0f}%  {judged}{' ' + m.flag if m.flag else ''}{_proof_note(m)}"
         )
     click.echo()
@@ -223,24 +204,25 @@ def _analyze_one(
             )
             click.echo(f"player {s['player']}'s biggest mistakes: {worst}")
             for b in s["biggest_mistakes"]:
-                if b["number"] in why:
-                    e = why[b["number"]]
-                    terms = ", ".join(f"{t['name']} {t['points']:+.1f}" for t in e.terms[:3])
-                    click.echo(
-                        f"  why {b['number']}. {b['move']}: {e.difference:.1f} points at depth {why_depth}: {terms}"
-                    )
+                if b["number"] in explained:
+                    e = explained[b["number"]]
+                    groups = ", ".join(f"{g['name']} {g['points']:+.1f}" for g in e.groups[:3])
+                    click.echo(f"  why {b['number']}. {b['move']}: {e.difference:.1f} points: {groups}")
     moments = review.critical_moments()
     if moments:
         click.echo(
-            "critical moments (largest swings of player 0's win probability): "
+            "critical moments (the moves that lost the most win probability): "
             + ", ".join(f"{m.number}. {m.move}" for m in moments)
         )
     return INTERRUPTED if interrupted else 0
 
 
-def _analyze_many(
-    records, engine, threshold, limits, options, csv_file, backend, processes, address, quiet
-) -> int:
+def _signed(v: float) -> str:
+    """A value with its sign, one decimal, never ``-0.0``."""
+    return f"{v + 0.0:+.1f}" if round(v, 1) != 0 else "0.0"
+
+
+def _analyze_many(records, budget, csv_file, backend, processes, address, quiet) -> int:
     """One CSV row per game and player, each game's rows written as it finishes."""
     from patchsolve.analysis import CSV_FIELDS, review_games
 
@@ -252,16 +234,7 @@ def _analyze_many(
         w = csv.DictWriter(fh, fieldnames=CSV_FIELDS)
         w.writeheader()
         fh.flush()
-        for rows in review_games(
-            records,
-            engine=engine,
-            threshold=threshold,
-            backend=backend,
-            workers=processes,
-            address=address,
-            limits=limits,
-            **options,
-        ):
+        for rows in review_games(records, budget, backend=backend, workers=processes, address=address):
             w.writerows(rows)
             fh.flush()
             done += 1
@@ -301,37 +274,35 @@ def _analyze_row(m) -> dict:
 @click.command(context_settings=CONTEXT)
 @position_arguments
 @click.option("--move", "-m", "move", required=True, help="The move to explain, e.g. 24:0@d3 or walk.")
+@budget_options
 @click.option(
-    "--depth",
-    type=click.IntRange(2, 64),
-    default=6,
-    show_default=True,
-    help="How far both searches look (the move's search one ply less, after the move).",
+    "--top", type=click.IntRange(1, 30), default=6, show_default=True, help="Groups of terms shown."
 )
-@click.option("--top", type=click.IntRange(1, 30), default=6, show_default=True, help="Terms shown.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def explain(position, position_file, move, depth, top, as_json):
+def explain(position, position_file, move, budget, top, as_json):
     """Why MOVE is worse than the engine's best in POSITION, measured.
 
     \b
-    Both moves are searched to the same horizon (the position at --depth,
-    the position after MOVE one ply less). The value difference is split
-    into the evaluation's terms at the ends of the two lines (income still
-    to collect, holes, the 7x7 bonus, the next patches that fit, ...), the
-    score's parts (buttons, empty squares, the bonus claimed) and what the
-    search saw beyond the lines; the line ends' facts are shown side by side.
+    Both moves are valued in one search of POSITION (the same depth; near
+    the end the exact solver proves them): the difference is what the game
+    review charges MOVE at the same budget. It is split into the
+    evaluation's terms at the ends of the two lines, in points for the
+    player who moves (+ where the best line is better), grouped by what
+    they are about (the quilt, buttons and income, time, the 7x7 bonus)
+    so that the groups add up to the difference; the line ends' facts are
+    shown side by side.
 
     \b
     Examples:
       patchsolve explain --move walk
-      patchsolve explain --move 4:0@a1 --depth 4 --json
+      patchsolve explain --move 4:0@a1 --nodes 100000 --json
     """
     from patchsolve.explanation import explain as explain_move
 
     pos = load_position(position, position_file)
     if pos.is_over:
         raise CliError("the game is over: there is no move to explain")
-    e = explain_move(pos, pos.parse_move(move), depth=depth)
+    e = explain_move(pos, pos.parse_move(move), budget)
     if as_json:
         emit_json(e.to_dict())
         return 0
@@ -352,13 +323,7 @@ def explain(position, position_file, move, depth, top, as_json):
     show_default=True,
     help="A move is an exercise when it lost more than this many points.",
 )
-@click.option(
-    "--depth",
-    type=click.IntRange(2, 64),
-    default=5,
-    show_default=True,
-    help="Depth of the review and of the exercises' ranked moves.",
-)
+@budget_options
 @click.option(
     "--tolerance",
     type=click.FloatRange(min=0),
@@ -368,22 +333,23 @@ def explain(position, position_file, move, depth, top, as_json):
 )
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 @click.option("--json", "as_json", is_flag=True, help="List the exercises as JSON (for other front ends).")
-def quiz(record, player, threshold, depth, tolerance, quiet, as_json):
+def quiz(record, player, threshold, budget, tolerance, quiet, as_json):
     """Learn from your mistakes: the positions of a game where a player lost
     the most, one at a time; type the move you would play.
 
-    
-    The game is reviewed first (alpha-beta at --depth). Each exercise's
-    moves are ranked by one MultiPV search at --depth, so their values are
-    comparable; an answer outside the ranked rows is searched after it one
-    ply shallower (the same horizon). At the prompt: a move, 'skip', 'hint'
-    or 'quit'; end of input ends the session. The score is the exercises
-    found within --tolerance points of the best.
+    \b
+    The game is reviewed first (patchsolve analyze, the same budget). Each
+    exercise's moves are ranked in one search that also values the move
+    played (choice first), so their values are comparable; the move played
+    is never an answer. An answer outside the ranked rows is valued
+    against the best in one search of its position. At the prompt: a move,
+    'skip', 'hint' or 'quit'; end of input ends the session. The score is
+    the exercises found within --tolerance points of the best.
 
-    
+    \b
     Examples:
-      patchsolve quiz game.txt --player 0 --depth 3 --json
-      printf 'walk\\nquit\\n' | patchsolve quiz game.txt --depth 3
+      patchsolve quiz game.txt --player 0 --json
+      printf 'walk\\nquit\\n' | patchsolve quiz game.txt --nodes 50000
     """
     from patchsolve import render
     from patchsolve.analysis import analyze_game
@@ -391,15 +357,17 @@ def quiz(record, player, threshold, depth, tolerance, quiet, as_json):
     from patchsolve.quiz import exercises, grade
 
     game = Game.from_text(read_file(record))
-    info(quiet, f"reviewing the {len(game)} moves at depth {depth}")
-    review = analyze_game(game, threshold=threshold, depth=depth)
-    found = exercises(review, player=player, threshold=threshold, depth=depth, tolerance=tolerance)
+    if len(game) == 0:
+        raise CliError("the game has no moves to practise")
+    info(quiet, f"reviewing the {len(game)} moves at {budget.text()}")
+    review = analyze_game(game, budget)
+    found = exercises(review, player=player, threshold=threshold, tolerance=tolerance)
     if as_json:
         emit_json(
             {
                 "threshold": threshold,
                 "tolerance": tolerance,
-                "depth": depth,
+                "budget": budget.to_dict(),
                 "exercises": [e.to_dict() for e in found],
             }
         )

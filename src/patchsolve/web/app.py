@@ -30,6 +30,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from patchsolve.errors import PatchsolveError
+from patchsolve.review.judge import DEFAULT_NODES
 from patchsolve.web import views
 from patchsolve.web.jobs import Busy, JobRunner
 
@@ -38,13 +39,14 @@ BODY_TIMEOUT = 10.0  # seconds for a request body to arrive
 MAX_TOKEN = 40  # characters of a quoted token kept in an error message
 MAX_MESSAGE = 2000  # characters of an error message
 MAX_TIME = 30.0  # seconds a search may be given
-MAX_ANALYZE_TIME = 2.0  # seconds per position of a game review ...
-MAX_REVIEW_TIME = 120.0  # ... and for the whole review (long games get less a position)
+REVIEW_NODES = DEFAULT_NODES  # a review's budget a position: the CLI's (patchsolve.review.judge) ...
+MIN_REVIEW_NODES = 1_000
+MAX_REVIEW_NODES = 3_000_000  # ... at most this
+MAX_REVIEW_TIME = 600.0  # seconds for the whole review (a Stop keeps the moves judged so far)
 MAX_DEPTH = 30
 MAP_SAMPLES = 1000  # greedy continuations behind a quilt map (about 0.1 s)
-EXPLAIN_DEPTH = 5  # explain's default depth in the page (about 0.1 s); at most:
-MAX_EXPLAIN_DEPTH = 8
-QUIZ_DEPTH = 5  # the exercises' MultiPV depth in the page
+MAX_EXPLAIN_NODES = 1_000_000  # explain's budget at most (its default: the review's)
+QUIZ_NODES = 100_000  # the exercises' budget in the page (each ranks 8 moves)
 QUIZ_COUNT = 10  # exercises at most
 MAX_TOP = 16  # root moves valued one by one (alpha-beta multipv)
 ENGINES = ("alphabeta", "mcts")
@@ -189,8 +191,8 @@ async def api_explain(request: Request):
     if pos.is_over:
         raise ApiError(422, "the game is over: there is no move to explain")
     move = pos.parse_move(text(data, "move"))
-    depth = number(data, "depth", EXPLAIN_DEPTH, 2, MAX_EXPLAIN_DEPTH, int)
-    e = await run_in_threadpool(lambda: explain(pos, move, depth=depth, workers=1))
+    nodes = number(data, "nodes", REVIEW_NODES, MIN_REVIEW_NODES, MAX_EXPLAIN_NODES, int)
+    e = await run_in_threadpool(lambda: explain(pos, move, nodes=nodes))
     return JSONResponse({**e.to_dict(), "text": e.text()})
 
 
@@ -209,7 +211,7 @@ async def api_quiz(request: Request):
         raise ApiError(400, "'player' must be 0, 1 or null")
     threshold = number(data, "threshold", 3.0, 0, 200)
     found = await run_in_threadpool(
-        lambda: exercises_of_moves(moves, player, threshold, QUIZ_DEPTH, count=QUIZ_COUNT, workers=1)
+        lambda: exercises_of_moves(moves, player, threshold, count=QUIZ_COUNT, nodes=QUIZ_NODES)
     )
     return JSONResponse({"exercises": [e.to_dict() for e in found]})
 
@@ -223,7 +225,9 @@ async def api_quiz_grade(request: Request):
     data = await read_json(request)
     exercise = exercise_of_dict(data.get("exercise"))
     move = text(data, "move")
-    g = await run_in_threadpool(lambda: grade(exercise, move, workers=1))
+    if exercise.budget.get("nodes") != QUIZ_NODES:  # the server's budget, never the client's
+        raise ApiError(400, f"an exercise of this server is valued at {QUIZ_NODES} nodes")
+    g = await run_in_threadpool(lambda: grade(exercise, move))
     return JSONResponse(
         {"move": g.move, "value": g.value, "loss": g.loss, "correct": g.correct, "bound": g.bound}
     )
@@ -287,20 +291,16 @@ async def api_search(request: Request):
 
 
 async def api_analyze(request: Request):
-    """Start a review job on a game; its id."""
+    """Start a review job on a game (the CLI's budget: ``nodes`` a position); its id."""
     data = await read_json(request)
     game = views.game_of(data.get("game", {}))
     if len(game) == 0:
         raise ApiError(422, "the game has no moves to review")
-    positions = len(game) + 1
-    per_move = min(number(data, "time", 0.2, 0.01, MAX_ANALYZE_TIME), MAX_REVIEW_TIME / positions)
     payload = {
         "record": game.to_text(),
-        "engine": engine_of(data),
-        "time": per_move,
-        "threshold": number(data, "threshold", 5.0, 0, 200),
+        "nodes": number(data, "nodes", REVIEW_NODES, MIN_REVIEW_NODES, MAX_REVIEW_NODES, int),
     }
-    job = request.app.state.jobs.submit("analyze", payload, per_move * positions)
+    job = request.app.state.jobs.submit("analyze", payload, MAX_REVIEW_TIME)
     return JSONResponse(job.to_dict(), status_code=202)
 
 

@@ -102,26 +102,20 @@ def _alphabeta_by_depth(pos, budget, max_depth, top, report) -> dict:
 def _analyze_job(payload, report) -> dict:
     from patchsolve.analysis import analyze_game
     from patchsolve.game import Game
+    from patchsolve.review.judge import Budget
     from patchsolve.review_svg import review_svg
-    from patchsolve.search import search
 
     game = Game.from_text(payload["record"])
-    engine, budget = payload["engine"], payload["time"]
-
     partial: dict = {}
 
-    def evaluate(pos, k, n):
+    def progress(k, n):
         report({"position": k + 1, "positions": n, **partial})
-        limits = {"time": budget} if engine == "alphabeta" else {"time": budget, "seed": 0}
-        return search(pos, engine=engine, **limits)
 
     def so_far(review):
-        # what a Stop keeps: the review of the moves searched so far (jobs.JobRunner._kept)
+        # what a Stop keeps: the review of the moves judged so far (jobs.JobRunner._kept)
         partial["partial"] = {**review.to_dict(), "svg": review_svg(review), "partial": True}
 
-    review = analyze_game(
-        game, engine=engine, threshold=payload["threshold"], evaluate=evaluate, on_review=so_far
-    )
+    review = analyze_game(game, Budget(nodes=payload["nodes"]), progress=progress, on_review=so_far)
     return {**review.to_dict(), "svg": review_svg(review)}
 
 

@@ -1,0 +1,233 @@
+"""How far a review's verdicts can be trusted: the one measure of a move
+(patchsolve.review.measure) against exact values and against itself at a
+deeper budget.
+
+Two sets, each written as JSON lines while it runs (a row a move judged):
+
+``late``   The perfect-play set (benchmarks/exact_26_34.jsonl: positions of
+           the last third of self-play games, every legal move valued by the
+           solver), positions whose value is exact. In each: up to two
+           optimal moves, two moves losing 1-3 points and two losing 6 or
+           more (exactly, or proven no better than value - 6), seeded.
+``early``  Positions at plies 6-30 of seeded engine self-play games (20,000
+           nodes a move): the move played there and a seeded random legal
+           move, each measured at the budget and at ``--deep`` times it (10
+           and 20 times: the same-footing references, since no exact values
+           exist this early).
+
+    python benchmarks/judge/judge.py late --nodes 300000 --out late_300k.jsonl
+    python benchmarks/judge/judge.py early --nodes 300000 --deep 10,20 --out early_300k.jsonl
+    python benchmarks/judge/judge.py report late_300k.jsonl early_300k.jsonl
+
+``report`` recomputes every class from the stored losses (so the class
+boundaries can be changed without searching again: ``--min-points``) and
+prints the issue's targets: optimal moves classed mistake or blunder (at
+most 1%) and best or good (at least 95%); moves losing 6 or more classed
+best or good (at most 5%); the mean |measured - exact loss| (at most 0.5);
+early, the share of moves whose loss agrees within 1 point with the deep
+reference (at least 90%) and the share of flagged classes that survive the
+deep search (at least 90%).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+import patchsolve as ps  # noqa: E402
+from bench_exact import DATA, read_rows  # noqa: E402
+from patchsolve import analysis  # noqa: E402
+from patchsolve.review import Budget, measure  # noqa: E402
+
+FLAGGED = ("inaccuracy", "mistake", "blunder")
+
+
+def _measured(pos, move, budget: Budget) -> dict:
+    """The measure's raw numbers (what a class is computed from)."""
+    t0 = time.process_time()
+    m = measure(pos, move, budget)
+    return {
+        "loss": m.loss,
+        "win_loss": m.win_loss,
+        "win_before": m.best.win_probability,
+        "proven_before": m.best.proven,
+        "proven_after": m.played.proven,
+        "exact": m.exact,
+        "forced": m.forced,
+        "depth": m.depth,
+        "best": m.best.move,
+        "cpu": time.process_time() - t0,
+    }
+
+
+def late_moves(row: dict, rng: random.Random) -> list[tuple[str, str, float, bool]]:
+    """(kind, move, exact loss or its least value, whether that is a bound)
+    for the moves judged in a position of the perfect-play set."""
+    value = row["value"]
+    optimal, small, big = [], [], []
+    for m in row["moves"]:
+        if m["bound"] == "exact":
+            loss = value - m["score"]
+            if loss == 0:
+                optimal.append((m["move"], 0.0, False))
+            elif 1 <= loss <= 3:
+                small.append((m["move"], float(loss), False))
+            elif loss >= 6:
+                big.append((m["move"], float(loss), False))
+        elif value - m["upper"] >= 6:
+            big.append((m["move"], float(value - m["upper"]), True))
+    out = []
+    for kind, moves in (("optimal", optimal), ("loses_1_3", small), ("loses_6", big)):
+        for move, loss, bound in rng.sample(moves, min(2, len(moves))):
+            out.append((kind, move, loss, bound))
+    return out
+
+
+def run_late(args) -> None:
+    budget = Budget(nodes=args.nodes)
+    rows = read_rows(DATA)
+    with open(args.out, "w") as fh:
+        for i, row in enumerate(rows[: args.positions]):
+            rng = random.Random(args.seed * 100_003 + i)
+            pos = ps.Position(row["position"])
+            for kind, move, loss, bound in late_moves(row, rng):
+                rec = {"set": "late", "index": i, "kind": kind, "move": move, "exact_loss": loss}
+                rec["exact_loss_is_bound"] = bound
+                rec.update(_measured(pos, move, budget))
+                fh.write(json.dumps(rec) + "\n")
+                fh.flush()
+            print(f"[{i + 1}/{min(len(rows), args.positions)}]", file=sys.stderr, flush=True)
+
+
+def early_positions(count: int, seed: int) -> list[tuple[ps.Position, str]]:
+    """(position, the move the engine played there) at plies 6-30 of seeded
+    self-play games, one a game."""
+    out = []
+    for g in range(count):
+        game = ps.Game.new(seed=seed * 1_000 + g)
+        stop = 6 + (g * 7) % 25
+        while len(game) < stop and not game.end.is_over:
+            game.push(ps.search(game.end, nodes=20_000, workers=1, seed=0).best_move)
+        pos = game.end
+        played = ps.search(pos, nodes=20_000, workers=1, seed=0).best_move
+        out.append((pos, str(played)))
+    return out
+
+
+def run_early(args) -> None:
+    budget = Budget(nodes=args.nodes)
+    deeps = [int(x) for x in args.deep.split(",")]
+    with open(args.out, "w") as fh:
+        for i, (pos, played) in enumerate(early_positions(args.positions, args.seed)):
+            rng = random.Random(args.seed * 100_003 + i)
+            moves = [("played", played), ("random", str(rng.choice(pos.legal_moves())))]
+            for kind, move in moves:
+                rec = {"set": "early", "index": i, "kind": kind, "move": move, "position": pos.to_text()}
+                rec.update(_measured(pos, move, budget))
+                for k in deeps:
+                    rec[f"deep{k}"] = _measured(pos, move, Budget(nodes=args.nodes * k))
+                fh.write(json.dumps(rec) + "\n")
+                fh.flush()
+            print(f"[{i + 1}/{args.positions}]", file=sys.stderr, flush=True)
+
+
+def class_of(rec: dict, min_points) -> str:
+    """The review's class of a measured move, with ``min_points`` as the floor."""
+    if rec["forced"]:
+        return "best"
+    if rec["proven_before"] == "win" and rec["proven_after"] == "loss":
+        return "blunder"
+    saved = analysis.MIN_POINTS
+    analysis.MIN_POINTS = tuple(min_points)
+    try:
+        return analysis.classify(rec["loss"], rec["win_loss"], rec["win_before"])
+    finally:
+        analysis.MIN_POINTS = saved
+
+
+def share(hits: int, n: int) -> str:
+    return f"{hits}/{n} = {100 * hits / n:.1f}%" if n else "none"
+
+
+def report(args) -> None:
+    min_points = tuple(float(x) for x in args.min_points.split(","))
+    recs = [json.loads(line) for path in args.files for line in Path(path).read_text().splitlines() if line]
+    late = [r for r in recs if r["set"] == "late"]
+    early = [r for r in recs if r["set"] == "early"]
+    print(
+        f"class floors (points): inaccuracy {min_points[0]}, mistake {min_points[1]}, blunder {min_points[2]}"
+    )
+    if late:
+        opt = [r for r in late if r["kind"] == "optimal"]
+        big = [r for r in late if r["kind"] == "loses_6"]
+        small = [r for r in late if r["kind"] == "loses_1_3"]
+        cls = {id(r): class_of(r, min_points) for r in late}
+        print(f"late set: {len(late)} moves in {len({r['index'] for r in late})} positions")
+        print(
+            "  optimal classed mistake/blunder (<= 1%):",
+            share(sum(cls[id(r)] in ("mistake", "blunder") for r in opt), len(opt)),
+        )
+        print(
+            "  optimal classed best/good (>= 95%):",
+            share(sum(cls[id(r)] in ("best", "good") for r in opt), len(opt)),
+        )
+        print(
+            "  losing >= 6 classed best/good (<= 5%):",
+            share(sum(cls[id(r)] in ("best", "good") for r in big), len(big)),
+        )
+        exact = [r for r in late if not r["exact_loss_is_bound"]]
+        err = [abs(r["loss"] - r["exact_loss"]) for r in exact]
+        print(f"  mean |loss - exact loss| (<= 0.5): {sum(err) / len(err):.3f} over {len(err)} moves")
+        print(f"  measured exactly: {share(sum(r['exact'] for r in late), len(late))}")
+        for name, group in (("optimal", opt), ("loses_1_3", small), ("loses_6", big)):
+            counts = {c: sum(cls[id(r)] == c for r in group) for c in analysis.CLASSES}
+            print(f"  {name}: {counts}")
+        cpu = [r["cpu"] for r in late]
+        print(f"  CPU a move: mean {sum(cpu) / len(cpu):.2f} s, max {max(cpu):.2f} s")
+    if early:
+        print(f"early set: {len(early)} moves in {len({r['index'] for r in early})} positions")
+        agree = sum(abs(r["loss"] - r["deep20"]["loss"]) <= 1 for r in early)
+        print("  loss within 1 point of 20x the budget (>= 90%):", share(agree, len(early)))
+        deep = [r["deep10"] | {"forced": r["forced"]} for r in early]
+        flagged = [(r, d) for r, d in zip(early, deep) if class_of(r, min_points) in FLAGGED]
+        kept = sum(class_of(d, min_points) in FLAGGED for _, d in flagged)
+        same = sum(class_of(d, min_points) == class_of(r, min_points) for r, d in flagged)
+        print("  flagged classes still flagged at 10x (>= 90%):", share(kept, len(flagged)))
+        print("  flagged classes the same class at 10x:", share(same, len(flagged)))
+        good = [(r, d) for r, d in zip(early, deep) if class_of(r, min_points) in ("best", "good")]
+        stay = sum(class_of(d, min_points) in ("best", "good") for _, d in good)
+        print("  best/good still best/good at 10x:", share(stay, len(good)))
+        counts = {c: sum(class_of(r, min_points) == c for r in early) for c in analysis.CLASSES}
+        print(f"  classes at the budget: {counts}")
+        cpu = [r["cpu"] for r in early]
+        print(f"  CPU a move: mean {sum(cpu) / len(cpu):.2f} s at the budget")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="command", required=True)
+    for name in ("late", "early"):
+        p = sub.add_parser(name)
+        p.add_argument("--nodes", type=int, default=300_000)
+        p.add_argument("--positions", type=int, default=1_000 if name == "late" else 100)
+        p.add_argument("--seed", type=int, default=0)
+        p.add_argument("--out", required=True)
+        if name == "early":
+            p.add_argument("--deep", default="10,20", help="the references' budgets, times the budget")
+    p = sub.add_parser("report")
+    p.add_argument("files", nargs="+")
+    p.add_argument("--min-points", default=",".join(str(x) for x in analysis.MIN_POINTS))
+    args = ap.parse_args(argv)
+    {"late": run_late, "early": run_early, "report": report}[args.command](args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

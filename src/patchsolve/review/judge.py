@@ -1,0 +1,369 @@
+"""One measure of a move: the move played and the best move valued on the
+same footing, the same on every run.
+
+Every verdict on a person's move -- the review (``analyze``), ``explain``,
+the quiz, the web page's ``why?`` -- comes from :func:`measure`:
+
+- **One search.** The alpha-beta searches the position before the move, one
+  thread, within a node (or depth) budget, and values the move played as a
+  line of its own in every iteration (``include``: UCI's ``searchmoves``,
+  in addition to the best line). Both values are read from the same
+  iteration, at the same depth, so the loss is the difference of two values
+  that look equally far ahead. A move valued as high as the best loses 0;
+  the loss is never negative (the best is the higher of the two).
+- **Proven where it can be.** Within ``ENDGAME_SPACES`` of the end, the
+  exact solver values both positions (the one before the move and the one
+  after it) within ``Budget.solver_nodes`` each. Where it proves both, the
+  loss is exact (``bound="exact"``); where it proves bounds, each estimate
+  is kept within them, so the loss is within what is proven.
+- **Reproducible.** A node or depth budget on one thread: the same position,
+  move and budget give the same measure on every run and every machine.
+
+Values are final score margins for the player who moves (the mover). The
+win probability of each side is the calibrated curve of the estimate
+(``search.result.win_probability_of``, at the position's phase), or 1 or 0
+where the solver proved who wins.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from patchsolve.errors import IllegalMoveError, LimitError, PatchsolveError
+
+DEFAULT_NODES = 300_000  # alpha-beta nodes a position (benchmarks/judge/)
+SOLVER_RATIO = 3  # solver nodes per alpha-beta node of the budget (a solver node costs about a third)
+MAX_NODES = 2**40
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What stands behind a verdict: an alpha-beta budget a position (one
+    thread) -- ``nodes`` or a ``depth`` -- and, near the end, the exact
+    solver's nodes for each of the two positions it values."""
+
+    nodes: int | None = None
+    depth: int | None = None
+
+    def __post_init__(self):
+        if self.nodes is None and self.depth is None:
+            object.__setattr__(self, "nodes", DEFAULT_NODES)
+        if self.nodes is not None and self.depth is not None:
+            raise LimitError("a review's budget is nodes or a depth, not both")
+        if self.nodes is not None and (
+            isinstance(self.nodes, bool)
+            or not isinstance(self.nodes, int)
+            or not 1_000 <= self.nodes <= MAX_NODES
+        ):
+            raise LimitError(f"nodes must be an integer in 1000..{MAX_NODES}, not {self.nodes!r}")
+        if self.depth is not None and (
+            isinstance(self.depth, bool) or not isinstance(self.depth, int) or not 1 <= self.depth <= 64
+        ):
+            raise LimitError(f"depth must be an integer in 1..64, not {self.depth!r}")
+
+    @property
+    def solver_nodes(self) -> int:
+        """The exact solver's nodes for each position near the end."""
+        return SOLVER_RATIO * (self.nodes if self.nodes is not None else DEFAULT_NODES)
+
+    def limits(self) -> dict:
+        """The alpha-beta's limits (one thread: reproducible)."""
+        given = {"nodes": self.nodes} if self.nodes is not None else {"depth": self.depth}
+        return {**given, "workers": 1, "seed": 0}
+
+    def text(self) -> str:
+        """The budget in words, e.g. ``300,000 nodes a position``."""
+        if self.nodes is not None:
+            return f"{self.nodes:,} nodes a position"
+        return f"depth {self.depth} a position"
+
+    def to_dict(self) -> dict:
+        """JSON-ready: the budget and its words."""
+        return {
+            "nodes": self.nodes,
+            "depth": self.depth,
+            "solver_nodes": self.solver_nodes,
+            "text": self.text(),
+        }
+
+
+def as_budget(budget=None, **limits) -> Budget:
+    """A :class:`Budget` from a Budget, or from ``nodes=`` / ``depth=``
+    keywords (none: the default)."""
+    if budget is not None:
+        if not isinstance(budget, Budget):
+            raise LimitError(f"budget must be a patchsolve Budget, not {type(budget).__name__}")
+        if limits:
+            raise LimitError("give the budget either as a Budget or as nodes/depth, not both")
+        return budget
+    unknown = sorted(set(limits) - {"nodes", "depth"})
+    if unknown:
+        raise LimitError(
+            f"a review's budget is nodes or depth ({', '.join(unknown)} given): a time or more threads "
+            "would make its verdicts change from run to run"
+        )
+    return Budget(**limits)
+
+
+@dataclass(frozen=True)
+class Side:
+    """One of the two moves compared: its value for the mover, what kind of
+    number it is, and its line."""
+
+    move: str
+    value: float
+    bound: str  # "exact", "lower", "upper" (proven bounds) or "estimate"
+    win_probability: float  # the mover's chance to win after it (1 or 0 where proven)
+    proven: str | None  # "win"/"loss" for the mover where the solver proved it
+    pv: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Measure:
+    """The move played against the best, on one footing (see the module)."""
+
+    position: str  # notation, before the move
+    player: int  # the mover
+    played: Side
+    best: Side
+    loss: float  # best.value - played.value, >= 0 (points)
+    win_loss: float  # best.win_probability - played.win_probability, >= 0
+    exact: bool  # both values proven exactly
+    depth: int  # the alpha-beta iteration both values come from (0: none finished)
+    forced: bool  # the only legal move
+    budget: Budget
+    rows: list[dict] = field(default_factory=list)  # the search's ranked rows (choice first), JSON-ready
+    interrupted: bool = False  # Ctrl-C / request_stop cut a search short
+
+    @property
+    def is_best(self) -> bool:
+        """The move played is as good as the best by this measure."""
+        return self.loss <= 0 and self.win_loss <= 0
+
+    def to_dict(self) -> dict:
+        """JSON-ready."""
+        return {
+            "position": self.position,
+            "player": self.player,
+            "played": vars(self.played),
+            "best": vars(self.best),
+            "loss": self.loss,
+            "win_loss": self.win_loss,
+            "exact": self.exact,
+            "depth": self.depth,
+            "forced": self.forced,
+            "budget": self.budget.to_dict(),
+            "rows": self.rows,
+            "interrupted": self.interrupted,
+        }
+
+
+def measure(position, move, budget: Budget | None = None, *, rows: int = 1, **limits) -> Measure:
+    """The move ``move`` (text or Move) played in ``position`` against the
+    best move there, valued on the same footing (see the module), within
+    ``budget`` (a :class:`Budget`, or ``nodes=`` / ``depth=``; default
+    :data:`DEFAULT_NODES` nodes). ``rows`` > 1 also ranks that many moves
+    (choice first) in the same search (the quiz's acceptable moves)."""
+    from patchsolve.position import Position, as_position
+
+    budget = as_budget(budget, **limits)
+    pos = Position(position) if isinstance(position, str) else as_position(position)
+    if pos.is_over:
+        raise PatchsolveError("the game is over: there is no move to judge")
+    if isinstance(rows, bool) or not isinstance(rows, int) or not 1 <= rows <= 64:
+        raise LimitError(f"rows must be an integer in 1..64, not {rows!r}")
+    played = pos.parse_move(move) if isinstance(move, str) else move
+    if not pos.is_legal(played):
+        raise IllegalMoveError(f"{played} is not a legal move in this position")
+    return _Measurer(pos, played, budget, rows).run()
+
+
+class _Measurer:
+    """One :func:`measure`: the alpha-beta's two lines, then the solver's proofs."""
+
+    def __init__(self, pos, played, budget: Budget, rows: int):
+        self.pos, self.played, self.budget, self.rows = pos, played, budget, rows
+        self.mover = pos.to_move
+        self.interrupted = False
+
+    def run(self) -> Measure:
+        from patchsolve.search.result import choice_first, row_dict
+        from patchsolve.search.shortcut import near_end
+
+        rows, depth = self._search()
+        best_row = rows[0]
+        played_row = next(d for d in rows if d["move"] == self.played)
+        best = self._side(best_row)
+        played = self._side(played_row)
+        if near_end(self.pos) and not self.interrupted:
+            best, played = self._prove(best, played)
+        if played.value > best.value or (
+            played.value == best.value and played.win_probability > best.win_probability
+        ):
+            best = played  # the move played is the best this measure finds
+        exact = best.bound == "exact" and played.bound == "exact"
+        return Measure(
+            self.pos.to_text(),
+            self.mover,
+            played,
+            best,
+            max(0.0, best.value - played.value),
+            max(0.0, best.win_probability - played.win_probability),
+            exact,
+            depth,
+            len(self.pos.legal_moves()) == 1,
+            self.budget,
+            [row_dict(d) for d in choice_first(self.pos, rows)],
+            self.interrupted,
+        )
+
+    def _search(self) -> tuple[list[dict], int]:
+        """The ranked rows of one alpha-beta search, the move played among
+        them (valued in the same iteration), and the depth."""
+        from patchsolve.errors import SearchInterrupted
+        from patchsolve.search import search
+
+        try:
+            r = search(
+                self.pos,
+                engine="alphabeta",
+                endgame_solve=False,
+                multipv=self.rows,
+                include=[self.played],
+                **self.budget.limits(),
+            )
+        except SearchInterrupted as e:  # in a script: keep what the search found, then stop
+            r = e.result
+            self.interrupted = True
+            if r is None:
+                raise
+        self.interrupted = self.interrupted or r.interrupted
+        rows = list(r.root_moves)
+        if not any(
+            d["move"] == self.played for d in rows
+        ):  # no iteration finished: value the move statically
+            rows.append(_static_row(self.pos, self.played))
+        rows.sort(key=lambda d: -d["score"])  # the best first (choice-first order is kept for display)
+        return rows, r.depth
+
+    def _wp(self, value: float) -> float:
+        """The mover's win probability of an estimated ``value``."""
+        from patchsolve.search.result import phase_of, win_probability_of
+
+        return win_probability_of(value, phase_of(self.pos))
+
+    def _side(self, row: dict) -> Side:
+        proven = row.get("proven")
+        value = float(row["score"])
+        wp = (1.0 if proven == "win" else 0.0) if proven is not None else self._wp(value)
+        pv = [str(m) for m in row.get("pv") or [row["move"]]]
+        return Side(str(row["move"]), value, row["bound"], wp, proven, pv)
+
+    def _prove(self, best: Side, played: Side) -> tuple[Side, Side]:
+        """Near the end: the solver's values of the position (the best move)
+        and of the position after the move played, each estimate kept
+        within what it proves."""
+        root = self._solve(self.pos)
+        if root is not None:
+            proof = _for_mover(root, self.pos, self.mover)
+            move = self._proven_best(root)
+            best = _within(best, proof, self._wp, move, proof.pv if move else None)
+        child = self.pos.play(self.played)
+        if child.is_over:
+            played = _finished(child, self.mover, str(self.played))
+        else:
+            r = self._solve(child)
+            if r is not None:
+                proof = _for_mover(r, child, self.mover)
+                line = [str(self.played)] + proof.pv if r.bound == "exact" and r.proven_best else None
+                played = _within(played, proof, self._wp, None, line)
+        return best, played
+
+    def _solve(self, pos):
+        """The solver's result on ``pos`` within the budget (None when
+        interrupted before it proved anything)."""
+        from patchsolve.errors import SearchInterrupted
+        from patchsolve.search import solve
+
+        try:
+            r = solve(pos, nodes=self.budget.solver_nodes, workers=1, hash_mb=16)
+        except SearchInterrupted as e:
+            self.interrupted = True
+            return None if e.result is None else e.result
+        if r.interrupted:
+            self.interrupted = True
+        return r
+
+    def _proven_best(self, root) -> str | None:
+        """The solver's best move when it proved it (with an exact value)."""
+        if root.bound == "exact" and root.proven_best and root.best_move is not None:
+            return str(root.best_move)
+        return None
+
+
+def _for_mover(r, pos, mover: int):
+    """A solver result on ``pos`` as bounds for ``mover`` (negated across a
+    change of the player to move)."""
+    from types import SimpleNamespace
+
+    lo = r.lower if r.lower is not None else (r.score if r.bound in ("exact", "lower") else None)
+    hi = r.upper if r.upper is not None else (r.score if r.bound in ("exact", "upper") else None)
+    proven = r.proven
+    if pos.to_move != mover:
+        lo, hi = (None if hi is None else -hi), (None if lo is None else -lo)
+        proven = None if proven is None else ("loss" if proven == "win" else "win")
+    return SimpleNamespace(lower=lo, upper=hi, proven=proven, pv=[str(m) for m in r.pv or []])
+
+
+def _within(side: Side, proof, wp_of, move: str | None = None, pv: list | None = None) -> Side:
+    """``side`` with its value kept within ``proof``'s bounds (a result
+    for the mover): exact where they meet. ``wp_of`` turns a value into the
+    mover's win probability (the calibrated curve at the position's
+    phase). ``move`` and ``pv``, where the solver proved them, replace the
+    side's move and line."""
+    lo, hi = proof.lower, proof.upper
+    value = side.value
+    if lo is not None:
+        value = max(value, float(lo))
+    if hi is not None:
+        value = min(value, float(hi))
+    if lo is not None and hi is not None and lo >= hi:
+        bound = "exact"
+    elif lo is not None and value <= lo:
+        bound = "lower"
+    elif hi is not None and value >= hi:
+        bound = "upper"
+    else:
+        bound = side.bound
+    proven = proof.proven
+    if proven is not None:
+        wp = 1.0 if proven == "win" else 0.0
+    elif value != side.value:  # the estimate moved into the proof: its win probability follows
+        wp = wp_of(value)
+    else:
+        wp = side.win_probability
+    return Side(move or side.move, value, bound, wp, proven, list(pv) if pv else side.pv)
+
+
+def _finished(child, mover: int, move: str) -> Side:
+    """The move ends the game: its real margin and outcome for the mover."""
+    s = child.scores()
+    won = child.winner() == mover
+    return Side(
+        move, float(s[mover] - s[1 - mover]), "exact", 1.0 if won else 0.0, "win" if won else "loss", [move]
+    )
+
+
+def _static_row(pos, move) -> dict:
+    """A row for ``move`` from the static evaluation of the position after
+    it (no iteration of the search finished)."""
+    from patchsolve.search.alphabeta import evaluate
+    from patchsolve.search.result import phase_of, root_move
+
+    child = pos.play(move)
+    v = evaluate(child)
+    value = v if child.is_over or child.to_move == pos.to_move else -v
+    return root_move(move, value, "estimate", phase=phase_of(pos), pv=[move])
+
+
+__all__ = ["Budget", "Measure", "Side", "measure", "as_budget", "DEFAULT_NODES"]
