@@ -1,6 +1,5 @@
 """Oracle cost of the group question vs the exact value, one thread, nodes."""
 
-import json
 import sys
 from pathlib import Path
 
@@ -8,8 +7,10 @@ from patchsolve import Position
 from patchsolve.search import _solver
 
 CAP = int(sys.argv[1]) if len(sys.argv) > 1 else 8_000_000
-rows = [json.loads(line) for line in open(Path(__file__).resolve().parents[2] / "exact_26_34.jsonl")]
-rows = [r for r in rows if r.get("exact")]
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from inputs import EXACT_SET, read_jsonl  # noqa: E402
+
+rows = [r for r in read_jsonl(EXACT_SET) if r.get("exact")]
 only = [int(x) for x in sys.argv[2:]]
 
 

@@ -12,13 +12,14 @@ from pathlib import Path
 import patchsolve
 from patchsolve.position import Position
 
-DATA = Path(__file__).resolve().parents[2] / "exact_26_34.jsonl"
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from inputs import EXACT_SET as DATA  # noqa: E402
+from inputs import read_jsonl  # noqa: E402
 
 
 def main() -> None:
     with open(sys.argv[1], "w") as out:
-        for i, line in enumerate(DATA.read_text().splitlines()):
-            d = json.loads(line)
+        for i, d in enumerate(read_jsonl(DATA)):
             t = time.time()
             r = patchsolve.solve(Position.from_text(d["position"]), time=10)
             rec = dict(

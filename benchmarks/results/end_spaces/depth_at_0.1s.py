@@ -7,12 +7,17 @@ each of games 300-359 of the leather corpus (seed 1).
 
 import random
 import statistics
+import sys
+from pathlib import Path
 
 from patchsolve.search import _alphabeta as ab
 from patchsolve.search.result import phase_of
-from patchsolve.selfplay import read_corpus, record_positions
+from patchsolve.selfplay import record_positions
 
-recs = read_corpus("benchmarks/results/selfplay_leather/corpus.jsonl")[300:360]
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from inputs import CORPUS_LEATHER, read_corpus  # noqa: E402
+
+recs = read_corpus(CORPUS_LEATHER)[300:360]
 rng = random.Random(1)
 pos = []
 for rec in recs:

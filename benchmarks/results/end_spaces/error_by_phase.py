@@ -10,15 +10,19 @@ import collections
 import random
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
 import patchsolve as ps
 from patchsolve import Limits
 from patchsolve.search.result import phase_of
-from patchsolve.selfplay import read_corpus, record_positions
+from patchsolve.selfplay import record_positions
 
-recs = read_corpus("benchmarks/results/selfplay_leather/corpus.jsonl")[:300]
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from inputs import CORPUS_LEATHER, read_corpus  # noqa: E402
+
+recs = read_corpus(CORPUS_LEATHER)[:300]
 rng = random.Random(0)
 pos_list = []
 for rec in recs:
