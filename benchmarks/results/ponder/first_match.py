@@ -6,8 +6,10 @@ time cap, until its next turn) against another build's plain player in a
 subprocess kept for every game, one game at a time, each circle twice with
 the sides swapped (``tournament.pairing_jobs``'s circles).
 
-Run with PYTHONPATH on 2f3f6af's source with ``first_match_ended_flag.diff``
-applied and built; the opponent main's 4d8e2a1 (``/work/py-base``):
+Run with PYTHONPATH on the source of 11592d9, built (2f3f6af with the
+table flag of ``first_match_ended_flag.diff``: tag
+``exp/ponder-first_match_ended_flag``); the opponent main's 4d8e2a1
+(``/work/py-base``):
 
     python benchmarks/results/ponder/first_match.py --pairs 200 --seed 901 --out first_match_0.1s.csv
 """

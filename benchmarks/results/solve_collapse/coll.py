@@ -1,5 +1,5 @@
 """Nodes to the exact value with and without the placement collapse
-(``use_collapse``, only in a build with experiment.diff applied): one
+(``use_collapse``, only in a build of commit 24b847f, tag ``exp/solve_collapse-experiment``): one
 thread, a fresh 64 MB table each, a node cap.
 
     python coll.py reach 8000000 17 21 28 31 36 12 14    # benchmarks/solve_reach.json, by index

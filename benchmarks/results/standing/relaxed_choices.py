@@ -1,9 +1,9 @@
 """Each root choice's value in the game with both quilts relaxed, against
-the exact values of the perfect-play set. Needs a build with
-``relaxed_choices_experiment.diff`` applied (it adds
+the exact values of the perfect-play set. Needs a build of commit 346dceb
+(tag ``exp/standing-relaxed_choices_experiment``, on 2ab2167; it adds
 ``_solver.relaxed_choices``; main does not have it).
 
-    git apply benchmarks/results/standing/relaxed_choices_experiment.diff
+    git checkout 346dceb
     python setup.py build_ext --inplace
     python benchmarks/results/standing/relaxed_choices.py
 """
