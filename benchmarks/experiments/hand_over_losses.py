@@ -2,16 +2,16 @@
 build, written as JSON, and the paired comparison of two such files (two
 builds of the engine, the same spec and seeds).
 
-    /work/py-ho  benchmarks/results/hand_over/losses.py run alphabeta:time=1 new_1s.json
-    /work/py-lad benchmarks/results/hand_over/losses.py run alphabeta:time=1 old_1s.json
-    python benchmarks/results/hand_over/losses.py compare old_1s.json new_1s.json
+    /work/py-ho  benchmarks/experiments/hand_over_losses.py run alphabeta:time=1 new_1s.json
+    /work/py-lad benchmarks/experiments/hand_over_losses.py run alphabeta:time=1 old_1s.json
+    python benchmarks/experiments/hand_over_losses.py compare old_1s.json new_1s.json
 """
 
 import json
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import bench_exact as B  # noqa: E402
 
 

@@ -3,7 +3,7 @@ exact solver proves with the time the search leaves when its pruned tree is
 searched to the end (needs the experiment's ``widen=2`` and
 ``alphabeta.LAST_COMPLETE``, commit in README.md).
 
-    python benchmarks/results/end_placements/handover.py 1 hand > handover_1s.txt
+    python benchmarks/experiments/end_placements_handover.py 1 hand > handover_1s.txt
 
 Columns: position, phase, move, depth, seconds, complete, points lost, the
 solver's answer (bound, proven best, seconds), points lost after it.
@@ -17,7 +17,7 @@ import patchsolve
 from patchsolve.position import Position
 from patchsolve.search import alphabeta
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import bench_exact as B  # noqa: E402
 
 

@@ -1,8 +1,14 @@
-"""Nodes to the exact value: the plain driver vs choice tests + value on one table (one thread)."""
+"""Nodes to the exact value: the plain driver vs choice tests + value on one table (one thread).
+The set is a JSON list or JSON lines, plain or xz:
+
+    python benchmarks/experiments/best_choice_solver_level.py 4000000 tests/data/exact_26_34.jsonl.xz
+    python benchmarks/experiments/best_choice_solver_level.py 4000000 benchmarks/solve_reach.json
+"""
 
 import json
 import sys
 import time
+from pathlib import Path
 
 import patchsolve
 from patchsolve import Position
@@ -11,7 +17,10 @@ from patchsolve.search.limits import Limits
 
 CAP = int(sys.argv[1])
 SET = sys.argv[2]
-rows = json.load(open(SET)) if SET.endswith(".json") else [json.loads(line) for line in open(SET)]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from inputs import read_jsonl  # noqa: E402
+
+rows = json.load(open(SET)) if SET.endswith(".json") else read_jsonl(SET)
 rows = [r for r in rows if r.get("exact", True)]
 idx = [int(x) for x in sys.argv[3:]] or range(len(rows))
 tp = tc = 0

@@ -3,7 +3,7 @@
 positions at phase 4-24 of the first 300 games of the leather corpus
 (seed 0), those the solver proves within 400,000 nodes.
 
-    python benchmarks/results/end_spaces/error_by_phase.py 0 6 10 14
+    python benchmarks/experiments/end_spaces_error_by_phase.py 0 6 10 14
 """
 
 import collections
@@ -19,7 +19,7 @@ from patchsolve import Limits
 from patchsolve.search.result import phase_of
 from patchsolve.selfplay import record_positions
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from inputs import CORPUS_LEATHER, read_corpus  # noqa: E402
 
 recs = read_corpus(CORPUS_LEATHER)[:300]

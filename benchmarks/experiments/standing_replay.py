@@ -5,14 +5,14 @@ B plays as the build before the rule). Each move the rule changed is
 valued exactly by the solver (40 M nodes), and printed with what the
 choice tests left standing; each game's margin for A is printed too.
 
-    python benchmarks/results/standing/replay.py 119 67 80
+    python benchmarks/experiments/standing_replay.py 119 67 80
 """
 
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve()
-sys.path.insert(0, str(HERE.parents[2] / "tools"))
+sys.path.insert(0, str(HERE.parents[1] / "tools"))
 import late_match as L  # noqa: E402
 
 import patchsolve  # noqa: E402
@@ -63,7 +63,7 @@ def replay(i: int) -> None:
 
 def main() -> None:
     shortcut._left_standing = gated
-    learned.load((HERE.parents[3] / "src/patchsolve/data/eval_weights.json").read_text())
+    learned.load((HERE.parents[2] / "src/patchsolve/data/eval_weights.json").read_text())
     for i in map(int, sys.argv[1:]):
         replay(i)
 

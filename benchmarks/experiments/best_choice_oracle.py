@@ -7,7 +7,7 @@ from patchsolve import Position
 from patchsolve.search import _solver
 
 CAP = int(sys.argv[1]) if len(sys.argv) > 1 else 8_000_000
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from inputs import EXACT_SET, read_jsonl  # noqa: E402
 
 rows = [r for r in read_jsonl(EXACT_SET) if r.get("exact")]

@@ -11,7 +11,7 @@ table flag of ``first_match_ended_flag.diff``: tag
 ``exp/ponder-first_match_ended_flag``); the opponent main's 4d8e2a1
 (``/work/py-base``):
 
-    python benchmarks/results/ponder/first_match.py --pairs 200 --seed 901 --out first_match_0.1s.csv
+    python benchmarks/experiments/ponder_first_match.py --pairs 200 --seed 901 --out first_match_0.1s.csv
 """
 
 import argparse

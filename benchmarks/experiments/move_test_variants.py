@@ -2,16 +2,16 @@
 move alone (``shipped``) or without it (``base``: ``_ChoiceSearch`` built
 with ``test_move=False``, as before 3dddf88), in one build:
 
-    python benchmarks/results/move_test/variants.py base alphabeta:nodes=2000000,workers=1 base_2M.json
-    python benchmarks/results/move_test/variants.py shipped alphabeta:nodes=2000000,workers=1 shipped_2M.json
-    python benchmarks/results/hand_over/losses.py compare base_2M.json shipped_2M.json
+    python benchmarks/experiments/move_test_variants.py base alphabeta:nodes=2000000,workers=1 base_2M.json
+    python benchmarks/experiments/move_test_variants.py shipped alphabeta:nodes=2000000,workers=1 shipped_2M.json
+    python benchmarks/experiments/hand_over_losses.py compare base_2M.json shipped_2M.json
 """
 
 import json
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import bench_exact as B  # noqa: E402
 from patchsolve.search import solver  # noqa: E402
 

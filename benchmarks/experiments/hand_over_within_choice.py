@@ -2,14 +2,14 @@
 (the engine's patch, or the leather patch) alone, the other root moves left
 out, on the positions the 1 s default still loses.
 
-    python benchmarks/results/hand_over/within_choice.py 20
+    python benchmarks/experiments/hand_over_within_choice.py 20
 """
 
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import bench_exact as B  # noqa: E402
 from patchsolve.position import Position  # noqa: E402
 from patchsolve.search import solver as S  # noqa: E402

@@ -2,13 +2,13 @@
 11 positions of the perfect-play set, 13 budgets each; runs that end
 exact do not count).
 
-    python benchmarks/results/solver_speed_r9/overshoot.py
+    python benchmarks/experiments/solver_speed_r9_overshoot.py
 """
 
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import bench_exact as B  # noqa: E402
 from patchsolve.position import Position  # noqa: E402
 from patchsolve.search import _solver  # noqa: E402

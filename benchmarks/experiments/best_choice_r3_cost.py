@@ -2,7 +2,7 @@
 exact value (its first test at the engine's score) and the best choice
 (from 2 under it), in nodes, up to a cap.
 
-    python cost.py 4,12,40,41,28,24,26,39,27,10 5000000
+    python benchmarks/experiments/best_choice_r3_cost.py 4,12,40,41,28,24,26,39,27,10 5000000
 """
 
 import json
@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parents[2]))
+sys.path.insert(0, str(HERE.parent))
+ENGINE_MOVES = HERE.parent / "results" / "best_choice" / "round2" / "engine_moves.json"
 import bench_exact as B  # noqa: E402
 from patchsolve.position import Position  # noqa: E402
 from patchsolve.search import solver  # noqa: E402
@@ -19,7 +20,7 @@ from patchsolve.search.limits import Limits  # noqa: E402
 
 def main() -> None:
     rows = B.read_rows(B.DATA)
-    engine = {e["i"]: e for e in json.loads((HERE.parent / "round2" / "engine_moves.json").read_text())}
+    engine = {e["i"]: e for e in json.loads(ENGINE_MOVES.read_text())}
     cap = int(sys.argv[2])
     for i in [int(x) for x in sys.argv[1].split(",")]:
         e, pos = engine[i], Position(rows[i]["position"])

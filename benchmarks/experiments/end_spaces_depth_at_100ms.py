@@ -2,7 +2,7 @@
 ``end_spaces`` (needs bca886f's build): one position at phase 30-45 from
 each of games 300-359 of the leather corpus (seed 1).
 
-    python benchmarks/results/end_spaces/depth_at_0.1s.py
+    python benchmarks/experiments/end_spaces_depth_at_100ms.py
 """
 
 import random
@@ -14,7 +14,7 @@ from patchsolve.search import _alphabeta as ab
 from patchsolve.search.result import phase_of
 from patchsolve.selfplay import record_positions
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from inputs import CORPUS_LEATHER, read_corpus  # noqa: E402
 
 recs = read_corpus(CORPUS_LEATHER)[300:360]

@@ -2,8 +2,11 @@
 (``use_collapse``, only in a build of commit 24b847f, tag ``exp/solve_collapse-experiment``): one
 thread, a fresh 64 MB table each, a node cap.
 
-    python coll.py reach 8000000 17 21 28 31 36 12 14    # benchmarks/solve_reach.json, by index
-    python coll.py exact 3000000 4 12 40 26 39           # benchmarks/exact_26_34.jsonl, by index
+    python benchmarks/experiments/solve_collapse_coll.py reach 8000000 17 21 28 31 36 12 14
+    python benchmarks/experiments/solve_collapse_coll.py exact 3000000 4 12 40 26 39
+
+``reach``: positions of benchmarks/solve_reach.json, by index; ``exact``: of
+the perfect-play set (tests/data/exact_26_34.jsonl.xz), by index.
 """
 
 import json
@@ -11,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 import bench_exact as B  # noqa: E402
 from patchsolve import Position  # noqa: E402
@@ -30,7 +33,7 @@ which = sys.argv[1]
 cap = int(sys.argv[2])
 idx = [int(x) for x in sys.argv[3:]]
 if which == "reach":
-    entries = json.loads(ROOT / "benchmarks" / "solve_reach.json".read_text())
+    entries = json.loads((ROOT / "benchmarks" / "solve_reach.json").read_text())
     texts = [entries[i]["text"] for i in idx]
 else:
     rows = B.read_rows(B.DATA)

@@ -3,8 +3,8 @@ perfect-play set solved on one thread within 10 s with the solver's own
 first guess (``own``) or with the position's exact value (``exact``, the
 most any guess could give).
 
-    python benchmarks/results/end_placements/guess.py own > guess_own.txt
-    python benchmarks/results/end_placements/guess.py exact > guess_exact.txt
+    python benchmarks/experiments/end_placements_guess.py own > guess_own.txt
+    python benchmarks/experiments/end_placements_guess.py exact > guess_exact.txt
 """
 
 import sys
@@ -16,7 +16,7 @@ from patchsolve.position import Position
 from patchsolve.search import _solver
 from patchsolve.search import solver as S
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import bench_exact as B  # noqa: E402
 
 GUESS: list = [None]

@@ -2,13 +2,13 @@
 against their exact values: the move, its loss, the best value among the
 placements of the same patch and the optimal moves.
 
-    python benchmarks/results/hand_over/which_moves.py alphabeta:time=1,workers=1 24 26 27 28 39 40 43
+    python benchmarks/experiments/hand_over_which_moves.py alphabeta:time=1,workers=1 24 26 27 28 39 40 43
 """
 
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import bench_exact as B  # noqa: E402
 from patchsolve.players import make_player  # noqa: E402
 from patchsolve.position import Position  # noqa: E402

@@ -1,10 +1,12 @@
 """The hand-over's solver alone, offline, on the perfect-play set's
-positions where the 1-second alpha-beta's tree ended with time left.
+positions where the 1-second alpha-beta's tree ended with time left. Run
+in ``benchmarks/results/best_choice/round2/``, with
+``S=../../../experiments/best_choice_r2_offline.py``:
 
-    python offline.py engine engine_moves.json     # the alpha-beta at 1 s, one thread, no solver
-    python offline.py run engine_moves.json 1000000 > rows.txt   # choice_or_value, 1 M nodes
-    python offline.py run engine_moves.json 0.45s > rows.txt     # ... or 0.45 s (MB=4 for a 4 MB table)
-    OLD=1 /work/py-base offline.py run engine_moves.json 1000000  # a build before 682bb3b, whose
+    python $S engine engine_moves.json     # the alpha-beta at 1 s, one thread, no solver
+    python $S run engine_moves.json 1000000 > rows.txt   # choice_or_value, 1 M nodes
+    python $S run engine_moves.json 0.45s > rows.txt     # ... or 0.45 s (MB=4 for a 4 MB table)
+    OLD=1 /work/py-base $S run engine_moves.json 1000000  # a build before 682bb3b, whose
                                     # choice_or_value took the choice tests' threshold, score - 2
 
 ``run`` gives each position ``solver.choice_or_value`` from the engine's
@@ -20,7 +22,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import bench_exact as B  # noqa: E402
 import patchsolve  # noqa: E402
 from patchsolve.position import Position  # noqa: E402

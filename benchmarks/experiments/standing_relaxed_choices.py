@@ -5,14 +5,14 @@ the exact values of the perfect-play set. Needs a build of commit 346dceb
 
     git checkout 346dceb
     python setup.py build_ext --inplace
-    python benchmarks/results/standing/relaxed_choices.py
+    python benchmarks/experiments/standing_relaxed_choices.py
 """
 
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import bench_exact as B  # noqa: E402
 from patchsolve.position import Position  # noqa: E402
 from patchsolve.search import _solver  # noqa: E402

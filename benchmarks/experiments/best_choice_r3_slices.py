@@ -1,10 +1,10 @@
 """The hand-over's solver alone (``choice_or_value``) under node budgets, on
 the 37 set positions where the 1-second tree ended early (as
-``round2/offline.py``), with each slice a share of the budget (BASE unset:
+``best_choice_r2_offline.py``), with each slice a share of the budget (BASE unset:
 main) or of a fixed BASE nodes, if larger (the variant not kept).
 
-    python slices.py all 1150000
-    BASE=3000000 python slices.py all 1150000
+    python benchmarks/experiments/best_choice_r3_slices.py all 1150000
+    BASE=3000000 python benchmarks/experiments/best_choice_r3_slices.py all 1150000
 """
 
 import json
@@ -13,7 +13,8 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parents[2]))
+sys.path.insert(0, str(HERE.parent))
+ENGINE_MOVES = HERE.parent / "results" / "best_choice" / "round2" / "engine_moves.json"
 import bench_exact as B  # noqa: E402
 from patchsolve.position import Position  # noqa: E402
 from patchsolve.search import solver  # noqa: E402
@@ -33,7 +34,7 @@ def main() -> None:
     if BASE:
         solver._Run.limit_slice = limit_slice
     rows = B.read_rows(B.DATA)
-    engine = {e["i"]: e for e in json.loads((HERE.parent / "round2" / "engine_moves.json").read_text())}
+    engine = {e["i"]: e for e in json.loads(ENGINE_MOVES.read_text())}
     budget = int(sys.argv[2])
     picked = sorted(i for i, e in engine.items() if e["used"] <= 0.95)
     if sys.argv[1] != "all":

@@ -1,7 +1,7 @@
 """The exact solver alone (default threads: both cores) on every position
 of the perfect-play set's build, 10 s each: how long a proof takes.
 
-    python benchmarks/results/end_placements/solve_times.py solve_times_10s.jsonl
+    python benchmarks/experiments/end_placements_solve_times.py solve_times_10s.jsonl
 """
 
 import json
@@ -12,7 +12,7 @@ from pathlib import Path
 import patchsolve
 from patchsolve.position import Position
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from inputs import EXACT_SET as DATA  # noqa: E402
 from inputs import read_jsonl  # noqa: E402
 

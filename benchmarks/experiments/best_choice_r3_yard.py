@@ -1,8 +1,8 @@
-"""The perfect-play set's losses (as ``hand_over/losses.py run``) with the
+"""The perfect-play set's losses (as ``hand_over_losses.py run``) with the
 near-end shortcut's solver table, which the hand-over searches on, made
 TABLE_MB megabytes (default: as the shortcut sizes it).
 
-    TABLE_MB=16 python yard.py alphabeta:time=1,workers=1 out.json
+    TABLE_MB=16 python benchmarks/experiments/best_choice_r3_yard.py alphabeta:time=1,workers=1 out.json
 """
 
 import json
@@ -10,7 +10,7 @@ import os
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import bench_exact as B  # noqa: E402
 from patchsolve.search import solver  # noqa: E402
 

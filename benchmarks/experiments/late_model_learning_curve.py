@@ -2,9 +2,9 @@
 can a nonlinear model predict what the shipped evaluation gets wrong, and
 does it get better with more exact rows?
 
-    gunzip -k exact_rows.csv.gz
+    cd benchmarks/results/late_model && gunzip -k exact_rows.csv.gz
     pip install scikit-learn   # an experiment's dependency, not an extra
-    python learning_curve.py exact_rows.csv
+    python ../../experiments/late_model_learning_curve.py exact_rows.csv
 
 The target is the exact value less the shipped evaluation (``learned_value``
 with ``data/eval_weights.json``): what the evaluation misses. Inputs: its
