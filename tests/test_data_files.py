@@ -76,3 +76,26 @@ def test_no_test_reads_anything_under_benchmarks_results():
         and (found := paths_into_results(path.read_text()))
     }
     assert hits == {}
+
+
+def test_the_tracked_tree_stays_under_6_mib_with_no_file_over_1_mib():
+    """Generated data stays out of the tree (issue 54): measured as
+    ``git ls-files -z | xargs -0 du -cb`` measures it."""
+    import os
+    import subprocess
+
+    root = TESTS.parent
+    try:
+        listed = subprocess.run(
+            ["git", "ls-files", "-z"], cwd=root, capture_output=True, check=True, timeout=60
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        pytest.skip("needs a git checkout")
+    sizes = {}
+    for name in filter(None, listed.decode().split("\0")):
+        path = root / name
+        if os.path.lexists(path):
+            sizes[name] = os.lstat(path).st_size
+    assert sizes
+    assert {n: s for n, s in sizes.items() if s > 1 << 20} == {}
+    assert sum(sizes.values()) <= 6 << 20
