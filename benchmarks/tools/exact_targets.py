@@ -4,7 +4,7 @@ corpus's games, each valued by the solver.
 They measure the learned evaluation against perfect play by phase, and
 they fitted the late model (weights that change with the phase near the
 end), which measured level and was not kept
-(``benchmarks/results/late_model.md``). Every position of a corpus game
+(``benchmarks/results/late_model/``). Every position of a corpus game
 whose phase (both players' spaces left) is in ``--low..--high`` is solved
 with ``--time`` seconds; the exact ones are written (the columns of
 ``patchsolve.training.selfplay``, ``final_margin`` being the exact value
