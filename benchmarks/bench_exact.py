@@ -1,6 +1,6 @@
 """Points a player loses a move against perfect play, on the positions 26-34
-spaces from the end whose moves the solver valued (exact_26_34.jsonl, built
-by exact_positions.py).
+spaces from the end whose moves the solver valued (the perfect-play set,
+tests/data/exact_26_34.jsonl.xz, built by exact_positions.py).
 
 Each player spec (as for ``patchsolve tournament``) picks a move in every
 position; the move's loss is the position's exact value minus the move's
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import lzma
 from pathlib import Path
 
 from patchsolve.players import make_player
@@ -29,12 +30,14 @@ from patchsolve.position import Position
 from patchsolve.selfplay import _mean_ci, choose_with_result
 
 HERE = Path(__file__).resolve().parent
-DATA = HERE / "exact_26_34.jsonl"
+DATA = HERE.parent / "tests" / "data" / "exact_26_34.jsonl.xz"  # a fixture of the tests too
 
 
 def read_rows(path: Path) -> list[dict]:
-    """The positions whose root value is exact."""
-    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    """The positions whose root value is exact (from a plain or an .xz file)."""
+    raw = Path(path).read_bytes()
+    text = (lzma.decompress(raw) if Path(path).suffix == ".xz" else raw).decode()
+    rows = [json.loads(line) for line in text.splitlines() if line.strip()]
     return [r for r in rows if r["exact"] and r["moves"]]
 
 

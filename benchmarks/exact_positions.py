@@ -2,7 +2,7 @@
 value proven by the solver (issue 28's "perfect play" yardstick).
 
 The positions come from the 2,000-game self-play corpus
-(results/selfplay_2000/corpus.jsonl): games are taken in a seeded order and
+(tests/data/selfplay_2000.jsonl.xz): games are taken in a seeded order and
 from each the first position whose phase (both players' spaces left to the
 last space) is at most a target drawn from 26-34 is kept if it is at least
 26 and offers more than one move. Each is solved with ``all_moves=True``:
@@ -11,10 +11,13 @@ exact, and any other placement is proven no better than the best (an upper
 bound) or valued exactly. A position is kept only when the root value is
 exact.
 
-Rows are appended to the output (one JSON line a position) as they are
-solved; a rerun skips the positions already there.
+Rows are appended to the output (one JSON line a position, plain text) as
+they are solved; a rerun skips the positions already there. The set the
+benchmarks and the tests read is that file xz-compressed into tests/data/
+(then update its sha256 and bytes in tests/data/manifest.json):
 
-    python benchmarks/exact_positions.py --count 75 --time 120 --workers 2 --out benchmarks/exact_26_34.jsonl
+    python benchmarks/exact_positions.py --count 75 --time 120 --workers 2 --out exact_26_34.jsonl
+    xz -9e -T1 -c exact_26_34.jsonl > tests/data/exact_26_34.jsonl.xz
 """
 
 from __future__ import annotations
@@ -26,11 +29,11 @@ import time
 from pathlib import Path
 
 import patchsolve as ps
+from inputs import CORPUS_2000 as CORPUS
+from inputs import read_corpus
 from patchsolve.search.result import phase_of
-from patchsolve.selfplay import read_corpus, record_positions
+from patchsolve.selfplay import record_positions
 
-HERE = Path(__file__).resolve().parent
-CORPUS = HERE / "results" / "selfplay_2000" / "corpus.jsonl"
 LOW, HIGH = 26, 34
 
 
@@ -57,7 +60,7 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--tries", type=int, default=0, help="positions to try at most (0: 3 x count)")
-    ap.add_argument("--out", type=Path, default=HERE / "exact_26_34.jsonl")
+    ap.add_argument("--out", type=Path, default=Path("exact_26_34.jsonl"), help="plain JSON lines")
     args = ap.parse_args()
     done = {}
     if args.out.exists():

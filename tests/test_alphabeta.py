@@ -330,7 +330,7 @@ def test_a_search_whose_every_line_ends_stops_there_and_unpruned_is_exact():
         assert result.score == solve(pos).score, pos.fields()
 
 
-# Two positions 29 spaces from the end (benchmarks/exact_26_34.jsonl, 14 and
+# Two positions 29 spaces from the end (tests/data/exact_26_34.jsonl.xz, 14 and
 # 46) where the pruned tree is searched to its end in a fraction of the
 # budget and its best move is not the game's; the one best move of each.
 HANDED = [
@@ -589,8 +589,9 @@ def _set_row(prefix: str) -> dict:
 
 def _exact_set():
     """The rows of the perfect-play set (every move's exact value)."""
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "exact_26_34.jsonl"
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    from data_files import read_jsonl
+
+    return read_jsonl("exact_26_34.jsonl.xz")
 
 
 def test_evaluate_estimates_the_margin_for_the_player_to_move():
@@ -718,8 +719,6 @@ def test_full_width_search_is_plain_minimax():
 
 
 def test_solve_set_values_are_reproduced():
-    import json
-    from pathlib import Path
 
     from patchsolve._core import CoreState
 

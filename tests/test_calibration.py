@@ -6,11 +6,11 @@ parameters file round-trips."""
 import json
 import math
 from importlib import resources
-from pathlib import Path
 
 import numpy as np
 import pytest
 
+from data_files import MANIFEST, corpus
 from patchsolve import calibration as cal
 from patchsolve.position import Position
 from patchsolve.search.result import win_probability_of
@@ -218,7 +218,7 @@ def test_the_phase_of_a_position_is_both_players_spaces_left():
     assert cal.phase_of(pos) == 106 - pos.time(0) - pos.time(1) == 105
 
 
-CORPUS = Path(__file__).resolve().parents[1] / "benchmarks" / "results" / "selfplay_leather" / "corpus.jsonl"
+CORPUS = "selfplay_leather.jsonl.xz"  # in tests/data/: the 800-game corpus, whole
 
 
 def test_the_shipped_mapping_is_the_fit_on_the_corpus_and_within_five_points_on_its_held_out_games():
@@ -226,12 +226,11 @@ def test_the_shipped_mapping_is_the_fit_on_the_corpus_and_within_five_points_on_
     # corpus it names, split as it says, gives its coefficients again, and the
     # shipped mapping is within the issue's 5 points in every decile of the
     # games the fit never saw
-    from patchsolve.selfplay import read_corpus
-
     shipped = json.loads((resources.files("patchsolve") / "data" / "win_probability.json").read_text())
     info = shipped["info"]
-    assert info["data"] == ["benchmarks/results/selfplay_leather/corpus.jsonl"]
-    result = cal.calibrate(read_corpus(CORPUS), seed=info["seed"], test_fraction=info["test_fraction"])
+    # the data it names is the fixture (the same bytes: test_data_files.py checks the SHA-256)
+    assert info["data"] == [MANIFEST[CORPUS]["source"]]
+    result = cal.calibrate(corpus(CORPUS), seed=info["seed"], test_fraction=info["test_fraction"])
     for name, value in shipped["coef"].items():
         assert result["model"].coef[name] == pytest.approx(value, rel=1e-9)
     assert result["test"]["games"] == info["held_out"]["games"] == 240

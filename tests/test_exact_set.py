@@ -1,21 +1,22 @@
-"""The perfect-play yardstick (benchmarks/exact_26_34.jsonl, judged by
+"""The perfect-play yardstick (tests/data/exact_26_34.jsonl.xz, judged by
 benchmarks/bench_exact.py): every kept position lists each legal move once,
 its best moves carry the root's exact value and no move is worth more, and
 a move's value solved again from the position after it is the one stored."""
 
 import importlib.util
-import json
 from pathlib import Path
 
 import pytest
 
 import patchsolve as ps
+from data_files import DATA as TEST_DATA
+from data_files import read_jsonl
 from patchsolve.position import Position
 from patchsolve.search.result import phase_of
 from test_alphabeta import margin
 
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
-DATA = BENCH / "exact_26_34.jsonl"
+DATA = TEST_DATA / "exact_26_34.jsonl.xz"
 
 
 def load_bench_exact():
@@ -26,8 +27,9 @@ def load_bench_exact():
 
 
 bench = load_bench_exact()
-ROWS = [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]
+ROWS = read_jsonl(DATA.name)
 KEPT = bench.read_rows(DATA)  # what the judge reads
+assert bench.DATA == DATA  # the set the judge reads by default
 
 
 def test_the_set_has_positions_of_the_right_phase():

@@ -17,7 +17,7 @@ from test_smp import stop_from_another_thread
 from test_solver import ALL, plain_wdl
 
 # from benchmarks/solve_reach.json, with the exact values one thread proved
-# (benchmarks/results/solve_reach_final.json): each takes about a second
+# (benchmarks/results/solve_reach_r3_0c15a68.json, once solve_reach_final.json): each takes about a second
 REACH = [
     (
         "revised 9,19,25,11,1,16,12,18,27,14,2,29,32 1a359a4787e7f9799ce3f/1028fc3e3f7ffff3fff "

@@ -1,8 +1,8 @@
 """The training pipeline: seeded self-play data and the fit's manifest."""
 
 import json
-from pathlib import Path
 
+from data_files import MANIFEST, corpus
 from patchsolve.search import _learned as kn
 from patchsolve.training import fit, selfplay
 
@@ -74,13 +74,11 @@ def test_appending_to_a_file_of_other_columns_is_refused(tmp_path):
         selfplay.generate(old, 1, seed=1, nodes=100)
 
 
-CORPUS = Path(__file__).resolve().parent.parent / "benchmarks" / "results" / "selfplay_2000" / "corpus.jsonl"
+CORPUS = "selfplay_2000.jsonl.xz"  # in tests/data/: the 2,000-game corpus, whole
 
 
 def test_corpus_rows_label_every_position_with_its_movers_final_margin_and_the_kept_score():
-    from patchsolve.selfplay import read_corpus
-
-    record = read_corpus(CORPUS)[0]
+    record = corpus(CORPUS)[0]
     rows = selfplay.corpus_rows(0, record)
     assert len(rows) == len(record["moves"])
     first_margin = record["scores"][0] - record["scores"][1]
@@ -96,14 +94,15 @@ def test_the_shipped_weights_are_the_fit_of_the_data_their_manifest_names():
     """Generation 4: refitting the corpus's rows with the manifest's settings
     gives the weights in the package, digit for digit."""
     from patchsolve.search import learned
-    from patchsolve.selfplay import read_corpus
 
     data = learned.read()
     man = data["manifest"]
     assert man["data"] == ["corpus2000_rows.csv"]
+    # the rows' corpus is the fixture: the file its command read, whose SHA-256 test_data_files.py checks
+    assert MANIFEST[CORPUS]["source"] in man["data_command"][0]
     rows = [  # as the CSV the manifest's command read: every value a string
         dict(zip(selfplay.COLUMNS, map(str, row)))
-        for i, record in enumerate(read_corpus(CORPUS))
+        for i, record in enumerate(corpus(CORPUS))
         for row in selfplay.corpus_rows(i, record)
     ]
     assert len(rows) == man["positions"]

@@ -4,6 +4,7 @@ Result: benchmarks/results/solve_reach.md, round 7 (solve_intervals_r7.json).
 """
 
 import json
+import lzma
 import statistics
 import sys
 import time
@@ -15,7 +16,7 @@ from patchsolve import Position
 BENCH = Path(__file__).resolve().parents[1]  # benchmarks/
 
 S = json.load(open(BENCH / "solve_reach_uniform.json"))
-R = json.load(open(BENCH / "results" / "solve_reach_r7_uniform600.json"))
+R = json.loads(lzma.decompress((BENCH / "results" / "solve_reach_r7_uniform600.json.xz").read_bytes()))
 seen = set()
 idx = []
 for i, (e, r) in enumerate(zip(S, R)):

@@ -7,7 +7,7 @@ to move), its phase and whether that player won, fitted and judged by
 
 A game whose final margin is 0 is left out: the CSV keeps margins, not the
 tie-break's winner. ``--check`` judges the fitted mapping on a second corpus
-(``patchsolve selfplay`` records, e.g. stronger play) as well.
+(``patchsolve selfplay`` records, e.g. stronger play; plain or .xz) as well.
 """
 
 from __future__ import annotations
@@ -76,9 +76,10 @@ def main(argv=None) -> None:
     calibration.write_params(cal["model"], a.out)
     print(calibration.calibration_markdown(cal))
     if a.check:
-        import json
+        sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+        from inputs import read_jsonl
 
-        other = [json.loads(line) for line in open(a.check) if line.strip()]
+        other = read_jsonl(a.check)
         data = calibration.samples(other)
         pred = cal["model"].predict(data["score"], data["phase"])
         table = calibration.decile_table(pred, data["won"])

@@ -1,6 +1,6 @@
 """What the engine tells a person, checked against the truth: every claim of
 ``patchsolve.search`` on the perfect-play set's positions (every root move
-valued by the solver, ``benchmarks/exact_26_34.jsonl``) under the given
+valued by the solver, ``tests/data/exact_26_34.jsonl.xz``) under the given
 settings.
 
 A result's claims and what makes each false (V: the position's exact value;

@@ -7,17 +7,22 @@ from where the solver proved the end: stronger games, with less noise near
 the end, than the training self-play of ``train_eval.py generate``.
 Generation 4 of the learned evaluation is the fit of its rows.
 
-    python benchmarks/tools/corpus_rows.py benchmarks/results/selfplay_2000/corpus.jsonl --out corpus2000_rows.csv
+    python benchmarks/tools/corpus_rows.py tests/data/selfplay_2000.jsonl.xz --out corpus2000_rows.csv
+
+The corpus may be plain or xz-compressed.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import sys
 from pathlib import Path
 
-from patchsolve.selfplay import read_corpus
 from patchsolve.training.selfplay import COLUMNS, corpus_rows
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from inputs import read_corpus  # noqa: E402
 
 
 def main() -> None:

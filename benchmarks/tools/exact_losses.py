@@ -1,4 +1,4 @@
-"""Where a player's points go on the perfect-play set (exact_26_34.jsonl):
+"""Where a player's points go on the perfect-play set (tests/data/exact_26_34.jsonl.xz):
 each move that loses, and whether it lost by the choice of what to do
 (walk, or which patch: that choice's best placement is already worse than
 the position's value) or only by where the patch went.

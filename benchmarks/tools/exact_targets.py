@@ -4,12 +4,12 @@ corpus's games, each valued by the solver.
 They measure the learned evaluation against perfect play by phase, and
 they fitted the late model (weights that change with the phase near the
 end), which measured level and was not kept
-(``benchmarks/results/late_model.md``). Every position of a corpus game
+(``benchmarks/results/late_model/``). Every position of a corpus game
 whose phase (both players' spaces left) is in ``--low..--high`` is solved
 with ``--time`` seconds; the exact ones are written (the columns of
 ``patchsolve.training.selfplay``, ``final_margin`` being the exact value
 for the player to move) as they are solved, so a rerun resumes. The games
-the perfect-play yardstick (``benchmarks/exact_26_34.jsonl``) drew
+the perfect-play yardstick (``tests/data/exact_26_34.jsonl.xz``) drew
 positions from are left out.
 
     python benchmarks/tools/exact_targets.py --out exact_rows.csv --games 1000 --workers 2
@@ -19,27 +19,29 @@ from __future__ import annotations
 
 import argparse
 import csv
-import json
 import multiprocessing
+import sys
 import time
 from pathlib import Path
 
 import patchsolve as ps
 from patchsolve.search.result import phase_of
-from patchsolve.selfplay import read_corpus, record_positions
+from patchsolve.selfplay import record_positions
 from patchsolve.training.selfplay import COLUMNS
 
-HERE = Path(__file__).resolve().parent.parent
-CORPUS = HERE / "results" / "selfplay_2000" / "corpus.jsonl"
-YARDSTICK = HERE / "exact_26_34.jsonl"
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from inputs import CORPUS_2000 as CORPUS  # noqa: E402
+from inputs import EXACT_SET as YARDSTICK  # noqa: E402
+from inputs import read_corpus, read_jsonl  # noqa: E402
+
 EXTRA = ["phase", "seconds"]
 
 
 def yardstick_games() -> set[str]:
     """The corpus games (circle/edition/first) the yardstick drew from."""
     keys = set()
-    for line in YARDSTICK.read_text().splitlines():
-        keys.add("/".join(json.loads(line)["game"].split("/")[:3]))
+    for row in read_jsonl(YARDSTICK):
+        keys.add("/".join(row["game"].split("/")[:3]))
     return keys
 
 

@@ -1,6 +1,6 @@
 """The solver's helpers started late: each call searches HELPER_DELAY nodes
 on one thread before its helpers start (``_solver.pyx``). On the near-end
-positions of the perfect-play set (``benchmarks/exact_26_34.jsonl``, a
+positions of the perfect-play set (``tests/data/exact_26_34.jsonl.xz``, a
 token within 15 spaces of the end), and optionally on positions of the
 reach set, ``patchsolve.solve`` on ``--workers`` threads with the delay
 0 (helpers from the start) and the default, alternating, and on one

@@ -3,23 +3,29 @@ fitted on (every game held out): the Brier score, predicted against
 observed by decile of the prediction, and the largest gap (the issue's
 target: at most 5 points in every decile).
 
-    python benchmarks/tools/judge_calibration.py benchmarks/results/selfplay_g4/corpus.jsonl
+    python benchmarks/tools/judge_calibration.py corpus.jsonl
+
+The corpus may be plain or xz-compressed (``tests/data/selfplay_leather.jsonl.xz``;
+the others are not in the tree: their notes say how to get them back).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import sys
 from pathlib import Path
 
 from patchsolve import calibration as cal
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from inputs import read_jsonl  # noqa: E402
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("corpus", type=Path)
     args = ap.parse_args()
-    records = [json.loads(line) for line in args.corpus.read_text().splitlines() if line.strip()]
+    records = read_jsonl(args.corpus)
     data = cal.samples(records)
     predicted = cal.current_win_probability(data["score"], data["phase"])
     rows = cal.decile_table(predicted, data["won"])

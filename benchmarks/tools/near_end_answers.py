@@ -1,6 +1,6 @@
 """The solver beside the search against the solver first, near the end
 (issue 28, item 4): on the near-end positions of the perfect-play set
-(``benchmarks/exact_26_34.jsonl``, a token within 15 spaces of the end),
+(``tests/data/exact_26_34.jsonl.xz``, a token within 15 spaces of the end),
 ``patchsolve.search`` at ``--time`` seconds a move on ``--workers``
 threads, with the solver beside the search (the default with 2 threads or
 more) and with it first (the shortcut: a quarter of the time on every

@@ -6,7 +6,7 @@ Two orders: ``plain`` (the edge badness, ``_eval.placement_badness``) and
 ``_alphabeta.rank_by_eval``), both as ``_alphabeta.ordered_moves`` lists
 them.
 
-``exact``: on the perfect-play set (``benchmarks/exact_26_34.jsonl``), the
+``exact``: on the perfect-play set (``tests/data/exact_26_34.jsonl.xz``), the
 root's pruning ceiling: the points a move lost by a perfect search of only
 the first ``k`` placements of each patch (a bounded move counts at its
 bound, so the figure is a lower bound).
@@ -14,7 +14,7 @@ bound, so the figure is a lower bound).
     python benchmarks/tools/placement_rank.py exact
 
 ``proxy``: at any phase, against a search: each placement of each patch of
-positions drawn from the self-play corpus is valued by a node-limited
+positions drawn from the 2,000-game self-play corpus is valued by a node-limited
 search of the position after it; per phase band, how often the best
 (by that search) is among the first two, and the mean shortfall of the
 best of the first two. Rows are written as they are produced.
@@ -44,11 +44,13 @@ from patchsolve import Position, search
 from patchsolve.position import Move
 from patchsolve.search import _alphabeta
 from patchsolve.search.result import phase_of
-from patchsolve.selfplay import read_corpus, record_positions
+from patchsolve.selfplay import record_positions
 
 HERE = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(HERE))
-CORPUS = HERE / "results" / "selfplay_2000" / "corpus.jsonl"
+from inputs import CORPUS_2000 as CORPUS  # noqa: E402
+from inputs import read_corpus  # noqa: E402
+
 REPORT_BANDS = [(20, 32), (32, 40), (40, 48), (48, 56), (56, 70), (70, 85), (85, 107)]
 
 

@@ -1,5 +1,5 @@
 """Ranked answers near the end against perfect play: on the near-end
-positions of the perfect-play set (``benchmarks/exact_26_34.jsonl``, a
+positions of the perfect-play set (``tests/data/exact_26_34.jsonl.xz``, a
 token within 15 spaces of the end, every move's exact value or proven
 bounds known), ``patchsolve.search(pos, time=, multipv=, depth=)`` as the
 web app's "Best move" asks it. Counts the answers whose value is exact,

@@ -1,9 +1,10 @@
 """Win rate of the first-named player of a `tournament --games` CSV (kept
-in benchmarks/results/), with its 95% Wilson interval and mean margin:
-for a run stopped part-way (the table the tournament prints is rewritten
-only for the games it finished, and lost on a kill).
+in benchmarks/results/, xz-compressed), with its 95% Wilson interval and
+mean margin: for a run stopped part-way (the table the tournament prints is
+rewritten only for the games it finished, and lost on a kill), or to check
+a note's figure from its games.
 
-    python benchmarks/tools/summarize_games.py benchmarks/results/tuning_games/*.csv
+    python benchmarks/tools/summarize_games.py benchmarks/results/tuning_games/*.csv.xz
 
 Given several files, a last line sums them (all must name the same A).
 """
@@ -11,15 +12,17 @@ Given several files, a last line sums them (all must name the same A).
 from __future__ import annotations
 
 import csv
+import io
+import lzma
 import sys
 
 from patchsolve.tournament import wilson
 
 
 def tally(path: str):
-    """(A, wins of A, games, summed margin of A) of one file."""
-    with open(path, newline="") as f:
-        rows = list(csv.DictReader(f))
+    """(A, wins of A, games, summed margin of A) of one file, plain or .xz."""
+    with lzma.open(path, "rt", newline="") if path.endswith(".xz") else open(path, newline="") as f:
+        rows = list(csv.DictReader(io.StringIO(f.read())))
     if not rows:
         return None, 0, 0, 0
     a = rows[0]["first"]
