@@ -10,7 +10,7 @@ import patchsolve as ps
 from patchsolve import Game
 from patchsolve.analysis import analyze_game
 from patchsolve.cli import cli
-from patchsolve.review_svg import review_svg
+from patchsolve.review_svg import CLASS_FILL, review_svg
 from patchsolve.search import SearchResult
 from patchsolve.search.result import phase_of, win_probability_of
 
@@ -125,11 +125,17 @@ def test_the_graph_marks_each_mistake_and_every_ply():
     values = [(0.0, -float((k * 7) % 13)) for k in range(n)]
     review = analyze_game(game, depth=1, judge=scripted(values))
     doc = xml.dom.minidom.parseString(review_svg(review))
-    marks = [c for c in doc.getElementsByTagName("circle") if c.getAttribute("class") == "mistake"]
+    marks = [c for c in doc.getElementsByTagName("circle") if "mistake" in c.getAttribute("class").split()]
     assert sorted(int(c.getAttribute("data-ply")) for c in marks) == sorted(
         m.number for m in review.mistakes()
     )
     assert review.mistakes(), "the scripted values must produce mistakes"
+    by_number = {m.number: m for m in review.moves}
+    for c in marks:  # each dot says its class, in its colour
+        m = by_number[int(c.getAttribute("data-ply"))]
+        assert (
+            c.getAttribute("data-class") == m.judgement and c.getAttribute("fill") == CLASS_FILL[m.judgement]
+        )
     radius = {int(c.getAttribute("data-ply")): float(c.getAttribute("r")) for c in marks}
     by_loss = sorted(review.mistakes(), key=lambda m: m.loss)
     assert [radius[m.number] for m in by_loss] == sorted(radius[m.number] for m in by_loss)

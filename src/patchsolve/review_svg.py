@@ -1,9 +1,10 @@
 """The review graph of a game (``analyze --svg``, the web app's review tab).
 
 Two panels over the plies 0..n: player 0's margin (points) and player 0's win
-probability. Every mistake (a move whose loss is above the threshold) is a
-dot on the margin line after that move, its area growing with the loss and
-its colour the mover's. Each ply has an invisible column carrying
+probability. Every move classed inaccuracy, mistake or blunder (the review's
+classes, the same the table counts) is a dot on the margin line after that
+move, coloured by its class (``CLASS_FILL``), its area growing with the loss
+and its ring the mover's colour. Each ply has an invisible column carrying
 ``data-ply="k"`` (the position after k moves) so a page can jump to it.
 Below the panels, one line per player: the accuracy and the count of each
 class (:mod:`patchsolve.analysis`).
@@ -17,6 +18,7 @@ from html import escape
 from patchsolve.render import _PLAYER_FILL
 
 WIDTH, LEFT, RIGHT = 760, 56, 16
+CLASS_FILL = {"inaccuracy": "#f2c14e", "mistake": "#e8833a", "blunder": "#c0392b"}
 PANEL_H, TOP, GAP = 170, 30, 46
 
 
@@ -73,8 +75,8 @@ def review_svg(review) -> str:
         _text(
             LEFT,
             TOP - 10,
-            f"Player 0's margin (points); inaccuracies, mistakes and blunders by mover, size = points lost; "
-            f"{review.budget.text()}",
+            f"Player 0's margin (points); dots: inaccuracy, mistake, blunder (ring: the mover; size: points "
+            f"lost); {review.budget.text()}",
             size=12,
             weight="bold",
         ),
@@ -148,8 +150,9 @@ def _mistake_marks(review, xs, ym) -> list[str]:
         r = 3.0 + 1.6 * math.sqrt(m.loss)
         x, y = xs(m.number), ym(m.margin0)
         parts.append(
-            f'<circle class="mistake" data-ply="{m.number}" cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" '
-            f'fill="{_PLAYER_FILL[m.player]}" fill-opacity="0.75" stroke="#222">'
+            f'<circle class="mistake {m.judgement}" data-ply="{m.number}" data-class="{m.judgement}" '
+            f'cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{CLASS_FILL[m.judgement]}" fill-opacity="0.85" '
+            f'stroke="{_PLAYER_FILL[m.player]}" stroke-width="2.5">'
             f"<title>{escape(_move_tip(m))}</title></circle>"
         )
         parts.append(_text(x, y - r - 3, f"-{m.loss:.0f}{m.flag}", size=9, anchor="middle", fill="#222"))

@@ -30,7 +30,7 @@ from patchsolve.cli.review import check_writable, write_text
 from patchsolve.position import Position
 from patchsolve.search import solve as exact
 from patchsolve.search.limits import Limits
-from patchsolve.search.result import rank_key
+from patchsolve.search.result import choice_of, rank_key
 
 # -- best / eval -----------------------------------------------------------------
 
@@ -135,7 +135,15 @@ def _level_move(pos: Position, level: int, engine, as_json) -> int:
                 "level": level,
                 "seed": seed or 0,
                 "move": str(move),
-                "rows": [{"move": str(d["move"]), "score": d["score"]} for d in r.root_moves],
+                "rows": [
+                    {
+                        "move": str(d["move"]),
+                        "kind": d.get("kind"),
+                        "choice": d.get("choice"),
+                        "score": d["score"],
+                    }
+                    for d in r.root_moves
+                ],
             }
         )
         return 0
@@ -148,12 +156,16 @@ def _level_move(pos: Position, level: int, engine, as_json) -> int:
 
 
 def _root_table(pos: Position, r, top: int) -> list[dict]:
-    """The top root moves, with every engine's columns (visits: MCTS only)."""
+    """The top root moves, choice first (``kind`` "choice": walking or a
+    patch with its best placement; "placement": a further placement of a
+    patch listed above), with every engine's columns (visits: MCTS only)."""
     rows = []
     for d in r.root_moves[:top]:
         rows.append(
             {
                 "move": str(d["move"]),
+                "kind": d.get("kind", "choice"),
+                "choice": d.get("choice"),
                 "score": d["score"],
                 "win_probability": d["win_probability"],
                 "bound": d["bound"],
@@ -167,6 +179,8 @@ def _root_table(pos: Position, r, top: int) -> list[dict]:
         rows.append(
             {
                 "move": str(r.best_move),
+                "kind": "choice",
+                "choice": choice_of(r.best_move),
                 "score": r.score,
                 "win_probability": r.win_probability,
                 "bound": r.bound,
@@ -185,6 +199,14 @@ def _fmt_cell(v) -> str:
     if isinstance(v, float):
         return f"{v:.3f}" if abs(v) < 10 else f"{v:.1f}"
     return str(v)
+
+
+def _what(row: dict) -> str:
+    """What a ranked row chooses: walking, a patch (its best placement), the
+    leather patch, or another placement of a patch listed above."""
+    choice = row.get("choice")
+    name = "walk" if choice == "walk" else "leather patch" if choice == "leather" else f"patch {choice}"
+    return name if row.get("kind", "choice") == "choice" else f"{name}, another placement"
 
 
 # a bound is printed as one: "<= -16" reads as at most -16, a bare "-16"
@@ -226,6 +248,12 @@ def _row_cell(row: dict, key: str) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def eval_cmd(position, position_file, engine, top, show_map, map_svg, as_json):
     """Print the evaluation of POSITION and its top moves ranked with their scores.
+
+    \b
+    The moves come choice first: walking and each patch you can buy (with
+    its best placement), best first; then further placements of those
+    patches, marked "another placement". Mirror images of a placement are
+    shown once.
 
     \b
     Examples:
@@ -275,15 +303,18 @@ def eval_cmd(position, position_file, engine, top, show_map, map_svg, as_json):
     if proof_text(r):
         line += f"; {proof_text(r)}"
     click.echo(line)
-    keys = ["move", "score", "win_probability", "bound"]
+    keys = ["move", "what", "score", "win_probability", "bound"]
     keys += [
         k for k in ("depth", "proven", "choice_visits", "visits") if any(row[k] is not None for row in rows)
     ]
-    table = [[str(i + 1)] + [_row_cell(row, k) for k in keys] for i, row in enumerate(rows)]
+    table = [
+        [str(i + 1)] + [_what(row) if k == "what" else _row_cell(row, k) for k in keys]
+        for i, row in enumerate(rows)
+    ]
     header = ["#"] + [{"win_probability": "win", "choice_visits": "choice visits"}.get(k, k) for k in keys]
     widths = [max(len(x) for x in col) for col in zip(header, *table)]
     click.echo("  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip())
-    for t in table:
+    for t, row in zip(table, rows):
         click.echo("  ".join(c.ljust(w) for c, w in zip(t, widths)).rstrip())
     if len(rows) < top:
         click.echo(

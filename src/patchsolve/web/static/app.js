@@ -500,8 +500,7 @@ async function stopJob() {
 
 function startReview() {
   return runJob("/api/analyze", {
-    game: state.game, engine: $("engine").value, time: seconds("review-time", 0.01, 2),
-    threshold: parseFloat($("threshold").value) || 0,
+    game: state.game, nodes: Math.round(seconds("review-nodes", 1000, 3000000)),
   }, "review");
 }
 
@@ -592,6 +591,7 @@ function showReview(review) {
     `player ${s.player}: accuracy ${s.accuracy === null ? "-" : s.accuracy.toFixed(1)}, `
     + `average loss ${s.average_loss.toFixed(2)}; ${s.classes.inaccuracy} inaccuracies, `
     + `${s.classes.mistake} mistakes, ${s.classes.blunder} blunders`);
+  if (review.budget) lines.push(`judged at ${review.budget.text} (one search a move: the same verdicts every time)`);
   // the judged moves, each a link to the position before it (where the choice was made)
   const judged = review.moves.filter((m) => ["inaccuracy", "mistake", "blunder"].includes(m.class));
   const items = judged.map((m) =>
