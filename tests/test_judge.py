@@ -3,6 +3,7 @@ best move valued on the same footing, checked against brute force, against
 itself (every verdict agrees) and against a rerun (the same every time)."""
 
 import math
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -130,7 +131,10 @@ def test_budgets_are_checked():
             Budget(**bad)
     with pytest.raises(LimitError, match="time"):
         measure(ps.Position.start(), "walk", time=1.0)
-    assert Budget().nodes > 0 and Budget(depth=3).text() == "depth 3 a position"
+    assert Budget().nodes > 0 and Budget(depth=3, recheck=1).text() == "depth 3 a position"
+    assert Budget(depth=3).text() == "depth 3 a position, a loss of 2 points or more re-checked at depth 5"
+    with pytest.raises(LimitError):
+        Budget(recheck=0)
 
 
 def test_bad_moves_and_finished_games_are_clear_errors():
@@ -159,3 +163,23 @@ def test_property_a_measure_never_charges_a_move_valued_as_the_best(seed, pick, 
     assert m.loss == m.best.value - m.played.value
     row = next(d for d in m.rows if d["move"] == str(move))
     assert row["score"] == m.played.value or m.exact or m.played.bound != "estimate"
+
+
+def test_a_loss_worth_classing_is_measured_again_deeper():
+    from patchsolve import analysis
+    from patchsolve.review.judge import RECHECK_AT
+
+    assert RECHECK_AT == analysis.MIN_POINTS[0] <= analysis.POINT_THRESHOLDS[0]
+    pos = bench.noisy_greedy_game(7)[14]
+    budget = Budget(nodes=20_000)
+    seen = 0
+    for move in pos.legal_moves()[::5]:
+        first = measure(pos, move, Budget(nodes=20_000, recheck=1))
+        m = measure(pos, move, budget)
+        if first.exact or first.loss < RECHECK_AT:
+            assert replace(m, budget=first.budget) == first and not m.rechecked
+            continue
+        deep = measure(pos, move, budget.deeper())
+        assert m.rechecked and (m.loss, m.best, m.played) == (deep.loss, deep.best, deep.played)
+        seen += 1
+    assert seen >= 1

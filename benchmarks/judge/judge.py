@@ -45,6 +45,7 @@ import patchsolve as ps  # noqa: E402
 from bench_exact import DATA, read_rows  # noqa: E402
 from patchsolve import analysis  # noqa: E402
 from patchsolve.review import Budget, measure  # noqa: E402
+from patchsolve.search.result import phase_of  # noqa: E402
 
 FLAGGED = ("inaccuracy", "mistake", "blunder")
 
@@ -63,6 +64,7 @@ def _measured(pos, move, budget: Budget) -> dict:
         "forced": m.forced,
         "depth": m.depth,
         "best": m.best.move,
+        "rechecked": m.rechecked,
         "cpu": time.process_time() - t0,
     }
 
@@ -91,8 +93,8 @@ def late_moves(row: dict, rng: random.Random) -> list[tuple[str, str, float, boo
 
 
 def run_late(args) -> None:
-    budget = Budget(nodes=args.nodes)
-    rows = read_rows(DATA)
+    budget = Budget(nodes=args.nodes, recheck=args.recheck)
+    rows = [r for path in args.data for r in read_rows(Path(path))]
     with open(args.out, "w") as fh:
         for i, row in enumerate(rows[: args.positions]):
             rng = random.Random(args.seed * 100_003 + i)
@@ -100,6 +102,7 @@ def run_late(args) -> None:
             for kind, move, loss, bound in late_moves(row, rng):
                 rec = {"set": "late", "index": i, "kind": kind, "move": move, "exact_loss": loss}
                 rec["exact_loss_is_bound"] = bound
+                rec["phase"] = phase_of(pos)
                 rec.update(_measured(pos, move, budget))
                 fh.write(json.dumps(rec) + "\n")
                 fh.flush()
@@ -122,7 +125,7 @@ def early_positions(count: int, seed: int) -> list[tuple[ps.Position, str]]:
 
 
 def run_early(args) -> None:
-    budget = Budget(nodes=args.nodes)
+    budget = Budget(nodes=args.nodes, recheck=args.recheck)
     deeps = [int(x) for x in args.deep.split(",")]
     with open(args.out, "w") as fh:
         for i, (pos, played) in enumerate(early_positions(args.positions, args.seed)):
@@ -132,7 +135,7 @@ def run_early(args) -> None:
                 rec = {"set": "early", "index": i, "kind": kind, "move": move, "position": pos.to_text()}
                 rec.update(_measured(pos, move, budget))
                 for k in deeps:
-                    rec[f"deep{k}"] = _measured(pos, move, Budget(nodes=args.nodes * k))
+                    rec[f"deep{k}"] = _measured(pos, move, Budget(nodes=args.nodes * k, recheck=1))
                 fh.write(json.dumps(rec) + "\n")
                 fh.flush()
             print(f"[{i + 1}/{args.positions}]", file=sys.stderr, flush=True)
@@ -191,6 +194,22 @@ def report(args) -> None:
             print(f"  {name}: {counts}")
         cpu = [r["cpu"] for r in late]
         print(f"  CPU a move: mean {sum(cpu) / len(cpu):.2f} s, max {max(cpu):.2f} s")
+        bands = [(1, 12), (13, 25), (26, 35)]
+        for lo, hi in bands:
+            band = [r for r in late if "phase" in r and lo <= r["phase"] <= hi]
+            if not band:
+                continue
+            o = [r for r in band if r["kind"] == "optimal"]
+            b6 = [r for r in band if r["kind"] == "loses_6"]
+            ex = [r for r in band if not r["exact_loss_is_bound"]]
+            print(
+                f"  phase {lo}-{hi}: {len(band)} moves; optimal as mistake/blunder "
+                f"{share(sum(cls[id(r)] in ('mistake', 'blunder') for r in o), len(o))}, as best/good "
+                f"{share(sum(cls[id(r)] in ('best', 'good') for r in o), len(o))}; 6+ as best/good "
+                f"{share(sum(cls[id(r)] in ('best', 'good') for r in b6), len(b6))}; mean error "
+                f"{sum(abs(r['loss'] - r['exact_loss']) for r in ex) / max(1, len(ex)):.2f}; exact "
+                f"{share(sum(r['exact'] for r in band), len(band))}"
+            )
     if early:
         print(f"early set: {len(early)} moves in {len({r['index'] for r in early})} positions")
         agree = sum(abs(r["loss"] - r["deep20"]["loss"]) <= 1 for r in early)
@@ -219,6 +238,9 @@ def main(argv=None) -> int:
         p.add_argument("--positions", type=int, default=1_000 if name == "late" else 100)
         p.add_argument("--seed", type=int, default=0)
         p.add_argument("--out", required=True)
+        p.add_argument("--recheck", type=int, default=1, help="Budget.recheck (1: none)")
+        if name == "late":
+            p.add_argument("--data", nargs="+", default=[str(DATA)], help="position sets (JSON lines, .xz)")
         if name == "early":
             p.add_argument("--deep", default="10,20", help="the references' budgets, times the budget")
     p = sub.add_parser("report")

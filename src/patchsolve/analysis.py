@@ -430,7 +430,7 @@ def review_games(
             Game.from_text(text)
         except PatchsolveError as e:
             raise type(e)(f"{name}: {e}") from None
-    given = {"nodes": budget.nodes, "depth": budget.depth}
+    given = {"nodes": budget.nodes, "depth": budget.depth, "recheck": budget.recheck}
     jobs = [(name, text, given) for name, text in records]
     for _, rows in make_backend(backend, workers=workers, address=address).run(_review_job, jobs):
         yield rows

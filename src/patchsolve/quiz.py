@@ -193,7 +193,7 @@ def grade(exercise: Exercise, move, tolerance: float = DEFAULT_TOLERANCE) -> Gra
         value = known[str(mv)]
         loss = max(0.0, exercise.best_value - value)
         return Grade(str(mv), value, loss, loss <= tolerance, exercise.bound)
-    budget = Budget(nodes=exercise.budget.get("nodes"), depth=exercise.budget.get("depth"))
+    budget = Budget(**{k: exercise.budget[k] for k in ("nodes", "depth", "recheck") if k in exercise.budget})
     me = measure(pos, mv, budget)
     return Grade(str(mv), me.played.value, me.loss, me.loss <= tolerance, me.played.bound)
 
@@ -214,7 +214,7 @@ def exercise_of_dict(data) -> Exercise:
         numbers = [float(e.best_value), float(e.played_loss)]
         Position(e.position)
         accepted = [(str(d["move"]), float(d["value"])) for d in e.acceptable]
-        budget = Budget(nodes=e.budget.get("nodes"), depth=e.budget.get("depth"))
+        budget = Budget(**{k: e.budget[k] for k in ("nodes", "depth", "recheck") if k in e.budget})
     except PatchsolveError:
         raise
     except (TypeError, ValueError, KeyError, AttributeError):

@@ -16,6 +16,11 @@ the quiz, the web page's ``why?`` -- comes from :func:`measure`:
   after it) within ``Budget.solver_nodes`` each. Where it proves both, the
   loss is exact (``bound="exact"``); where it proves bounds, each estimate
   is kept within them, so the loss is within what is proven.
+- **Re-checked when it matters.** A move that the first search finds losing
+  ``RECHECK_AT`` points or more (and that the solver did not prove) is
+  measured again at ``Budget.recheck`` times the budget (two plies deeper
+  under a depth budget), and that measure is the verdict: a loss the review
+  will class is one that held up in a deeper search (benchmarks/judge/).
 - **Reproducible.** A node or depth budget on one thread: the same position,
   move and budget give the same measure on every run and every machine.
 
@@ -27,11 +32,14 @@ where the solver proved who wins.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from patchsolve.errors import IllegalMoveError, LimitError, PatchsolveError
 
 DEFAULT_NODES = 300_000  # alpha-beta nodes a position (benchmarks/judge/)
+DEFAULT_RECHECK = 4  # a loss of RECHECK_AT points or more is measured again at this many times the budget
+RECHECK_AT = 2.0  # points: the least loss the review classes (analysis.MIN_POINTS[0])
+RECHECK_PLIES = 2  # under a depth budget the re-check searches this much deeper
 SOLVER_RATIO = 3  # solver nodes per alpha-beta node of the budget (a solver node costs about a third)
 MAX_NODES = 2**40
 
@@ -44,10 +52,17 @@ class Budget:
 
     nodes: int | None = None
     depth: int | None = None
+    recheck: int = DEFAULT_RECHECK  # 1: no re-check
 
     def __post_init__(self):
         if self.nodes is None and self.depth is None:
             object.__setattr__(self, "nodes", DEFAULT_NODES)
+        if (
+            isinstance(self.recheck, bool)
+            or not isinstance(self.recheck, int)
+            or not 1 <= self.recheck <= 100
+        ):
+            raise LimitError(f"recheck must be an integer in 1..100, not {self.recheck!r}")
         if self.nodes is not None and self.depth is not None:
             raise LimitError("a review's budget is nodes or a depth, not both")
         if self.nodes is not None and (
@@ -71,17 +86,30 @@ class Budget:
         given = {"nodes": self.nodes} if self.nodes is not None else {"depth": self.depth}
         return {**given, "workers": 1, "seed": 0}
 
-    def text(self) -> str:
-        """The budget in words, e.g. ``300,000 nodes a position``."""
+    def deeper(self) -> Budget | None:
+        """The re-check's budget (None: no re-check)."""
+        if self.recheck <= 1:
+            return None
         if self.nodes is not None:
-            return f"{self.nodes:,} nodes a position"
-        return f"depth {self.depth} a position"
+            return Budget(nodes=min(MAX_NODES, self.nodes * self.recheck), recheck=1)
+        return Budget(depth=min(64, (self.depth or 0) + RECHECK_PLIES), recheck=1)
+
+    def text(self) -> str:
+        """The budget in words, e.g. ``300,000 nodes a position, a loss of 2
+        points or more re-checked at 1,200,000 nodes``."""
+        first = f"{self.nodes:,} nodes" if self.nodes is not None else f"depth {self.depth}"
+        deeper = self.deeper()
+        if deeper is None:
+            return f"{first} a position"
+        again = f"{deeper.nodes:,} nodes" if deeper.nodes is not None else f"depth {deeper.depth}"
+        return f"{first} a position, a loss of {RECHECK_AT:g} points or more re-checked at {again}"
 
     def to_dict(self) -> dict:
         """JSON-ready: the budget and its words."""
         return {
             "nodes": self.nodes,
             "depth": self.depth,
+            "recheck": self.recheck,
             "solver_nodes": self.solver_nodes,
             "text": self.text(),
         }
@@ -134,6 +162,7 @@ class Measure:
     budget: Budget
     rows: list[dict] = field(default_factory=list)  # the search's ranked rows (choice first), JSON-ready
     interrupted: bool = False  # Ctrl-C / request_stop cut a search short
+    rechecked: bool = False  # the numbers are the re-check's (Budget.deeper())
 
     @property
     def is_best(self) -> bool:
@@ -155,6 +184,7 @@ class Measure:
             "budget": self.budget.to_dict(),
             "rows": self.rows,
             "interrupted": self.interrupted,
+            "rechecked": self.rechecked,
         }
 
 
@@ -175,7 +205,14 @@ def measure(position, move, budget: Budget | None = None, *, rows: int = 1, **li
     played = pos.parse_move(move) if isinstance(move, str) else move
     if not pos.is_legal(played):
         raise IllegalMoveError(f"{played} is not a legal move in this position")
-    return _Measurer(pos, played, budget, rows).run()
+    first = _Measurer(pos, played, budget, rows).run()
+    deeper = budget.deeper()
+    if first.exact or first.interrupted or first.loss < RECHECK_AT or deeper is None:
+        return first
+    again = _Measurer(pos, played, deeper, rows).run()
+    if again.interrupted:
+        return first
+    return replace(again, budget=budget, rechecked=True)
 
 
 class _Measurer:
