@@ -234,10 +234,8 @@ class _Measurer:
         played = self._side(played_row)
         if near_end(self.pos) and not self.interrupted:
             best, played = self._prove(best, played)
-        if played.value > best.value or (
-            played.value == best.value and played.win_probability > best.win_probability
-        ):
-            best = played  # the move played is the best this measure finds
+        if played.value >= best.value and played.win_probability >= best.win_probability:
+            best = played  # the move played is as good as any this measure finds: it is the best
         exact = best.bound == "exact" and played.bound == "exact"
         return Measure(
             self.pos.to_text(),
@@ -301,19 +299,24 @@ class _Measurer:
         and of the position after the move played, each estimate kept
         within what it proves."""
         root = self._solve(self.pos)
+        ceiling = None  # what the position is proven worth at most: no move is worth more
         if root is not None:
             proof = _for_mover(root, self.pos, self.mover)
             move = self._proven_best(root)
             best = _within(best, proof, self._wp, move, proof.pv if move else None)
+            ceiling = proof.upper
         child = self.pos.play(self.played)
         if child.is_over:
             played = _finished(child, self.mover, str(self.played))
         else:
             r = self._solve(child)
-            if r is not None:
-                proof = _for_mover(r, child, self.mover)
-                line = [str(self.played)] + proof.pv if r.bound == "exact" and r.proven_best else None
-                played = _within(played, proof, self._wp, None, line)
+            proof = _for_mover(r, child, self.mover) if r is not None else _Proof(None, None, None, [])
+            if ceiling is not None and (proof.upper is None or ceiling < proof.upper):
+                proof = _Proof(proof.lower, ceiling, proof.proven, proof.pv)
+            exact_line = r is not None and r.bound == "exact" and r.proven_best
+            played = _within(
+                played, proof, self._wp, None, [str(self.played)] + proof.pv if exact_line else None
+            )
         return best, played
 
     def _solve(self, pos):
@@ -338,18 +341,27 @@ class _Measurer:
         return None
 
 
-def _for_mover(r, pos, mover: int):
-    """A solver result on ``pos`` as bounds for ``mover`` (negated across a
-    change of the player to move)."""
-    from types import SimpleNamespace
+@dataclass(frozen=True)
+class _Proof:
+    """What the solver proved of a position, for the mover: bounds on its
+    value (None: none), the outcome, and a line keeping the value."""
 
+    lower: float | None
+    upper: float | None
+    proven: str | None
+    pv: list
+
+
+def _for_mover(r, pos, mover: int) -> _Proof:
+    """A solver result on ``pos`` as a proof for ``mover`` (negated across a
+    change of the player to move)."""
     lo = r.lower if r.lower is not None else (r.score if r.bound in ("exact", "lower") else None)
     hi = r.upper if r.upper is not None else (r.score if r.bound in ("exact", "upper") else None)
     proven = r.proven
     if pos.to_move != mover:
         lo, hi = (None if hi is None else -hi), (None if lo is None else -lo)
         proven = None if proven is None else ("loss" if proven == "win" else "win")
-    return SimpleNamespace(lower=lo, upper=hi, proven=proven, pv=[str(m) for m in r.pv or []])
+    return _Proof(lo, hi, proven, [str(m) for m in r.pv or []])
 
 
 def _within(side: Side, proof, wp_of, move: str | None = None, pv: list | None = None) -> Side:
