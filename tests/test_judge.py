@@ -115,6 +115,8 @@ def test_a_review_charges_each_move_its_measure():
     for _ in range(6):
         game.push(ps.search(game.end, depth=1, workers=1).best_move)
     review = ps.analyze_game(game, nodes=20_000)
+    for m in review.moves:  # the move the same search ranks first is classed best, always
+        assert (m.best_move == m.move) <= (m.judgement == "best" and m.loss == 0)
     for m, ply in zip(review.moves, game.replay()):
         me = measure(ply.before, ply.move, nodes=20_000)
         assert (m.loss, m.best_move, m.best_value, m.played_value) == (
