@@ -255,28 +255,21 @@ class _Measurer:
     def _search(self) -> tuple[list[dict], int]:
         """The ranked rows of one alpha-beta search, the move played among
         them (valued in the same iteration), and the depth."""
-        from patchsolve.errors import SearchInterrupted
         from patchsolve.search import search
 
-        try:
-            r = search(
-                self.pos,
-                engine="alphabeta",
-                endgame_solve=False,
-                multipv=self.rows,
-                include=[self.played],
-                **self.budget.limits(),
-            )
-        except SearchInterrupted as e:  # in a script: keep what the search found, then stop
-            r = e.result
-            self.interrupted = True
-            if r is None:
-                raise
-        self.interrupted = self.interrupted or r.interrupted
+        # Ctrl-C in a script raises SearchInterrupted through here (the review keeps what it judged)
+        r = search(
+            self.pos,
+            engine="alphabeta",
+            endgame_solve=False,
+            multipv=self.rows,
+            include=[self.played],
+            **self.budget.limits(),
+        )
+        self.interrupted = r.interrupted
         rows = list(r.root_moves)
-        if not any(
-            d["move"] == self.played for d in rows
-        ):  # no iteration finished: value the move statically
+        valued = any(d["move"] == self.played for d in rows)
+        if not valued:  # no iteration finished: the move valued statically
             rows.append(_static_row(self.pos, self.played))
         rows.sort(key=lambda d: -d["score"])  # the best first (choice-first order is kept for display)
         return rows, r.depth
@@ -298,47 +291,39 @@ class _Measurer:
         """Near the end: the solver's values of the position (the best move)
         and of the position after the move played, each estimate kept
         within what it proves."""
-        root = self._solve(self.pos)
-        ceiling = None  # what the position is proven worth at most: no move is worth more
-        if root is not None:
-            proof = _for_mover(root, self.pos, self.mover)
-            move = self._proven_best(root)
-            best = _within(best, proof, self._wp, move, proof.pv if move else None)
-            ceiling = proof.upper
+        solved = self._solve(self.pos)
+        root = _for_mover(solved, self.pos, self.mover)
+        move = _proven_best(solved)
+        best = _within(best, root, self._wp, move, root.pv if move else None)
         child = self.pos.play(self.played)
         if child.is_over:
             played = _finished(child, self.mover, str(self.played))
         else:
             r = self._solve(child)
-            proof = _for_mover(r, child, self.mover) if r is not None else _Proof(None, None, None, [])
-            if ceiling is not None and (proof.upper is None or ceiling < proof.upper):
-                proof = _Proof(proof.lower, ceiling, proof.proven, proof.pv)
-            exact_line = r is not None and r.bound == "exact" and r.proven_best
+            proof = _for_mover(r, child, self.mover)
+            if root.upper is not None and (proof.upper is None or root.upper < proof.upper):
+                # no move is worth more than its position is proven worth at most
+                proof = _Proof(proof.lower, root.upper, proof.proven, proof.pv)
+            exact_line = r.bound == "exact" and r.proven_best
             played = _within(
                 played, proof, self._wp, None, [str(self.played)] + proof.pv if exact_line else None
             )
         return best, played
 
     def _solve(self, pos):
-        """The solver's result on ``pos`` within the budget (None when
-        interrupted before it proved anything)."""
-        from patchsolve.errors import SearchInterrupted
+        """The solver's result on ``pos`` within the budget."""
         from patchsolve.search import solve
 
-        try:
-            r = solve(pos, nodes=self.budget.solver_nodes, workers=1, hash_mb=16)
-        except SearchInterrupted as e:
-            self.interrupted = True
-            return None if e.result is None else e.result
-        if r.interrupted:
-            self.interrupted = True
+        r = solve(pos, nodes=self.budget.solver_nodes, workers=1, hash_mb=16)
+        self.interrupted = self.interrupted or r.interrupted
         return r
 
-    def _proven_best(self, root) -> str | None:
-        """The solver's best move when it proved it (with an exact value)."""
-        if root.bound == "exact" and root.proven_best and root.best_move is not None:
-            return str(root.best_move)
-        return None
+
+def _proven_best(r) -> str | None:
+    """The solver's best move when it proved it with an exact value."""
+    if r.bound == "exact" and r.proven_best and r.best_move is not None:
+        return str(r.best_move)
+    return None
 
 
 @dataclass(frozen=True)
