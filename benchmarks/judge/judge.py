@@ -195,6 +195,7 @@ def report(args) -> None:
         cpu = [r["cpu"] for r in late]
         print(f"  CPU a move: mean {sum(cpu) / len(cpu):.2f} s, max {max(cpu):.2f} s")
         bands = [(1, 12), (13, 25), (26, 35)]
+        weighted: dict = {}
         for lo, hi in bands:
             band = [r for r in late if "phase" in r and lo <= r["phase"] <= hi]
             if not band:
@@ -209,6 +210,26 @@ def report(args) -> None:
                 f"{share(sum(cls[id(r)] in ('best', 'good') for r in b6), len(b6))}; mean error "
                 f"{sum(abs(r['loss'] - r['exact_loss']) for r in ex) / max(1, len(ex)):.2f}; exact "
                 f"{share(sum(r['exact'] for r in band), len(band))}"
+            )
+            if o and b6 and ex:
+                w = (hi - lo + 1) / (bands[-1][1] - bands[0][0] + 1)
+                for key, value in (
+                    (
+                        "optimal as mistake/blunder",
+                        sum(cls[id(r)] in ("mistake", "blunder") for r in o) / len(o),
+                    ),
+                    ("optimal as best/good", sum(cls[id(r)] in ("best", "good") for r in o) / len(o)),
+                    ("6+ as best/good", sum(cls[id(r)] in ("best", "good") for r in b6) / len(b6)),
+                    ("mean error", sum(abs(r["loss"] - r["exact_loss"]) for r in ex) / len(ex)),
+                ):
+                    weighted[key] = weighted.get(key, 0.0) + w * value
+        if weighted:  # each band weighted by its share of the last third: positions spread evenly over it
+            print(
+                "  over the last third, bands weighted by their width: "
+                + "; ".join(
+                    f"{k} {v:.3f}" if k == "mean error" else f"{k} {100 * v:.1f}%"
+                    for k, v in weighted.items()
+                )
             )
     if early:
         print(f"early set: {len(early)} moves in {len({r['index'] for r in early})} positions")
