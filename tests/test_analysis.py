@@ -188,11 +188,11 @@ def test_cli_analyze_refuses_an_unwritable_svg_before_searching(tmp_path):
         (1.0, 0.049, 0.5, "good"),
         (1.9, 0.30, 0.5, "good"),  # a big swing but under the points floor of a class: noise
         (2.0, 0.05, 0.5, "inaccuracy"),
-        (2.9, 0.10, 0.5, "inaccuracy"),  # a mistake's win probability, an inaccuracy's points
-        (3.0, 0.10, 0.5, "mistake"),
+        (3.9, 0.10, 0.5, "inaccuracy"),  # a mistake's win probability, an inaccuracy's points
+        (4.0, 0.10, 0.5, "mistake"),
         (8.0, 0.199, 0.5, "mistake"),
-        (4.9, 0.25, 0.5, "mistake"),
-        (5.0, 0.20, 0.5, "blunder"),
+        (5.9, 0.25, 0.5, "mistake"),
+        (6.0, 0.20, 0.5, "blunder"),
         # saturated: the points decide, whatever the win probability says
         (2.9, 0.0, 0.99, "good"),
         (3.0, 0.0, 0.99, "inaccuracy"),

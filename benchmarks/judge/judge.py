@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import lzma
 import random
 import sys
 import time
@@ -159,9 +160,15 @@ def share(hits: int, n: int) -> str:
     return f"{hits}/{n} = {100 * hits / n:.1f}%" if n else "none"
 
 
+def _text(path: Path) -> str:
+    """A plain or .xz file's text."""
+    raw = path.read_bytes()
+    return (lzma.decompress(raw) if path.suffix == ".xz" else raw).decode()
+
+
 def report(args) -> None:
     min_points = tuple(float(x) for x in args.min_points.split(","))
-    recs = [json.loads(line) for path in args.files for line in Path(path).read_text().splitlines() if line]
+    recs = [json.loads(line) for path in args.files for line in _text(Path(path)).splitlines() if line]
     late = [r for r in recs if r["set"] == "late"]
     early = [r for r in recs if r["set"] == "early"]
     print(

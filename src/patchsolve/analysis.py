@@ -89,7 +89,7 @@ class MoveReview:
 CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
 FLAGS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 WIN_LOSS_THRESHOLDS = (0.05, 0.10, 0.20)  # inaccuracy, mistake, blunder: win probability lost ...
-MIN_POINTS = (2.0, 3.0, 5.0)  # ... and at least these points lost (benchmarks/judge/)
+MIN_POINTS = (2.0, 4.0, 6.0)  # ... and at least these points lost (benchmarks/results/judge/)
 POINT_THRESHOLDS = (3.0, 6.0, 12.0)  # the same, in points alone, where the win probability is saturated
 SATURATED = 0.03  # a chance below 3% or above 97% is saturated
 

@@ -90,7 +90,7 @@ def analyze(record, budget, svg_file, csv_file, backend, processes, address, why
     before it (the same depth; near the end the exact solver proves both):
     the points and the win probability it lost, and a class: best, good,
     inaccuracy (5% of win probability lost and 2 points), mistake (10% and
-    3 points), blunder (20% and 5 points); where the win probability is
+    4 points), blunder (20% and 6 points); where the win probability is
     saturated (below 3% or above 97%) the points decide alone (3, 6, 12).
     Throwing away a proven win is a blunder. A move that was the only legal
     one is forced. Per player: the average loss, an accuracy (lichess's
