@@ -97,11 +97,20 @@ def coverage_map(
     return CoverageMap(grids, empty, runs, float(epsilon), seed)  # type: ignore[arg-type]
 
 
+def _check_map(cmap) -> None:
+    if not isinstance(cmap, CoverageMap):
+        raise PatchsolveError(f"expected a CoverageMap (from coverage_map), not {type(cmap).__name__}")
+
+
 def coverage_svg(cmap: CoverageMap, cell: int = 28) -> str:
     """The map as an SVG heat map: both quilts side by side, each square
     shaded from white (covered in every continuation) to red (never
     covered), with its percentage, coordinates a-i / 1-9 around."""
     from html import escape
+
+    _check_map(cmap)
+    if isinstance(cell, bool) or not isinstance(cell, int) or not 1 <= cell <= 1000:
+        raise PatchsolveError(f"cell must be an integer 1..1000 (pixels), not {cell!r}"[:200])
 
     pad, gap = 22, 40
     width = 2 * (9 * cell) + gap + 2 * pad
@@ -148,6 +157,7 @@ def coverage_svg(cmap: CoverageMap, cell: int = 28) -> str:
 def coverage_text(cmap: CoverageMap) -> str:
     """The map as text: per player a 9x9 grid of percentages, then the
     expected empty squares."""
+    _check_map(cmap)
     lines = []
     for p in (0, 1):
         lines.append(
