@@ -39,13 +39,22 @@ class CoverageMap:
     chance each square is covered at the end; and the expected empty squares."""
 
     grids: tuple[tuple[tuple[float, ...], ...], tuple[tuple[float, ...], ...]]
+    """For each player, 9 rows of 9 chances in [0, 1]: ``grids[p][row][col]``."""
     expected_empty: tuple[float, float]
+    """For each player, the mean number of squares still empty at the end."""
     samples: int
+    """The continuations played (1 when the game is already over)."""
     epsilon: float
+    """The share of random moves in the greedy continuations."""
     seed: int
+    """The seed the continuations were drawn from."""
 
     def value(self, player: int, square: int) -> float:
         """The chance that ``square`` (0 = a1) of ``player``'s quilt ends covered."""
+        if isinstance(player, bool) or not isinstance(player, int) or player not in (0, 1):
+            raise PatchsolveError(f"player must be 0 or 1, not {player!r}"[:200])
+        if isinstance(square, bool) or not isinstance(square, int) or not 0 <= square < SQUARES:
+            raise PatchsolveError(f"square must be 0..{SQUARES - 1}, not {square!r}"[:200])
         row, col = divmod(square, BOARD)
         return self.grids[player][row][col]
 

@@ -54,13 +54,18 @@ def _start_labels(start: Position) -> tuple[dict, dict]:
 
 @dataclass(frozen=True)
 class Ply:
-    """One move of a game: ``number`` counts from 1; ``player`` is the mover."""
+    """One move of a game (:meth:`Game.replay` yields them)."""
 
     number: int
+    """The move's number, counting from 1."""
     player: int
+    """The player who made it (turns do not alternate in Patchwork)."""
     move: Move
+    """The move."""
     before: Position
+    """The position it was played in."""
     after: Position
+    """The position it led to."""
 
 
 class Game:
@@ -68,10 +73,8 @@ class Game:
 
     >>> g = Game()                          # the built-in start position
     >>> after = g.push("walk")              # returns the new position
-    >>> g.push("3:0@a1").buttons(1), len(g), g.position(0) == g.start
-    (2, 2, True)
-    >>> [str(m) for m in g.moves], g.pop()
-    (['walk', '3:0@a1'], <Move 3:0@a1>)
+    >>> g.push("8:0@a1").buttons(1), len(g), g.position(0) == g.start
+    (3, 2, True)
     >>> print(g.to_text())                  # doctest: +ELLIPSIS
     # patchsolve game record
     edition revised
@@ -79,7 +82,12 @@ class Game:
     circle 4,8,30,...
     moves
     walk
-    # unfinished: player 1 to move; scores now -156 / -162
+    8:0@a1
+    # unfinished: player 0 to move; scores now -156 / -151
+    >>> Game.from_text(g.to_text()) == g
+    True
+    >>> [str(m) for m in g.moves], g.pop(), len(g)
+    (['walk', '8:0@a1'], <Move 8:0@a1>, 1)
     """
 
     def __init__(self, start: Position | None = None, moves=()):

@@ -240,8 +240,22 @@ class Position:
     notation, JSON, or board text (:mod:`patchsolve.board`); bad text raises
     :class:`NotationError` or :class:`InvalidPositionError`.
 
-    >>> p = Position.start(seed=1)
-    >>> p = p.play(p.legal_moves()[0])
+    >>> p = Position.start(seed=0)             # the built-in start position
+    >>> p.to_move, p.buttons(0), p.circle[:3]
+    (0, 5, (4, 8, 30))
+    >>> [str(m) for m in p.legal_moves()[:3]], len(p.legal_moves())
+    (['walk', '4:0@a1', '4:0@b1'], 743)
+    >>> q = p.play("8:0@a1")                   # a Move or its text; a new position
+    >>> q.to_move, q.buttons(0), q.income(0), q.time(0)
+    (1, 3, 2, 6)
+    >>> Position(q.to_text()) == Position(q.to_json()) == Position(q.to_board()) == q
+    True
+    >>> q.to_board().splitlines()[3:5]
+    ['player 0 buttons 3 time 6   # income 2', '888......']
+    >>> q.play("99:0@a1")
+    Traceback (most recent call last):
+    ...
+    patchsolve.errors.NotationError: no patch 99 (field 'move', token '99:0@a1')
 
     A position may know which patch lies on which square (``labels``): one
     read from board text does, and so does every position reached by ``play``
@@ -252,6 +266,7 @@ class Position:
     __slots__ = ("_c", "_labels")
 
     def __init__(self, source):
+        """Read ``source``, position text in any of its forms (see :meth:`parse`)."""
         if isinstance(source, _core.CoreState):  # the engines' and the tests' direct route
             self._c, self._labels = source, None
             return
@@ -325,7 +340,7 @@ class Position:
         first.
 
         >>> Position.start(seed=7).circle[:3]
-        (4, 8, 30)
+        (29, 10, 20)
         >>> Position.start(seed=7) == Position.start(seed=7)
         True
         """

@@ -159,16 +159,27 @@ class EngineChoice:
     limits, ``-o KEY=VALUE``, ``--quiet``): one argument instead of nine."""
 
     name: str
+    """``--engine``: ``alphabeta`` or ``mcts``."""
     time: float | None
+    """``--time``, seconds (None: not given)."""
     iterations: int | None
+    """``--iterations`` (MCTS)."""
     depth: int | None
+    """``--depth`` (alpha-beta)."""
     nodes: int | None
+    """``--nodes`` (alpha-beta)."""
     seed: int | None
+    """``--seed``."""
     workers: int | None
+    """``--workers``: processes (MCTS) or threads (alpha-beta)."""
     options: tuple[str, ...]
+    """The ``-o KEY=VALUE`` items as given."""
     quiet: bool
+    """``--quiet``: no progress lines."""
     default_time: float
+    """The command's time budget when no limit is given."""
     engine_given: bool = False  # --engine on the command line (not its default)
+    """Whether ``--engine`` was on the command line (not its default)."""
 
     def limits(self, multipv: int | None = None) -> tuple[Limits, dict]:
         """The one ``Limits`` and the engine options (:func:`engine_limits`)."""
