@@ -82,7 +82,7 @@ def test_analyze_prints_no_negative_zero(tmp_path, level_engine):
     r = run("analyze", record, "--depth", 1, "--quiet")
     assert r.exit_code == 0, r.output
     table = r.stdout.split("\n\n")[0]
-    assert "+0.0" in table and "-0.0" not in table and " -0%" not in table, table
+    assert "0.0" in table and "-0.0" not in table and " -0%" not in table, table
 
 
 def test_progress_and_result_print_node_counts_alike():
