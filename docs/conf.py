@@ -55,3 +55,41 @@ autodoc_default_options = {"members": True, "show-inheritance": False}
 
 html_theme = "furo"
 html_title = f"patchsolve {release}"
+
+# A command-line manual is copied into shells: no curly quotes, and "--" stays
+# two hyphens (docutils' smart quotes turn it into an en dash, which a shell
+# does not take as an option).
+smartquotes = False
+
+
+def _examples_as_code(app, ctx, lines):
+    """sphinx-click renders a help text's ``\\b`` blocks as line blocks, in
+    proportional type: turn each ``Examples:`` block into a code block, so
+    the commands read as code and copy as typed (the rest of the help is
+    left as it is)."""
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        text = line[2:] if line.startswith("| ") else None
+        if text is not None and text.strip() in ("Examples:", "Example:"):
+            indent = len(text) - len(text.lstrip())
+            if out and out[-1].strip():
+                out.append("")
+            out += [text.strip(), "", ".. code-block:: shell", ""]
+            i += 1
+            while i < len(lines) and lines[i].startswith("| "):
+                command = lines[i][2:]
+                if len(command) - len(command.lstrip()) <= indent:
+                    break
+                out.append("    " + command.strip())
+                i += 1
+            out.append("")
+            continue
+        out.append(line)
+        i += 1
+    lines[:] = out
+
+
+def setup(app):
+    app.connect("sphinx-click-process-description", _examples_as_code)

@@ -325,7 +325,7 @@ def test_best_prints_move_score_pv_stats_and_quilt(fake_engines):
     assert f"best move: {last}" in r.stdout
     assert "score: +3 (estimate) for player 0" in r.stdout
     assert "win probability: 60.0%" in r.stdout
-    assert f"pv: {last}" in r.stdout and "nodes 1234" in r.stdout and "iterations 500" in r.stdout
+    assert f"pv: {last}" in r.stdout and "nodes 1,234" in r.stdout and "iterations 500" in r.stdout
     assert "quilt of player 0 after" in r.stdout and "a b c d e f g h i" in r.stdout
     assert "info: searching with mcts" in r.stderr and "info: done" in r.stderr
     assert fake_engines == [("mcts", {"iterations": 500, "seed": 0})]

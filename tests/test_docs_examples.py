@@ -10,6 +10,9 @@
   (installs are what ``.ci/run`` and ``test_packaging.py`` check), and
   ``patchsolve serve`` runs with ``--help`` added, which still refuses an
   unknown option but does not start a server.
+- ```` ```pycon ```` blocks are ``>>>`` sessions with their output: run
+  by doctest, the blocks of one page in one namespace, and the output must
+  match (``...`` stands for any text).
 - ```` ```sh ```` blocks without a prompt are the set-up commands: the
   README's are checked by ``test_packaging.py`` and run by ``.ci/run``.
 - ```` ```text ```` blocks are data (board text, notation, output), not run.
@@ -17,10 +20,15 @@
 A block of another language, or of none, fails: an example cannot evade
 these tests by its label. Searches in examples must be cheap: a search
 command without a depth, node or iteration budget fails.
+
+The ``>>>`` examples of the docstrings of the main objects (``DOCTESTED``)
+run by doctest too.
 """
 
 from __future__ import annotations
 
+import doctest
+import importlib
 import os
 import re
 import shlex
@@ -34,7 +42,17 @@ import patchsolve
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md"] + sorted((ROOT / "docs").glob("*.md"))
-RUN_LANGUAGES = {"python", "console"}
+RUN_LANGUAGES = {"python", "console", "pycon"}
+DOCTEST_FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+# the modules whose docstrings show >>> examples of the main objects
+DOCTESTED = [
+    "patchsolve.position",
+    "patchsolve.game",
+    "patchsolve.patches",
+    "patchsolve.actions",
+    "patchsolve.search.limits",
+    "patchsolve.search.result",
+]
 DATA_LANGUAGES = {"text", "sh"}
 OPTIONAL_MODULES = {"pyspiel", "pettingzoo", "gymnasium", "cairosvg", "ray"}
 BUDGETS = ("--depth", "--nodes", "--iterations")
@@ -93,6 +111,55 @@ def test_python_examples(path, tmp_path, monkeypatch):
             if error.name in OPTIONAL_MODULES and os.environ.get("CI") != "true":
                 pytest.skip(f"{page_id(path)}:{line} needs the optional {error.name}")
             raise
+
+
+@pytest.mark.parametrize("path", [p for p in PAGES if any(b[0] == "pycon" for b in blocks(p))], ids=page_id)
+def test_pycon_examples(path, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    scope: dict = {"__name__": "__docs__"}
+    runner = doctest.DocTestRunner(optionflags=DOCTEST_FLAGS)
+    for lang, line, code in blocks(path):
+        if lang == "pycon":
+            test = doctest.DocTestParser().get_doctest(
+                code, scope, f"{page_id(path)}:{line}", str(path), line
+            )
+            runner.run(test, clear_globs=False)
+            scope.update(test.globs)  # the next block goes on from here (DocTest copies its globals)
+    result = runner.summarize(verbose=False)
+    assert result.failed == 0 and result.attempted > 0, f"{page_id(path)}: {result}"
+
+
+@pytest.mark.parametrize("module", DOCTESTED)
+def test_docstring_examples(module):
+    mod = importlib.import_module(module)
+    result = doctest.testmod(mod, optionflags=DOCTEST_FLAGS, verbose=False)
+    assert result.failed == 0 and result.attempted > 0, f"{module}: {result}"
+
+
+def test_the_main_objects_have_examples():
+    """A >>> example each of Position, Move, Game, search and solve (in the
+    docstrings above or the pages' pycon blocks, all run)."""
+    finder = doctest.DocTestFinder()
+    sources = [
+        example.source
+        for m in DOCTESTED
+        for test in finder.find(importlib.import_module(m))
+        for example in test.examples
+    ]
+    parser = doctest.DocTestParser()
+    for path in PAGES:
+        for lang, _, code in blocks(path):
+            if lang == "pycon":
+                sources += [example.source for example in parser.get_examples(code)]
+    for used in (
+        r"Position\.start\(|Position\(",
+        r"Move\.from_text\(",
+        r"\bGame\(",
+        r"\.search\(",
+        r"\.solve\(",
+    ):
+        assert any(re.search(used, source) for source in sources), f"no >>> example uses {used}"
+    assert len(sources) >= 40, len(sources)
 
 
 def commands(path: Path) -> list[tuple[int, str]]:

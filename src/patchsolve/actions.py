@@ -31,7 +31,7 @@ import numpy as np
 from patchsolve import _core
 from patchsolve.errors import IllegalMoveError, PatchsolveError
 from patchsolve.patches import BOARD, PATCHES
-from patchsolve.position import Move
+from patchsolve.position import Move, as_position
 
 SQUARES = BOARD * BOARD
 WALK = 0
@@ -104,14 +104,14 @@ def action_to_move(action) -> Move:
 
 def legal_actions(position) -> list[int]:
     """The legal action numbers of ``position``, ascending."""
-    codes = position._c.legal_codes()
+    codes = as_position(position)._c.legal_codes()
     return np.sort(_CODE_ACTION[np.array(codes, dtype=np.int64)]).tolist() if codes else []
 
 
 def legal_action_mask(position) -> np.ndarray:
     """A bool array of length NUM_ACTIONS, True at the legal actions."""
     mask = np.zeros(NUM_ACTIONS, dtype=bool)
-    codes = position._c.legal_codes()
+    codes = as_position(position)._c.legal_codes()
     if codes:
         mask[_CODE_ACTION[np.array(codes, dtype=np.int64)]] = True
     return mask

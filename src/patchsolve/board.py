@@ -33,6 +33,8 @@ player 0 walks and player 1 buys patch 8 from the built-in start position
 Lines
 =====
 ``#`` starts a comment, to the end of the line; blank lines are ignored.
+Words are separated by spaces or tabs, and a UTF-8 byte-order mark at the
+start (as some Windows editors save one) is skipped.
 
 ``edition E``
     ``revised`` or ``original`` (optional, default ``revised``).
@@ -127,11 +129,14 @@ _COLUMNS = "abcdefghi"
 
 
 _RECORD_ONLY = ("first", "moves", "position")  # game-record headers (patchsolve.game)
+BOM = "\ufeff"  # the UTF-8 byte-order mark some editors write at the start of a file
 
 
 def looks_like_board(text: str) -> bool:
     """Is ``text`` board text (rather than notation, JSON or a game record,
     which may also start with ``edition`` or ``circle``)?"""
+    if not isinstance(text, str):
+        raise NotationError("board text must be text", field="board", token=repr(text)[:40])
     firsts = [line.split()[0] for line in _strip(text).splitlines() if line.strip()]
     return (
         bool(firsts)
@@ -147,8 +152,8 @@ def _strip(text: str) -> str:
     """Board text without its comments. A comment is a ``#`` followed by a
     space (or the end of the line) at the start of a line or after a space,
     so a quilt row may hold ``#``: the covered square of the picture
-    ``patchsolve best`` draws."""
-    return "\n".join(_COMMENT.sub("", line) for line in text.splitlines())
+    ``patchsolve best`` draws. A leading byte-order mark goes too."""
+    return "\n".join(_COMMENT.sub("", line) for line in text.removeprefix(BOM).splitlines())
 
 
 # ---------------------------------------------------------------------------
@@ -195,6 +200,8 @@ def start_circle(text: str) -> tuple[int, ...]:
     "Setup" has it."""
     from patchsolve.patches import START_PATCH
 
+    if not isinstance(text, str):
+        raise NotationError("a circle must be text", field="circle", token=repr(text)[:40])
     circle = _circle(text)
     problems = []
     dups = sorted({i for i in circle if circle.count(i) > 1})
@@ -264,7 +271,7 @@ def parse_board(text: str) -> dict:
         line = raw.strip()
         if not line:
             continue
-        key, _, rest = line.partition(" ")
+        key, rest = (line.split(None, 1) + [""])[:2]  # spaces or tabs
         if key.lower() in KEYWORDS:  # keywords in any case; quilt rows keep theirs
             key, rest = key.lower(), rest.lower() if key.lower() in ("edition", "player") else rest
         if key in KEYWORDS and key in out["options"] or key in ("edition", "circle") and f"_{key}" in out:
@@ -545,11 +552,38 @@ def _rows(quilt: int, labels) -> list[str]:
     return rows
 
 
+def check_labels(labels):
+    """``labels`` when it is None or, for each player, a dict square (0..80)
+    -> patch id (0..32) or ``"L"`` (as ``Position.labels`` and
+    ``Game.labels`` give them); else an InvalidPositionError saying why."""
+    if labels is None:
+        return None
+    if (
+        not isinstance(labels, (tuple, list))
+        or len(labels) != 2
+        or not all(isinstance(d, dict) for d in labels)
+    ):
+        raise InvalidPositionError(f"labels must be a pair of dicts (one per player), not {labels!r}"[:200])
+    for p, d in enumerate(labels):
+        for sq, label in d.items():
+            if isinstance(sq, bool) or not isinstance(sq, int) or not 0 <= sq < BOARD * BOARD:
+                raise InvalidPositionError(f"labels of player {p}: not a square 0..80: {sq!r}"[:200])
+            if label != LEATHER and (
+                isinstance(label, bool) or not isinstance(label, int) or not 0 <= label < len(PATCHES)
+            ):
+                raise InvalidPositionError(f"labels of player {p}: not a patch id or 'L': {label!r}"[:200])
+    return labels
+
+
 def format_board(fields: dict, labels=None) -> str:
     """Board text of a valid position; ``labels`` as from :func:`fields_from_board`
     (None: quilts drawn with ``?``, incomes written out)."""
-    from patchsolve.validation import covers_7x7
+    from patchsolve.validation import covers_7x7, shape_problems
 
+    problems = shape_problems(fields)
+    if problems:
+        raise InvalidPositionError(problems)
+    check_labels(labels)
     f = fields
     lines = [
         "# patchsolve board text: '.' empty, L leather, patch symbols as in 'patchsolve patches'",
@@ -581,5 +615,6 @@ __all__ = [
     "parse_board",
     "looks_like_board",
     "start_circle",
+    "check_labels",
     "TILING_BUDGET",
 ]

@@ -72,11 +72,17 @@ class CalibrationModel:
     """Fitted coefficients (by feature name) and how they were fitted."""
 
     coef: dict
+    """The logistic model's coefficients, by feature name (``intercept``, ``phase``, ``score``, ``score_x_phase``)."""
     samples: int = 0
+    """The positions it was fitted on."""
     games: int = 0
+    """The games those positions came from."""
     iterations: int = 0
+    """The fitting's iterations."""
     converged: bool = True
+    """Whether the fitting converged."""
     info: dict = field(default_factory=dict)
+    """Anything else worth keeping about the fit (the scales, the held-out scores)."""
 
     def predict(self, score, phase) -> np.ndarray:
         """P(the player to move wins) for arrays of scores and phases."""

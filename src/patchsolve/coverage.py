@@ -39,13 +39,22 @@ class CoverageMap:
     chance each square is covered at the end; and the expected empty squares."""
 
     grids: tuple[tuple[tuple[float, ...], ...], tuple[tuple[float, ...], ...]]
+    """For each player, 9 rows of 9 chances in [0, 1]: ``grids[p][row][col]``."""
     expected_empty: tuple[float, float]
+    """For each player, the mean number of squares still empty at the end."""
     samples: int
+    """The continuations played (1 when the game is already over)."""
     epsilon: float
+    """The share of random moves in the greedy continuations."""
     seed: int
+    """The seed the continuations were drawn from."""
 
     def value(self, player: int, square: int) -> float:
         """The chance that ``square`` (0 = a1) of ``player``'s quilt ends covered."""
+        if isinstance(player, bool) or not isinstance(player, int) or player not in (0, 1):
+            raise PatchsolveError(f"player must be 0 or 1, not {player!r}"[:200])
+        if isinstance(square, bool) or not isinstance(square, int) or not 0 <= square < SQUARES:
+            raise PatchsolveError(f"square must be 0..{SQUARES - 1}, not {square!r}"[:200])
         row, col = divmod(square, BOARD)
         return self.grids[player][row][col]
 
@@ -97,11 +106,20 @@ def coverage_map(
     return CoverageMap(grids, empty, runs, float(epsilon), seed)  # type: ignore[arg-type]
 
 
+def _check_map(cmap) -> None:
+    if not isinstance(cmap, CoverageMap):
+        raise PatchsolveError(f"expected a CoverageMap (from coverage_map), not {type(cmap).__name__}")
+
+
 def coverage_svg(cmap: CoverageMap, cell: int = 28) -> str:
     """The map as an SVG heat map: both quilts side by side, each square
     shaded from white (covered in every continuation) to red (never
     covered), with its percentage, coordinates a-i / 1-9 around."""
     from html import escape
+
+    _check_map(cmap)
+    if isinstance(cell, bool) or not isinstance(cell, int) or not 1 <= cell <= 1000:
+        raise PatchsolveError(f"cell must be an integer 1..1000 (pixels), not {cell!r}"[:200])
 
     pad, gap = 22, 40
     width = 2 * (9 * cell) + gap + 2 * pad
@@ -148,6 +166,7 @@ def coverage_svg(cmap: CoverageMap, cell: int = 28) -> str:
 def coverage_text(cmap: CoverageMap) -> str:
     """The map as text: per player a 9x9 grid of percentages, then the
     expected empty squares."""
+    _check_map(cmap)
     lines = []
     for p in (0, 1):
         lines.append(

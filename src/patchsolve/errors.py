@@ -20,10 +20,13 @@ class NotationError(PatchsolveError):
     """Text that is not well-formed notation.
 
     ``field`` names the part of the notation that is wrong and ``token`` the
-    offending text, so a message can point at it.
+    offending text, so a message can point at it; ``reason`` is the message
+    without them (a caller that adds context, such as the move number of a
+    game record, names the field and token once).
     """
 
     def __init__(self, message: str, field: str | None = None, token: str | None = None):
+        self.reason = message
         self.field = field
         self.token = token
         parts = []
@@ -47,6 +50,12 @@ class InvalidPositionError(PatchsolveError):
             problems = [problems]
         self.problems = list(problems)
         super().__init__("invalid position: " + "; ".join(self.problems))
+
+
+class GameIndexError(PatchsolveError, IndexError):
+    """A move or position number a game does not have (``Game.position(99)``,
+    ``Game.pop()`` of a game without moves). Also an :class:`IndexError`,
+    as a list's bad index is."""
 
 
 class LimitError(PatchsolveError):
@@ -84,6 +93,7 @@ __all__ = [
     "NotationError",
     "IllegalMoveError",
     "InvalidPositionError",
+    "GameIndexError",
     "LimitError",
     "SearchInterrupted",
 ]

@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from patchsolve.errors import IllegalMoveError, NotationError
+from patchsolve.errors import GameIndexError, IllegalMoveError, NotationError, PatchsolveError
 from patchsolve.patches import DEFAULT_EDITION, EDITION_NAMES
 from patchsolve.position import DEFAULT_SEED, Move, Position
 
@@ -54,28 +54,49 @@ def _start_labels(start: Position) -> tuple[dict, dict]:
 
 @dataclass(frozen=True)
 class Ply:
-    """One move of a game: ``number`` counts from 1; ``player`` is the mover."""
+    """One move of a game (:meth:`Game.replay` yields them)."""
 
     number: int
+    """The move's number, counting from 1."""
     player: int
+    """The player who made it (turns do not alternate in Patchwork)."""
     move: Move
+    """The move."""
     before: Position
+    """The position it was played in."""
     after: Position
+    """The position it led to."""
 
 
 class Game:
     """A start position and the moves played from it.
 
-    >>> g = Game()                       # the built-in start position
-    >>> g.push("walk")                   # returns the new position
-    >>> g.position(0) == g.start, len(g)
+    >>> g = Game()                          # the built-in start position
+    >>> after = g.push("walk")              # returns the new position
+    >>> g.push("8:0@a1").buttons(1), len(g), g.position(0) == g.start
+    (3, 2, True)
+    >>> print(g.to_text())                  # doctest: +ELLIPSIS
+    # patchsolve game record
+    edition revised
+    first 0
+    circle 4,8,30,...
+    moves
+    walk
+    8:0@a1
+    # unfinished: player 0 to move; scores now -156 / -151
+    >>> Game.from_text(g.to_text()) == g
+    True
+    >>> [str(m) for m in g.moves], g.pop(), len(g)
+    (['walk', '8:0@a1'], <Move 8:0@a1>, 1)
     """
 
     def __init__(self, start: Position | None = None, moves=()):
         if start is None:
             start = Position.start(seed=DEFAULT_SEED)
         if not isinstance(start, Position):
-            raise TypeError(f"start must be a Position, not {type(start).__name__}")
+            raise PatchsolveError(f"start must be a Position, not {type(start).__name__}")
+        if isinstance(moves, (str, bytes)) or not hasattr(moves, "__iter__"):
+            raise PatchsolveError(f"moves must be a sequence of moves, not {type(moves).__name__}")
         self.start = start
         self._moves: list[Move] = []
         self._positions: list[Position] = [start]
@@ -114,9 +135,10 @@ class Game:
         return after
 
     def pop(self) -> Move:
-        """Take back the last move and return it (IndexError when there is none)."""
+        """Take back the last move and return it
+        (:class:`~patchsolve.errors.GameIndexError`, an IndexError, when there is none)."""
         if not self._moves:
-            raise IndexError("no move to take back")
+            raise GameIndexError("no move to take back")
         self._positions.pop()
         self._labels.pop()
         return self._moves.pop()
@@ -132,11 +154,17 @@ class Game:
         return tuple(self._positions)
 
     def position(self, k: int | None = None) -> Position:
-        """The position after ``k`` moves (None: the last; negative counts from the end)."""
+        """The position after ``k`` moves (None: the last; negative counts from
+        the end); :class:`~patchsolve.errors.GameIndexError`, an IndexError, for
+        a ``k`` the game does not have."""
         if k is None:
             return self._positions[-1]
-        if not isinstance(k, int) or not -len(self._positions) <= k < len(self._positions):
-            raise IndexError(f"the game has positions 0..{len(self._moves)}, not {k!r}")
+        if (
+            isinstance(k, bool)
+            or not isinstance(k, int)
+            or not -len(self._positions) <= k < len(self._positions)
+        ):
+            raise GameIndexError(f"the game has positions 0..{len(self._moves)}, not {k!r}"[:200])
         return self._positions[k]
 
     def labels(self, k: int | None = None) -> tuple[dict, dict]:
@@ -228,6 +256,7 @@ class Game:
         IllegalMoveError name the line and the move that fails."""
         if not isinstance(text, str):
             raise NotationError("a game record must be text", field="record", token=repr(text)[:40])
+        text = text.removeprefix("\ufeff")  # a byte-order mark, as some Windows editors save one
         header: dict[str, tuple[str, int]] = {}
         move_tokens: list[tuple[str, int]] = []
         in_moves = False
@@ -235,7 +264,7 @@ class Game:
             line = raw.split("#", 1)[0].strip()
             if not line:
                 continue
-            key, _, rest = line.partition(" ")
+            key, rest = (line.split(None, 1) + [""])[:2]  # spaces or tabs
             if not in_moves and key == "moves" and not rest.strip():
                 in_moves = True
                 continue
@@ -252,8 +281,10 @@ class Game:
             k = len(game) + 1
             try:
                 game.push(tok)
-            except NotationError as e:
-                raise NotationError(f"move {k} (line {lineno}): {e}", field="move", token=tok) from None
+            except NotationError as e:  # its field and token named once, by this error
+                raise NotationError(
+                    f"move {k} (line {lineno}): {e.reason}", field="move", token=tok
+                ) from None
             except IllegalMoveError as e:
                 raise IllegalMoveError(f"move {k} (line {lineno}): {e}") from None
         return game
@@ -292,13 +323,17 @@ class Game:
         """Read a record from a file (UTF-8 text)."""
         try:
             text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
+        except (OSError, UnicodeDecodeError, TypeError, ValueError) as e:  # TypeError: not a path
             raise NotationError(f"cannot read the game record: {e}", field="file", token=str(path)) from None
         return cls.from_text(text)
 
     def write(self, path) -> None:
-        """Write the game record to ``path`` (UTF-8 text)."""
-        Path(path).write_text(self.to_text(), encoding="utf-8")
+        """Write the game record to ``path`` (UTF-8 text); a PatchsolveError
+        naming the path when it cannot be written."""
+        try:
+            Path(path).write_text(self.to_text(), encoding="utf-8")
+        except (OSError, TypeError, ValueError) as e:  # TypeError: not a path
+            raise PatchsolveError(f"cannot write the game record to {path!r}: {e}"[:300]) from None
 
 
 __all__ = ["Game", "Ply"]

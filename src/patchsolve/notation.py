@@ -199,7 +199,7 @@ def parse_position(text: str) -> dict:
     :func:`patchsolve.validation.validate_fields` for the semantic checks)."""
     if not isinstance(text, str):
         raise NotationError("a position must be text", field="position", token=repr(text)[:60])
-    tokens = text.split()
+    tokens = text.removeprefix("\ufeff").split()  # a byte-order mark, as some editors save one, is no field
     if tokens and tokens[0] not in EDITION_NAMES:
         raise NotationError(
             f"unknown edition (expected {' or '.join(EDITION_NAMES)}; a position starts with its edition)",

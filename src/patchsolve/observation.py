@@ -36,6 +36,7 @@ import numpy as np
 
 from patchsolve.errors import PatchsolveError
 from patchsolve.patches import BOARD, EDITION_NAMES, EDITIONS, LAST_SPACE, PATCHES
+from patchsolve.position import as_position
 
 SQUARES = BOARD * BOARD
 CIRCLE_SLOTS = len(PATCHES)
@@ -104,8 +105,9 @@ def _pair(value, player: int) -> tuple[float, float]:
 
 def observation(position, player: int) -> np.ndarray:
     """The position as ``player`` sees it (the layout above)."""
-    if player not in (0, 1) or isinstance(player, bool):
-        raise PatchsolveError(f"player must be 0 or 1, not {player!r}")
+    if isinstance(player, bool) or not isinstance(player, int) or player not in (0, 1):
+        raise PatchsolveError(f"player must be 0 or 1, not {player!r}"[:200])
+    position = as_position(position)
     f = position.fields()
     me, other = player, 1 - player
     obs = np.zeros(OBSERVATION_SIZE, dtype=np.float32)

@@ -26,16 +26,25 @@ LEATHER_SYMBOL = "L"
 class Patch:
     """One regular patch: costs, income and shape (``cells`` as (row, col)).
 
-    ``buttons`` is the cost in buttons (also ``cost``), ``time`` the time
-    cost, ``income`` the buttons printed on it; ``shape`` rows joined by
-    ``/`` with ``#`` for a square; ``symbol`` its letter in board text."""
+    >>> p = PATCHES[8]
+    >>> p.name, p.buttons, p.time, p.income, p.shape, p.size
+    ('L4_expensive', 4, 6, 2, '###/#..', 4)
+    """
 
     id: int
+    """Its number, 0..32: the index in :data:`PATCHES`, and the id every
+    interface uses (move text ``8:0@a1``, the circle of the notation)."""
     name: str
+    """A short name (``L4_expensive``), unique; board text takes it in a circle."""
     buttons: int
+    """The cost in buttons (also :attr:`cost`)."""
     time: int
+    """The time cost: the spaces its buyer's token moves on."""
     income: int
+    """The buttons printed on it: what it adds to its owner's income."""
     shape: str
+    """The shape in orientation 0: rows joined by ``/``, ``#`` a square and
+    ``.`` none (``"##/#."``)."""
 
     @property
     def cells(self) -> tuple[tuple[int, int], ...]:
@@ -78,9 +87,13 @@ class Edition:
     """A printing of the time board: where income and leather patches lie."""
 
     name: str
+    """``"revised"`` or ``"original"``."""
     last_space: int
+    """The last space of the track (53)."""
     income_spaces: tuple[int, ...]
+    """The spaces whose crossing pays a player their income, ascending."""
     leather_spaces: tuple[int, ...]
+    """The spaces holding a 1x1 leather patch at the start, ascending."""
 
 
 def _read(name: str) -> list[dict[str, str]]:

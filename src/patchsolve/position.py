@@ -49,6 +49,15 @@ DEFAULT_SEED = 0  # the built-in start position is Position.start(seed=DEFAULT_S
 
 
 MAX_PERFT_DEPTH = 64  # far beyond what finishes; what the core's recursion takes
+MAX_SEED = 2**64 - 1  # the range of every seed, as the search limits and the CLI take it
+
+
+def check_seed(seed, name: str = "seed") -> int:
+    """``seed`` when it is an integer 0..2**64-1 (the range the search
+    limits take), else a :class:`~patchsolve.errors.LimitError` naming it."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise LimitError(f"{name} must be an integer from 0 to 2**64-1, not {seed!r}"[:200])
+    return seed
 
 
 def square_name(square: int) -> str:
@@ -72,25 +81,69 @@ def orientation_count(patch: int) -> int:
 
 @dataclass(frozen=True, eq=False)
 class Move:
-    """One move. ``kind`` is ``"walk"``, ``"buy"`` or ``"leather"``; ``patch``
-    is the bought patch id (else None); ``mask`` the squares it covers."""
+    """One move, made from its text (:meth:`from_text`), by a position
+    (:meth:`Position.legal_moves`, :meth:`Position.parse_move`) or from its
+    code (:meth:`from_code`); ``str(move)`` is its text. Two moves are equal
+    when their codes are. A move alone is not legal or illegal: that is for
+    a position to say (:meth:`Position.is_legal`).
+
+    >>> move = Move.from_text("7:2@c3")
+    >>> move.kind, move.patch, move.orientation, square_name(move.square)
+    ('buy', 7, 2, 'c3')
+    >>> str(move), move == Move.from_code(move.code)
+    ('7:2@c3', True)
+    >>> Move.from_text("walk").kind, Move.from_text("leather@e5").mask == 1 << parse_square("e5")
+    ('walk', True)
+    """
 
     code: int
+    """The core's number for the move: 0 is the walk, 1..81 a leather patch
+    on square code - 1, then one code per patch, orientation and square."""
     kind: str
+    """``"walk"``, ``"buy"`` (a patch from the circle) or ``"leather"`` (a
+    1x1 leather patch, placed when a token passes a leather space)."""
     patch: int | None
+    """The id (0..32) of the bought patch; None for a walk or a leather patch."""
     mask: int
+    """The squares the patch covers, an 81-bit mask (bit 0 = a1, bit 80 = i9);
+    0 for a walk."""
     orientation: int | None
+    """The bought patch's orientation, 0.. (:func:`orientation_count`); None
+    for a walk or a leather patch."""
     square: int | None
+    """The square (0..80: ``a1`` is 0, ``i9`` is 80; :func:`square_name`)
+    of the top-left corner of the patch's bounding box (a leather patch's
+    own square); None for a walk."""
 
     @classmethod
     def from_code(cls, code: int) -> Move:
-        """The move with the core's move code (see _core.pxd)."""
+        """The move with the core's move code (see ``code``);
+        :class:`~patchsolve.errors.IllegalMoveError` when no move has it."""
         if not isinstance(code, int) or isinstance(code, bool) or not -(2**31) <= code < 2**31:
             raise IllegalMoveError(f"not a move code: {code!r}")
         try:
             return cls(code, *_core.move_info(code))
         except ValueError as e:
             raise IllegalMoveError(str(e)) from None
+
+    @classmethod
+    def from_text(cls, text: str) -> Move:
+        """The move written as ``text``: ``walk``, ``<patch>:<orientation>@<square>``
+        or ``leather@<square>`` (the counterpart of python-chess's
+        ``Move.from_uci``). Only the text is checked: a patch id 0..32, an
+        orientation it has, a square whose placement stays on the quilt.
+        Whether the move is legal is the position's to say
+        (:meth:`Position.parse_move` does both). Bad text raises
+        :class:`~patchsolve.errors.NotationError` naming the token.
+
+        >>> Move.from_text("8:0@a1")
+        <Move 8:0@a1>
+        >>> Move.from_text("8:0@j1")
+        Traceback (most recent call last):
+        ...
+        patchsolve.errors.NotationError: bad square 'j1' (expected a1..i9) (field 'move', token '8:0@j1')
+        """
+        return parse_move_text(text)
 
     def __str__(self) -> str:
         if self.kind == "walk":
@@ -114,6 +167,7 @@ class Move:
 
 _BUY = re.compile(r"^(\d{1,2}):(\d)@([a-i][1-9])$")
 _LEATHER = re.compile(r"^leather@([a-i][1-9])$")
+_LOOSE_SQUARE = re.compile(r"^(?:\d{1,2}:\d|leather)@(.*)$")
 
 
 def parse_move_text(text: str) -> Move:
@@ -133,14 +187,18 @@ def parse_move_text(text: str) -> Move:
             return Move.from_code(_core.buy_move_code(patch, orientation, square))
         except ValueError as e:
             raise NotationError(str(e), field="move", token=t) from None
+    m = _LOOSE_SQUARE.match(t)
+    if m and not _SQUARE.match(m.group(1)):  # the form is right but the square is not
+        raise NotationError(f"bad square {m.group(1)!r} (expected a1..i9)", field="move", token=t)
     raise NotationError(
         "bad move (expected walk, <patch>:<orientation>@<square> or leather@<square>)", field="move", token=t
     )
 
 
 def random_circle(seed=None) -> tuple[int, ...]:
-    """A shuffled circle with the 1x2 (id 0) last, as in the real setup."""
-    rng = random.Random(seed)
+    """A shuffled circle with the 1x2 (id 0) last, as in the real setup;
+    ``seed`` 0..2**64-1 (None: the system's randomness)."""
+    rng = random.Random(None if seed is None else check_seed(seed))
     ids = [p.id for p in PATCHES if p.id != START_PATCH]
     rng.shuffle(ids)
     return tuple(ids) + (START_PATCH,)
@@ -182,8 +240,22 @@ class Position:
     notation, JSON, or board text (:mod:`patchsolve.board`); bad text raises
     :class:`NotationError` or :class:`InvalidPositionError`.
 
-    >>> p = Position.start(seed=1)
-    >>> p = p.play(p.legal_moves()[0])
+    >>> p = Position.start(seed=0)             # the built-in start position
+    >>> p.to_move, p.buttons(0), p.circle[:3]
+    (0, 5, (4, 8, 30))
+    >>> [str(m) for m in p.legal_moves()[:3]], len(p.legal_moves())
+    (['walk', '4:0@a1', '4:0@b1'], 743)
+    >>> q = p.play("8:0@a1")                   # a Move or its text; a new position
+    >>> q.to_move, q.buttons(0), q.income(0), q.time(0)
+    (1, 3, 2, 6)
+    >>> Position(q.to_text()) == Position(q.to_json()) == Position(q.to_board()) == q
+    True
+    >>> q.to_board().splitlines()[3:5]
+    ['player 0 buttons 3 time 6   # income 2', '888......']
+    >>> q.play("99:0@a1")
+    Traceback (most recent call last):
+    ...
+    patchsolve.errors.NotationError: no patch 99 (field 'move', token '99:0@a1')
 
     A position may know which patch lies on which square (``labels``): one
     read from board text does, and so does every position reached by ``play``
@@ -194,6 +266,7 @@ class Position:
     __slots__ = ("_c", "_labels")
 
     def __init__(self, source):
+        """Read ``source``, position text in any of its forms (see :meth:`parse`)."""
         if isinstance(source, _core.CoreState):  # the engines' and the tests' direct route
             self._c, self._labels = source, None
             return
@@ -215,9 +288,11 @@ class Position:
     @classmethod
     def parse(cls, text: str) -> Position:
         """Read notation, JSON (starts with ``{``) or board text, whichever
-        ``text`` is; ``#`` comment lines are skipped."""
+        ``text`` is; ``#`` comment lines and a leading byte-order mark are
+        skipped."""
         if not isinstance(text, str):
             raise NotationError("a position must be text", field="position", token=repr(text)[:60])
+        text = text.removeprefix(board.BOM)  # as some Windows editors save a file
         if board.looks_like_board(text):
             return cls.from_board(text)
         lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
@@ -260,10 +335,20 @@ class Position:
     @classmethod
     def start(cls, circle=None, seed=None, edition: str = DEFAULT_EDITION, first_player: int = 0) -> Position:
         """The start position (RULES "Setup"). ``circle`` lists the 33 ids
-        from the neutral token on; None draws one from ``seed``."""
+        from the neutral token on; None draws one from ``seed`` (0..2**64-1;
+        None: a new random circle each call). ``first_player`` (0 or 1) moves
+        first.
+
+        >>> Position.start(seed=7).circle[:3]
+        (29, 10, 20)
+        >>> Position.start(seed=7) == Position.start(seed=7)
+        True
+        """
         edition = _check_edition(edition)
-        if first_player not in (0, 1) or isinstance(first_player, bool):
+        if isinstance(first_player, bool) or not isinstance(first_player, int) or first_player not in (0, 1):
             raise InvalidPositionError(f"first_player must be 0 or 1, not {first_player!r}")
+        if seed is not None:
+            check_seed(seed)
         circle = random_circle(seed) if circle is None else _check_start_circle(circle)
         fields = {
             "edition": edition,
@@ -304,12 +389,12 @@ class Position:
         """The position's fields as JSON; ``Position.from_json`` reads it back."""
         return json.dumps(notation.fields_to_json(self.fields()))
 
-    def to_svg(self, **options) -> str:
+    def to_svg(self, labels=None) -> str:
         """An SVG picture: both quilts, the time track, the next patches
-        (see :func:`patchsolve.render.position_svg` for the options)."""
+        (``labels`` as :func:`patchsolve.render.position_svg` takes them)."""
         from patchsolve import render  # the drawing code is loaded only when a picture is asked for
 
-        return render.position_svg(self, **options)
+        return render.position_svg(self, labels=labels)
 
     def _repr_svg_(self) -> str:
         return self.to_svg()
@@ -360,8 +445,8 @@ class Position:
         return self.fields()["leather"]
 
     def _player(self, p) -> int:
-        if p not in (0, 1) or isinstance(p, bool):
-            raise ValueError(f"player must be 0 or 1, not {p!r}")
+        if isinstance(p, bool) or not isinstance(p, int) or p not in (0, 1):
+            raise PatchsolveError(f"player must be 0 or 1, not {p!r}"[:200])
         return p
 
     def quilt(self, p: int) -> int:
@@ -385,9 +470,10 @@ class Position:
         return self._c.scores()
 
     def winner(self) -> int:
-        """The winner after the tie-break; only for a finished game."""
+        """The winner after the tie-break; only for a finished game (else a
+        :class:`~patchsolve.errors.PatchsolveError`)."""
         if not self.is_over:
-            raise ValueError("the game is not over")
+            raise PatchsolveError("the game is not over: there is no winner yet")
         return self._c.winner()
 
     # -- moves ----------------------------------------------------------
@@ -396,8 +482,9 @@ class Position:
         return [Move.from_code(c) for c in self._c.legal_codes()]
 
     def is_legal(self, move) -> bool:
-        """Is ``move`` (a Move or its text) legal here?"""
-        return isinstance(move, Move) and self._c.is_legal(move.code)
+        """Is ``move`` (a :class:`Move`) legal here? Anything else, text
+        included, is not: read text with :meth:`parse_move`."""
+        return isinstance(move, Move) and _valid_code(move.code) and self._c.is_legal(move.code)
 
     def parse_move(self, text: str) -> Move:
         """Read a move in this position; IllegalMoveError if it is not legal."""
@@ -430,8 +517,8 @@ class Position:
         """The position after ``move`` (a Move or move text)."""
         if isinstance(move, str):
             move = self.parse_move(move)
-        if not isinstance(move, Move):
-            raise IllegalMoveError(f"not a move: {move!r}")
+        if not isinstance(move, Move) or not _valid_code(move.code):
+            raise IllegalMoveError(f"not a move: {move!r}"[:200])
         if not self._c.is_legal(move.code):
             raise IllegalMoveError(f"illegal move {move}: {self._why_illegal(move)}")
         return Position._make(self._c.play(move.code), self._labels_after(move))
@@ -456,8 +543,9 @@ class Position:
         return self._c.perft(depth)
 
     def random_playout(self, seed: int = 0) -> Position:
-        """The final position of a uniform random playout (run in C)."""
-        return Position(self._c.random_playout(seed & 0xFFFFFFFFFFFFFFFF))
+        """The final position of a uniform random playout (run in C) drawn
+        from ``seed`` (0..2**64-1)."""
+        return Position(self._c.random_playout(check_seed(seed)))
 
     # -- dunder ---------------------------------------------------------
     def __eq__(self, other) -> bool:
@@ -491,6 +579,11 @@ class Position:
                 lines.append("  " + " ".join("#" if q >> (r * BOARD + c) & 1 else "." for c in range(BOARD)))
         lines.append("next: " + " ".join(str(x) for x in f["circle"][:3]))
         return "\n".join(lines)
+
+
+def _valid_code(code) -> bool:
+    """A move code the core may be handed (a forged ``Move`` may hold anything)."""
+    return isinstance(code, int) and not isinstance(code, bool) and 0 <= code < 2**31
 
 
 def as_position(position) -> Position:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from html import escape
 
+from patchsolve.errors import PatchsolveError
 from patchsolve.patches import BOARD, EDITIONS, LAST_SPACE, LEATHER_SYMBOL, PATCHES, SYMBOLS
 
 LEATHER = "L"  # the label of a leather patch (Game.labels)
@@ -56,9 +57,27 @@ def _style(text: str, label, color: bool) -> str:
     return click.style(text, bold=True)
 
 
+def _patch_id(patch_id) -> int:
+    if isinstance(patch_id, bool) or not isinstance(patch_id, int) or not 0 <= patch_id < len(PATCHES):
+        raise PatchsolveError(f"a patch id is an integer 0..{len(PATCHES) - 1}, not {patch_id!r}"[:200])
+    return patch_id
+
+
+def _position(pos):
+    from patchsolve.position import as_position  # position imports this module lazily
+
+    return as_position(pos)
+
+
+def _labels(labels):
+    from patchsolve.board import check_labels
+
+    return check_labels(labels)
+
+
 def shape_lines(patch_id: int) -> list[str]:
     """The rows of a patch's shape in orientation 0 (``#`` a square, ``.`` none)."""
-    return PATCHES[patch_id].shape.split("/")
+    return PATCHES[_patch_id(patch_id)].shape.split("/")
 
 
 # ---------------------------------------------------------------------------
@@ -67,7 +86,13 @@ def shape_lines(patch_id: int) -> list[str]:
 
 
 def quilt_lines(quilt: int, labels: dict | None = None, color: bool = False) -> list[str]:
-    """The 9x9 quilt with column letters and row numbers (row 1 on top)."""
+    """The 9x9 quilt with column letters and row numbers (row 1 on top);
+    ``labels`` a dict square -> patch id or ``"L"``, as one player's of
+    ``Position.labels``."""
+    if isinstance(quilt, bool) or not isinstance(quilt, int) or not 0 <= quilt < 1 << (BOARD * BOARD):
+        raise PatchsolveError(f"a quilt is an 81-bit mask, not {quilt!r}"[:200])
+    if labels is not None:
+        _labels((labels, {}))
     lines = ["   a b c d e f g h i"]
     for r in range(BOARD):
         cells = []
@@ -84,7 +109,15 @@ def quilt_lines(quilt: int, labels: dict | None = None, color: bool = False) -> 
 
 def track_lines(fields: dict) -> list[str]:
     """The time board as a strip 0..53: ``$`` income space, ``L`` leather
-    patch still lying there, tokens ``0``/``1`` below (``X`` = both)."""
+    patch still lying there, tokens ``0``/``1`` below (``X`` = both);
+    ``fields`` as ``Position.fields()`` gives them."""
+    from patchsolve.validation import validate_fields
+
+    validate_fields(fields)
+    return _track_lines(fields)
+
+
+def _track_lines(fields: dict) -> list[str]:
     ed = EDITIONS[fields["edition"]]
     strip = []
     for s in range(LAST_SPACE + 1):
@@ -135,7 +168,7 @@ def orientations_text(patch_id: int) -> str:
 
 def patch_block(patch_id: int) -> list[str]:
     """A patch as lines of text: id and name, its costs and income, its shape."""
-    p = PATCHES[patch_id]
+    p = PATCHES[_patch_id(patch_id)]
     head = f"{patch_id} {p.name}"
     info = f"cost {p.buttons} time {p.time} income {p.income}"
     return [head, info] + [line.replace(".", " ") for line in shape_lines(patch_id)]
@@ -190,7 +223,9 @@ def player_flags(f: dict, p: int, bonus: str) -> list[str]:
 
 
 def text_position(pos, labels=None, color: bool = False) -> str:
-    """Both quilts side by side, the time track, and the next three patches."""
+    """Both quilts side by side, the time track, and the next three patches
+    (``labels`` as ``Position.labels``: each patch drawn with its symbol)."""
+    pos, labels = _position(pos), _labels(labels)
     f = pos.fields()
     over = pos.is_over
     blocks = []
@@ -206,7 +241,7 @@ def text_position(pos, labels=None, color: bool = False) -> str:
     for a, b in zip(*blocks):
         out.append(a + " " * (width - _visible_len(a)) + b)
     out.append("")
-    out += track_lines(f)
+    out += _track_lines(f)  # the fields of a Position: valid
     out.append("")
     circle = f["circle"]
     if over:
@@ -379,6 +414,7 @@ def position_svg(pos, labels=None) -> str:
     with their costs and shapes. ``labels`` (``Game.labels(k)``) default to
     the position's own, else a tiling of its quilts
     (``pos.labels_or_tiling()``, as board text draws them)."""
+    pos, labels = _position(pos), _labels(labels)
     if labels is None:
         labels = pos.labels_or_tiling()
     f = pos.fields()

@@ -92,13 +92,21 @@ class GameJob:
     """One game to play: plain data, so it travels to any backend."""
 
     index: int  # the game's place in the run's order
+    """The game's place in the run's order."""
     seed: int
+    """The seed of the players' searches."""
     circle_index: int
+    """Which of the run's seeded circles the game starts from."""
     edition: str
+    """The time board: ``revised`` or ``original``."""
     first: int  # label (0 or 1) of the player who moves first
+    """The label (0 or 1) of the player who moves first."""
     players: tuple[str, str]  # specs of labels 0 and 1
+    """The player specs of labels 0 and 1."""
     solve_nodes: int
+    """The exact solver's nodes before each move near the end (0: the players alone)."""
     solve_spaces: int
+    """How close to the last space both tokens are when the solver is tried."""
 
     @property
     def key(self) -> tuple[int, str, int]:
@@ -339,11 +347,17 @@ class SelfPlayRun:
     new), how many were played now, and whether Ctrl-C stopped it."""
 
     path: Path
+    """The corpus file."""
     records: list[dict] = field(default_factory=list)
+    """Every game record of the file, old and new, as dicts."""
     played: int = 0
+    """Games played by this run."""
     skipped: int = 0
+    """Games already in the file, not played again."""
     planned: int = 0
+    """Games the run was to have in the file."""
     interrupted: bool = False
+    """Whether Ctrl-C stopped the run."""
 
 
 def _play_job(job: GameJob) -> dict:

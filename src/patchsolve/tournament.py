@@ -39,14 +39,23 @@ class GameOutcome:
     """One finished game: who played which side, the scores, the circle and the moves."""
 
     pair: int
+    """The number of the circle pair the game belongs to (each circle is played twice, sides swapped)."""
     first: str  # spec of the player who started (player 0)
+    """The spec of the player who started (player 0)."""
     second: str
+    """The spec of the other player (player 1)."""
     scores: tuple[int, int]
+    """The final scores of players 0 and 1."""
     winner: int  # 0 = first, 1 = second (after the tie-break)
+    """0 if the first player won, 1 if the second (after the tie-break)."""
     circle: tuple[int, ...]
+    """The start circle (patch ids from the neutral token on)."""
     edition: str
+    """The time board: ``revised`` or ``original``."""
     moves: list[str] = field(default_factory=list)
+    """The moves, as move text."""
     a_first: bool = True  # set by the tournament: is player A of the pairing player 0 here?
+    """Whether player A of the pairing was player 0 in this game (set by the tournament)."""
 
     def record(self) -> str:
         """The game as a record (start circle, edition, first player, moves)."""
@@ -108,10 +117,15 @@ class PairingResult:
     """The games of one pairing (A against B) and their statistics for A."""
 
     a: str
+    """Player A's spec."""
     b: str
+    """Player B's spec."""
     games: list[GameOutcome]
+    """The finished games."""
     interrupted: bool = False  # stopped by Ctrl-C: only the finished games
+    """Whether Ctrl-C stopped the pairing (then only the finished games are here)."""
     planned: int = 0  # games the pairing was to play (0: not known)
+    """The games the pairing was to play (0: not known)."""
 
     @property
     def partial(self) -> bool:

@@ -68,9 +68,10 @@ def _spaces_reached(spaces, t) -> int:
     return sum(1 for s in spaces if s <= t)
 
 
-def position_problems(fields) -> list[str]:
-    """Every reason why ``fields`` cannot be a position (empty if valid).
-    See :func:`validate_fields`."""
+def shape_problems(fields) -> list[str]:
+    """The problems of ``fields`` as a dict: not a dict, fields missing or
+    unknown, values of the wrong type (empty when its shape is right; the
+    values may still be impossible, see :func:`position_problems`)."""
     if not isinstance(fields, Mapping):
         return [f"fields must be a dict, not {type(fields).__name__}"]
     missing = [k for k in FIELDS if k not in fields]
@@ -82,11 +83,16 @@ def position_problems(fields) -> list[str]:
         problems.append(f"unknown field(s) {', '.join(map(str, extra))}")
     if problems:
         return problems
-    f = fields
-    problems = _type_problems(f)
+    return _type_problems(fields)
+
+
+def position_problems(fields) -> list[str]:
+    """Every reason why ``fields`` cannot be a position (empty if valid).
+    See :func:`validate_fields`."""
+    problems = shape_problems(fields)
     if problems:
         return problems
-
+    f = fields
     ed = EDITIONS[f["edition"]]
     circle = tuple(f["circle"])
     q0, q1 = f["quilts"]
@@ -354,4 +360,4 @@ def validate_fields(fields) -> None:
         raise InvalidPositionError(problems)
 
 
-__all__ = ["validate_fields", "position_problems", "covers_7x7"]
+__all__ = ["validate_fields", "position_problems", "shape_problems", "covers_7x7"]

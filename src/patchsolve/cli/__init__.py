@@ -65,13 +65,19 @@ class PatchsolveGroup(click.Group):
 def cli():
     """patchsolve: a Patchwork engine.
 
+    Questions a new user asks (install, entering the position on your
+    table, notation, budgets, why two runs differ, ...) are answered in the
+    manual's questions page (docs/questions.md).
+
     \b
     Examples:
       patchsolve new --seed 7
       patchsolve show
       patchsolve new --seed 7 | patchsolve best - --nodes 200000
+      patchsolve new --seed 7 > position.txt
       patchsolve moves -f position.txt
-      patchsolve replay game.txt
+      patchsolve play --p0 engine --p1 engine --nodes 2000 --record game.txt --quiet
+      patchsolve replay game.txt --ply 10
     """
 
 

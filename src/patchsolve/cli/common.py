@@ -159,15 +159,27 @@ class EngineChoice:
     limits, ``-o KEY=VALUE``, ``--quiet``): one argument instead of nine."""
 
     name: str
+    """``--engine``: ``alphabeta`` or ``mcts``."""
     time: float | None
+    """``--time``, seconds (None: not given)."""
     iterations: int | None
+    """``--iterations`` (MCTS)."""
     depth: int | None
+    """``--depth`` (alpha-beta)."""
     nodes: int | None
+    """``--nodes`` (alpha-beta)."""
     seed: int | None
+    """``--seed``."""
     workers: int | None
+    """``--workers``: processes (MCTS) or threads (alpha-beta)."""
     options: tuple[str, ...]
+    """The ``-o KEY=VALUE`` items as given."""
     quiet: bool
+    """``--quiet``: no progress lines."""
     default_time: float
+    """The command's time budget when no limit is given."""
+    engine_given: bool = False  # --engine on the command line (not its default)
+    """Whether ``--engine`` was on the command line (not its default)."""
 
     def limits(self, multipv: int | None = None) -> tuple[Limits, dict]:
         """The one ``Limits`` and the engine options (:func:`engine_limits`)."""
@@ -201,6 +213,7 @@ def engine_options(default_time: float):
         def f(
             *args, engine, time_limit, iterations, depth, nodes, seed, workers, engine_option, quiet, **kwargs
         ):
+            source = click.get_current_context().get_parameter_source("engine")
             choice = EngineChoice(
                 engine,
                 time_limit,
@@ -212,6 +225,7 @@ def engine_options(default_time: float):
                 tuple(engine_option),
                 quiet,
                 default_time,
+                engine_given=source is not None and source.name != "DEFAULT",
             )
             return command(*args, engine=choice, **kwargs)
 
@@ -250,7 +264,7 @@ def engine_options(default_time: float):
             type=click.Choice(ENGINES),
             default=DEFAULT_ENGINE,
             show_default=True,
-            help="Search engine (alphabeta measured stronger: benchmarks/results/default_engine.md).",
+            help="Search engine: alphabeta (the stronger, measured in the manual's engines page) or mcts.",
         )(f)
         return f
 
@@ -335,6 +349,11 @@ def limits_text(limits: Limits, options: dict | None = None) -> str:
     return ", ".join(f"{k} {v}" for k, v in {**limits.given(), **(options or {})}.items())
 
 
+def count(n) -> str:
+    """A node (or other) count as every human-readable line prints it: ``1,465,344``."""
+    return f"{n:,.0f}" if isinstance(n, float) else f"{n:,}"
+
+
 def fmt_score(score) -> str:
     """A score with its sign; two decimals when it is not a whole number."""
     if score is None:
@@ -368,10 +387,10 @@ def result_summary(r) -> str:
         parts.append(f"iterations {r.iterations}")
     if r.depth:
         parts.append(f"depth {r.depth}")
-    parts.append(f"nodes {r.nodes}")
+    parts.append(f"nodes {count(r.nodes)}")
     parts.append(f"time {r.time:.2f}s")
     if r.nps:
-        parts.append(f"nps {r.nps:.0f}")
+        parts.append(f"nps {count(r.nps)}")
     if r.pv:
         parts.append("pv " + " ".join(str(m) for m in r.pv))
     return "  ".join(parts)
@@ -399,7 +418,7 @@ def run_search(
             pv = " ".join(str(m) for m in r.pv[:5])
             info(
                 quiet,
-                f"{label}depth {r.depth}  score {fmt_score(r.score)}  nodes {r.nodes:,}  "
+                f"{label}depth {r.depth}  score {fmt_score(r.score)}  nodes {count(r.nodes)}  "
                 f"{time.perf_counter() - start:.1f}s  pv {pv}",
             )
 

@@ -12,6 +12,7 @@ from patchsolve.cli.common import (
     INTERRUPTED,
     CliError,
     color_option,
+    count,
     describe_move,
     emit_json,
     engine_options,
@@ -59,6 +60,7 @@ def best(position, position_file, engine, level, color, as_json):
     \b
     Examples:
       patchsolve best
+      patchsolve new --seed 2 > position.txt
       patchsolve best --engine alphabeta --depth 6 -f position.txt
       patchsolve new --seed 2 | patchsolve best - --engine mcts --iterations 5000 --json
       patchsolve best --level 3 --seed 1
@@ -91,7 +93,7 @@ def best(position, position_file, engine, level, color, as_json):
         stats.append(f"iterations {r.iterations}")
     if r.depth:
         stats.append(f"depth {r.depth}")
-    stats += [f"nodes {r.nodes}", f"time {r.time:.2f}s", f"nps {r.nps:.0f}"]
+    stats += [f"nodes {count(r.nodes)}", f"time {r.time:.2f}s", f"nps {count(r.nps)}"]
     if r.workers:
         stats.append(f"workers {r.workers}")
     if r.seed is not None:
@@ -114,7 +116,13 @@ def best(position, position_file, engine, level, color, as_json):
 
 
 def check_level_alone(level, engine) -> None:
-    """A level below 10 has its own budget: refuse limits given beside it."""
+    """A level below 10 has its own engine and budget: refuse an engine or
+    limits given beside it (silently ignoring them would mislead)."""
+    if engine.engine_given:
+        raise CliError(
+            f"level {level} plays with its own engine (alpha-beta at a small depth): "
+            "give --engine only with --level 10"
+        )
     if engine.limits_given():
         raise CliError(
             f"level {level} has its own budget: give --time/--depth/--nodes/... only with --level 10"
@@ -258,6 +266,7 @@ def eval_cmd(position, position_file, engine, top, show_map, map_svg, as_json):
     \b
     Examples:
       patchsolve eval --nodes 100000 --top 8
+      patchsolve new --seed 5 > position.txt
       patchsolve eval -f position.txt --engine alphabeta --depth 5 --json
     """
     pos = load_position(position, position_file)
@@ -343,7 +352,7 @@ def _solve_progress(quiet: bool):
         info(
             False,
             f"  {what}{d['time']:.0f}s  test {d['gamma']:+d}  bounds [{d['lower']:+d}, {d['upper']:+d}]"
-            f"{'  (who wins)' if d['wdl'] else ''}  nodes {d['nodes']:,}  nps {d['nps']:,.0f}",
+            f"{'  (who wins)' if d['wdl'] else ''}  nodes {count(d['nodes'])}  nps {count(d['nps'])}",
         )
 
     return report
@@ -465,13 +474,14 @@ def solve(
 
     \b
     Examples:
+      echo "revised 3,7,13,25,0,11,9,23,18,19,31 1f80e6f3d9fccff7dfee7/1cfffcff7ffc1c0f3fff3 11/11 14/15 45/45 0 50 - - -" > endgame.txt
       patchsolve solve -f endgame.txt
       patchsolve solve -f endgame.txt --time 5 --json
       patchsolve solve -f endgame.txt --wdl
       patchsolve solve -f endgame.txt --at-least 10
       patchsolve solve -f endgame.txt --best --time 5
       patchsolve solve -f endgame.txt --all-moves --time 30
-    """
+    """  # noqa: E501  (a position's notation is one long word)
     pos = load_position(position, position_file)
     _searchable(pos)
     asked = [
@@ -537,7 +547,7 @@ def solve(
     click.echo("pv: " + " ".join(str(m) for m in r.pv))
     if all_moves:
         _move_rows(pos, r.root_moves, wdl)
-    click.echo(f"stats: nodes {r.nodes}  time {r.time:.2f}s  nps {r.nps:.0f}  threads {r.workers}")
+    click.echo(f"stats: nodes {count(r.nodes)}  time {r.time:.2f}s  nps {count(r.nps)}  threads {r.workers}")
     if r.interrupted:
         return INTERRUPTED
     return 0 if proven else 1

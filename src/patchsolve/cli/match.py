@@ -106,8 +106,10 @@ def tournament(
     \b
     Examples:
       patchsolve tournament greedy mcts:iterations=200 --pairs 2 --games games.csv
+      patchsolve tournament greedy alphabeta:depth=1 --pairs 1 --records games --quiet
       patchsolve tournament greedy alphabeta:depth=2 --pairs 2 --backend ray --workers 2
-    On a Ray cluster: --backend ray --address auto (or its host:port).
+    The last needs the ray extra (pip install 'patchsolve[ray]'); on a Ray
+    cluster: --backend ray --address auto (or its host:port).
     """
     import contextlib
 
@@ -201,8 +203,9 @@ def serve(host, port, no_browser):
     """Serve the web app: see the board, play against the engine, enter
     moves by clicking, ask for the best moves, review a game.
 
-    \b
     Needs the web extra: pip install 'patchsolve[web]'.
+
+    \b
     Examples:
       patchsolve serve
       patchsolve serve --port 9000 --no-browser

@@ -82,6 +82,8 @@ def play(position, position_file, p0, p1, engine, level, ponder, record_file, co
     At the prompt type a move (walk, 7:2@c3, leather@e5), 'moves' to list the
     legal moves ('moves 7': those of patch 7), 'orient 7' to draw the numbered
     orientations of patch 7, 'undo' to take back, 'help' for this list, or 'quit'.
+
+    \b
     Examples:
       patchsolve play
       patchsolve play --p0 engine --p1 engine --nodes 20000 --record game.txt

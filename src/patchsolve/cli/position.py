@@ -170,6 +170,8 @@ def moves(position, position_file, patch, as_json):
 
     \b
     Move notation: walk | <patch>:<orientation>@<square> | leather@<square>
+
+    \b
     Examples:
       patchsolve moves revised 16,17,9,2,14,29,32,25,0,4,8,21,1,27,18,28,3,26,19,31,10 b3f39dfee4/1867f6f3d9fe3e 3/10 6/5 21/23 - 26,32,38,44,50 - - -
       patchsolve moves --patch 8
@@ -239,7 +241,10 @@ def replay(record, ply, brief, color, as_json):
     \b
     A record: optional 'edition revised' and 'first 0' lines, a 'circle <ids>'
     line (or 'position <text>'), then the moves ('#' starts a comment).
+
+    \b
     Examples:
+      patchsolve play --p0 engine --p1 engine --nodes 2000 --record game.txt --quiet
       patchsolve replay game.txt
       patchsolve replay game.txt --ply 20
       patchsolve replay game.txt --brief --json
@@ -324,6 +329,7 @@ def perft(position, depth, position_file, divide, quiet, as_json):
     \b
     Examples:
       patchsolve perft 3
+      patchsolve new --seed 7 > position.txt
       patchsolve perft -f position.txt 2 --divide
     """
     from patchsolve.search.stop import interruptible, stop_requested

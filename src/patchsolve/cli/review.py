@@ -99,16 +99,21 @@ def analyze(record, budget, svg_file, csv_file, backend, processes, address, why
     The budget is nodes (or a depth) a position on one thread, so the same
     game and budget give the same review every time.
 
-    \b
-    RECORD may be a folder of records (the files ending in .txt) or a file of several records:
-    then every game is reviewed and one CSV row per game and player is
-    written as each game finishes (--csv FILE, else standard output).
+    RECORD may be a folder of records (the files ending in .txt) or a file
+    of several records: then every game is reviewed and one CSV row per game
+    and player is written as each game finishes (--csv FILE, else standard
+    output).
+
+    Questions (why is my move a blunder, why do two reviews differ, ...):
+    the manual's questions page, docs/questions.md.
 
     \b
     Examples:
+      patchsolve play --p0 engine --p1 engine --nodes 2000 --record game.txt --quiet
       patchsolve analyze game.txt
       patchsolve analyze game.txt --nodes 100000 --svg review.svg
       patchsolve analyze game.txt --why --json
+      patchsolve tournament greedy alphabeta:depth=1 --pairs 1 --records games --quiet
       patchsolve analyze games/ --processes 2 --csv reviews.csv
     """
     from patchsolve.analysis import games_from
@@ -348,6 +353,7 @@ def quiz(record, player, threshold, budget, tolerance, quiet, as_json):
 
     \b
     Examples:
+      patchsolve play --p0 engine --p1 engine --nodes 2000 --record game.txt --quiet
       patchsolve quiz game.txt --player 0 --json
       printf 'walk\\nquit\\n' | patchsolve quiz game.txt --nodes 50000
     """

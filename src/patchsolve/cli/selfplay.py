@@ -18,7 +18,7 @@ MAX_GAMES = 1_000_000
 @click.command(context_settings=CONTEXT)
 @click.option(
     "--games",
-    type=click.IntRange(0, MAX_GAMES),
+    type=click.IntRange(1, MAX_GAMES),
     required=True,
     help="Games in the corpus (the first N of the run; games already in --out are not replayed).",
 )
@@ -109,7 +109,7 @@ def selfplay(
     \b
     Examples:
       patchsolve selfplay --games 2 --player alphabeta:nodes=2000 --solve-nodes 20000 --out corpus.jsonl
-      patchsolve selfplay --games 2 --player greedy --solve-nodes 0 --out c.jsonl --report report
+      patchsolve selfplay --games 2 --player greedy --solve-nodes 0 --out greedy.jsonl --report report
     A long run: --games 2000 --workers 2 (or --backend ray --address auto).
     """
     from patchsolve import selfplay as sp
@@ -169,8 +169,9 @@ def statistics(corpus, out_dir, seed, no_plots, note, as_json):
     install 'patchsolve[stats]').
 
     \b
-    Example:
-      patchsolve selfplay --games 2 --player greedy --out c.jsonl -q && patchsolve statistics c.jsonl --out report
+    Examples:
+      patchsolve selfplay --games 2 --player greedy --solve-nodes 0 --out greedy.jsonl -q
+      patchsolve statistics greedy.jsonl --out report
     """
     from patchsolve import selfplay as sp
     from patchsolve.calibration import CalibrationError, calibrate

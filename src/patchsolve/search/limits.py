@@ -81,17 +81,45 @@ def check(name: str, value):
 @dataclass(frozen=True)
 class Limits:
     """A search budget and the engine-independent settings. Every field is
-    optional; ``Limits(time=1.5, seed=3)`` checks each value on creation."""
+    optional (None: not given); ``Limits(time=1.5, seed=3)`` checks each
+    value on creation and raises :class:`~patchsolve.errors.LimitError`
+    naming a bad one. A search stops at the first limit reached.
+
+    >>> Limits(depth=4, seed=3)
+    Limits(depth=4, seed=3)
+    >>> Limits(depth=4).given(), Limits(depth=4).replace(depth=6).depth
+    ({'depth': 4}, 6)
+    >>> Limits(depth=0)
+    Traceback (most recent call last):
+    ...
+    patchsolve.errors.LimitError: depth must be between 1 and 100, not 0
+    """
 
     time: float | None = None
+    """Seconds of wall time, more than 0 and at most 86400. A search given
+    no limit at all gets the command's default time."""
     nodes: int | None = None
+    """Nodes of the alpha-beta or the exact solver, 1..2**62. With
+    ``depth``, the one limit that makes a search reproducible."""
     depth: int | None = None
+    """Plies of the alpha-beta's iterative deepening, 1..100."""
     iterations: int | None = None
+    """MCTS iterations (playouts from the root), 1..2**62."""
     seed: int | None = None
+    """The seed of a randomised engine (the MCTS), 0..2**64-1; recorded in
+    every result. The same seed and node or iteration budget give the same
+    answer."""
     workers: int | None = None
+    """The MCTS's processes or the alpha-beta's and the solver's threads,
+    1..256. Threads race for one table, so more than one is refused with a
+    ``nodes`` or ``depth`` limit (the answer would change from run to run)."""
     hash_mb: int | None = None
+    """Megabytes of the transposition table, 1..65536 (alpha-beta, solver)."""
     max_nodes: int | None = None
+    """MCTS tree nodes kept in memory, 16..2**30."""
     multipv: int | None = None
+    """How many root moves to rank, 1..256, each valued by its own search
+    (alpha-beta) so that the ranked values are comparable."""
 
     def __post_init__(self):
         for name in RANGES:

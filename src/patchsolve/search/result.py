@@ -63,29 +63,74 @@ def win_probability_of(score: float, phase: float) -> float:
 
 @dataclass
 class SearchResult:
-    """The answer of a search, shared by all engines (see the module doc)."""
+    """The answer of a search, shared by all engines (see the module doc).
+    Every value is for the player to move in the searched position.
+
+    >>> import patchsolve as ps
+    >>> start = ps.Position.start(seed=0)
+    >>> r = ps.search(start, depth=3)
+    >>> r.bound, r.depth, r.engine, r.best_move == r.pv[0], r.best_move in start.legal_moves()
+    ('estimate', 3, 'alphabeta', True, True)
+    >>> again = ps.search(start, depth=3)  # a depth or node budget: the same answer each time
+    >>> (again.best_move, again.score, again.pv) == (r.best_move, r.score, r.pv)
+    True
+    """
 
     best_move: Any  # patchsolve.Move (None only for a finished game)
+    """The move to play, a :class:`~patchsolve.Move`; None only for a finished game."""
     score: float
+    """The final score margin (own score minus the opponent's) that the
+    search expects for the player to move, in points; ``bound`` says what
+    kind of number it is."""
     bound: str = "estimate"
+    """``"exact"`` (proven), ``"lower"`` (proven: the margin is at least
+    ``score``), ``"upper"`` (proven: at most ``score``) or ``"estimate"``
+    (the evaluation at the search's horizon)."""
     pv: list = field(default_factory=list)
+    """The principal variation: the line of moves the search expects,
+    starting with ``best_move``."""
     depth: int = 0
+    """The plies the alpha-beta completed (the last finished iteration);
+    for the solver, the length of the proven line; 0 for the MCTS."""
     nodes: int = 0
+    """The positions the search visited (alpha-beta, solver) or created (MCTS)."""
     time: float = 0.0
+    """Seconds of wall time the search took."""
     nps: float = 0.0
+    """Nodes a second (``nodes / time``)."""
     seed: int | None = None
+    """The seed the search ran with (None when none was given to an engine that needs none)."""
     engine: str = ""
+    """Which engine answered: ``"alphabeta"``, ``"mcts"``, ``"solve"``, ``"solve-wdl"``, ..."""
     iterations: int | None = None  # MCTS
+    """The MCTS's iterations; None for the other engines."""
     win_probability: float | None = None  # for the player to move
+    """The chance, 0..1, that the player to move wins: the MCTS's win rate,
+    the calibrated chance of the alpha-beta's estimate (module doc), 0 or 1
+    once proven; None where unknown."""
     root_moves: list = field(default_factory=list)  # per-root-move dicts, best first
+    """The ranked root moves, best first (with ``multipv``, the MCTS's
+    visited moves, the solver's ``all_moves``): dicts with ``move``,
+    ``score``, ``bound``, ``win_probability``, ``proven`` and ``visits``."""
     proven: str | None = None  # "win" / "loss" for the player to move
+    """``"win"`` or ``"loss"`` once the outcome for the player to move is
+    proven (by the exact solver or the MCTS-solver), else None."""
     interrupted: bool = False  # stopped by Ctrl-C / request_stop()
+    """True when Ctrl-C or :func:`~patchsolve.request_stop` stopped the
+    search: the result is its best so far."""
     lower: float | None = None  # proven bounds on score, where known
+    """A proven lower bound of the margin, where one is known (the solver's interval)."""
     upper: float | None = None
+    """A proven upper bound of the margin, where one is known."""
     workers: int | None = None  # threads (alpha-beta, solver) / processes (MCTS) that searched
+    """The threads (alpha-beta, solver) or processes (MCTS) that searched."""
     proven_best: bool = False  # best_move is proven best, or among the best (the solver's best=True)
+    """True when ``best_move`` is proven best, or among the best (the solver's ``best=True``)."""
     threshold: int | None = None  # the solver's at_least=K: K ...
+    """The solver's ``at_least=K`` question: K (else None)."""
     at_least: bool | None = None  # ... and the answer: the margin is >= K (None: not proven either way)
+    """The answer to ``at_least=K``: True (the margin is at least K), False,
+    or None (not proven either way within the budget)."""
 
     def to_dict(self) -> dict:
         """The result as a JSON-ready dict (moves as text)."""

@@ -132,6 +132,7 @@ class _Run:
         self.sign = None  # "win"/"loss" when that pass proved it
         self.sign_move = None  # ... and a move proven to win, where its table kept one
         self.known = None  # the root's proven interval while threshold tests run (progress)
+        self.root = None  # the exact solver's interval of the root, while the win/loss pass runs (progress)
         # position text -> (v, move): a fail-high at that position (as the root of a
         # search) proved the move worth at least v
         self.cuts: dict[str, tuple[int, int]] = {}
@@ -155,6 +156,10 @@ class _Run:
         if self.known is not None and s is self.solver:
             # a threshold test runs on a clipped window: the root's proven interval is kept here
             lower, upper = self.known
+        elif self.root is not None and s is not self.solver:
+            # the win/loss pass's bounds, rounded out from its units (2 margin -+ 1), are looser
+            # than the exact solver's own bounds of the root, which the result starts from
+            lower, upper = max(lower, self.root[0]), min(upper, self.root[1])
         info = {
             "nodes": n,
             "time": t,
@@ -177,8 +182,9 @@ class _Run:
         # 0 is "no limit" to the C solver: a tiny node budget must stay a budget
         w.set_limits(max(1, int(nodes * SIGN_SHARE)) if nodes else 0, seconds * SIGN_SHARE)
         self.active = w
+        self.root = _root_interval(self, pos)
         lo, hi = self.call(w.solve, pos._c, *w.bounds(pos._c), 1, 0)
-        self.active = self.solver
+        self.active, self.root = self.solver, None
         self.sign_nodes = w.nodes
         self.sign = "win" if lo > 0 else "loss" if hi < 0 else None
         known = w.tt_bounds(pos._c)
