@@ -226,7 +226,9 @@ def test_a_game_review_job(base):
     job = wait_job(base, job)
     assert job["status"] == "done", job
     review = job["result"]
-    assert review["budget"]["nodes"] == 3_000 and review["budget"]["text"].startswith("3,000 nodes a position")
+    assert review["budget"]["nodes"] == 3_000 and review["budget"]["text"].startswith(
+        "3,000 nodes a position"
+    )
     assert [m["move"] for m in review["moves"]] == [str(m) for m in short.moves]
     assert all(m["loss"] >= 0 for m in review["moves"])
     doc = xml.dom.minidom.parseString(review["svg"])

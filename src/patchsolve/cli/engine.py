@@ -323,7 +323,7 @@ def eval_cmd(position, position_file, engine, top, show_map, map_svg, as_json):
     header = ["#"] + [{"win_probability": "win", "choice_visits": "choice visits"}.get(k, k) for k in keys]
     widths = [max(len(x) for x in col) for col in zip(header, *table)]
     click.echo("  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip())
-    for t, row in zip(table, rows):
+    for t in table:
         click.echo("  ".join(c.ljust(w) for c, w in zip(t, widths)).rstrip())
     if len(rows) < top:
         click.echo(
