@@ -435,7 +435,7 @@ def test_a_choice_proven_best_without_the_value_plays_a_move_of_it_with_the_prov
     engine = patchsolve.search(pos, engine="alphabeta", depth=100, seed=1)
     proof, nodes = best_choice(pos, patchsolve.Limits(nodes=2_000_000), engine.best_move, engine.score - 2)
     assert proof is not None and nodes > 0
-    move, lower, same = proof
+    move, lower, same, _ = proof
     assert not same and move.patch == 27
     r = SearchResult(**{k: getattr(engine, k) for k in engine.__dataclass_fields__})
     _within_choice(pos, r, move, lower, same)
@@ -449,26 +449,28 @@ def test_what_the_choice_tests_leave_standing_when_the_budget_runs_out():
     choice proven worth at least what the engine's can be is played (never
     worse); when the engine's choice and all but one other were shown
     below the test value, that one stands (a guess, with the test value as
-    its estimate); anything less decides nothing."""
+    its estimate); anything less decides nothing. (The tests' values are
+    the solver's units, 2 m - 1 for a lost margin m: -21 is -10 points; the
+    answer's are points.)"""
     from patchsolve.search import solver
 
     pos = Position(_set_row("revised 9,26,7,17,29,20,28,1,31,11,19,25,18,22 ")["position"])
     mine = next(m for m in pos.legal_moves() if m.patch == 7)
     walk = next(m for m in pos.legal_moves() if m.kind == "walk")
 
-    def tests(upper, lower=(), t=-10):
+    def tests(upper, lower=(), t=-21):
         s = solver._ChoiceSearch(solver._choice_run(patchsolve.Limits(nodes=1000)), pos, mine, t)
         assert set(s.codes) == {"walk", 7, 9, 26}
         s.upper.update(upper)
         s.lower.update(lower)
         return s.standing()
 
-    assert tests({7: -11, 9: -11, 26: -11}) == ("walk", None, -10, -11)
-    assert tests({7: -11, 9: -11}) is None  # walking and patch 26 both stand
-    assert tests({9: -11, 26: -11, "walk": -11}) is None  # the engine's own choice stands
-    assert tests({7: -12}, {"walk": (-12, walk.code)}) == (walk, -12, None, -12)
-    assert tests({7: -11}, {"walk": (-12, walk.code)}) is None  # the engine's may be worth more
-    assert tests({}, {7: (-12, mine.code)}) is None
+    assert tests({7: -23, 9: -23, 26: -23}) == ("walk", None, -10, -11, None)
+    assert tests({7: -23, 9: -23}) is None  # walking and patch 26 both stand
+    assert tests({9: -23, 26: -23, "walk": -23}) is None  # the engine's own choice stands
+    assert tests({7: -25}, {"walk": (-25, walk.code)}) == (walk, -12, None, -12, None)
+    assert tests({7: -23}, {"walk": (-25, walk.code)}) is None  # the engine's may be worth more
+    assert tests({}, {7: (-25, mine.code)}) is None
 
 
 def test_the_hand_overs_choice_tests_test_the_engines_move_alone_first():
@@ -484,18 +486,18 @@ def test_the_hand_overs_choice_tests_test_the_engines_move_alone_first():
     mine = next(m for m in pos.legal_moves() if m.patch == 7)
     walk = next(m for m in pos.legal_moves() if m.kind == "walk")
 
-    def search(move, test_move=True):
+    def search(move, test_move=True):  # thresholds in the solver's units: -21 is -10 points
         run = solver._choice_run(patchsolve.Limits(nodes=1000))
-        return solver._ChoiceSearch(run, pos, move, -10, test_move=test_move)
+        return solver._ChoiceSearch(run, pos, move, -21, test_move=test_move)
 
     s, plain = search(mine), search(mine, test_move=False)
-    assert s._tests() == [(solver._MOVE, -10)] + plain._tests()
+    assert s._tests() == [(solver._MOVE, -21)] + plain._tests()
     assert solver._MOVE not in {g for g, _ in plain._tests()}
-    s.lower["walk"] = (-12, walk.code)
-    assert s._tests()[0] == (solver._MOVE, -11)
+    s.lower["walk"] = (-25, walk.code)  # -12 points
+    assert s._tests()[0] == (solver._MOVE, -24)  # more than -25: at least -23, -11 points
     assert s.standing() is None  # patch 7 may still be worth more than -12
-    s.move_upper = -12  # the engine's move alone: at most -12
-    assert s.standing() == (walk, -12, None, -12)
+    s.move_upper = -25  # the engine's move alone: at most -12
+    assert s.standing() == (walk, -12, None, -12, None)
     assert solver._MOVE not in {g for g, _ in s._tests()}
     assert not search(walk).test_move
 

@@ -70,6 +70,15 @@ def plain_wdl(pos):
     return False
 
 
+def plain_units(pos):
+    """Brute force in the C solver's units (``_solver.pyx``, "Values"): 2 m + 1
+    when the player to move wins with the margin m under perfect play, 2 m - 1
+    when it loses. Two independent brute forces: the margin minimax and the
+    win/loss minimax (the minimax of the margin-then-outcome order has the
+    margin's minimax as its margin, and wins exactly when a win can be forced)."""
+    return 2 * plain_minimax(pos) + (1 if plain_wdl(pos) else -1)
+
+
 # -- exact values ------------------------------------------------------------------
 
 
@@ -119,8 +128,11 @@ def test_the_pv_is_legal_ends_the_game_and_names_the_winner():
 
 def test_static_bounds_contain_the_value():
     s = solver._solver.Solver(1, False)
+    margins = solver._solver.Solver(1, False, tie=False)
     for pos in ALL:
         lo, hi = s.bounds(pos._c)
+        assert lo <= plain_units(pos) <= hi
+        lo, hi = margins.bounds(pos._c)
         assert lo <= plain_minimax(pos) <= hi
 
 
@@ -136,7 +148,7 @@ def test_static_bounds_contain_the_value_two_moves_in():
                 if grand.is_over:
                     continue
                 lo, hi = s.bounds(grand._c)
-                assert lo <= plain_minimax(grand) <= hi
+                assert lo <= plain_units(grand) <= hi
                 seen += max(53 - grand.time(0), 53 - grand.time(1)) >= 4
     assert seen > 0
 

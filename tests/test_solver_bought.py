@@ -13,8 +13,7 @@ import pytest
 
 from patchsolve.search import _packing, _solver
 from reference import all_placements
-from test_alphabeta import plain_minimax
-from test_solver import ALL, BONUS, LEATHER
+from test_solver import ALL, BONUS, LEATHER, plain_units
 
 WINDOWS = [
     sum(1 << (r * 9 + c) for r in range(r0, r0 + 7) for c in range(c0, c0 + 7))
@@ -119,7 +118,7 @@ def test_values_with_and_without_either_test_equal_plain_minimax(use_cover, use_
         s = _solver.Solver(4, False, use_cover=use_cover, use_pack=use_pack)
         s.set_limits(0, 0.0)
         lo, hi = s.bounds(pos._c)
-        assert s.solve(pos._c, lo, hi, s.guess(pos._c)) == (plain_minimax(pos),) * 2
+        assert s.solve(pos._c, lo, hi, s.guess(pos._c)) == (plain_units(pos),) * 2
 
 
 def test_the_solver_refuses_a_table_it_cannot_size_and_a_missing_state():

@@ -19,9 +19,19 @@ from patchsolve import solve
 from patchsolve.errors import PatchsolveError
 from patchsolve.search import _solver
 from patchsolve.search.limits import Limits
-from patchsolve.search.solver import _choice_run, _ChoiceSearch, best_choice, choice_of, choice_or_value
+from patchsolve.search.solver import (
+    UNIT,
+    WINS,
+    _choice_run,
+    _ChoiceSearch,
+    _units_at_least,
+    _units_at_most,
+    best_choice,
+    choice_of,
+    choice_or_value,
+)
 from test_alphabeta import SMALL, endgame, margin, noisy_greedy_game, plain_minimax
-from test_solver import ALL, BONUS, LEATHER
+from test_solver import ALL, BONUS, LEATHER, plain_units
 
 
 def child_value(pos, move):
@@ -31,6 +41,21 @@ def child_value(pos, move):
         return margin(child, pos.to_move)
     v = plain_minimax(child)
     return v if child.to_move == pos.to_move else -v
+
+
+def child_units(pos, move):
+    """Brute-force value of ``move`` for ``pos``'s player to move in the
+    solver's units: 2 m + 1 won, 2 m - 1 lost (``test_solver.plain_units``)."""
+    child = pos.play(move)
+    if child.is_over:
+        return 2 * margin(child, pos.to_move) + (1 if child.winner() == pos.to_move else -1)
+    v = plain_units(child)
+    return v if child.to_move == pos.to_move else -v
+
+
+def points(units):
+    """The margin of a value in solver units."""
+    return (units - 1) // 2 if units > 0 else (units + 1) // 2
 
 
 def test_the_sets_hold_both_editions():
@@ -113,39 +138,45 @@ def test_a_strictly_best_move_is_proven_without_the_exact_value():
 # -- the best choice (walk, which patch, the leather patch) ---------------------------
 
 
-def _choice_values(pos):
-    """Brute force: the best value of each choice's moves."""
+def _choice_values(pos, value=child_value):
+    """Brute force: the best value of each choice's moves (in points, or
+    in the solver's units with ``value=child_units``)."""
     best: dict = {}
     for m in pos.legal_moves():
         g = choice_of(m)
-        best[g] = max(best.get(g, -1000), child_value(pos, m))
+        best[g] = max(best.get(g, -1000), value(pos, m))
     return best
 
 
 @pytest.mark.parametrize("offset", [-6, 0, 5])
 def test_a_choice_proven_best_is_the_best_choice_and_its_move_beats_every_other_choice(offset):
-    """Whatever the first threshold, a proof names a choice no other beats,
-    and a move proven worth at least ``lower``, which no move of another
-    choice exceeds; the engine's move is kept when its choice is best."""
+    """Whatever the first threshold, a proof names a choice no other beats
+    (by margin and then by who wins), and a move proven worth at least
+    ``lower``, which no move of another choice exceeds; the engine's move
+    is kept when its choice is best and it wins where a move of its choice
+    wins; the move named wins whenever a move wins."""
     proved = changed = 0
     for pos in ALL:
-        values = _choice_values(pos)
+        values = _choice_values(pos, child_units)
         if len(values) < 2:
             assert best_choice(pos, Limits(nodes=100_000), pos.legal_moves()[0], 0) == (None, 0)
             continue
         v = max(values.values())
         for engine in (pos.legal_moves()[0], pos.legal_moves()[-1]):
-            out, nodes = best_choice(pos, Limits(nodes=1_000_000), engine, v + offset)
+            out, nodes = best_choice(pos, Limits(nodes=1_000_000), engine, points(v) + offset)
             assert out is not None and nodes > 0
-            move, lower, same = out
+            move, lower, same, proven = out
             proved += 1
-            assert same == (choice_of(move) == choice_of(engine)) == (values[choice_of(engine)] == v)
             assert values[choice_of(move)] == v  # the best choice
-            assert all(w <= lower for g, w in values.items() if g != choice_of(move))
-            assert lower <= v
-            if same:
-                assert move == engine
-            else:
+            assert same == (move == engine)
+            if values[choice_of(engine)] < v:
+                assert not same
+            assert all(points(w) <= lower for g, w in values.items() if g != choice_of(move))
+            assert lower <= points(v)
+            assert (proven == "win") == (v >= WINS)  # a move of the best choice wins: proven so ...
+            if v >= WINS:
+                assert child_units(pos, move) >= WINS  # ... and the move named wins
+            if not same:
                 changed += 1
                 assert child_value(pos, move) >= lower >= child_value(pos, engine)
     assert proved > 0 and changed > 0
@@ -182,17 +213,19 @@ def test_what_the_choice_tests_leave_standing_is_what_they_proved():
                 if standing is None:
                     continue
                 assert proof is None
-                what, lower, below, at_most = standing
+                what, lower, below, at_most, proven = standing
                 assert v <= at_most  # what the engine's move (or its choice) is proven worth at most
                 if lower is not None:
                     kinds["move"] += 1
                     assert choice_of(what) != choice_of(engine)
                     assert child_value(pos, what) >= lower >= at_most
+                    assert proven is None or child_units(pos, what) >= WINS
                 else:
                     kinds["choice"] += 1
-                    assert what != choice_of(engine)
-                    values = values or _choice_values(pos)
-                    assert all(w < below for g, w in values.items() if g != what)
+                    assert what != choice_of(engine) and proven is None
+                    values = values or _choice_values(pos, child_units)
+                    # below the test value: in points at most ``below`` (a lost 0 is below a won one)
+                    assert all(w < _units_at_most(below) for g, w in values.items() if g != what)
     assert kinds["move"] > 0 and kinds["choice"] > 0, kinds
 
 
@@ -205,17 +238,18 @@ def test_what_the_engines_move_alone_is_proven_worth_is_true():
     outcomes = {"refuted": 0, "passed": 0}
     for pos in ALL[::3]:
         for engine in (pos.legal_moves()[0], pos.legal_moves()[-1]):
-            v = child_value(pos, engine)
+            v = child_units(pos, engine)  # the solver's units
             run = _choice_run(Limits(nodes=20_000))
-            search = _ChoiceSearch(run, pos, engine, v + 2, test_move=True)
+            search = _ChoiceSearch(run, pos, engine, v + 2 * UNIT, test_move=True)
             share = 1 / 64
             while search.open and not run.exhausted():
                 run.limit_slice(share)
                 search.go()
                 share *= 2
-            if search.move_upper < v + 2:
+            if search.move_upper < v + 2 * UNIT:
                 outcomes["refuted"] += 1
                 assert v <= search.move_upper
+            assert search.move_lower <= v
             lower = search.lower.get(choice_of(engine))
             if lower is not None and lower[1] == engine.code:
                 outcomes["passed"] += 1
@@ -224,25 +258,26 @@ def test_what_the_engines_move_alone_is_proven_worth_is_true():
 
 
 def test_once_a_choice_is_proven_worth_l_it_is_raised_to_l_plus_2_before_the_others_are_refuted():
-    """A test at a choice's value, or one point above, has no slack: the
+    """A test at a choice's value, or one value above, has no slack: the
     best's bound is often at the value of the choice below it, so the
-    first test after it is proven is the best at two points more, then
-    the others at one point more than its bound; a choice already proven
-    below that threshold is not tested again."""
+    first test after it is proven is the best at two values more, then
+    the others at one value more than its bound; a choice already proven
+    below that threshold is not tested again. (Solver units: the values
+    are odd, 2 m -+ 1, and a test at an even t is the test at t + 1.)"""
     pos = next(p for p in ALL if len(_choice_values(p)) >= 3)
-    engine = pos.legal_moves()[0]
-    search = _ChoiceSearch(_choice_run(Limits(nodes=1_000)), pos, engine, 0)
+    engine = next(m for m in pos.legal_moves() if m.kind == "walk")  # its choice is its move: no tie tests
+    search = _ChoiceSearch(_choice_run(Limits(nodes=1_000)), pos, engine, 1)
     first = search._tests()
-    assert first[0] == (choice_of(engine), 0) and {t for _, t in first} == {0}
+    assert first[0] == (choice_of(engine), 1) and {t for _, t in first} == {1}
     best, below = first[-1][0], first[-2][0]
     rest = [g for g, _ in first if g not in (best, below)]
-    search.lower[best] = (4, None)
-    search.upper[below] = 3
-    assert search._tests() == [(best, 6)] + [(g, 5) for g in rest]
-    search.upper[best] = 5  # proven no better than 5: no room to raise
-    assert search._tests() == [(g, 5) for g in rest]
+    search.lower[best] = (9, None)  # a margin of 4, won
+    search.upper[below] = 7
+    assert search._tests() == [(best, 12)] + [(g, 10) for g in rest]  # at least 13 (6), 11 (5)
+    search.upper[best] = 11  # proven no better than 11: no room to raise
+    assert search._tests() == [(g, 10) for g in rest]
     for g in rest:
-        search.upper[g] = 4
+        search.upper[g] = 9
     assert search._tests() is None and search.proof is not None and not search.open
 
 
@@ -282,9 +317,9 @@ def test_choice_or_value_starts_the_value_at_the_engines_score_and_the_choices_t
     monkeypatch.setattr(_ChoiceSearch, "__init__", spy_init)
     for pos in ALL:
         r, _, _, _ = solver.choice_or_value(pos, Limits(nodes=200_000), pos.legal_moves()[0], 7)
-        assert seen["choice"][-1] == 7 - solver.CHOICE_BELOW
+        assert seen["choice"][-1] == _units_at_least(7 - solver.CHOICE_BELOW) == 11  # solver units
         assert r is None or r.score == max(_choice_values(pos).values())
-    assert seen["narrow"] and set(seen["narrow"]) == {7}
+    assert seen["narrow"] and set(seen["narrow"]) == {_units_at_least(7)} == {15}
 
 
 # -- the root with moves left out (the C test behind both) -----------------------------
@@ -297,14 +332,14 @@ def test_leaving_root_moves_out_values_the_others():
         if len(moves) < 3:
             continue
         out = rng.sample(moves, len(moves) // 2)
-        want = max(child_value(pos, m) for m in moves if m not in out)
+        want = max(child_units(pos, m) for m in moves if m not in out)
         s = _solver.Solver(16)
         s.set_limits(0, 0.0)
         lo, hi = s.solve(pos._c, -1000, 1000, 0, 0, [m.code for m in out])
         assert lo == hi == want
         # the root's own table entry is not touched by a partial search
         assert s.tt_bounds(pos._c) is None
-        assert s.solve(pos._c, -1000, 1000, 0, 0) == (plain_minimax(pos),) * 2
+        assert s.solve(pos._c, -1000, 1000, 0, 0) == (plain_units(pos),) * 2
 
 
 def test_a_skip_code_out_of_range_is_refused():
@@ -409,7 +444,8 @@ def test_a_move_proven_to_keep_a_winning_value_is_not_swapped_for_the_proofs_win
         kept = shortcut.keep_the_win(pos, exact, dict(proof))
         assert (kept.best_move, kept.score, kept.bound, kept.proven_best) == (other, value, "exact", True)
         assert not tested
-        guessed = SearchResult(other, value, "exact", [other], root_moves=list(rows))  # the move not proven
+        # the move not proven (nor its row: an estimate)
+        guessed = SearchResult(other, value, "exact", [other], root_moves=[root_move(other, value, phase=10)])
         swapped = shortcut.keep_the_win(pos, guessed, dict(proof))
         assert tested == [other]
         tested.clear()
@@ -574,18 +610,18 @@ def test_the_solvers_rows_are_ranked_by_the_score_shown_a_bound_as_one():
 
     pos = next(p for p in ALL if len(p.legal_moves()) >= 4)
     a, b, c, d = pos.legal_moves()[:4]
-    raw = [
-        {"move": a, "lo": 1, "hi": 1, "group": 0},
-        {"move": b, "lo": -40, "hi": 3, "group": 1},
-        {"move": c, "lo": 6, "hi": 6, "group": 2},
-        {"move": d, "lo": 6, "hi": 6, "group": 3},
+    raw = [  # solver units: 2 m + 1 won, 2 m - 1 lost
+        {"move": a, "lo": 3, "hi": 3, "group": 0},
+        {"move": b, "lo": -81, "hi": 7, "group": 1},
+        {"move": c, "lo": 13, "hi": 13, "group": 2},
+        {"move": d, "lo": 13, "hi": 13, "group": 3},
     ]
     rows = solver._root_rows(raw, False)
-    assert [(r["move"], r["score"], r["bound"]) for r in rows] == [
-        (c, 6, "exact"),
-        (d, 6, "exact"),
-        (b, 3, "upper"),
-        (a, 1, "exact"),
+    assert [(r["move"], r["score"], r["bound"], r["lower"], r["upper"], r["proven"]) for r in rows] == [
+        (c, 6, "exact", 6, 6, "win"),
+        (d, 6, "exact", 6, 6, "win"),
+        (b, 3, "upper", -40, 3, None),
+        (a, 1, "exact", 1, 1, "win"),
     ]
     played = SearchResult(d, 6, "exact", [d], root_moves=rows, proven_best=True)
     out = _solved(pos, played, Limits(multipv=3, nodes=1000), "alphabeta")

@@ -4,8 +4,9 @@ the core's: its transposition-table entry, its search context and its Lazy
 SMP helper. The module doc of ``_solver.pyx`` says what they are for.
 
 Values (``Entry.lo``/``hi``, every search result) are final score margins
-for the player to move, or ``2 * margin -+ 1`` in win/loss mode, within
-``-INF .. INF``.
+for the player to move with the tie-break, ``2 * margin + 1`` when the
+player to move wins and ``2 * margin - 1`` when it loses (``tie``; plain
+margins without it, for measurements), within ``-INF .. INF``.
 """
 
 from libc.stdint cimport uint64_t, int64_t, uint32_t, int16_t, int8_t, uint8_t, uint16_t
@@ -51,7 +52,8 @@ ctypedef struct CoverSlot:
 ctypedef struct Ctx:
     Entry* tt
     uint64_t tt_mask
-    int wdl                # win/loss values (see the module doc)
+    int tie                # values with the tie-break, 2 margin -+ 1 (see the module doc)
+    int sign_only          # the driver stops once the sign (who wins) is proven
     int use_static
     int use_relax
     int use_etc

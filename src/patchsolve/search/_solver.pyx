@@ -8,12 +8,20 @@ Values
 ------
 ``search(s, alpha, beta)`` is a fail-soft negamax over the whole game tree
 below ``s`` (no depth, no evaluation at the leaves): its value is the final
-score margin for the player to move, negated only when the player to move
-changes (Patchwork's turns do not alternate). In win/loss mode (``wdl``) a
-finished game is worth ``2 * margin + 1`` when the player to move in the
-parent wins it (tie rule: on equal scores the first to reach 53 wins) and
-``2 * margin - 1`` when it loses: odd numbers whose sign is the outcome, so
-one null window around 0 proves who wins.
+score margin for the player to move with the tie-break, negated only when
+the player to move changes (Patchwork's turns do not alternate). A margin
+of 0 is not a draw: on equal scores the first to reach 53 wins (RULES).
+So a finished game is worth ``2 * margin + 1`` when the player to move in
+the parent wins it and ``2 * margin - 1`` when it loses (``tie``): odd
+numbers, ordered by the margin and then by the outcome (a margin above 0
+is always a win, below 0 a loss; only 0 gives +1 or -1), whose sign is the
+outcome. Every search orders moves by that one value, so among moves of
+equal margin a win beats a loss; the exact value is the margin and who
+wins, and one null window around 0 proves who wins. ``solver.py``
+converts to margins at its boundary. Win/loss mode (``wdl``: ``sign_only``)
+stops the driver once the sign is proven; ``tie=False`` values margins
+alone, the tie-break ignored (measurements only:
+benchmarks/results/tie_break/).
 
 Driver (MTD(f) with proven bounds)
 ----------------------------------
@@ -21,7 +29,8 @@ The root keeps a proven interval ``[lo, hi]`` (from the static bounds
 below to begin with). Each step is one null-window search at a test value
 ``gamma`` in the interval: failing high raises ``lo``, failing low lowers
 ``hi`` (fail-soft: by as much as the search proved). First, bracketing:
-tests at the evaluation -+ 8, 4, 2 (cheap far from the value, and they
+tests at the evaluation -+ 8, 4, 2 points (``spread``, in the solver's
+units: 16, 8, 4 with the tie-break; cheap far from the value, and they
 leave a narrow proven interval early, which is what a run out of budget
 reports); then MTD(f) from the evaluation: later tests step from the last result, doubling the
 step while it keeps failing the same way (so far-off guesses converge in a
@@ -354,7 +363,7 @@ cdef inline void check_limits(Ctx* c) noexcept nogil:
 cdef inline int leaf(const Ctx* c, const CState* s, int p) noexcept nogil:
     """A finished game's value for ``p`` (see "Values")."""
     cdef int m = margin(s, p)
-    if not c.wdl:
+    if not c.tie:
         return m
     return 2 * m + (1 if winner(s) == p else -1)
 
@@ -482,12 +491,15 @@ cdef inline int ceiling(const Ctx* c, const CState* s, int q, int rmask) noexcep
 
 cdef inline void static_bounds(const Ctx* c, const CState* s, int p, int rmask, int* lo, int* hi) noexcept nogil:
     """Proven bounds on the value of ``s`` for ``p`` (in the solver's
-    units; of the relaxed game when ``rmask`` relaxes a player)."""
+    units; of the relaxed game when ``rmask`` relaxes a player). With the
+    tie-break, a margin bound's side of 0 says the outcome (a margin of at
+    least 1 wins, at most -1 loses), and once a player stands on 53 first
+    it wins a margin of 0."""
     cdef int l = score_floor(s, p) - ceiling(c, s, 1 - p, rmask)
     cdef int h = ceiling(c, s, p, rmask) - score_floor(s, 1 - p)
-    if c.wdl:
-        l = 2 * l - 1
-        h = 2 * h + 1
+    if c.tie:
+        l = 2 * l + 1 if l > 0 or (l == 0 and s.first_end == p) else 2 * l - 1
+        h = 2 * h - 1 if h < 0 or (h == 0 and s.first_end == 1 - p) else 2 * h + 1
     lo[0] = l
     hi[0] = h
 
@@ -1072,12 +1084,14 @@ cdef class Solver:
     def __cinit__(self, int hash_mb=64, bint wdl=False, bint use_static=True, bint use_relax=True,
                   bint use_etc=False, int relax_min=2, bint use_hist=True, bint use_dead_keys=True,
                   bint relax_pairs=True, int threads=1, bint use_cover=True,
-                  bint use_pack=True, bint use_done_keys=True):
+                  bint use_pack=True, bint use_done_keys=True, bint tie=True):
         cdef uint64_t buckets = 1
         cdef int i
         memset(&self.c, 0, sizeof(Ctx))
         if not 1 <= hash_mb <= MAX_HASH_MB:    # as Limits; a negative one sized the table forever
             raise ValueError(f"hash_mb {hash_mb}: not in 1..{MAX_HASH_MB}")
+        if wdl and not tie:
+            raise ValueError("a win/loss solver values the tie-break (tie=True)")
         while buckets * 2 * 2 * sizeof(Entry) <= (<uint64_t>hash_mb) << 20:
             buckets *= 2
         self.c.tt = <Entry*>ps_table_alloc(buckets * 2 * sizeof(Entry))
@@ -1086,7 +1100,8 @@ cdef class Solver:
             self.c.killer[i] = -1
         if not ctx_buffers(&self.c) or self.c.tt == NULL:
             raise MemoryError("solver table")
-        self.c.wdl = wdl
+        self.c.tie = tie
+        self.c.sign_only = wdl
         self.c.use_static = use_static
         self.c.use_relax = use_relax
         self.c.use_etc = use_etc
@@ -1107,7 +1122,13 @@ cdef class Solver:
 
     @property
     def wdl(self):
-        return bool(self.c.wdl)
+        """Win/loss mode: the driver stops once the sign is proven."""
+        return bool(self.c.sign_only)
+
+    @property
+    def tie(self):
+        """Values with the tie-break (2 margin -+ 1); False: margins alone."""
+        return bool(self.c.tie)
 
     @property
     def nodes(self):
@@ -1156,19 +1177,25 @@ cdef class Solver:
             v = search(&self.c, &t, key, alpha, beta, 0, 0)
         return None if self.c.stop else v
 
-    def solve(self, CoreState s not None, int lo, int hi, int guess, int spread=8, skip=None):
+    def solve(self, CoreState s not None, int lo, int hi, int guess, int spread=8, skip=None,
+              bint sign=False):
         """Narrow the proven interval [lo, hi] of ``s`` (for its player to
         move) by null-window searches until it closes or the budget runs out
         (see "Driver"). Returns (lo, hi). With ``skip`` (move codes of
         ``s``, possibly none), the interval is that of the other root moves'
         best value, nothing is stored for the root, and ``root_cut`` is the
-        root move of the last fail-high."""
+        root move of the last fail-high. With ``sign`` (the tie-break's
+        units only), this call stops once the sign is proven, as win/loss
+        mode does: the exact solve's win/loss pass, on its own table."""
         cdef CState t = s.s
         cdef uint64_t key = full_key(Z, &t)
         cdef Helper* hs = NULL
         cdef int n_help = self.threads - 1
         cdef uint64_t* bits = NULL
         cdef bint settled = False
+        cdef int sign_only = self.c.sign_only
+        if sign and not self.c.tie:
+            raise ValueError("a sign needs the tie-break's units (tie=True)")
         if skip is not None:    # even when empty: the root cut-off move is then always set
             bits = <uint64_t*>calloc(1 << 10, sizeof(uint64_t))
             if bits == NULL:
@@ -1181,6 +1208,7 @@ cdef class Solver:
         self.c.root_skip = bits
         self.c.root_cut = -1
         self.c.root_cut_value = -INF
+        self.c.sign_only = sign_only or sign   # the helpers copy it at their start
         if n_help > 0 and lo < hi:
             hs = <Helper*>calloc(n_help, sizeof(Helper))
         with nogil:
@@ -1207,6 +1235,7 @@ cdef class Solver:
                 self.c.stop = limits_reached(self.c.nodes, self.c.node_limit, self.c.deadline)
         free(hs)
         self.c.root_skip = NULL
+        self.c.sign_only = sign_only
         free(bits)
         return self.lo, self.hi
 
@@ -1230,7 +1259,7 @@ cdef class Solver:
     def guess(self, CoreState s not None):
         """The evaluation of ``s`` in the solver's units (the first test value)."""
         cdef int v = evaluate(&s.s, to_move(&s.s))
-        return 2 * v if self.c.wdl else v
+        return 2 * v if self.c.tie else v
 
 
 cdef int null_window(Ctx* c, CState* s, uint64_t key, int t, int* lo, int* hi, int* gamma, int* steps,
@@ -1257,9 +1286,10 @@ cdef void mtd(Ctx* c, CState* s, uint64_t key, int* lo, int* hi, int* gamma, int
     lo[0] = lo0
     hi[0] = hi0
     g = guess
-    # bracketing: tests at guess -+ d for d = spread, spread/2, ..., 2; the
-    # far ones are cheap and leave a narrow proven interval early
-    while d >= 2 and lo[0] < hi[0] and not c.stop and not c.wdl:
+    # bracketing: tests at guess -+ d for d = spread, spread/2, ..., 2 points
+    # (4 units with the tie-break); the far ones are cheap and leave a narrow
+    # proven interval early
+    while d >= (4 if c.tie else 2) and lo[0] < hi[0] and not c.stop and not c.sign_only:
         for side in range(2):
             t = g - d if side == 0 else g + d + 1
             if not (lo[0] < t <= hi[0]):
@@ -1271,7 +1301,7 @@ cdef void mtd(Ctx* c, CState* s, uint64_t key, int* lo, int* hi, int* gamma, int
                 g = v
         d //= 2
     while lo[0] < hi[0] and not c.stop:
-        if c.wdl and (lo[0] > 0 or hi[0] < 0):
+        if c.sign_only and (lo[0] > 0 or hi[0] < 0):
             break              # the sign is all a win/loss solve wants
         # test value: fail high iff value >= g; needs lo < g <= hi
         if g <= lo[0]:
@@ -1375,7 +1405,7 @@ cdef inline bint stalled(const Helper* h) noexcept nogil:
 
 cdef void* helper_main(void* arg) noexcept nogil:
     cdef Helper* h = <Helper*>arg
-    cdef bint far = h.far and h.spread > 0 and not h.c.wdl
+    cdef bint far = h.far and h.spread > 0 and not h.c.sign_only
     if far:
         h.c.node_limit = STALL_NODES
     mtd(&h.c, &h.root, h.key, &h.lo, &h.hi, &h.gamma, &h.steps, h.lo0, h.hi0, h.guess, h.spread)

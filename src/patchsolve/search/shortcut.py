@@ -48,8 +48,8 @@ from patchsolve.position import Position
 from patchsolve.search import alphabeta, solver
 from patchsolve.search._alphabeta import ordered_moves
 from patchsolve.search.limits import Limits, threads_for
-from patchsolve.search.result import finished_result, phase_of, rank_key, root_move, win_probability_of
-from patchsolve.search.solver import choice_of
+from patchsolve.search.result import finished_result, phase_of, root_move, win_probability_of
+from patchsolve.search.solver import choice_of, row_units, tie_rank_key
 
 ENDGAME_SPACES = 15  # try the exact solver first when a token is this close to 53 ...
 ENDGAME_SHARE = 0.25  # ... with this share of the time or node budget ...
@@ -129,7 +129,7 @@ def _solved(position: Position, r, limits: Limits, engine: str):
     r.seed = limits.seed
     if (limits.multipv or 1) > 1:
         rows = sorted(r.root_moves, key=lambda d: d["move"] != r.best_move)
-        rows = sorted(rows, key=rank_key)[: limits.multipv]
+        rows = sorted(rows, key=tie_rank_key)[: limits.multipv]
         r.root_moves = [_row(position, d) for d in rows]
     return r
 
@@ -183,8 +183,10 @@ def hand_over(position: Position, result, limits: Limits, used: float, table=Non
     if choice is not None:
         _within_choice(position, result, *choice)
     elif standing is not None:
-        what, lower, below, at_most = standing
-        _left_standing(position, result, what, lower, below, at_most, limits.seed, limits.time is not None)
+        what, lower, below, at_most, proven = standing
+        _left_standing(
+            position, result, what, lower, below, at_most, limits.seed, limits.time is not None, proven
+        )
     return result
 
 
@@ -201,18 +203,22 @@ def _instead(position: Position, result, r, limits: Limits):
     return r
 
 
-def _within_choice(position: Position, result, move, lower: int, same: bool) -> None:
+def _within_choice(position: Position, result, move, lower: int, same: bool, proven=None) -> None:
     """``result`` (the engine's, in place) kept within what the solver
-    proved of the choices (``solver.best_choice``): the value is at least
+    proved of the choices (``solver.ChoiceProof``): the value is at least
     ``lower``; when the engine's move's choice (walking, its patch, the
     leather patch) is not the best, ``move`` -- of the best choice, proven
     worth at least as much as any move of another choice, so also as the
     engine's -- is played instead. Where the engine's choice is the best
-    its move stays: its placement is not proven."""
+    its move stays (``same``): its placement is not proven, unless it lost
+    where another placement of its choice wins (then that one is played).
+    ``proven`` "win": the position is proven won, and the move played wins."""
     result.lower = lower if result.lower is None else max(result.lower, lower)
     if result.score < lower:
         result.score, result.bound = lower, "lower"
         result.win_probability = win_probability_of(lower, phase_of(position))
+    if proven == "win":
+        result.proven, result.win_probability = "win", 1.0
     if not same:
         result.best_move, result.pv = move, [move]
         result.root_moves = [
@@ -221,9 +227,14 @@ def _within_choice(position: Position, result, move, lower: int, same: bool) -> 
                 result.score,
                 result.bound,
                 result.win_probability,
+                proven=proven,
                 lower=lower,
                 phase=phase_of(position),
             )
+        ]
+    elif proven == "win":  # the engine's move is proven to win: its row says so
+        result.root_moves = [
+            {**d, "proven": "win", "win_probability": 1.0} if d["move"] == move else d for d in result.root_moves
         ]
 
 
@@ -234,7 +245,9 @@ STANDING_CHECK_NODES = 20_000
 STANDING_CHECK_TIME = 0.01
 
 
-def _left_standing(position: Position, result, what, lower, below, at_most, seed=None, timed=False) -> None:
+def _left_standing(
+    position: Position, result, what, lower, below, at_most, seed=None, timed=False, proven=None
+) -> None:
     """``result`` (the engine's, in place) after the choice tests ran out
     of budget with ``solver._ChoiceSearch.standing``'s answer: a move of
     another choice proven worth at least ``lower``, where the engine's is
@@ -245,9 +258,10 @@ def _left_standing(position: Position, result, what, lower, below, at_most, seed
     reach. That guess is played only if the engine itself, searching the
     move's child for STANDING_CHECK_NODES, does not value it below what its
     own move is proven worth at most (``at_most``): the tests had not yet
-    shown a far worse choice below the test value (benchmarks/results/standing/)."""
+    shown a far worse choice below the test value (benchmarks/results/standing/).
+    ``proven`` "win": ``lower`` proves that ``what`` wins."""
     if lower is not None:
-        _within_choice(position, result, what, lower, False)
+        _within_choice(position, result, what, lower, False, proven)
         return
     # walking, or the placement of the patch the alpha-beta ranks first
     # (``ordered_moves``: one a patch, by the learned evaluation after it)
@@ -282,15 +296,18 @@ def _engine_value(position: Position, move, seed, timed=False) -> tuple[float, i
 
 
 def settled(rows) -> bool:
-    """Whether the solver's ``all_moves`` rows are final: each exact, or
-    shown worth less than its patch's best placement (the budget cut none
-    short), so the best is proven and each row says what is proven of it
-    (a row "at most 3" may rank above an exact 1: ``rank_key``)."""
+    """Whether the solver's ``all_moves`` rows are final: each exact (its
+    margin and who wins), or shown worth less than its patch's best
+    placement (the budget cut none short), so the best is proven and each
+    row says what is proven of it (a row "at most 3" may rank above an
+    exact 1: ``rank_key``). Compared by margin and then by who wins
+    (``solver.row_units``)."""
+    units = [row_units(d) for d in rows]
     best: dict = {}
-    for d in rows:
-        if d["lower"] >= d["upper"]:
-            best[d["group"]] = max(best.get(d["group"], d["lower"]), d["lower"])
-    return all(d["lower"] >= d["upper"] or d["upper"] < best.get(d["group"], d["upper"]) for d in rows)
+    for d, (lo, hi) in zip(rows, units):
+        if lo >= hi:
+            best[d["group"]] = max(best.get(d["group"], lo), lo)
+    return all(lo >= hi or hi < best.get(d["group"], hi) for d, (lo, hi) in zip(rows, units))
 
 
 def _row(position: Position, d: dict) -> dict:
@@ -437,11 +454,16 @@ def keep_the_win(position: Position, result, proof):
 
 
 def _proven_to_win(result) -> bool:
-    """``result``'s move is proven to keep an exact value above 0 (the
-    hand-over's answer): it wins, with no test. (Testing it again within
-    the reserve could run out of time and swap it for a move that wins by
-    less: benchmarks/results/best_choice/, round 3.)"""
-    return result.bound == "exact" and result.proven_best and result.score > 0
+    """``result``'s move is proven to win: it keeps an exact value that wins
+    (the hand-over's answer: exact, its move proven, and the outcome a win
+    -- a margin of 0 included when its tie-break is won), or its row says
+    the move itself is a proven win (the hand-over's choice proof). It is
+    kept with no test. (Testing it again within the reserve could run out
+    of time and swap it for a move that wins by less:
+    benchmarks/results/best_choice/, round 3.)"""
+    if result.bound == "exact" and result.proven_best and result.proven == "win":
+        return True
+    return any(d["move"] == result.best_move and d.get("proven") == "win" for d in result.root_moves)
 
 
 def within_proof(result, proof):
@@ -489,14 +511,22 @@ def _rank_within(result, proof) -> None:
         else:
             rows.append({**d, "lower": k["lower"], "upper": k["upper"]})
     rows += [k for m, k in known.items() if m not in seen and k["lower"] >= k["upper"]]
-    rows.sort(key=rank_key)
+    rows.sort(key=tie_rank_key)
     keys = {k: None for d in rows for k in d}  # one set of keys for every row (None: not known)
     result.root_moves = [{**keys, **d} for d in rows[: max(1, len(result.root_moves))]]
     top = rows[0]
     if top["move"] != result.best_move:
         result.best_move, result.pv = top["move"], [top["move"]]
     result.score = top["score"]
-    if top["bound"] == "exact" and proof["lower"] == proof["upper"] == top["score"]:
+    # the first row keeps the root's exact value: its margin, and who wins (a win is the
+    # most there is at that margin; a loss is the root's value once the root is proven lost)
+    outcome = top.get("proven")
+    if (
+        top["bound"] == "exact"
+        and proof["lower"] == proof["upper"] == top["score"]
+        and outcome is not None
+        and (outcome == "win" or proof["proven"] == outcome)
+    ):
         result.bound, result.proven_best = "exact", True
         result.win_probability = top["win_probability"]
 

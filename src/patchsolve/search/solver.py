@@ -1,13 +1,19 @@
 """The exact endgame solver (Python side of ``_solver.pyx``).
 
 ``patchsolve.solve(position, time=, nodes=, hash_mb=, workers=, wdl=, all_moves=, progress=)``
-    The final score margin for the player to move under perfect play (both
-    players maximise their own margin). The C driver narrows a proven
-    interval ``[lower, upper]`` by null-window searches (``_solver.pyx``,
-    "Driver"); when it closes, ``bound="exact"``. When the budget runs out
-    first the interval is still proven: ``lower``/``upper`` hold it and
-    ``score``/``bound`` give one side of it (``bound="lower"``: the value is
-    at least ``score``; ``"upper"``: at most), the side nearer the
+    The final score margin for the player to move under perfect play, and
+    who wins: both players maximise their own margin, and among equal
+    margins prefer a win (a margin of 0 is won by the player who reached 53
+    first: RULES). The C driver narrows a proven interval by null-window
+    searches (``_solver.pyx``, "Driver") on values that order outcomes by
+    the margin and then by who wins (2 m + 1 won, 2 m - 1 lost: "units"
+    below); the result gives the margin, ``proven`` who wins. When the
+    interval closes, ``bound="exact"`` and ``proven`` is set; a margin
+    proven exact whose outcome is not (the budget ran out between a won
+    and a lost 0) is ``bound="exact"`` with ``proven`` None. When the budget
+    runs out first the interval is still proven: ``lower``/``upper`` hold it
+    and ``score``/``bound`` give one side of it (``bound="lower"``: the
+    value is at least ``score``; ``"upper"``: at most), the side nearer the
     evaluation; ``best_move`` is then the solver's best guess, not proven.
 
 ``wdl=True``
@@ -17,20 +23,22 @@
     (a win proves a margin of at least 0, a loss at most 0).
 
 ``sign_first=True`` (the default; exact and best-move solves)
-    First proves who wins with a win/loss search (its own table, at most
-    SIGN_SHARE of the budget): a win proves a margin of at least 0, a loss
-    at most 0, and the exact search starts from that interval. Its nodes
-    count in ``nodes``. Measured in benchmarks/results/solve_reach.md: about
-    neutral in nodes to an exact value, a proven side of 0 more often when
-    the budget runs out; ``proven`` then still names the winner when the
-    pass proved it.
+    First proves who wins with a win/loss pass (at most SIGN_SHARE of the
+    budget, on the run's table: its values are the exact search's, so what
+    it proves serves the exact tests after it): a win proves a margin of at
+    least 0, a loss at most 0, and the exact search starts from that
+    interval. Its nodes count in ``nodes``. Measured in
+    benchmarks/results/solve_reach.md and benchmarks/results/tie_break/: a
+    proven side of 0 more often when the budget runs out; ``proven`` then
+    still names the winner when the pass proved it.
 
 ``at_least=K``
     Proves only whether the margin is at least ``K`` points: one null-window
     test at ``K`` (far cheaper than the value when the value is not near
     ``K``). ``at_least`` is True/False (None when the budget ran out) and
     ``threshold`` is ``K``; ``lower``/``upper`` bound the margin, and a "yes"
-    names a move that keeps it (``best_move``).
+    names a move that keeps it (``best_move``). (A margin of at least ``K``
+    is a value of at least 2 K - 1 units for K <= 0, 2 K + 1 above.)
 
 ``best=True``
     Proves a best move without its exact value (best node search): tests at
@@ -39,17 +47,22 @@
     below ``t`` is proven best: its lower bound meets every other move's
     upper bound. Two or more raise the threshold; none lowers it. With
     ties for best it ends with the exact value. ``proven_best`` is True when
-    proven; ``lower``/``upper`` bound the margin.
+    proven; ``lower``/``upper`` bound the margin. Thresholds are in units,
+    so a move proven best wins wherever a move wins.
 
 ``best_choice`` / ``choice_or_value`` (the alpha-beta's hand-over, ``shortcut.py``)
     Which choice is best -- walking, buying one patch (any placement),
     placing the leather patch -- proven by threshold tests of each choice
     alone, without valuing placements; ``choice_or_value`` alternates
-    those tests with the exact driver on one table.
+    those tests with the exact driver on one table. The engine's move of
+    the choice proven best is kept unless it loses where another move of
+    its choice wins (``_ChoiceSearch``, the tie tests).
 
 ``all_moves=True``
     Also values every legal root move (``root_moves``: dicts with ``move``,
-    ``score``, ``bound``, ``lower``, ``upper``, best first), after solving
+    ``score``, ``bound``, ``lower``, ``upper``, ``proven`` -- who wins, set on
+    every exact row --, best first by margin and then by who wins:
+    ``tie_rank_key``), after solving
     the root: its value bounds every row from above and its proven move
     gets that value, even when the budget cuts the rows short. Within a patch,
     the best placement is valued exactly and any other only as far as needed
@@ -75,6 +88,7 @@ from __future__ import annotations
 
 import threading
 import time as _time
+from typing import Any, NamedTuple
 
 from patchsolve.errors import LimitError
 from patchsolve.patches import LAST_SPACE
@@ -128,74 +142,73 @@ class _Run:
         self.progress = progress
         self.move = None
         self.stopped = False
-        self.sign_nodes = 0  # nodes of the win/loss pass (counted in ``nodes``)
+        self.signing = False  # the win/loss pass runs (progress)
         self.sign = None  # "win"/"loss" when that pass proved it
         self.sign_move = None  # ... and a move proven to win, where its table kept one
         self.known = None  # the root's proven interval while threshold tests run (progress)
-        self.root = None  # the exact solver's interval of the root, while the win/loss pass runs (progress)
         # position text -> (v, move): a fail-high at that position (as the root of a
         # search) proved the move worth at least v
         self.cuts: dict[str, tuple[int, int]] = {}
 
     @property
     def nodes(self) -> int:
-        return self.sign_nodes + self.solver.nodes - self.base
+        return self.solver.nodes - self.base
 
     def elapsed(self) -> float:
         return _time.perf_counter() - self.start
 
     def report(self):
         """One progress report. The bounds and the test value are in points
-        (margins for the player to move, as in the result) also while a
-        win/loss search runs, whose values are 2 margin -+ 1: a test at
-        ``gamma`` there proves the margin at least the ``gamma`` reported."""
+        (margins for the player to move, as in the result), converted from
+        the solver's units (2 margin -+ 1): a test at ``gamma`` proves the
+        margin at least the ``gamma`` reported."""
         t = self.elapsed()
         s = self.active
         n = self.nodes if s is self.solver else s.nodes
-        lower, upper = _margin_bounds(s.lo, s.hi, s.wdl)
+        lo, hi = s.lo, s.hi
         if self.known is not None and s is self.solver:
             # a threshold test runs on a clipped window: the root's proven interval is kept here
-            lower, upper = self.known
-        elif self.root is not None and s is not self.solver:
-            # the win/loss pass's bounds, rounded out from its units (2 margin -+ 1), are looser
-            # than the exact solver's own bounds of the root, which the result starts from
-            lower, upper = max(lower, self.root[0]), min(upper, self.root[1])
+            lo, hi = self.known
+        lower, upper = _margin_bounds(lo, hi)
         info = {
             "nodes": n,
             "time": t,
             "nps": n / t if t > 0 else 0.0,
             "lower": lower,
             "upper": upper,
-            "gamma": _margin_bounds(s.gamma, s.gamma, s.wdl)[0],
+            "gamma": _margin_lower(s.gamma),
             "steps": s.steps,
-            "wdl": s.wdl,
+            "wdl": s.wdl or self.signing,
             "move": None if self.move is None else str(self.move),
         }
         self.progress(info)
 
     def sign_bounds(self, pos: Position):
-        """Proven margin bounds of ``pos`` from a win/loss search (far cheaper
-        than the exact value; benchmarks/results/solve_reach.md) within
-        SIGN_SHARE of the budget; the exact solver then gets the rest."""
+        """Proven bounds of ``pos`` (solver units) from a win/loss pass (far
+        cheaper than the exact value; benchmarks/results/solve_reach.md)
+        within SIGN_SHARE of the budget, on the run's own table (its units
+        are the exact solve's, so what it proves serves the exact tests
+        after it); the exact solver then gets the rest."""
         nodes, seconds = self.budget
-        w = _solver.Solver(max(1, self.hash_mb // SIGN_HASH_DIV), True, *self.flags, threads=self.threads)
         # 0 is "no limit" to the C solver: a tiny node budget must stay a budget
-        w.set_limits(max(1, int(nodes * SIGN_SHARE)) if nodes else 0, seconds * SIGN_SHARE)
-        self.active = w
-        self.root = _root_interval(self, pos)
-        lo, hi = self.call(w.solve, pos._c, *w.bounds(pos._c), 1, 0)
-        self.active, self.root = self.solver, None
-        self.sign_nodes = w.nodes
-        self.sign = "win" if lo > 0 else "loss" if hi < 0 else None
-        known = w.tt_bounds(pos._c)
+        self.solver.set_limits(
+            self.base + max(1, int(nodes * SIGN_SHARE)) if nodes else 0, seconds * SIGN_SHARE
+        )
+        self.signing = True
+        lo, hi = _root_interval(self, pos)
+        if lo < 0 < hi:
+            lo, hi = self.call(self.solver.solve, pos._c, lo, hi, 1, 0, None, True)
+        self.signing = False
+        self.sign = _outcome_of(lo, hi)
+        known = self.solver.tt_bounds(pos._c)
         if known is not None and known[0] > 0:  # the root's cut-off move proved the win
             self.sign_move = _move_of(pos, known[2])
         spent = self.elapsed()
         self.solver.set_limits(
-            self.base + max(nodes - w.nodes, 1) if nodes else 0,
+            self.base + nodes if nodes else 0,
             max(seconds - spent, 1e-6) if seconds else 0.0,
         )
-        return _margin_bounds(lo, hi, True)
+        return lo, hi
 
     def limit_slice(self, share):
         """Limit the next calls to ``share`` of the whole budget more, within
@@ -203,7 +216,7 @@ class _Run:
         nodes, seconds = self.budget
         n, t = 0, 0.0
         if nodes:
-            cap = self.base + max(nodes - self.sign_nodes, 1)  # the main solver counts from self.base
+            cap = self.base + nodes  # the solver counts from self.base
             n = cap if share is None else min(cap, self.solver.nodes + max(1, int(nodes * share)))
         if seconds:
             left = max(seconds - self.elapsed(), 1e-6)
@@ -248,7 +261,7 @@ class _Run:
             guess = 1 if self.solver.wdl else self.solver.guess(pos._c)
         # a given first test (all-moves: "better than the best so far?") is
         # searched straight away, without bracketing
-        spread = BRACKET if given is None else 0
+        spread = BRACKET * UNIT if given is None else 0
         lo, hi = self.call(self.solver.solve, pos._c, slo, shi, guess, spread)
         if self.solver.root_cut >= 0:
             # a root fail-high proved its move worth at least root_cut_value (keep the strongest)
@@ -281,23 +294,59 @@ class _Run:
 
 
 # -- units ---------------------------------------------------------------------
+#
+# Inside, every value is in the solver's units (``_solver.pyx``, "Values"):
+# 2 m + 1 when the player to move wins with the margin m, 2 m - 1 when it
+# loses (m > 0 always wins, m < 0 always loses, m = 0 is +1 or -1 by who
+# reached 53 first): odd numbers ordered by the margin and then by the
+# outcome, so every comparison, threshold and ranking below orders moves of
+# equal margin by who wins. Margins appear only where a result is made
+# (``_margin_bounds``, ``_units_at_least``). A test at an even value t is
+# the test at t + 1: no value lies between.
+
+UNIT = 2  # solver units a point
+WINS = 1  # the least value that wins: a test at it asks "does it win?"
 
 
-def _leaf(root: Position, end: Position, wdl: bool) -> int:
+def _leaf(root: Position, end: Position) -> int:
     """A finished child's value for ``root``'s player to move, in solver units."""
     a, b = end.scores()
     me = root.to_move
     m = (a - b) if me == 0 else (b - a)
-    if not wdl:
-        return m
     return 2 * m + (1 if end.winner() == me else -1)
 
 
-def _margin_bounds(lo: int, hi: int, wdl: bool) -> tuple[int, int]:
-    """Solver-unit bounds as margin bounds (win/loss value 2m +- 1)."""
-    if not wdl:
-        return lo, hi
-    return -((1 - lo) // 2), (hi + 1) // 2
+def _units_at_least(k: int) -> int:
+    """The least value in solver units of a margin of at least ``k``
+    points: "margin >= k" is "value >= this" (a margin of 0 may be a loss,
+    -1; from 1 on every margin wins)."""
+    return 2 * k - 1 if k <= 0 else 2 * k + 1
+
+
+def _units_at_most(k: int) -> int:
+    """The greatest value in solver units of a margin of at most ``k``."""
+    return 2 * k + 1 if k >= 0 else 2 * k - 1
+
+
+def _margin_lower(lo: int) -> int:
+    """What "value >= lo" (solver units) proves of the margin: at least this."""
+    return lo // 2 if lo > 0 else min(0, (lo + 2) // 2)
+
+
+def _margin_upper(hi: int) -> int:
+    """What "value <= hi" (solver units) proves of the margin: at most this."""
+    return -_margin_lower(-hi)
+
+
+def _margin_bounds(lo: int, hi: int) -> tuple[int, int]:
+    """Solver-unit bounds as margin bounds."""
+    return _margin_lower(lo), _margin_upper(hi)
+
+
+def _outcome_of(lo: int, hi: int):
+    """"win"/"loss" for the player to move when solver-unit bounds prove it
+    (the sign of the value), else None."""
+    return "win" if lo > 0 else "loss" if hi < 0 else None
 
 
 def _flip(pos: Position, child: Position, lo: int, hi: int) -> tuple[int, int]:
@@ -324,11 +373,10 @@ def _candidates(run: _Run, pos: Position) -> list:
 def _achieving(run: _Run, pos: Position, w: int):
     """A move of ``pos`` whose child is worth ``w`` (the exact value of
     ``pos`` for its mover) -- (move, child), or None when the budget ran out."""
-    wdl = run.solver.wdl
     for move in _candidates(run, pos):
         child = pos.play(move)
         if child.is_over:
-            if _leaf(pos, child, wdl) >= w:
+            if _leaf(pos, child) >= w:
                 return move, child
             continue
         ok = run.child_at_least(pos, child, w)
@@ -363,23 +411,11 @@ def principal_variation(run: _Run, pos: Position, value: int, first=None) -> lis
 # -- results -------------------------------------------------------------------
 
 
-def _outcome(position: Position, lo: int, hi: int, pv: list, wdl: bool):
-    """ "win"/"loss" for the player to move where proven, else None."""
-    if wdl or lo > 0 or hi < 0:
-        if lo > 0:
-            return "win"
-        if hi < 0:
-            return "loss"
-        return None
-    end = position
-    for m in pv:
-        end = end.play(m)
-    if lo == hi and end.is_over:
-        return "win" if end.winner() == position.to_move else "loss"
-    return None
-
-
 def _result(run: _Run, position: Position, lo: int, hi: int, seed) -> SearchResult:
+    """The result for the proven interval [lo, hi] (solver units) of
+    ``position``: exact (margin and outcome) when it closed, with a line
+    keeping the value; a margin proven exact whose outcome is not (lo = -1,
+    hi = 1) is "exact" with ``proven`` None."""
     wdl = run.solver.wdl
     closed = lo >= hi or (wdl and (lo > 0 or hi < 0))
     if closed and not wdl:
@@ -393,13 +429,13 @@ def _result(run: _Run, position: Position, lo: int, hi: int, seed) -> SearchResu
     # open (or closed without a proven move): a move the win/loss pass proved
     # to win is a better guess than the table's
     best = pv[0] if pv else (run.sign_move or _tt_move(run, position) or position.legal_moves()[0])
-    mlo, mhi = _margin_bounds(lo, hi, wdl)
+    mlo, mhi = _margin_bounds(lo, hi)
     if mlo >= mhi:
         score, bound = mlo, "exact"
     elif closed:  # a win/loss proof
         score, bound = (mlo, "lower") if lo > 0 else (mhi, "upper")
     else:
-        guess = run.solver.guess(position._c) // (2 if wdl else 1)
+        guess = run.solver.guess(position._c) // UNIT
         score, bound = (mlo, "lower") if abs(guess - mlo) <= abs(mhi - guess) else (mhi, "upper")
     elapsed = run.elapsed()
     nodes = run.nodes
@@ -417,7 +453,7 @@ def _result(run: _Run, position: Position, lo: int, hi: int, seed) -> SearchResu
     )
     r.lower, r.upper = mlo, mhi
     r.workers = run.threads
-    r.proven = _outcome(position, lo, hi, pv, wdl) or run.sign
+    r.proven = _outcome_of(lo, hi) or run.sign
     if closed and not wdl:
         r.proven_best = bool(pv)  # else the value is exact but best_move only the table's guess
     r.depth = len(pv)
@@ -448,7 +484,6 @@ def _final_buy_class(pos: Position, move: Move, child: Position):
 
 def _value_children(run: _Run, position: Position) -> list[dict]:
     """Every root move valued (see the module doc), in legal-move order."""
-    wdl = run.solver.wdl
     rows: list[dict] = []
     group_best: dict = {}
     shared: dict = {}
@@ -458,7 +493,7 @@ def _value_children(run: _Run, position: Position) -> list[dict]:
         group = choice_of(move)
         klass = _final_buy_class(position, move, child)
         if child.is_over:
-            v = _leaf(position, child, wdl)
+            v = _leaf(position, child)
             lo, hi = v, v
         elif klass is not None and klass in shared:
             lo, hi = shared[klass]
@@ -500,17 +535,42 @@ def _child_bounds(run: _Run, position: Position, child: Position, floor):
     return _flip(position, child, lo, hi)
 
 
+OUTCOME_ORDER = {"win": 0, None: 1, "loss": 2}
+
+
+def tie_rank_key(row: dict) -> tuple:
+    """``result.rank_key`` (by the score shown, the surest first), and among
+    rows it ranks equal a proven win first and a proven loss last: a margin
+    of 0 is a win or a loss by who reached 53 first, never a draw."""
+    return (*rank_key(row), OUTCOME_ORDER[row.get("proven")])
+
+
+def row_units(row: dict) -> tuple[int, int]:
+    """A ranked row's proven bounds (``lower``/``upper`` in points, and
+    ``proven``) in solver units: the solver's rows convert back exactly, so
+    rows compare by margin and then by who wins."""
+    lo, hi = _units_at_least(row["lower"]), _units_at_most(row["upper"])
+    if row.get("proven") == "win":
+        lo = max(lo, WINS)
+    elif row.get("proven") == "loss":
+        hi = min(hi, -WINS)
+    return lo, hi
+
+
 def _root_rows(rows: list, wdl: bool) -> list[dict]:
+    """Rows in solver units as the result's (margins, ``proven`` the
+    outcome where the bounds prove it: always on an exact row), ranked by
+    ``tie_rank_key``."""
     out = []
     for r in rows:
-        mlo, mhi = _margin_bounds(r["lo"], r["hi"], wdl)
+        mlo, mhi = _margin_bounds(r["lo"], r["hi"])
         if mlo >= mhi:
             score, bound = mlo, "exact"
         elif wdl and (r["lo"] > 0 or r["hi"] < 0):
             score, bound = (mlo, "lower") if r["lo"] > 0 else (mhi, "upper")
         else:
             score, bound = mhi, "upper"
-        proven = "win" if r["lo"] > 0 else "loss" if r["hi"] < 0 else None
+        proven = _outcome_of(r["lo"], r["hi"])
         out.append(
             {
                 "move": r["move"],
@@ -522,7 +582,7 @@ def _root_rows(rows: list, wdl: bool) -> list[dict]:
                 "group": r["group"],
             }
         )
-    out.sort(key=rank_key)
+    out.sort(key=tie_rank_key)
     return out
 
 
@@ -572,14 +632,16 @@ def _test(run: _Run, pos: Position, t: int, skip=()):
 
 
 def _answer(pos: Position, seed, run: _Run, lo: int, hi: int, best) -> SearchResult:
-    """A result for the proven interval [lo, hi] (margins) with ``best``
-    (a move, or None: the table's guess)."""
+    """A result for the proven interval [lo, hi] (solver units) with
+    ``best`` (a move, or None: the table's guess)."""
     if best is None:
         best = _tt_move(run, pos) or pos.legal_moves()[0]
+    proven = _outcome_of(lo, hi)
+    lo, hi = _margin_bounds(lo, hi)
     if lo >= hi:
         score, bound = lo, "exact"
     else:
-        guess = run.solver.guess(pos._c)
+        guess = run.solver.guess(pos._c) // UNIT
         score, bound = (lo, "lower") if abs(guess - lo) <= abs(hi - guess) else (hi, "upper")
     elapsed = run.elapsed()
     r = SearchResult(
@@ -596,18 +658,18 @@ def _answer(pos: Position, seed, run: _Run, lo: int, hi: int, best) -> SearchRes
     )
     r.lower, r.upper = lo, hi
     r.workers = run.threads
-    # a margin of 0 is a win or a loss by who reached 53 first: not proven here
-    r.proven = "win" if lo > 0 else "loss" if hi < 0 else None
+    r.proven = proven
     return r
 
 
 def _at_least_result(run: _Run, pos: Position, k: int, seed) -> SearchResult:
     """Is the margin of ``pos`` for its mover at least ``k``? (module doc)"""
     lo, hi = _root_interval(run, pos)
+    t = _units_at_least(k)
     move = None
-    if lo < k <= hi:
+    if lo < t <= hi:
         run.known = (lo, hi)
-        out = _test(run, pos, k)
+        out = _test(run, pos, t)
         if out is not None and out[0]:
             lo = out[1]
             move = _move_of(pos, out[2])
@@ -616,9 +678,9 @@ def _at_least_result(run: _Run, pos: Position, k: int, seed) -> SearchResult:
     r = _answer(pos, seed, run, lo, hi, move)
     r.engine = "solve-at-least"
     r.threshold = k
-    r.at_least = True if lo >= k else False if hi < k else None
+    r.at_least = True if lo >= t else False if hi < t else None
     if r.at_least is True and move is None:
-        found = _achieving(run, pos, k)
+        found = _achieving(run, pos, t)
         if found is not None:
             r.best_move, r.pv = found[0], [found[0]]
     return r
@@ -737,43 +799,74 @@ def choice_of(move: Move):
     return move.patch if move.patch is not None else move.kind
 
 
+class ChoiceProof(NamedTuple):
+    """A choice proven best (``best_choice``), in points: ``move`` to play,
+    what it is proven worth at least (``lower``, a margin), whether it is
+    the engine's own move (``same``: its choice is the best and its
+    placement was not shown to lose where another of the choice wins), and
+    ``proven``: "win" when that bound proves the move wins (a margin of at
+    least ``lower``, won), else None."""
+
+    move: Move
+    lower: int
+    same: bool
+    proven: str | None = None
+
+
+class Standing(NamedTuple):
+    """What the choice tests left standing when the budget ran out
+    (``_ChoiceSearch.standing``), in points: another choice's ``move``
+    proven worth at least ``lower`` (``below`` None), or the one choice
+    ``move`` not shown below the test value ``below`` (``lower`` None);
+    ``at_most``: what the engine's move is proven worth at most;
+    ``proven``: "win" when ``lower`` proves the move wins."""
+
+    move: Any
+    lower: int | None
+    below: int | None
+    at_most: int
+    proven: str | None = None
+
+
 def best_choice(position: Position, limits, move: Move, guess: int):
     """Which choice of ``position`` -- walking, buying one patch (any of its
     placements), placing the leather patch -- is the best, proven without
     valuing placements (they often tie, which makes the value dear:
     benchmarks/results/best_choice/). ``move`` is the engine's; ``guess``
-    the first threshold, a little below the value (see ``_ChoiceSearch``).
+    the first threshold in points, a little below the value (see
+    ``_ChoiceSearch``).
 
-    Returns (a move, what it is proven worth at least, whether ``move``'s
-    choice is the best): ``move`` itself when its choice is proven best,
-    else a move of the best choice, proven worth at least as much as any
-    move of another choice -- or None when the budget runs out first or
-    there is only one choice; and the nodes searched."""
+    Returns (a ``ChoiceProof``: ``move`` itself when its choice is proven
+    best, else a move of the best choice, proven worth at least as much as
+    any move of another choice -- or None when the budget runs out first
+    or there is only one choice; and the nodes searched)."""
     run = _choice_run(limits)
-    search = _ChoiceSearch(run, position, move, guess)
+    search = _ChoiceSearch(run, position, move, _units_at_least(guess))
     share = CHOICE_SLICE
     while search.open and not run.exhausted() and not stop_requested():
         run.limit_slice(share)
         if search.go():
             break
         share *= 2
-    return search.proof, run.nodes
+    search.finish()
+    return search.proof_in_points(), run.nodes
 
 
 def choice_or_value(position: Position, limits, move: Move, score: int, table=None):
     """``best_choice`` and the exact value taking turns on one table, each
     with slices of the budget that double (as ``best=True``'s drivers); once
     the choice is proven the value has the rest. ``move`` and ``score`` are
-    the engine's: the choice tests start CHOICE_BELOW under ``score``, the
-    value's first test is at ``score`` (the value of a pruned tree searched
-    to its end is a far better guess than the evaluation:
-    benchmarks/results/best_choice/, round 2). ``table``: a solver table
-    (``new_table``) to search on, what an earlier run proved in it kept.
-    (The exact result when the value closes, else None; the choice proof
-    or None; what the tests left standing when the budget ran out first
-    (``_ChoiceSearch.standing``), or None; the nodes searched.)"""
+    the engine's (``score`` in points): the choice tests start CHOICE_BELOW
+    under ``score``, the value's first test is at ``score`` (the value of a
+    pruned tree searched to its end is a far better guess than the
+    evaluation: benchmarks/results/best_choice/, round 2). ``table``: a
+    solver table (``new_table``) to search on, what an earlier run proved
+    in it kept. (The exact result when the value closes, else None; the
+    choice proof (``ChoiceProof``) or None; what the tests left standing
+    when the budget ran out first (``Standing``), or None; the nodes
+    searched.)"""
     run = _choice_run(limits, table)
-    search = _ChoiceSearch(run, position, move, score - CHOICE_BELOW, test_move=True)
+    search = _ChoiceSearch(run, position, move, _units_at_least(score - CHOICE_BELOW), test_move=True)
     lo, hi = _root_interval(run, position)
     share = CHOICE_SLICE
     while lo < hi and not run.exhausted() and not stop_requested():
@@ -783,12 +876,13 @@ def choice_or_value(position: Position, limits, move: Move, score: int, table=No
             if run.exhausted() or stop_requested():
                 break
         run.limit_slice(share)
-        lo, hi = run.narrow(position, lo, hi, score)
+        lo, hi = run.narrow(position, lo, hi, _units_at_least(score))
         share *= 2
     run.limit_slice(None)
+    search.finish()
     if lo >= hi:
-        return _result(run, position, lo, hi, limits.seed), search.proof, None, run.nodes
-    return None, search.proof, search.standing(), run.nodes
+        return _result(run, position, lo, hi, limits.seed), search.proof_in_points(), None, run.nodes
+    return None, search.proof_in_points(), search.standing(), run.nodes
 
 
 def _choice_run(limits, table=None) -> _Run:
@@ -803,12 +897,14 @@ _MOVE = "the engine's move"  # _ChoiceSearch's queue: a test of the engine's mov
 class _ChoiceSearch:
     """Which choice is best (``best_choice``), resumable: ``go`` searches
     within the run's current limits and returns True once it is proven.
+    Thresholds and bounds are in solver units (``guess`` too), so a choice
+    whose best placement wins a margin of 0 beats one whose best loses it.
 
     Each choice is tested alone ("is its best placement worth at least
     t?", the other root moves left out), from ``guess`` down, until one
-    fails high. Then the other choices are tested at one point more than
+    fails high. Then the other choices are tested at one value more than
     the best is proven worth, until none reaches it; and first the best
-    itself two points more. A test at a choice's value, or one above it,
+    itself two values more. A test at a choice's value, or one above it,
     has no slack and costs most; the best's proven bound is often at the
     value of the choice below it, and raising it gives each refutation
     slack (benchmarks/results/best_choice/, round 2). A test the limits
@@ -821,7 +917,18 @@ class _ChoiceSearch:
     is tested first at each threshold: from the start, and at the target
     once another choice leads. A single placement is refuted far sooner
     than its whole patch; once it is, a move of a choice proven worth as
-    much is never worse than it (benchmarks/results/move_test/)."""
+    much is never worse than it (benchmarks/results/move_test/).
+
+    The engine's own choice proven best keeps the engine's placement,
+    which is not valued -- unless it loses where another placement of its
+    choice wins (a margin of 0 is won by who reaches 53 first, and two
+    placements of one patch often tie in points): once the choice is
+    proven best, and unless every move is proven to lose, the tie tests
+    (``_tie_tests``) ask at ``WINS`` whether the engine's move wins and
+    whether a move of its choice does. A choice proven to win is played by
+    a move proven to win: the engine's if its test passed, else the move
+    that proved the choice (also when the budget cuts the tie tests
+    short: ``finish``)."""
 
     def __init__(self, run: _Run, pos: Position, move: Move, guess: int, test_move: bool = False):
         self.run, self.pos, self.move = run, pos, move
@@ -832,16 +939,17 @@ class _ChoiceSearch:
         self.mine = choice_of(move)
         # a move alone in its choice (walking) is its choice's test already;
         # a final buy alone may not be among the solver's root moves
-        self.test_move = (
-            test_move and len(self.codes[self.mine]) > 1 and not _final_buy(pos, move, pos.play(move))
-        )
-        self.move_upper = MAX_THRESHOLD  # the engine's move alone is proven worth at most this
+        self.testable = len(self.codes[self.mine]) > 1 and not _final_buy(pos, move, pos.play(move))
+        self.test_move = test_move and self.testable
+        self.move_upper = UNIT * MAX_THRESHOLD + 1  # the engine's move alone is proven worth at most this
+        self.move_lower = NO_MOVE_LEFT  # ... and at least this
         self.order = [self.mine] + [g for g in self.codes if g != self.mine]
         self.upper = dict.fromkeys(self.codes, run.solver.bounds(pos._c)[1])
         self.lower: dict = {}  # choice -> (proven worth at least, the move that proved it)
         self.t = guess
         self.queue: list = []  # the tests to run: (choice, threshold)
-        self.proof: tuple | None = None
+        self.decided = None  # the choice proven best, while the tie tests run
+        self.proof: tuple | None = None  # (move, lower in solver units, same)
         self.open = len(self.codes) > 1
 
     def go(self) -> bool:
@@ -874,7 +982,20 @@ class _ChoiceSearch:
 
     def _tests(self):
         """The tests that can prove the best choice from what is known, in
-        order; None once it is proven."""
+        order, then the tie tests; None once it is proven."""
+        if self.decided is None:
+            tests = self._choice_tests()
+            if tests is not None:
+                return tests
+        tests = self._tie_tests()
+        if tests:
+            return tests
+        self._proven(self.decided)
+        return None
+
+    def _choice_tests(self):
+        """The tests that can prove the best choice from what is known, in
+        order; None once it is proven (``decided``)."""
         if not self.lower:
             self.t = min(self.t, max(self.upper.values()))  # no choice reaches t: test the highest
             tests = [(g, self.t) for g in self.order if self.upper[g] >= self.t]
@@ -885,13 +1006,47 @@ class _ChoiceSearch:
         target = self.lower[best][0] + 1
         tests = [(g, target) for g in self.order if g != best and self.upper[g] >= target]
         if not tests:
-            self._proven(best)
+            self.decided = best
             return None
-        if self.upper[best] >= target + 1:
-            tests.insert(0, (best, target + 1))
+        if self.upper[best] >= target + UNIT:
+            tests.insert(0, (best, target + UNIT))
         if self.test_move and best != self.mine and self._move_at_most() >= target:
             tests.insert(0, (_MOVE, target))
         return tests
+
+    def _tie_tests(self):
+        """The engine's choice proven best (``decided``): the tests, at
+        ``WINS``, that tell whether the engine's move wins where a move of
+        its choice does -- its own (once its choice or the root is proven
+        to win), else its choice's (which move of it wins, if one does) --
+        or None when nothing is left to ask: another choice is best, the
+        engine's move is proven to win, every move is proven to lose, or
+        the engine's move loses where the choice's proven move wins."""
+        best = self.decided
+        if best != self.mine or not self.testable or self._move_wins():
+            return None
+        lower = self.lower[best][0]
+        root_lo, root_hi = _root_interval(self.run, self.pos)
+        if min(root_hi, self.upper[best]) < WINS:
+            return None
+        if self.move_upper >= WINS and (lower >= WINS or root_lo >= WINS):
+            return [(_MOVE, WINS)]
+        if lower < WINS:
+            return [(best, WINS)]
+        return None
+
+    def _move_wins(self) -> bool:
+        """The engine's move alone is proven to win (its own test, or the
+        test of its choice that it passed)."""
+        lower, code = self.lower.get(self.mine, (NO_MOVE_LEFT, None))
+        return self.move_lower >= WINS or (code == self.move.code and lower >= WINS)
+
+    def finish(self) -> None:
+        """The budget ran out during the tie tests: the proof from what
+        they had shown (a choice proven to win is played by a move proven
+        to win)."""
+        if self.open and self.decided is not None:
+            self._proven(self.decided)
 
     def _move_at_most(self) -> int:
         """What the engine's move is proven worth at most: its choice's
@@ -902,23 +1057,25 @@ class _ChoiceSearch:
         """Note the engine's move's test: its bound, or its choice's."""
         if not out[0]:
             self.move_upper = min(self.move_upper, out[1])
-        elif self.mine not in self.lower or out[1] > self.lower[self.mine][0]:
+            return
+        self.move_lower = max(self.move_lower, out[1])
+        if self.mine not in self.lower or out[1] > self.lower[self.mine][0]:
             self.lower[self.mine] = (out[1], self.move.code)
 
     def standing(self):
         """What the tests left standing against the engine's choice when
-        the budget ran out before a proof, or None:
+        the budget ran out before a proof (a ``Standing``, in points), or
+        None:
 
-        - ``(move, lower, None, at_most)``: another choice's ``move`` is
-          proven worth at least ``lower``, and the engine's move (its
-          choice, or the move alone) at most ``at_most`` <= ``lower``:
-          never worse than the engine's move;
-        - ``(choice, None, t, at_most)``: every choice but this one, the
-          engine's among them (proven worth at most ``at_most``), is
-          proven worth less than the test value ``t``, and this one was
-          not (its test at ``t`` did not end). Not a proof: the engine's
-          own estimate of its move was shown too high, and this is the one
-          choice that may still reach ``t`` (benchmarks/results/standing/)."""
+        - another choice's ``move`` is proven worth at least ``lower``, and
+          the engine's move (its choice, or the move alone) at most
+          ``at_most`` <= ``lower``: never worse than the engine's move;
+        - every choice but this one (``move``: the choice), the engine's
+          among them (proven worth at most ``at_most``), is proven worth
+          less than the test value ``below``, and this one was not (its
+          test did not end). Not a proof: the engine's own estimate of its
+          move was shown too high, and this is the one choice that may
+          still reach it (benchmarks/results/standing/)."""
         if not self.open:
             return None
         if self.lower:
@@ -926,12 +1083,18 @@ class _ChoiceSearch:
             lower, code = self.lower[best]
             at_most = self._move_at_most()
             if best != self.mine and at_most <= lower:
-                return _move_of(self.pos, code), lower, None, at_most
+                return Standing(
+                    _move_of(self.pos, code),
+                    _margin_lower(lower),
+                    None,
+                    _margin_upper(at_most),
+                    "win" if lower >= WINS else None,
+                )
             return None
         at_most = self.upper[self.mine]  # the guess needs the whole choice below t
         left = [g for g in self.codes if self.upper[g] >= self.t]
         if at_most < self.t and len(left) == 1:
-            return left[0], None, self.t, at_most
+            return Standing(left[0], None, _margin_lower(self.t), _margin_upper(at_most))
         return None
 
     def _best(self):
@@ -940,11 +1103,18 @@ class _ChoiceSearch:
 
     def _proven(self, best) -> None:
         lower, code = self.lower[best]
-        if best == self.mine:
+        if best == self.mine and (lower < WINS or self._move_wins()):
             self.proof = (self.move, lower, True)
-        else:
+        else:  # another choice, or a move of the engine's that wins where its own is not shown to
             self.proof = (_move_of(self.pos, code), lower, False)
         self.open = False
+
+    def proof_in_points(self):
+        """The proof as a ``ChoiceProof`` (margins), or None."""
+        if self.proof is None:
+            return None
+        move, lower, same = self.proof
+        return ChoiceProof(move, _margin_lower(lower), same, "win" if lower >= WINS else None)
 
 
 # -- API -----------------------------------------------------------------------
@@ -1028,4 +1198,8 @@ __all__ = [
     "best_choice",
     "choice_or_value",
     "choice_of",
+    "ChoiceProof",
+    "Standing",
+    "row_units",
+    "tie_rank_key",
 ]
