@@ -52,7 +52,8 @@ from patchsolve.search.result import finished_result, phase_of, root_move, win_p
 from patchsolve.search.solver import choice_of, row_units, tie_rank_key
 
 ENDGAME_SPACES = 15  # try the exact solver first when a token is this close to 53 ...
-ENDGAME_SHARE = 0.25  # ... with this share of the time or node budget ...
+ENDGAME_SHARE = 0.25  # ... with this share of the time budget ...
+SOLVER_NODES_SHARE = 0.9  # ... or under a node budget, solver nodes of its own per node of it ...
 ENDGAME_NODES = 200_000  # ... or this many nodes under a depth / iteration budget (deterministic)
 KEEP_SHARE = 0.1  # of the budget, kept back to test the engine's move when a win is proven
 SHORTCUT_HASH_MB = (4, 16)  # the solver's table in the shortcut: small budgets, larger ones
@@ -72,8 +73,13 @@ def endgame_shortcut(position: Position, limits: Limits, engine: str):
     was proven: a dict with ``proven`` -- "win", "loss" or None --, the
     margin's ``lower`` and ``upper`` bounds, ``move`` -- a move proven to
     win, or None --, ``limits`` for :func:`keep_the_win` and ``table``: the
-    solver's table, for the alpha-beta's hand-over, or None)."""
+    solver's table, for the alpha-beta's hand-over, or None). Under a node
+    budget alone the solver's nodes are its own (``_apart``): the engine
+    keeps its whole budget."""
+    apart = _apart(limits)
     budget = _share(limits, ENDGAME_SHARE, ENDGAME_NODES)
+    if apart:
+        budget["nodes"] = max(1, int(limits.nodes * SOLVER_NODES_SHARE))
     # the solver's threads follow the alpha-beta's (every core under a time
     # limit unless workers says otherwise); the MCTS gets one thread, since
     # its workers are processes that may each get here
@@ -86,11 +92,11 @@ def endgame_shortcut(position: Position, limits: Limits, engine: str):
     if decided:
         return _solved(position, r, limits, engine), limits, None
     win = _winning_move(r)
-    reserve = _share(limits, KEEP_SHARE, ENDGAME_NODES // 4) if win is not None else {}
+    reserve = _share(limits, KEEP_SHARE, ENDGAME_NODES // 4) if r.proven == "win" else {}
     left = {}
     if limits.time is not None:
         left["time"] = max(1e-3, limits.time - (_time.perf_counter() - t0) - reserve.get("time", 0.0))
-    if limits.nodes is not None:
+    if limits.nodes is not None and not apart:
         left["nodes"] = max(1, limits.nodes - r.nodes - reserve.get("nodes", 0))
     proof = {
         "proven": r.proven,
@@ -99,6 +105,7 @@ def endgame_shortcut(position: Position, limits: Limits, engine: str):
         "move": win,
         "limits": reserve,
         "table": table,
+        "nodes": r.nodes,  # the solver's, added to the answer's (``keep_the_win``)
     }
     if (limits.multipv or 1) > 1:  # what the solver proved of each root move bounds the engine's rows
         proof["rows"] = _proven_rows(position, r)
@@ -415,6 +422,18 @@ def _winning_move(r):
     return next((d["move"] for d in r.root_moves or () if d["proven"] == "win"), None)
 
 
+def _apart(limits: Limits) -> bool:
+    """Under a node budget alone, the near-end solver's nodes are its own
+    (SOLVER_NODES_SHARE of the budget, in solver nodes) and the engine
+    keeps its whole budget: the deterministic counterpart of the solver
+    beside the search, which under a time budget gets a core of its own.
+    Node budgets stand in for timed play (self-play, the level ladders,
+    reviews); counted against the engine's, the solver got a quarter of
+    them and threw away wins it proves in a fraction of a second
+    (benchmarks/results/tie_break/)."""
+    return limits.nodes is not None and limits.time is None
+
+
 def _share(limits: Limits, share: float, nodes: int) -> dict:
     """``share`` of the time and node budget of ``limits``, or ``nodes``
     nodes under a depth or iteration budget (deterministic): the shortcut's
@@ -432,15 +451,29 @@ def _share(limits: Limits, share: float, nodes: int) -> dict:
 def keep_the_win(position: Position, result, proof):
     """``result`` (the engine's, on ``position``) with what the shortcut
     proved (:func:`within_proof`) and -- when a win is proven -- a move that
-    keeps it: the engine's if a win/loss test proves that it wins, else the
-    solver's winning move (its line: that move alone)."""
+    keeps it: the engine's if it is proven to win (a win/loss test within
+    the reserve, ``proof["limits"]``), else the solver's winning move (its
+    line: that move alone). When the shortcut proved the win but no move
+    for it, half the reserve tests the engine's move and the other half
+    looks for a winning move (a win/loss solve of the position). The
+    shortcut's solver nodes count in the answer's."""
     if proof is None:
         return result
+    result.nodes += proof.get("nodes", 0)
     within_proof(result, proof)
     win = proof["move"]
-    if proof["proven"] is None or win is None or result.best_move is None or result.best_move == win:
+    if proof["proven"] != "win" or result.best_move is None or result.best_move == win:
         return result
-    if _proven_to_win(result) or _wins(position, result.best_move, proof["limits"]):
+    if _proven_to_win(result):
+        return result
+    if win is None:
+        half = {k: v / 2 if k == "time" else max(1, v // 2) for k, v in proof["limits"].items()}
+        if _wins(position, result.best_move, half):
+            return result
+        win = _winning_move_of(position, half)
+        if win is None or win == result.best_move:
+            return result
+    elif _wins(position, result.best_move, proof["limits"]):
         return result
     result.best_move, result.pv = win, [win]
     if result.bound != "estimate":  # what was proven was of the root or of the move replaced
@@ -539,6 +572,13 @@ def _wins(position: Position, move, budget: dict) -> bool:
         return child.winner() == position.to_move
     r = _solve_run(child, Limits(hash_mb=SHORTCUT_HASH_MB[0], workers=1, **budget), {"wdl": True})
     return r.proven == ("win" if child.to_move == position.to_move else "loss")
+
+
+def _winning_move_of(position: Position, budget: dict):
+    """A move of ``position`` proven to win for its player to move (a
+    win/loss solve within ``budget``, one thread), or None."""
+    r = _solve_run(position, Limits(hash_mb=SHORTCUT_HASH_MB[0], workers=1, **budget), {"wdl": True})
+    return r.best_move if r.proven == "win" and r.depth > 0 else None  # depth: the proven line's length
 
 
 def _solver_limits(limits: Limits, budget: dict) -> Limits:

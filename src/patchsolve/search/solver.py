@@ -270,6 +270,19 @@ class _Run:
                 self.cuts[key] = cut
         return lo, hi
 
+    def winning_move(self, pos: Position):
+        """(A move of ``pos`` proven to win, what it is proven worth at
+        least in solver units) -- a root fail-high's (``cuts``) or the
+        win/loss pass's -- or None."""
+        cut = self.cuts.get(pos.to_text())
+        if cut is not None and cut[0] >= WINS:
+            move = _move_of(pos, cut[1])
+            if move is not None:
+                return move, cut[0]
+        if self.sign == "win" and self.sign_move is not None:
+            return self.sign_move, WINS
+        return None
+
     def cut_move(self, pos: Position, lo: int):
         """The move proven worth at least ``lo`` at ``pos`` by a root
         fail-high, or None."""
@@ -426,9 +439,10 @@ def _result(run: _Run, position: Position, lo: int, hi: int, seed) -> SearchResu
         pv = [found[0]] if found else []
     else:
         pv = []
-    # open (or closed without a proven move): a move the win/loss pass proved
-    # to win is a better guess than the table's
-    best = pv[0] if pv else (run.sign_move or _tt_move(run, position) or position.legal_moves()[0])
+    # open (or closed without a proven move): a move proven to win is a
+    # better guess than the table's
+    win = None if closed else run.winning_move(position)
+    best = pv[0] if pv else ((win and win[0]) or _tt_move(run, position) or position.legal_moves()[0])
     mlo, mhi = _margin_bounds(lo, hi)
     if mlo >= mhi:
         score, bound = mlo, "exact"
@@ -457,11 +471,10 @@ def _result(run: _Run, position: Position, lo: int, hi: int, seed) -> SearchResu
     if closed and not wdl:
         r.proven_best = bool(pv)  # else the value is exact but best_move only the table's guess
     r.depth = len(pv)
-    if not closed and run.sign == "win" and run.sign_move is not None:
-        # the value is open, but this move is proven to keep the win (margin >= 0)
-        r.root_moves = [
-            root_move(run.sign_move, 0, "lower", proven="win", lower=0, upper=mhi, group=run.sign_move.patch)
-        ]
+    if win is not None:
+        # the value is open, but this move is proven to keep the win (by a margin of at least m)
+        move, m = win[0], _margin_lower(win[1])
+        r.root_moves = [root_move(move, m, "lower", proven="win", lower=m, upper=mhi, group=move.patch)]
     return r
 
 
