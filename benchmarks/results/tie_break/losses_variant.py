@@ -14,7 +14,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 import bench_exact as B  # noqa: E402
-
 from patchsolve.search import shortcut  # noqa: E402
 
 if os.environ.get("APART") == "0" and hasattr(shortcut, "_apart"):

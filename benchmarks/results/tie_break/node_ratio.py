@@ -38,8 +38,8 @@ def main() -> None:
     for _ in range(args.rounds):
         for pos in positions:  # interleaved, so a busy spell weighs on both alike
             for name, fn in (
-                ("alphabeta", lambda: ps.search(pos, nodes=args.nodes, workers=1, endgame_solve=False)),
-                ("solver", lambda: ps.solve(pos, nodes=args.nodes, workers=1, hash_mb=16)),
+                ("alphabeta", lambda p=pos: ps.search(p, nodes=args.nodes, workers=1, endgame_solve=False)),
+                ("solver", lambda p=pos: ps.solve(p, nodes=args.nodes, workers=1, hash_mb=16)),
             ):
                 n, t = cpu(fn)
                 totals[name][0] += n

@@ -1,10 +1,14 @@
 """The near-end shortcut: near the end of the game the exact solver is tried
-first with a share of the search's budget; when it proves the value, that is
-the answer, whatever the engine. When it proves only who wins (its win/loss
-pass), that still decides: the engine searches with the rest, and its move is
-played only if it is proven to keep the win (a win/loss test of that move
-within a reserve of the budget); otherwise the move the solver proved to win
-is played (``keep_the_win``). Ranked moves (``multipv``) come from the
+first with a share of the search's budget (under a node budget alone, a
+budget of its own in solver nodes, the engine keeping its whole budget:
+``_apart``); when it proves the value, that is the answer, whatever the
+engine. When it proves only who wins (its win/loss pass), that still
+decides: the engine searches with the rest, and its move is played only if
+it is proven to keep the win (a win/loss test of that move within a reserve
+of the budget); otherwise a move the solver proved to win is played
+(``keep_the_win``). The solver's values order by the margin and then by who
+wins (a margin of 0 is won by who reached 53 first: ``_solver.pyx``,
+"Values"), so its rows, and the moves it proves, do too. Ranked moves (``multipv``) come from the
 solver's value of every root move when it settles them all (``settled``);
 otherwise the engine's rows are kept within what it proved of each move
 (``_rank_within``).
@@ -53,7 +57,7 @@ from patchsolve.search.solver import choice_of, row_units, tie_rank_key
 
 ENDGAME_SPACES = 15  # try the exact solver first when a token is this close to 53 ...
 ENDGAME_SHARE = 0.25  # ... with this share of the time budget ...
-SOLVER_NODES_SHARE = 0.9  # ... or under a node budget, solver nodes of its own per node of it ...
+SOLVER_NODES_SHARE = 0.83  # ... or under a node budget, solver nodes of its own per node of it ...
 ENDGAME_NODES = 200_000  # ... or this many nodes under a depth / iteration budget (deterministic)
 KEEP_SHARE = 0.1  # of the budget, kept back to test the engine's move when a win is proven
 SHORTCUT_HASH_MB = (4, 16)  # the solver's table in the shortcut: small budgets, larger ones
@@ -78,7 +82,7 @@ def endgame_shortcut(position: Position, limits: Limits, engine: str):
     keeps its whole budget."""
     apart = _apart(limits)
     budget = _share(limits, ENDGAME_SHARE, ENDGAME_NODES)
-    if apart:
+    if apart and limits.nodes is not None:
         budget["nodes"] = max(1, int(limits.nodes * SOLVER_NODES_SHARE))
     # the solver's threads follow the alpha-beta's (every core under a time
     # limit unless workers says otherwise); the MCTS gets one thread, since
@@ -241,7 +245,8 @@ def _within_choice(position: Position, result, move, lower: int, same: bool, pro
         ]
     elif proven == "win":  # the engine's move is proven to win: its row says so
         result.root_moves = [
-            {**d, "proven": "win", "win_probability": 1.0} if d["move"] == move else d for d in result.root_moves
+            {**d, "proven": "win", "win_probability": 1.0} if d["move"] == move else d
+            for d in result.root_moves
         ]
 
 
@@ -424,13 +429,15 @@ def _winning_move(r):
 
 def _apart(limits: Limits) -> bool:
     """Under a node budget alone, the near-end solver's nodes are its own
-    (SOLVER_NODES_SHARE of the budget, in solver nodes) and the engine
-    keeps its whole budget: the deterministic counterpart of the solver
-    beside the search, which under a time budget gets a core of its own.
-    Node budgets stand in for timed play (self-play, the level ladders,
-    reviews); counted against the engine's, the solver got a quarter of
-    them and threw away wins it proves in a fraction of a second
-    (benchmarks/results/tie_break/)."""
+    and the engine keeps its whole budget: the deterministic counterpart
+    of the solver beside the search, which under a time budget gets a core
+    of its own for the move's time. SOLVER_NODES_SHARE is the solver's
+    nodes per alpha-beta node in the same CPU time near the end (0.83 on
+    the perfect-play set), so the solver gets what the engine's budget is
+    worth in time. Node budgets stand in for timed play (self-play, the
+    level ladders, reviews); counted against the engine's, the solver got
+    a quarter of them and threw away wins it proves in a fraction of a
+    second (benchmarks/results/tie_break/)."""
     return limits.nodes is not None and limits.time is None
 
 

@@ -357,7 +357,7 @@ def _margin_bounds(lo: int, hi: int) -> tuple[int, int]:
 
 
 def _outcome_of(lo: int, hi: int):
-    """"win"/"loss" for the player to move when solver-unit bounds prove it
+    """ "win"/"loss" for the player to move when solver-unit bounds prove it
     (the sign of the value), else None."""
     return "win" if lo > 0 else "loss" if hi < 0 else None
 
