@@ -509,9 +509,12 @@ def test_a_refuted_engine_move_gives_way_to_a_choice_proven_better(monkeypatch):
     patch 2 is proven worth more, and the value then closes: patch 2 is
     played, exact. Without the engine's move tested alone, the budget runs
     out with patch 9's other placements open and the placement at d4 is
-    played, 4 points worse."""
-    from patchsolve.search import solver
+    played, 4 points worse. (The near-end solver's share counted against
+    the engine's budget, as under a time budget: with a node budget's own
+    share, ``shortcut._apart``, the solver proves this position first.)"""
+    from patchsolve.search import shortcut, solver
 
+    monkeypatch.setattr(shortcut, "_apart", lambda limits: False)
     row = _set_row("original 9,2,18,22,6,12,24,31,1,3,32,13,5,26,29,17 ")
     pos = Position(row["position"])
     value = {m["move"]: m["score"] for m in row["moves"]}
@@ -529,9 +532,13 @@ def test_the_one_choice_left_standing_replaces_the_engines_refuted_one(monkeypat
     (-8, it says; in truth -13, 4 points worse than walking, the best). The
     hand-over's choice tests show patches 7, 9 and 26 below -10 and run out
     of budget while testing walking: walking is played, with -10 as its
-    estimate. Without that rule the refuted buy is played."""
+    estimate. Without that rule the refuted buy is played. (The near-end
+    solver's share counted against the engine's budget, as under a time
+    budget: with a node budget's own share, ``shortcut._apart``, the solver
+    proves this position's value, -9 with walking.)"""
     from patchsolve.search import shortcut
 
+    monkeypatch.setattr(shortcut, "_apart", lambda limits: False)
     row = _set_row("revised 9,26,7,17,29,20,28,1,31,11,19,25,18,22 ")
     pos = Position(row["position"])
     value = {m["move"]: m["score"] for m in row["moves"]}

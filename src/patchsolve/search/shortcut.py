@@ -8,10 +8,10 @@ it is proven to keep the win (a win/loss test of that move within a reserve
 of the budget); otherwise a move the solver proved to win is played
 (``keep_the_win``). The solver's values order by the margin and then by who
 wins (a margin of 0 is won by who reached 53 first: ``_solver.pyx``,
-"Values"), so its rows, and the moves it proves, do too. Ranked moves (``multipv``) come from the
-solver's value of every root move when it settles them all (``settled``);
-otherwise the engine's rows are kept within what it proved of each move
-(``_rank_within``).
+"Values"), so its rows, and the moves it proves, do too. Ranked moves
+(``multipv``) come from the solver's value of every root move when it
+settles them all (``settled``); otherwise the engine's rows are kept within
+what it proved of each move (``_rank_within``).
 
 With a second core, the alpha-beta under a time limit alone runs the
 solver *beside* the search instead (``solver_beside``): one thread solves

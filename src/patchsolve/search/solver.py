@@ -120,7 +120,6 @@ QUESTIONS = ("wdl", "at_least", "best")  # one at a time (all_moves goes with no
 MAX_THRESHOLD = 1000  # points; every margin is far inside
 NO_MOVE_LEFT = -(1 << 20)  # the best value of no move at all (below every margin)
 SIGN_SHARE = 0.5  # of the budget, at most, for the win/loss pass before an exact solve
-SIGN_HASH_DIV = 4  # its table: this fraction of hash_mb (it is thrown away after)
 BEST_FIRST_SHARE = 1 / 64  # best=True: the first slice of the budget for each driver (then doubled)
 CHOICE_SLICE = 1 / 64  # best_choice: each test's first slice of the budget (then doubled each round)
 CHOICE_BELOW = 2  # choice_or_value: the choice tests' first threshold, this far below the engine's score
@@ -134,8 +133,7 @@ class _Run:
     def __init__(self, hash_mb, wdl, flags, nodes, seconds, progress, threads=1, table=None):
         self.solver = table if table is not None else _solver.Solver(hash_mb, wdl, *flags, threads=threads)
         self.base = self.solver.nodes  # the earlier runs' nodes
-        self.active = self.solver  # the one searching (the sign pass's, then this)
-        self.hash_mb, self.flags, self.threads = hash_mb, flags, self.solver.threads
+        self.threads = self.solver.threads
         self.budget = (nodes or 0, seconds or 0.0)
         self.start = _time.perf_counter()
         self.solver.set_limits(self.base + nodes if nodes else 0, seconds or 0.0)
@@ -163,10 +161,10 @@ class _Run:
         the solver's units (2 margin -+ 1): a test at ``gamma`` proves the
         margin at least the ``gamma`` reported."""
         t = self.elapsed()
-        s = self.active
-        n = self.nodes if s is self.solver else s.nodes
+        s = self.solver
+        n = self.nodes
         lo, hi = s.lo, s.hi
-        if self.known is not None and s is self.solver:
+        if self.known is not None:
             # a threshold test runs on a clipped window: the root's proven interval is kept here
             lo, hi = self.known
         lower, upper = _margin_bounds(lo, hi)
