@@ -1,10 +1,10 @@
-"""``hand_over/losses.py run`` with the near-end shortcut's node budget set
+"""``hand_over_losses.py run`` with the near-end shortcut's node budget set
 from the environment (this build): ``APART=0`` counts the solver's nodes
 against the engine's budget as before (its share ``ENDGAME_SHARE``),
 otherwise the solver gets ``SHARE`` solver nodes of its own per node of
 the budget (``shortcut.SOLVER_NODES_SHARE``).
 
-    APART=1 SHARE=0.9 python benchmarks/results/tie_break/losses_variant.py alphabeta:nodes=300000 out.json
+    APART=1 SHARE=0.9 python benchmarks/experiments/tie_break_losses.py alphabeta:nodes=300000 out.json
 """
 
 import json
@@ -12,7 +12,7 @@ import os
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import bench_exact as B  # noqa: E402
 from patchsolve.search import shortcut  # noqa: E402
 

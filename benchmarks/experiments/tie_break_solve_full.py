@@ -3,7 +3,7 @@ what the engines' near-end shortcut runs) to the exact value, one thread,
 on chosen positions of the reach set, with this interpreter's build: the
 whole solve, where ``solve_nodes.py`` times the driver alone.
 
-    python benchmarks/results/tie_break/solve_full.py --nodes 60000000 17 21 28 31 36 12 14
+    python benchmarks/experiments/tie_break_solve_full.py --nodes 60000000 17 21 28 31 36 12 14
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import patchsolve as ps
 
-SET = Path(__file__).resolve().parents[2] / "solve_reach.json"
+SET = Path(__file__).resolve().parents[1] / "solve_reach.json"
 
 
 def main(argv=None) -> int:

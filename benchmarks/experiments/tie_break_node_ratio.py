@@ -6,7 +6,7 @@ sensitive than wall time to a busy machine). Prints each engine's nodes per
 CPU second over the set and their ratio, the solver's over the
 alpha-beta's: what ``shortcut.SOLVER_NODES_PER_NODE`` is set from.
 
-    python benchmarks/results/tie_break/node_ratio.py --nodes 300000 --rounds 2
+    python benchmarks/experiments/tie_break_node_ratio.py --nodes 300000 --rounds 2
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import patchsolve as ps
 
-SET = Path(__file__).resolve().parents[2] / "exact_26_34.jsonl"
+SET = Path(__file__).resolve().parents[1] / "exact_26_34.jsonl"
 
 
 def cpu(fn):
