@@ -103,9 +103,7 @@ def test_a_ranked_row_that_is_a_bound_is_printed_as_one():
     assert res.exit_code == 0, res.output
     rows = [line.split() for line in res.output.splitlines()[2:]]
     data = json.loads(
-        CliRunner()
-        .invoke(cli, ["eval", LOST_THREE, "--nodes", "30000", "-q", "--top", "5", "--json"])
-        .output
+        CliRunner().invoke(cli, ["eval", LOST_THREE, "--nodes", "30000", "-q", "--top", "5", "--json"]).output
     )["top_moves"]
     assert len(rows) == len(data) == 5
     assert {d["bound"] for d in data} >= {"exact", "upper"}
