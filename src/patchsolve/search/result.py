@@ -161,7 +161,10 @@ class SearchResult:
 
 def row_dict(row: dict) -> dict:
     """A ranked row as JSON-ready values (moves as text)."""
-    return {k: (str(v) if k == "move" else [str(m) for m in v] if k == "pv" else v) for k, v in row.items()}
+    return {
+        k: (str(v) if k == "move" else [str(m) for m in v] if k == "pv" and v is not None else v)
+        for k, v in row.items()
+    }
 
 
 BOUND_ORDER = {"exact": 0, "lower": 1, "estimate": 2, "upper": 3}
