@@ -461,6 +461,41 @@ def test_a_body_that_never_arrives_gets_a_408_and_the_connection_closed(base, mo
     assert call(base, "/api/patches")[0] == 200
 
 
+@pytest.mark.parametrize(
+    "head",
+    [
+        b"",  # connects and says nothing
+        b"GET / HT",  # half a request line
+        b"POST /api/load HTTP/1.1\r\nHost: 127.0.0.1\r\n",  # headers without the blank line that ends them
+    ],
+)
+def test_a_request_head_that_never_completes_has_its_connection_closed(base, monkeypatch, head):
+    """Slowloris: the connection is closed once HEAD_TIMEOUT has passed (a
+    partial head is answered 408 first); the socket waits ten times longer,
+    so a connection left open fails the test."""
+    from patchsolve.web import protocol
+
+    monkeypatch.setattr(protocol, "HEAD_TIMEOUT", 0.5)  # 15 s in service
+    data, closed_after = raw_request(base, head, timeout=5.0)
+    assert closed_after is not None, "the server kept the connection open"
+    if head:
+        assert data.startswith(b"HTTP/1.1 408") and b"request head did not arrive" in data
+    else:
+        assert data == b""
+    assert call(base, "/api/patches")[0] == 200
+
+
+def test_the_head_deadline_holds_again_after_an_answer_on_a_kept_connection(base, monkeypatch):
+    """A keep-alive connection whose next head stalls half-way is closed too."""
+    from patchsolve.web import protocol
+
+    monkeypatch.setattr(protocol, "HEAD_TIMEOUT", 0.5)
+    first = b"GET /api/patches HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+    data, closed_after = raw_request(base, first + b"GET /api/patches HTTP/1.1\r\nHost: 1", timeout=5.0)
+    assert closed_after is not None
+    assert data.startswith(b"HTTP/1.1 200") and b"HTTP/1.1 408" in data
+
+
 def test_a_client_that_hangs_up_mid_body_is_let_go_without_a_word(base, capfd):
     for _ in range(3):
         raw_request(base, post_head("/api/load", 1000), b"{}", close=True)

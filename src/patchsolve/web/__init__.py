@@ -97,9 +97,15 @@ def make_server(host: str = "127.0.0.1", port: int = 8765):
     import uvicorn
 
     from patchsolve.web.app import create_app
+    from patchsolve.web.protocol import HeadTimeoutProtocol
 
     config = uvicorn.Config(
-        create_app(machine_names(host)), host=host, port=port, log_level="warning", access_log=False
+        create_app(machine_names(host)),
+        host=host,
+        port=port,
+        log_level="warning",
+        access_log=False,
+        http=HeadTimeoutProtocol,  # h11 with a deadline for each request head (slowloris)
     )
     return uvicorn.Server(config)
 

@@ -2,7 +2,9 @@
 
 Every answer of ``/api/...`` is JSON; an error is ``{"error": "..."}`` with
 status 400 (malformed request, JSON nested too deeply, a foreign Host), 404,
-405, 408 (a body that did not arrive within ``BODY_TIMEOUT`` seconds), 409
+405, 408 (a body that did not arrive within ``BODY_TIMEOUT`` seconds; a
+request head that did not within ``protocol.HEAD_TIMEOUT``, its connection
+then closed), 409
 (engine busy), 413 (body too large), 415 (a body not declared JSON), 422 (a
 position, record or move that patchsolve refuses) or 500 (a bug: logged on
 the server, never a traceback to the page). Tokens quoted in an error are cut
