@@ -658,27 +658,93 @@ def test_explain_a_move_and_refuse_a_bad_one(base):
     assert_error(status, data, 400, "nodes")
 
 
+def run_job(base, path, body):
+    """Start a job and wait for its end: (its final state)."""
+    status, job = call(base, path, body)
+    assert status == 202, job
+    return wait_job(base, job)
+
+
 def test_practise_the_mistakes_of_a_review(base):
     from patchsolve.analysis import analyze_game
 
     review = analyze_game(Game.read(GOLDEN), depth=2)
     moves = [m.to_dict() for m in review.moves]
-    status, q = call(base, "/api/quiz", {"moves": moves, "threshold": 3, "player": 0})
-    assert status == 200, q
-    ex = q["exercises"]
+    q = run_job(base, "/api/quiz", {"moves": moves, "threshold": 3, "player": 0})
+    assert q["kind"] == "quiz" and q["status"] == "done", q
+    ex = q["result"]["exercises"]
     assert ex and all(e["player"] == 0 and e["played_loss"] > 3 for e in ex)
-    status, g = call(base, "/api/quiz/grade", {"exercise": ex[0], "move": ex[0]["best"]})
-    assert status == 200 and g["correct"] and g["loss"] == 0, g
-    status, g = call(base, "/api/quiz/grade", {"exercise": ex[0], "move": ex[0]["played"]})
-    assert status == 200 and g["loss"] > 0 and not g["correct"], g
+    g = run_job(base, "/api/quiz/grade", {"exercise": ex[0], "move": ex[0]["best"]})
+    assert g["kind"] == "grade" and g["result"]["correct"] and g["result"]["loss"] == 0, g
+    g = run_job(base, "/api/quiz/grade", {"exercise": ex[0], "move": ex[0]["played"]})
+    assert g["result"]["loss"] > 0 and not g["result"]["correct"], g
     assert all(a["move"] != e["played"] for e in ex for a in e["acceptable"])  # never the move played
     foreign = {
         **ex[0],
         "budget": {**ex[0]["budget"], "nodes": 10**7},
     }  # the server's budget, not the client's
     assert_error(*call(base, "/api/quiz/grade", {"exercise": foreign, "move": "walk"}), 400, "nodes")
-    # bad input: clear errors, never a 500
-    assert_error(*call(base, "/api/quiz/grade", {"exercise": {"x": 1}, "move": "walk"}), 422, "fields")
+    # bad input: clear errors at once, never a 500 nor a job
+    assert_error(*call(base, "/api/quiz/grade", {"exercise": {"x": 1}, "move": "walk"}), 400, "fields")
     assert_error(*call(base, "/api/quiz/grade", {"exercise": ex[0], "move": "fly"}), 422)
     assert_error(*call(base, "/api/quiz", {"moves": [{"number": 1}]}), 422, "needs")
     assert_error(*call(base, "/api/quiz", {"moves": moves, "player": 2}), 400, "player")
+
+
+@pytest.mark.parametrize(
+    "change, needle",
+    [
+        # the search behind a grade is the server's: the new-user report's depth 40 ran for ever in the server
+        ({"budget": {"nodes": 10**9, "depth": None, "recheck": 4}}, "valued at 100000 nodes"),
+        ({"budget": {"nodes": None, "depth": 40, "recheck": 4}}, "valued at 100000 nodes"),
+        ({"budget": {"nodes": 100_000, "depth": None, "recheck": 100}}, "valued at 100000 nodes"),
+        ({"budget": "lots"}, "valued at 100000 nodes"),
+        ({"depth": 2.5}, "'depth' must be a number"),
+        ({"depth": 10**6}, "'depth' must be in"),
+        ({"number": -1}, "'number'"),
+        ({"player": 2}, "'player'"),
+        ({"best_value": float("inf")}, "'best_value'"),
+        ({"played_loss": float("nan")}, "'played_loss'"),
+        ({"position": "x" * 30_000}, "'position' is over"),
+        ({"best": "w" * 100}, "'best'"),
+        ({"acceptable": [{"move": "walk", "value": 0}] * 100}, "'acceptable'"),
+        ({"acceptable": [{"move": "walk", "value": "a lot"}]}, "'value'"),
+        ({"pv": ["walk"] * 1000}, "'pv'"),
+        ({"pv": [1, 2]}, "'pv'"),
+    ],
+)
+def test_a_grading_request_is_checked_against_the_servers_limits(base, change, needle):
+    """Every number of the exercise a page sends back is checked before any
+    search: a 400 naming the field, no job started."""
+    from patchsolve.review.judge import Budget
+    from patchsolve.web.app import QUIZ_NODES
+
+    exercise = {
+        "number": 1,
+        "player": 0,
+        "position": START.to_text(),
+        "played": "walk",
+        "played_loss": 5,
+        "best": "walk",
+        "best_value": 0,
+        "bound": "estimate",
+        "depth": 2,
+        "acceptable": [],
+        "pv": [],
+        "budget": Budget(nodes=QUIZ_NODES).to_dict(),
+    }
+    status, data = call(base, "/api/quiz/grade", {"exercise": {**exercise, **change}, "move": "walk"})
+    assert_error(status, data, 400, needle)
+
+
+def test_a_discarded_search_frees_the_engine_at_once(base):
+    """The page moved on: the stop ends the job before it answers, so the
+    next search is not refused as busy."""
+    status, job = call(base, "/api/search", {"game": {"moves": []}, "time": 20})
+    assert status == 202, job
+    status, stopped = call(base, f"/api/jobs/{job['id']}/stop", {"discard": True})
+    assert status == 200 and stopped["status"] == "stopped", stopped
+    status, job = call(base, "/api/search", {"game": {"moves": []}, "time": 0.1, "depth": 1})
+    assert status == 202, job
+    assert wait_job(base, job)["status"] == "done"
+    assert_error(*call(base, f"/api/jobs/{job['id']}/stop", {"discard": "yes"}), 400, "discard")

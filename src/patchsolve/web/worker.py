@@ -119,4 +119,26 @@ def _analyze_job(payload, report) -> dict:
     return {**review.to_dict(), "svg": review_svg(review)}
 
 
-JOBS = {"search": _search_job, "analyze": _analyze_job}
+def _quiz_job(payload, report) -> dict:
+    """The exercises of a review's moves (patchsolve.quiz), one thread."""
+    from patchsolve.quiz import exercises_of_moves
+
+    found = exercises_of_moves(
+        payload["moves"],
+        payload["player"],
+        payload["threshold"],
+        count=payload["count"],
+        nodes=payload["nodes"],
+    )
+    return {"exercises": [e.to_dict() for e in found]}
+
+
+def _grade_job(payload, report) -> dict:
+    """An answer to an exercise, valued on its footing (patchsolve.quiz.grade)."""
+    from patchsolve.quiz import exercise_of_dict, grade
+
+    g = grade(exercise_of_dict(payload["exercise"]), payload["move"])
+    return {"move": g.move, "value": g.value, "loss": g.loss, "correct": g.correct, "bound": g.bound}
+
+
+JOBS = {"search": _search_job, "analyze": _analyze_job, "quiz": _quiz_job, "grade": _grade_job}

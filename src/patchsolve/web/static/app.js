@@ -499,6 +499,7 @@ async function stopJob() {
 // -- review ---------------------------------------------------------------------
 
 function startReview() {
+  $("practise").disabled = true;   // until this review has answered: the quiz is made of its moves
   return runJob("/api/analyze", {
     game: state.game, nodes: Math.round(seconds("review-nodes", 1000, 3000000)),
   }, "review");
@@ -526,11 +527,22 @@ async function explainMove(ply, move, where) {
 
 // -- practise the mistakes (patchsolve.quiz) ------------------------------------------
 
+// a quiz or grading job, waited for: its result (an Error when it fails or is stopped)
+async function jobResult(path, body) {
+  let job = await api(path, body);
+  while (job.status === "running") {
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    job = await api(`/api/jobs/${job.id}`);
+  }
+  if (job.status !== "done") throw new Error(job.error || `the ${job.kind} job was ${job.status}`);
+  return job.result;
+}
+
 async function startQuiz() {
   if (!state.review) return;
   const player = $("practise-player").value;
   try {
-    const q = await api("/api/quiz", {
+    const q = await jobResult("/api/quiz", {
       moves: state.review.moves, threshold: parseFloat($("threshold").value) || 0,
       player: player === "" ? null : parseInt(player, 10),
     });
@@ -554,7 +566,7 @@ function showExercise() {
 async function checkAnswer() {
   const q = state.quiz, e = q.exercises[q.k];
   try {
-    const g = await api("/api/quiz/grade", { exercise: e, move: $("quiz-move").value.trim() });
+    const g = await jobResult("/api/quiz/grade", { exercise: e, move: $("quiz-move").value.trim() });
     q.answered += 1;
     if (g.correct) q.found += 1;
     $("quiz-result").textContent = g.correct
@@ -662,7 +674,7 @@ const GAME_CONTROLS = ["best", "walk", "undo", "redo", "new-game", "review", "lo
 
 function lockGame(on) {
   for (const id of GAME_CONTROLS) {
-    $(id).disabled = on;
+    $(id).disabled = on || (id === "practise" && !state.review);
     if (on) $(id).dataset.title = $(id).title;
     $(id).title = on ? SETUP_LOCKED : ($(id).dataset.title ?? $(id).title);
   }
