@@ -39,7 +39,7 @@ class HeadTimeoutProtocol(H11Protocol):
 
     _head_timer: asyncio.TimerHandle | None = None
 
-    def connection_made(self, transport) -> None:  # type: ignore[override]
+    def connection_made(self, transport) -> None:
         """A new connection: its first request head is due within HEAD_TIMEOUT."""
         super().connection_made(transport)
         self._arm_head_timer()
