@@ -117,6 +117,26 @@ def test_load_a_record_a_position_and_refuse_garbage(base):
     assert_error(*call(base, "/api/load", {"text": ""}), 422, "no position")
 
 
+def test_a_record_with_variations_loads_as_a_tree_and_is_written_back(base):
+    from patchsolve import GameTree
+
+    tree = GameTree.from_text(GOLDEN.read_text())
+    first = tree.root.children[0]
+    tree.add(tree.add(first, "walk"), "walk")
+    status, v = call(base, "/api/load", {"text": tree.to_text()})
+    assert status == 200, v
+    assert v["tree"] == tree.to_dict() and v["length"] == len(tree.main_line())  # the main line's end
+    status, r = call(base, "/api/record", {"tree": v["tree"]})
+    assert status == 200 and GameTree.from_text(r["record"]) == tree
+    assert "(walk walk)" in r["record"]
+    # a malformed tree is a clear error
+    bad = {"start": None, "nodes": [{"parent": 3, "move": "walk"}]}
+    assert_error(*call(base, "/api/record", {"tree": bad}), 422, "earlier node")
+    assert_error(*call(base, "/api/record", {"tree": []}), 400, "'tree'")
+    many = {"start": None, "nodes": [{"parent": k, "move": "walk"} for k in range(2001)]}
+    assert_error(*call(base, "/api/record", {"tree": many}), 422, "at most 2000")
+
+
 @pytest.mark.parametrize(
     "path,body,status,needle",
     [

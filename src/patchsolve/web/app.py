@@ -292,9 +292,17 @@ async def api_play(request: Request):
 
 
 async def api_load(request: Request):
-    """A game record, position or board text read; its view."""
+    """A game record (variations and all), position or board text read:
+    the view of its main line's end, and the whole tree (``tree``)."""
     data = await read_json(request)
-    return JSONResponse(views.view(views.load_text(text(data, "text"))))
+    tree = views.load_text(text(data, "text"))
+    return JSONResponse({**views.view(tree.main_line()), "tree": tree.to_dict()})
+
+
+async def api_record(request: Request):
+    """The game record of a tree the page holds, variations and all."""
+    data = await read_json(request)
+    return JSONResponse({"record": views.tree_of(data.get("tree")).to_text()})
 
 
 async def api_new(request: Request):
@@ -482,6 +490,7 @@ def create_app(allowed_hosts=LOOPBACK_NAMES) -> Starlette:
         Route("/api/game", api_game, methods=["POST"]),
         Route("/api/play", api_play, methods=["POST"]),
         Route("/api/load", api_load, methods=["POST"]),
+        Route("/api/record", api_record, methods=["POST"]),
         Route("/api/new", api_new, methods=["POST"]),
         Route("/api/setup", api_setup, methods=["POST"]),
         Route("/api/search", api_search, methods=["POST"]),

@@ -15,8 +15,10 @@ from patchsolve.errors import IllegalMoveError, NotationError, PatchsolveError
 from patchsolve.game import Game
 from patchsolve.patches import BOARD, PATCHES
 from patchsolve.position import Position
+from patchsolve.tree import GameTree
 
 MAX_MOVES = 400  # a Patchwork game has well under 100
+MAX_TREE = 2000  # moves of a game with its variations
 MAX_TEXT = 20_000  # characters of a position text or game record
 # where render.position_svg draws each quilt, for the page's click targets
 QUILT_ORIGINS = ((20, 64), (340, 64))
@@ -42,11 +44,26 @@ def looks_like_record(text: str) -> bool:
     return False
 
 
-def load_text(text: str) -> Game:
-    """A game record or a position text (then a game with no moves)."""
+def load_text(text: str) -> GameTree:
+    """A game record, variations and all, or a position text (then a game
+    with no moves)."""
     if looks_like_record(text) and not looks_like_board(text):
-        return Game.from_text(text)
-    return Game(read_position(text))
+        tree = GameTree.from_text(text)
+        if len(tree) > MAX_TREE:
+            raise BadRequest(f"at most {MAX_TREE} moves, variations included")
+        return tree
+    return GameTree(read_position(text))
+
+
+def tree_of(data) -> GameTree:
+    """The game tree a request describes (``GameTree.to_dict``'s form:
+    ``{"start": text or null, "nodes": [{"parent", "move"}, ...]}``)."""
+    if not isinstance(data, dict):
+        raise BadRequest("'tree' must be an object {start, nodes}")
+    start = data.get("start")
+    if start is not None and (not isinstance(start, str) or len(start) > MAX_TEXT):
+        raise BadRequest(f"'tree.start' must be a position text of at most {MAX_TEXT} characters, or null")
+    return GameTree.from_dict(data, max_nodes=MAX_TREE)
 
 
 def game_of(data) -> Game:
