@@ -63,12 +63,47 @@ def test_game_view_of_the_start_and_after_moves(base):
     assert ps.Position.from_text(v["position"]) == START
     assert set(v["legal"]) == {str(m) for m in START.legal_moves()}
     assert v["to_move"] == 0 and v["ply"] == 0 and v["length"] == 0
-    xml.dom.minidom.parseString(v["svg"])
+    for part in [*v["parts"]["quilts"], v["parts"]["track"], v["parts"]["next"]]:
+        xml.dom.minidom.parseString(part)
     move = next(m for m in v["legal"] if m != "walk")
     status, v2 = call(base, "/api/game", {"game": {"start": v["start"], "moves": ["walk", move]}, "ply": 1})
     assert status == 200 and v2["ply"] == 1 and v2["length"] == 2
     assert ps.Position.from_text(v2["position"]) == START.play("walk")
     assert Game.from_text(v2["record"]).moves == (START.legal_moves()[0], START.play("walk").parse_move(move))
+
+
+def test_the_views_geometry_says_where_the_parts_draw_squares_and_tokens(base):
+    """The page lays its ghosts and click targets by the view's geometry:
+    checked against the drawn parts (a patch's square, each time token)."""
+    game = Game.read(GOLDEN)
+    status, v = call(base, "/api/game", {"game": {"moves": [str(m) for m in game.moves]}, "ply": 20})
+    assert status == 200, v
+    g, pos = v["geometry"], game.position(20)
+    assert v["movers"] == [game.position(i).to_move for i in range(len(game))]
+    for p in (0, 1):
+        doc = xml.dom.minidom.parseString(v["parts"]["quilts"][p])
+        drawn = {
+            (float(r.getAttribute("x")), float(r.getAttribute("y")))
+            for r in doc.getElementsByTagName("rect")
+            if r.getAttribute("stroke") == "#333"  # a covered square
+        }
+        covered = {
+            (g["quilt"][0] + (sq % 9) * g["cell"], g["quilt"][1] + (sq // 9) * g["cell"])
+            for sq in range(81)
+            if pos.quilt(p) >> sq & 1
+        }
+        assert drawn == covered and covered
+    doc = xml.dom.minidom.parseString(v["parts"]["track"])
+    for c in doc.getElementsByTagName("circle"):
+        titles = c.getElementsByTagName("title")
+        if titles and titles[0].firstChild.data.startswith("player"):
+            p, t = (
+                int(titles[0].firstChild.data.split()[1]),
+                pos.time(int(titles[0].firstChild.data.split()[1])),
+            )
+            x = g["track"][0] + (t % g["per_row"]) * g["space"] + g["space"] / 2
+            y = g["track"][1] + (t // g["per_row"]) * g["row"] + g["space"] / 2
+            assert abs(float(c.getAttribute("cx")) - x) <= 3 and float(c.getAttribute("cy")) == y
 
 
 def test_play_a_move_and_branch_from_an_earlier_ply(base):
@@ -125,6 +160,8 @@ def test_a_record_with_variations_loads_as_a_tree_and_is_written_back(base):
     tree.add(tree.add(first, "walk"), "walk")
     status, v = call(base, "/api/load", {"text": tree.to_text()})
     assert status == 200, v
+    movers = [n.parent.position.to_move for n in tree.nodes() if n.parent is not None]
+    assert [n.pop("player") for n in v["tree"]["nodes"]] == movers  # who made each move
     assert v["tree"] == tree.to_dict() and v["length"] == len(tree.main_line())  # the main line's end
     status, r = call(base, "/api/record", {"tree": v["tree"]})
     assert status == 200 and GameTree.from_text(r["record"]) == tree

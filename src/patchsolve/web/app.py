@@ -296,7 +296,7 @@ async def api_load(request: Request):
     the view of its main line's end, and the whole tree (``tree``)."""
     data = await read_json(request)
     tree = views.load_text(text(data, "text"))
-    return JSONResponse({**views.view(tree.main_line()), "tree": tree.to_dict()})
+    return JSONResponse({**views.view(tree.main_line()), "tree": views.tree_json(tree)})
 
 
 async def api_record(request: Request):
