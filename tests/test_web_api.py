@@ -805,3 +805,38 @@ def test_a_discarded_search_frees_the_engine_at_once(base):
     assert status == 202, job
     assert wait_job(base, job)["status"] == "done"
     assert_error(*call(base, f"/api/jobs/{job['id']}/stop", {"discard": "yes"}), 400, "discard")
+
+
+# -- serve --lan: the access token ---------------------------------------------------------------
+
+
+def test_a_server_with_a_token_refuses_requests_without_it():
+    from patchsolve.web import serving_in_thread
+    from patchsolve.web.app import token_cookie
+
+    token = "s3cret-token-for-this-test"
+    with serving_in_thread("127.0.0.1", 0, token=token) as (url, _server):
+        port = int(url.rsplit(":", 1)[1])
+        for path in ("/", "/static/app.js", "/api/patches"):
+            assert_error(*call(url, path), 401, "access token")
+            assert_error(*call(url, path, headers={"X-Patchsolve-Token": "guess"}), 403, "wrong access token")
+            assert call(url, path, headers={"X-Patchsolve-Token": token})[0] == 200
+        assert_error(*call(url, "/api/patches", headers={"Cookie": f"{token_cookie(port)}=guess"}), 403)
+        assert call(url, "/api/patches", headers={"Cookie": f"{token_cookie(port)}={token}"})[0] == 200
+        assert_error(*call(url, "/api/patches?token=nope"), 403)
+        # a foreign Host is refused first, token or not (DNS rebinding)
+        status, data = call(
+            url, "/api/patches", headers={"X-Patchsolve-Token": token, "Host": "evil.example"}
+        )
+        assert_error(status, data, 400, "not served here")
+        # the address printed carries the token once: the page sets the cookie and drops it from the address
+        import http.client
+
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        conn.request("GET", f"/?token={token}")
+        r = conn.getresponse()
+        assert r.status == 303 and r.getheader("location") == "/"
+        cookie = r.getheader("set-cookie")
+        assert cookie.startswith(f"{token_cookie(port)}={token};") and "HttpOnly" in cookie
+        assert "SameSite=Strict" in cookie
+        conn.close()

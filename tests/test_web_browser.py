@@ -741,3 +741,30 @@ def test_the_page_answers_only_json_errors_it_can_show(page):
     )
     assert status == 422 and data["error"] in text_of(driver, "message")
     assert json.dumps(data).count("Traceback") == 0
+
+
+@pytest.mark.parametrize("size", ["phone", "laptop"])
+def test_the_lan_access_token_is_refused_and_accepted(browser, size):
+    """serve --lan: the page and its API answer only a browser that came by
+    the address printed (the token then rides in a cookie, out of the address bar)."""
+    from patchsolve.web import serving_in_thread
+
+    driver = open_page(browser, size)
+    token = f"token-for-the-{size}"
+    with serving_in_thread("127.0.0.1", 0, token=token) as (lan, _server):
+        driver.delete_all_cookies()
+        driver.get(lan + "/")
+        assert json.loads(driver.find_element(By.TAG_NAME, "body").text)["error"].startswith(
+            "this server needs its access token"
+        )
+        driver.get(lan + "/?token=a-guess")
+        assert json.loads(driver.find_element(By.TAG_NAME, "body").text) == {"error": "wrong access token"}
+        driver.get(lan + f"/?token={token}")
+        wait(driver, lambda d: d.execute_script("return !!(window.patchsolve && patchsolve.state.view)"))
+        assert driver.current_url == lan + "/"  # the token left the address bar
+        press(driver, by_id(driver, "walk"))  # the API answers the page
+        wait(driver, lambda d: len(moves_listed(d)) == 1 and "walk" in moves_listed(d)[0])
+        no_sideways_scroll(driver)
+        status, data = call(lan, "/api/patches")  # and nobody without the token
+        assert status == 401
+    driver.delete_all_cookies()

@@ -2,7 +2,8 @@
 
 Every answer of ``/api/...`` is JSON; an error is ``{"error": "..."}`` with
 status 400 (malformed request, JSON nested too deeply, a foreign Host), 404,
-405, 408 (a body that did not arrive within ``BODY_TIMEOUT`` seconds; a
+401/403 (``serve --lan``: a request without the access token, or with
+another), 405, 408 (a body that did not arrive within ``BODY_TIMEOUT`` seconds; a
 request head that did not within ``protocol.HEAD_TIMEOUT``, its connection
 then closed), 409
 (engine busy), 413 (body too large), 415 (a body not declared JSON), 422 (a
@@ -16,6 +17,7 @@ without a word. Every answer forbids framing (``X-Frame-Options: DENY``,
 from __future__ import annotations
 
 import asyncio
+import hmac
 import json
 import re
 import sys
@@ -454,6 +456,80 @@ class HostCheck:
         await self.app(scope, receive, send)
 
 
+TOKEN_HEADER = "x-patchsolve-token"
+
+
+def token_cookie(port) -> str:
+    """The cookie that carries the access token of the server on ``port``
+    (one name a port: two servers on one machine keep theirs apart)."""
+    return f"patchsolve_token_{port}"
+
+
+class TokenCheck:
+    """With a ``token`` (``patchsolve serve --lan``), refuse every request
+    that does not carry it: 401 without one, 403 with another. The address
+    printed for the phone carries it once in ``?token=``; the page's answer
+    then sets it as a cookie (HttpOnly, SameSite=Strict) and sends the
+    browser on to the bare address, so the token leaves the address bar and
+    every later request (the page, its files, the API) carries the cookie.
+    A script may send it as the ``X-Patchsolve-Token`` header instead."""
+
+    def __init__(self, app, token):
+        self.app, self.token = app, token
+
+    def _given(self, scope) -> tuple[str | None, bool]:
+        """The token the request carries, and whether it came in the query."""
+        from http.cookies import SimpleCookie
+        from urllib.parse import parse_qs
+
+        headers = dict(scope["headers"])
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("token")
+        if query:
+            return query[0], True
+        if TOKEN_HEADER.encode() in headers:
+            return headers[TOKEN_HEADER.encode()].decode("latin-1"), False
+        cookie = SimpleCookie()
+        try:
+            cookie.load(headers.get(b"cookie", b"").decode("latin-1"))
+        except Exception:  # a malformed cookie header is a request without the token
+            return None, False
+        port = (scope.get("server") or ("", 0))[1]
+        morsel = cookie.get(token_cookie(port))
+        return (morsel.value if morsel else None), False
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http" or self.token is None:
+            await self.app(scope, receive, send)
+            return
+        given, in_query = self._given(scope)
+        if given is None or not hmac.compare_digest(given.encode("utf-8", "replace"), self.token.encode()):
+            status = 401 if given is None else 403
+            words = (
+                "this server needs its access token: open the address 'patchsolve serve --lan' printed"
+                if given is None
+                else "wrong access token"
+            )
+            await JSONResponse({"error": words}, status_code=status)(scope, receive, send)
+            return
+        if not in_query:
+            await self.app(scope, receive, send)
+            return
+        port = (scope.get("server") or ("", 0))[1]
+        cookie = f"{token_cookie(port)}={self.token}; Path=/; HttpOnly; SameSite=Strict".encode()
+        if scope["method"] == "GET" and scope["path"] == "/":  # the token leaves the address bar
+            headers = [(b"location", b"/"), (b"set-cookie", cookie), (b"cache-control", b"no-store")]
+            await send({"type": "http.response.start", "status": 303, "headers": headers})
+            await send({"type": "http.response.body", "body": b""})
+            return
+
+        async def send_with_cookie(message):
+            if message["type"] == "http.response.start":
+                message = dict(message, headers=list(message.get("headers", [])) + [(b"set-cookie", cookie)])
+            await send(message)
+
+        await self.app(scope, receive, send_with_cookie)
+
+
 SECURITY_HEADERS = [
     (b"x-frame-options", b"DENY"),
     (b"content-security-policy", b"frame-ancestors 'none'"),
@@ -482,8 +558,9 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-def create_app(allowed_hosts=LOOPBACK_NAMES) -> Starlette:
-    """The app; ``allowed_hosts`` are the Host names it answers (None: any)."""
+def create_app(allowed_hosts=LOOPBACK_NAMES, token: str | None = None) -> Starlette:
+    """The app; ``allowed_hosts`` are the Host names it answers (None: any);
+    with a ``token`` every request must carry it (see :class:`TokenCheck`)."""
     routes = [
         Route("/", index),
         Route("/api/patches", api_patches),
@@ -511,7 +588,11 @@ def create_app(allowed_hosts=LOOPBACK_NAMES) -> Starlette:
         Exception: on_crash,
     }
     allowed = None if allowed_hosts is None else tuple(h.lower() for h in allowed_hosts)
-    middleware = [Middleware(SecurityHeaders), Middleware(HostCheck, allowed=allowed)]
+    middleware = [
+        Middleware(SecurityHeaders),
+        Middleware(HostCheck, allowed=allowed),  # a foreign Host first: 400, whatever it carries
+        Middleware(TokenCheck, token=token),
+    ]
     app = Starlette(routes=routes, exception_handlers=handlers, middleware=middleware)
     app.state.jobs = JobRunner()
     return app
