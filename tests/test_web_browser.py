@@ -211,16 +211,34 @@ def no_sideways_scroll(driver):
     assert not off, f"controls off the screen at {driver.size}: {off}"
 
 
-def screenshot(driver, name):
-    """A screenshot for the manual (docs/web.md), taken by the flows below.
-    Only with PATCHSOLVE_SCREENSHOTS=1 (benchmarks/tools/web_screenshot.py): CI does not rewrite the docs."""
+def screenshot(driver, name, show=None):
+    """A screenshot for the manual (docs/web.md), taken by the flows below with
+    the element ``show`` scrolled to the bottom of the screen (else the top of
+    the page). Only with PATCHSOLVE_SCREENSHOTS=1 (benchmarks/tools/web_screenshot.py
+    runs the flows so): CI does not rewrite the manual's pictures."""
     import os
 
     if os.environ.get("PATCHSOLVE_SCREENSHOTS") != "1":
         return
     SCREENS.mkdir(parents=True, exist_ok=True)
-    js(driver, "window.scrollTo(0, 0)")
-    driver.save_screenshot(str(SCREENS / f"{name}-{driver.size}.png"))
+    if show:
+        js(
+            driver,
+            "window.scrollTo(0, 0); document.getElementById(arguments[0]).scrollIntoView({block: 'end'})",
+            show,
+        )
+    else:
+        js(driver, "window.scrollTo(0, 0)")
+    out = SCREENS / f"{name}-{driver.size}.png"
+    driver.save_screenshot(str(out))
+    try:  # 256 colours: a page of flat colours loses nothing visible, and the file a third of its size
+        from PIL import Image
+
+        Image.open(out).convert("RGB").quantize(colors=256, method=Image.Quantize.MEDIANCUT).save(
+            out, optimize=True
+        )
+    except ImportError:
+        pass
 
 
 # -- every screen size: the flows -----------------------------------------------------------------
@@ -303,7 +321,7 @@ def test_try_a_variation_and_come_back_to_the_main_line_with_nothing_lost(browse
     assert tree.main_line() == game and len(tree) == len(game) + 1
     assert current_line(driver) == [str(m) for m in game.moves[:10]] + [str(other)]
     assert driver.find_elements(By.CSS_SELECTOR, "#move-list .variation .mv.current")
-    screenshot(driver, "variation")
+    screenshot(driver, "variation", show="moves-panel")
     # back to the main line: its move 11, clicked in the list
     press(driver, driver.find_elements(By.CSS_SELECTOR, "#move-list .line.main > .mv")[11])
     wait(driver, lambda d: text_of(d, "ply-info") == f"move 11 of {len(game)}")
@@ -338,7 +356,7 @@ def test_review_then_practise_the_mistakes_on_the_board(browser, size):
         driver, "return Array.from(document.querySelectorAll('#move-list .mv .mark'), e => e.className)"
     )
     assert len(marks) == len(judged)
-    screenshot(driver, "review")
+    screenshot(driver, "review", show="review-graph")
     if not any(m["loss"] > 2 for m in review["moves"]):
         pytest.skip("nothing lost more than 2 points at this budget")
     press(driver, by_id(driver, "practise"))

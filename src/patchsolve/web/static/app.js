@@ -68,9 +68,10 @@ function showView(view) {
 }
 
 function drawStatus() {
-  const v = state.view, tree = state.tree;
+  const v = shownView(), tree = state.tree;
   const ply = tree.ply(state.current), end = tree.ply(tree.lineEnd(state.current));
-  $("ply-info").textContent = `move ${ply} of ${end}` + (tree.isMain(state.current) ? "" : " (a variation)");
+  $("ply-info").textContent = state.quiz ? `the exercise: before move ${state.quiz.exercises[state.quiz.k].number}`
+    : `move ${ply} of ${end}` + (tree.isMain(state.current) ? "" : " (a variation)");
   // the score if the game ended now is noise at the start (both about -160)
   const started = v.fields.time[0] + v.fields.time[1] > 0;
   if (v.is_over) setStatus(`Game over: ${v.outcome}`);
@@ -80,8 +81,8 @@ function drawStatus() {
   }
   $("mode").textContent = state.play ? `playing level ${state.play.level}: the engine is player ${state.play.engine}`
     : state.quiz ? "quiz" : "analysis";
-  $("promote").disabled = tree.isMain(state.current);
-  $("delete").disabled = state.current === 0;
+  $("promote").disabled = tree.isMain(state.current) || !!state.quiz;
+  $("delete").disabled = state.current === 0 || !!state.quiz;
   $("undo").disabled = state.current === 0;
   $("first").disabled = state.current === 0;
   $("redo").disabled = tree.node(state.current).children.length === 0;

@@ -234,6 +234,11 @@ export function showGrade(job, g) {
     : `${g.move} loses ${g.loss.toFixed(1)} points (${fmt(g.value)} against ${fmt(e.best_value)}, ${g.bound}); try again or Show the answer`;
   $("quiz-result").className = "message " + (g.correct ? "ok" : "error");
   $("quiz-score").textContent = `found ${q.found} of ${q.answered} answered`;
+  // the patch goes back to the hand; a move found is drawn where it was played
+  state.selected = null;
+  state.hover = null;
+  if (g.correct) q.reveal = { move: g.move, label: fmt(g.value), kind: "best" };
+  redrawQuiz();
 }
 
 export function showAnswer() {
