@@ -339,7 +339,10 @@ def test_review_then_practise_the_mistakes_on_the_board(browser, size):
     dot per judged move, coloured by class); the quiz shows the exercise on
     the board, the answer is played there and graded, and the game is untouched."""
     driver = open_page(browser, size)
-    game = Game.read(GOLDEN)
+    whole = Game.read(GOLDEN)
+    game = Game(
+        whole.position(16), whole.moves[16:36]
+    )  # twenty moves: few exercises, each a 100,000-node measure
     load(driver, game.to_text())
     before = tree_of(driver)
     type_into(driver, "review-nodes", 2000)
@@ -360,7 +363,7 @@ def test_review_then_practise_the_mistakes_on_the_board(browser, size):
     if not any(m["loss"] > 2 for m in review["moves"]):
         pytest.skip("nothing lost more than 2 points at this budget")
     press(driver, by_id(driver, "practise"))
-    wait(driver, lambda d: text_of(d, "quiz-title").startswith("Exercise 1 of"), timeout=60)
+    wait(driver, lambda d: text_of(d, "quiz-title").startswith("Exercise 1 of"), timeout=120)
     exercise = js(driver, "return patchsolve.state.quiz.exercises[0]")
     shown = js(driver, "return patchsolve.state.quiz.view.position")
     assert ps.Position.from_text(shown) == ps.Position.from_text(exercise["position"])

@@ -50,7 +50,9 @@ export function startJob(purpose, path, body, node = null) {
     } catch (e) {
       if (state.job === job) state.job = null;
       $("stop").disabled = state.job === null;
-      message(e.message, "error");
+      // another page's job holds the engine: an analysis tries again in a moment, quietly
+      if (ANALYSIS.has(purpose) && e.status === 409) setTimeout(scheduleAnalysis, 1000);
+      else message(e.message, "error");
       return null;
     }
   });
@@ -82,7 +84,7 @@ export function cancelJob() {
 export async function stopJob() {
   const job = state.job;
   if (!job || job.id === null) return;
-  if (job.purpose === "live") setLive(false);   // Stop means the engine stops, not just this position
+  if (job.purpose === "live" && state.live) { setLive(false); return; }   // Stop means the engine stops
   try { await api(`/api/jobs/${job.id}/stop`, {}); } catch (e) { /* already finished */ }
 }
 
@@ -326,7 +328,7 @@ export function setLive(on) {
   $("live").textContent = on ? "Analyse: on" : "Analyse: off";
   $("live").classList.toggle("on", on);
   if (on) scheduleAnalysis();
-  else if (state.job && state.job.purpose === "live") stopJob();
+  else if (state.job && state.job.purpose === "live") stopJob();   // live is off now: this stops the job
 }
 
 // analyse the position shown, a moment after the page settles on it (stepping
