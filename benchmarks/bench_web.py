@@ -158,7 +158,7 @@ def hostile_phase(port, token_port):
         "the right token": (token_port, "GET", "/api/patches", None, {"X-Patchsolve-Token": TOKEN}),
         "body over 256 KiB": (port, "POST", "/api/load", big, {}),
         "JSON nested 100,000 deep": (port, "POST", "/api/game", nested, {}),
-        "grade at depth 40": (
+        "grade at a budget of 10^9 nodes": (
             port,
             "POST",
             "/api/quiz/grade",
@@ -176,6 +176,7 @@ def hostile_phase(port, token_port):
                     "depth": 40,
                     "acceptable": [],
                     "pv": [],
+                    "budget": {"nodes": 10**9, "depth": None, "recheck": 4},
                 },
                 "move": "walk",
             },
