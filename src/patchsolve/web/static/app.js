@@ -333,8 +333,13 @@ async function jobDone(job, status) {
   else if (job.purpose === "engine-move") {
     if (job.node === state.current && engineToMove() && r && r.best_move) await engineMoved(job.node, r.best_move);
   } else if (job.purpose === "review") showReview(r, job.nodes);
-  else if (job.purpose === "quiz") { if (r) await quizReady(r); }
-  else if (job.purpose === "grade") { if (r) showGrade(job, r); }
+  else if (job.purpose === "quiz") {
+    if (r) await quizReady(r);
+    else message(`making the exercises was ${status.status} before it finished: try again`, "error");
+  } else if (job.purpose === "grade") {
+    if (r) showGrade(job, r);
+    else if (state.quiz) $("quiz-result").textContent = `the grading was ${status.status} before it finished: try again`;
+  }
 }
 
 function engineFree() {

@@ -28,10 +28,12 @@ export function seconds(id, lo, hi) {
 
 export function engineBusy() { return state.job !== null && !ANALYSIS.has(state.job.purpose); }
 
-// Start a job about `node` (null: about nothing on the board). An analysis
-// job running is discarded first; another job running refuses the new one
-// (an analysis is then simply not started). Resolves to the job, or null.
-export function startJob(purpose, path, body, node = null) {
+// Start a job about `node` (null: about nothing on the board), with `extra`
+// facts the answer needs (set before the request: a fast job may be done by
+// the time the server first answers). An analysis job running is discarded
+// first; another job running refuses the new one (an analysis is then simply
+// not started). Resolves to the job, or null.
+export function startJob(purpose, path, body, node = null, extra = {}) {
   return serial(async () => {
     const running = state.job;
     if (running && !ANALYSIS.has(running.purpose)) {
@@ -39,7 +41,7 @@ export function startJob(purpose, path, body, node = null) {
       return null;
     }
     if (running) await discard(running);
-    const job = { id: null, purpose, node, cancelled: false, line: body && body.game ? body.game.moves.length : 0 };
+    const job = { id: null, purpose, node, cancelled: false, ...extra };
     state.job = job;
     $("stop").disabled = false;
     try {
@@ -351,7 +353,5 @@ export async function analyse(purpose) {
   const lines = parseInt($("lines").value, 10), time = seconds("think-time", 0.05, 30);
   const body = { game: { start: state.tree.start, moves: state.tree.moves(state.current) }, engine: $("engine").value,
     time, top: lines };
-  const job = await startJob(purpose, "/api/search", body, state.current);
-  if (job) { job.lines = lines; job.time = time; }
-  return job;
+  return startJob(purpose, "/api/search", body, state.current, { lines, time });
 }

@@ -17,11 +17,10 @@ export async function startReview() {
   const nodes = state.tree.mainLine();
   if (nodes.length < 2) { message("the main line has no moves to review", "error"); return; }
   $("practise").disabled = true;   // until this review has answered: the quiz is made of its moves
-  const job = await startJob("review", "/api/analyze", {
+  await startJob("review", "/api/analyze", {
     game: { start: state.tree.start, moves: nodes.slice(1).map((id) => state.tree.node(id).move) },
     nodes: Math.round(seconds("review-nodes", 1000, 3000000)),
-  });
-  if (job) job.nodes = nodes;
+  }, null, { nodes });
 }
 
 // the review answered (or was stopped with the moves done so far)
@@ -220,8 +219,7 @@ async function showExercise() {
 export async function gradeAnswer(move) {
   const q = state.quiz, e = q.exercises[q.k];
   $("quiz-result").textContent = `grading ${move}\u2026`;
-  const job = await startJob("grade", "/api/quiz/grade", { exercise: e, move });
-  if (job) job.exercise = q.k;
+  await startJob("grade", "/api/quiz/grade", { exercise: e, move }, null, { exercise: q.k });
 }
 
 export function showGrade(job, g) {
