@@ -91,11 +91,13 @@ class Sampler(threading.Thread):
     def __init__(self, port, headers=None):
         super().__init__(daemon=True)
         self.port, self.headers, self.times, self.statuses = port, headers or {}, [], Counter()
+        self.at: list[float] = []  # when each answer was asked for (time.monotonic())
         self.stop = threading.Event()
 
     def run(self):
         while not self.stop.is_set():
             t0 = time.perf_counter()
+            self.at.append(time.monotonic())
             try:
                 status, _ = request(self.port, "GET", "/api/patches", headers=self.headers, timeout=10)
             except OSError as e:
@@ -222,6 +224,15 @@ def latency(times):
     }
 
 
+def when(at: float, phases) -> str:
+    """``at`` as seconds into the phase it fell in."""
+    before = [p for p in phases if p[1] <= at]
+    if not before:
+        return f"the start of the {phases[0][0]}"
+    name, start = max(before, key=lambda p: p[1])
+    return f"{at - start:.1f} s into the {name}"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "web_server.md")
@@ -243,7 +254,10 @@ def main():
         t0 = time.monotonic()
         searches = search_phase(port)
         search_time = time.monotonic() - t0
+        phases = [("20 searches", t0)]
+        phases.append(("hostile requests", time.monotonic()))
         hostile = hostile_phase(port, token_port)
+        phases.append(("stalled connections", time.monotonic()))
         slow = slow_phase(port, HEAD_TIMEOUT, BODY_TIMEOUT)
         sampler.stop.set()
         sampler.join()
@@ -291,6 +305,13 @@ def main():
         "",
         f"{lat['answers']} answers, statuses {dict(sampler.statuses)}: median {lat['median']:.1f} ms, "
         f"95th percentile {lat['p95']:.1f} ms, max {lat['max']:.1f} ms (target: within 50 ms).",
+        "",
+        "The five slowest answers, and when: "
+        + "; ".join(
+            f"{ms:.1f} ms at {when(at, phases)}"
+            for ms, at in sorted(zip(sampler.times, sampler.at), reverse=True)[:5]
+        )
+        + ".",
         "",
         "Server stderr: " + ("(empty)" if not err.strip() else f"\n\n```text\n{err.strip()[:2000]}\n```"),
         "",

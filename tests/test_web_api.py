@@ -840,3 +840,29 @@ def test_a_server_with_a_token_refuses_requests_without_it():
         assert cookie.startswith(f"{token_cookie(port)}={token};") and "HttpOnly" in cookie
         assert "SameSite=Strict" in cookie
         conn.close()
+
+
+def test_the_search_process_runs_at_a_lower_priority_than_the_server():
+    """The searches yield the CPU to the server (benchmarks/results/web_server.md: its answers stay fast)."""
+    import os
+    import sys
+
+    from patchsolve.web.jobs import JobRunner
+    from patchsolve.web.worker import NICENESS
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("reads /proc")
+    runner = JobRunner()
+    try:
+        job = runner.submit(
+            "search", {"position": START.to_text(), "engine": "alphabeta", "time": 0.05, "depth": 1}, 1
+        )
+        deadline = time.monotonic() + 30
+        while job.status == "running":
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        stat = open(f"/proc/{runner._proc.pid}/stat").read()
+        nice = int(stat.rsplit(")", 1)[1].split()[16])
+        assert nice == min(19, os.nice(0) + NICENESS)
+    finally:
+        runner.kill()
