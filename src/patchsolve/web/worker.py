@@ -11,16 +11,14 @@ Messages from the child: ("progress", dict), ("done", dict), ("error", str).
 
 from __future__ import annotations
 
+import os
 import time
-
 
 NICENESS = 5  # the search process yields the CPU to the server's: pages answer while it searches
 
 
 def worker_main(conn) -> None:
     """Serve jobs from ``conn`` until it closes (at a lower priority than the server)."""
-    import os
-
     try:
         os.nice(NICENESS)
     except (AttributeError, OSError):  # no nice() (Windows), or not allowed: run as it is
