@@ -1,10 +1,11 @@
 """The manual's screenshots of the web app (docs/web.md), taken by the browser
 tests' own flows at each screen size (tests/test_web_browser.py, with
 PATCHSOLVE_SCREENSHOTS=1): the board with the engine's best move drawn on it
-(``analysis-*.png``), a variation beside the main line (``variation-*.png``),
-a review with its graph (``review-*.png``) and the quiz on the board
-(``quiz-*.png``), each at phone, tablet and laptop size, into
-docs/_static/web/. Needs the [webtest] extra and Debian's chromium +
+(``analysis-*.png``, at phone, tablet and laptop size), a variation beside
+the main line and a review with its graph (``variation-*.png``,
+``review-*.png``, phone and laptop) and the quiz on the board
+(``quiz-phone.png``), into docs/_static/web/ (the ones docs/web.md shows:
+tests/test_web_browser.py's MANUAL_SHOTS). Needs the [webtest] extra and Debian's chromium +
 chromium-driver. Fails when a picture is over 200 KB.
 
     python benchmarks/tools/web_screenshot.py
