@@ -25,6 +25,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -174,6 +175,9 @@ def run_serve(line: str, folder: Path):
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as r:
                     page = r.status
                     break
+            except urllib.error.HTTPError as e:  # --lan: refused without its access token
+                page = e.code
+                break
             except OSError:
                 time.sleep(0.2)
         os.killpg(proc.pid, signal.SIGINT)
@@ -182,8 +186,9 @@ def run_serve(line: str, folder: Path):
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
-    assert page == 200, err
-    assert "serving on" in err and "Traceback" not in err, err
+    assert page == (401 if "--lan" in words else 200), err
+    assert ("serving to the local network" if "--lan" in words else "serving on") in err, err
+    assert "Traceback" not in err, err
 
 
 @pytest.mark.parametrize("name, line, setup", EXAMPLES, ids=[f"{n}: {line}"[:90] for n, line, _ in EXAMPLES])

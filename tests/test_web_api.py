@@ -63,12 +63,47 @@ def test_game_view_of_the_start_and_after_moves(base):
     assert ps.Position.from_text(v["position"]) == START
     assert set(v["legal"]) == {str(m) for m in START.legal_moves()}
     assert v["to_move"] == 0 and v["ply"] == 0 and v["length"] == 0
-    xml.dom.minidom.parseString(v["svg"])
+    for part in [*v["parts"]["quilts"], v["parts"]["track"], v["parts"]["next"]]:
+        xml.dom.minidom.parseString(part)
     move = next(m for m in v["legal"] if m != "walk")
     status, v2 = call(base, "/api/game", {"game": {"start": v["start"], "moves": ["walk", move]}, "ply": 1})
     assert status == 200 and v2["ply"] == 1 and v2["length"] == 2
     assert ps.Position.from_text(v2["position"]) == START.play("walk")
     assert Game.from_text(v2["record"]).moves == (START.legal_moves()[0], START.play("walk").parse_move(move))
+
+
+def test_the_views_geometry_says_where_the_parts_draw_squares_and_tokens(base):
+    """The page lays its ghosts and click targets by the view's geometry:
+    checked against the drawn parts (a patch's square, each time token)."""
+    game = Game.read(GOLDEN)
+    status, v = call(base, "/api/game", {"game": {"moves": [str(m) for m in game.moves]}, "ply": 20})
+    assert status == 200, v
+    g, pos = v["geometry"], game.position(20)
+    assert v["movers"] == [game.position(i).to_move for i in range(len(game))]
+    for p in (0, 1):
+        doc = xml.dom.minidom.parseString(v["parts"]["quilts"][p])
+        drawn = {
+            (float(r.getAttribute("x")), float(r.getAttribute("y")))
+            for r in doc.getElementsByTagName("rect")
+            if r.getAttribute("stroke") == "#333"  # a covered square
+        }
+        covered = {
+            (g["quilt"][0] + (sq % 9) * g["cell"], g["quilt"][1] + (sq // 9) * g["cell"])
+            for sq in range(81)
+            if pos.quilt(p) >> sq & 1
+        }
+        assert drawn == covered and covered
+    doc = xml.dom.minidom.parseString(v["parts"]["track"])
+    for c in doc.getElementsByTagName("circle"):
+        titles = c.getElementsByTagName("title")
+        if titles and titles[0].firstChild.data.startswith("player"):
+            p, t = (
+                int(titles[0].firstChild.data.split()[1]),
+                pos.time(int(titles[0].firstChild.data.split()[1])),
+            )
+            x = g["track"][0] + (t % g["per_row"]) * g["space"] + g["space"] / 2
+            y = g["track"][1] + (t // g["per_row"]) * g["row"] + g["space"] / 2
+            assert abs(float(c.getAttribute("cx")) - x) <= 3 and float(c.getAttribute("cy")) == y
 
 
 def test_play_a_move_and_branch_from_an_earlier_ply(base):
@@ -115,6 +150,28 @@ def test_load_a_record_a_position_and_refuse_garbage(base):
     assert_error(*call(base, "/api/load", {"text": "revised 1,2,3 nonsense"}), 422)
     assert_error(*call(base, "/api/load", {"text": "circle 1,2\nwalk"}), 422)
     assert_error(*call(base, "/api/load", {"text": ""}), 422, "no position")
+
+
+def test_a_record_with_variations_loads_as_a_tree_and_is_written_back(base):
+    from patchsolve import GameTree
+
+    tree = GameTree.from_text(GOLDEN.read_text())
+    first = tree.root.children[0]
+    tree.add(tree.add(first, "walk"), "walk")
+    status, v = call(base, "/api/load", {"text": tree.to_text()})
+    assert status == 200, v
+    movers = [n.parent.position.to_move for n in tree.nodes() if n.parent is not None]
+    assert [n.pop("player") for n in v["tree"]["nodes"]] == movers  # who made each move
+    assert v["tree"] == tree.to_dict() and v["length"] == len(tree.main_line())  # the main line's end
+    status, r = call(base, "/api/record", {"tree": v["tree"]})
+    assert status == 200 and GameTree.from_text(r["record"]) == tree
+    assert "(walk walk)" in r["record"]
+    # a malformed tree is a clear error
+    bad = {"start": None, "nodes": [{"parent": 3, "move": "walk"}]}
+    assert_error(*call(base, "/api/record", {"tree": bad}), 422, "earlier node")
+    assert_error(*call(base, "/api/record", {"tree": []}), 400, "'tree'")
+    many = {"start": None, "nodes": [{"parent": k, "move": "walk"} for k in range(2001)]}
+    assert_error(*call(base, "/api/record", {"tree": many}), 422, "at most 2000")
 
 
 @pytest.mark.parametrize(
@@ -461,6 +518,41 @@ def test_a_body_that_never_arrives_gets_a_408_and_the_connection_closed(base, mo
     assert call(base, "/api/patches")[0] == 200
 
 
+@pytest.mark.parametrize(
+    "head",
+    [
+        b"",  # connects and says nothing
+        b"GET / HT",  # half a request line
+        b"POST /api/load HTTP/1.1\r\nHost: 127.0.0.1\r\n",  # headers without the blank line that ends them
+    ],
+)
+def test_a_request_head_that_never_completes_has_its_connection_closed(base, monkeypatch, head):
+    """Slowloris: the connection is closed once HEAD_TIMEOUT has passed (a
+    partial head is answered 408 first); the socket waits ten times longer,
+    so a connection left open fails the test."""
+    from patchsolve.web import protocol
+
+    monkeypatch.setattr(protocol, "HEAD_TIMEOUT", 0.5)  # 15 s in service
+    data, closed_after = raw_request(base, head, timeout=5.0)
+    assert closed_after is not None, "the server kept the connection open"
+    if head:
+        assert data.startswith(b"HTTP/1.1 408") and b"request head did not arrive" in data
+    else:
+        assert data == b""
+    assert call(base, "/api/patches")[0] == 200
+
+
+def test_the_head_deadline_holds_again_after_an_answer_on_a_kept_connection(base, monkeypatch):
+    """A keep-alive connection whose next head stalls half-way is closed too."""
+    from patchsolve.web import protocol
+
+    monkeypatch.setattr(protocol, "HEAD_TIMEOUT", 0.5)
+    first = b"GET /api/patches HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+    data, closed_after = raw_request(base, first + b"GET /api/patches HTTP/1.1\r\nHost: 1", timeout=5.0)
+    assert closed_after is not None
+    assert data.startswith(b"HTTP/1.1 200") and b"HTTP/1.1 408" in data
+
+
 def test_a_client_that_hangs_up_mid_body_is_let_go_without_a_word(base, capfd):
     for _ in range(3):
         raw_request(base, post_head("/api/load", 1000), b"{}", close=True)
@@ -623,27 +715,154 @@ def test_explain_a_move_and_refuse_a_bad_one(base):
     assert_error(status, data, 400, "nodes")
 
 
+def run_job(base, path, body):
+    """Start a job and wait for its end: (its final state)."""
+    status, job = call(base, path, body)
+    assert status == 202, job
+    return wait_job(base, job)
+
+
 def test_practise_the_mistakes_of_a_review(base):
     from patchsolve.analysis import analyze_game
 
     review = analyze_game(Game.read(GOLDEN), depth=2)
     moves = [m.to_dict() for m in review.moves]
-    status, q = call(base, "/api/quiz", {"moves": moves, "threshold": 3, "player": 0})
-    assert status == 200, q
-    ex = q["exercises"]
+    q = run_job(base, "/api/quiz", {"moves": moves, "threshold": 3, "player": 0})
+    assert q["kind"] == "quiz" and q["status"] == "done", q
+    ex = q["result"]["exercises"]
     assert ex and all(e["player"] == 0 and e["played_loss"] > 3 for e in ex)
-    status, g = call(base, "/api/quiz/grade", {"exercise": ex[0], "move": ex[0]["best"]})
-    assert status == 200 and g["correct"] and g["loss"] == 0, g
-    status, g = call(base, "/api/quiz/grade", {"exercise": ex[0], "move": ex[0]["played"]})
-    assert status == 200 and g["loss"] > 0 and not g["correct"], g
+    g = run_job(base, "/api/quiz/grade", {"exercise": ex[0], "move": ex[0]["best"]})
+    assert g["kind"] == "grade" and g["result"]["correct"] and g["result"]["loss"] == 0, g
+    g = run_job(base, "/api/quiz/grade", {"exercise": ex[0], "move": ex[0]["played"]})
+    assert g["result"]["loss"] > 0 and not g["result"]["correct"], g
     assert all(a["move"] != e["played"] for e in ex for a in e["acceptable"])  # never the move played
     foreign = {
         **ex[0],
         "budget": {**ex[0]["budget"], "nodes": 10**7},
     }  # the server's budget, not the client's
     assert_error(*call(base, "/api/quiz/grade", {"exercise": foreign, "move": "walk"}), 400, "nodes")
-    # bad input: clear errors, never a 500
-    assert_error(*call(base, "/api/quiz/grade", {"exercise": {"x": 1}, "move": "walk"}), 422, "fields")
+    # bad input: clear errors at once, never a 500 nor a job
+    assert_error(*call(base, "/api/quiz/grade", {"exercise": {"x": 1}, "move": "walk"}), 400, "fields")
     assert_error(*call(base, "/api/quiz/grade", {"exercise": ex[0], "move": "fly"}), 422)
     assert_error(*call(base, "/api/quiz", {"moves": [{"number": 1}]}), 422, "needs")
     assert_error(*call(base, "/api/quiz", {"moves": moves, "player": 2}), 400, "player")
+
+
+@pytest.mark.parametrize(
+    "change, needle",
+    [
+        # the search behind a grade is the server's: the new-user report's depth 40 ran for ever in the server
+        ({"budget": {"nodes": 10**9, "depth": None, "recheck": 4}}, "valued at 100000 nodes"),
+        ({"budget": {"nodes": None, "depth": 40, "recheck": 4}}, "valued at 100000 nodes"),
+        ({"budget": {"nodes": 100_000, "depth": None, "recheck": 100}}, "valued at 100000 nodes"),
+        ({"budget": "lots"}, "valued at 100000 nodes"),
+        ({"depth": 2.5}, "'depth' must be a number"),
+        ({"depth": 10**6}, "'depth' must be in"),
+        ({"number": -1}, "'number'"),
+        ({"player": 2}, "'player'"),
+        ({"best_value": float("inf")}, "'best_value'"),
+        ({"played_loss": float("nan")}, "'played_loss'"),
+        ({"position": "x" * 30_000}, "'position' is over"),
+        ({"best": "w" * 100}, "'best'"),
+        ({"acceptable": [{"move": "walk", "value": 0}] * 100}, "'acceptable'"),
+        ({"acceptable": [{"move": "walk", "value": "a lot"}]}, "'value'"),
+        ({"pv": ["walk"] * 1000}, "'pv'"),
+        ({"pv": [1, 2]}, "'pv'"),
+    ],
+)
+def test_a_grading_request_is_checked_against_the_servers_limits(base, change, needle):
+    """Every number of the exercise a page sends back is checked before any
+    search: a 400 naming the field, no job started."""
+    from patchsolve.review.judge import Budget
+    from patchsolve.web.app import QUIZ_NODES
+
+    exercise = {
+        "number": 1,
+        "player": 0,
+        "position": START.to_text(),
+        "played": "walk",
+        "played_loss": 5,
+        "best": "walk",
+        "best_value": 0,
+        "bound": "estimate",
+        "depth": 2,
+        "acceptable": [],
+        "pv": [],
+        "budget": Budget(nodes=QUIZ_NODES).to_dict(),
+    }
+    status, data = call(base, "/api/quiz/grade", {"exercise": {**exercise, **change}, "move": "walk"})
+    assert_error(status, data, 400, needle)
+
+
+def test_a_discarded_search_frees_the_engine_at_once(base):
+    """The page moved on: the stop ends the job before it answers, so the
+    next search is not refused as busy."""
+    status, job = call(base, "/api/search", {"game": {"moves": []}, "time": 20})
+    assert status == 202, job
+    status, stopped = call(base, f"/api/jobs/{job['id']}/stop", {"discard": True})
+    assert status == 200 and stopped["status"] == "stopped", stopped
+    status, job = call(base, "/api/search", {"game": {"moves": []}, "time": 0.1, "depth": 1})
+    assert status == 202, job
+    assert wait_job(base, job)["status"] == "done"
+    assert_error(*call(base, f"/api/jobs/{job['id']}/stop", {"discard": "yes"}), 400, "discard")
+
+
+# -- serve --lan: the access token ---------------------------------------------------------------
+
+
+def test_a_server_with_a_token_refuses_requests_without_it():
+    from patchsolve.web import serving_in_thread
+    from patchsolve.web.app import token_cookie
+
+    token = "s3cret-token-for-this-test"
+    with serving_in_thread("127.0.0.1", 0, token=token) as (url, _server):
+        port = int(url.rsplit(":", 1)[1])
+        for path in ("/", "/static/app.js", "/api/patches"):
+            assert_error(*call(url, path), 401, "access token")
+            assert_error(*call(url, path, headers={"X-Patchsolve-Token": "guess"}), 403, "wrong access token")
+            assert call(url, path, headers={"X-Patchsolve-Token": token})[0] == 200
+        assert_error(*call(url, "/api/patches", headers={"Cookie": f"{token_cookie(port)}=guess"}), 403)
+        assert call(url, "/api/patches", headers={"Cookie": f"{token_cookie(port)}={token}"})[0] == 200
+        assert_error(*call(url, "/api/patches?token=nope"), 403)
+        # a foreign Host is refused first, token or not (DNS rebinding)
+        status, data = call(
+            url, "/api/patches", headers={"X-Patchsolve-Token": token, "Host": "evil.example"}
+        )
+        assert_error(status, data, 400, "not served here")
+        # the address printed carries the token once: the page sets the cookie and drops it from the address
+        import http.client
+
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        conn.request("GET", f"/?token={token}")
+        r = conn.getresponse()
+        assert r.status == 303 and r.getheader("location") == "/"
+        cookie = r.getheader("set-cookie")
+        assert cookie.startswith(f"{token_cookie(port)}={token};") and "HttpOnly" in cookie
+        assert "SameSite=Strict" in cookie
+        conn.close()
+
+
+def test_the_search_process_runs_at_a_lower_priority_than_the_server():
+    """The searches yield the CPU to the server (benchmarks/results/web_server.md: its answers stay fast)."""
+    import os
+    import sys
+
+    from patchsolve.web.jobs import JobRunner
+    from patchsolve.web.worker import NICENESS
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("reads /proc")
+    runner = JobRunner()
+    try:
+        job = runner.submit(
+            "search", {"position": START.to_text(), "engine": "alphabeta", "time": 0.05, "depth": 1}, 1
+        )
+        deadline = time.monotonic() + 30
+        while job.status == "running":
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        stat = open(f"/proc/{runner._proc.pid}/stat").read()
+        nice = int(stat.rsplit(")", 1)[1].split()[16])
+        assert nice == min(19, os.nice(0) + NICENESS)
+    finally:
+        runner.kill()

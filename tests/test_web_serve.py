@@ -5,6 +5,7 @@ import threading
 import time
 import webbrowser
 
+import pytest
 from click.testing import CliRunner
 
 from browser import need
@@ -36,7 +37,12 @@ def fake(monkeypatch):
     server = FakeServer()
     opened = []
     monkeypatch.setattr(web, "bind", lambda host, port: socket.socket())
-    monkeypatch.setattr(web, "make_server", lambda host, port: server)
+
+    def make(host, port, token=None):
+        server.host, server.token = host, token
+        return server
+
+    monkeypatch.setattr(web, "make_server", make)
     monkeypatch.setattr(webbrowser, "open", lambda url: opened.append(url))
     return server, opened
 
@@ -73,3 +79,28 @@ def test_serve_on_a_taken_port_is_one_error_line():
     ]
     r = CliRunner().invoke(cli, ["serve", "--port", "70000"])
     assert r.exit_code == 2 and "70000" in r.stderr
+
+
+def test_serve_lan_prints_the_address_with_a_new_token_a_qr_code_and_the_warning(monkeypatch):
+    pytest.importorskip("segno")
+    server, opened = fake(monkeypatch)
+    r = CliRunner().invoke(cli, ["serve", "--lan", "--no-browser", "--port", "9124"])
+    assert r.exit_code == 0, r.output
+    assert server.host == "0.0.0.0" and server.token and len(server.token) >= 20
+    url = web.reachable_url("0.0.0.0", 9124) + f"?token={server.token}"
+    assert f"serving to the local network on {url}" in r.stderr
+    assert "plain HTTP" in r.stderr and "trust" in r.stderr
+    assert web.qr_text(url).rstrip("\n") in r.stderr  # the QR code of that address
+    assert opened == []
+    again, _ = fake(monkeypatch)
+    CliRunner().invoke(cli, ["serve", "--lan", "--no-browser", "--host", "127.0.0.1"])
+    assert again.host == "127.0.0.1" and again.token != server.token  # a new token each time
+
+
+def test_the_qr_code_reads_back_as_the_address():
+    """segno draws what it is given: its matrix of the address is the one drawn (two rows a line)."""
+    segno = pytest.importorskip("segno")
+    url = "http://192.0.2.7:8765/?token=abc"
+    text = web.qr_text(url)
+    matrix = segno.make(url, error="m").matrix
+    assert text and len(text.rstrip("\n").splitlines()) >= (len(matrix) + 1) // 2

@@ -112,3 +112,14 @@ def test_the_hint_near_the_end_ranks_within_what_the_solver_proved():
     best = next(m for m in pos.legal_moves() if str(m) == result["best_move"])
     assert _exact_child_value(pos, best) == -16
     assert all(d["score"] <= -16 for d in result["root_moves"])
+
+
+def test_ranked_rows_the_solver_valued_near_the_end_are_written():
+    """Near the end the solver's rows carry no line: the job still answers (an empty line)."""
+    pos = (
+        "original 4,1,32,31,23,26,17,25,19,9,18 1fffff7fff9f83e0707c1/1fcc703c1e1f0fbeff7ff "
+        "10/24 12/15 45/44 - 50 - - -"
+    )
+    result, reports = run("search", {"position": pos, "engine": "alphabeta", "time": 0.3, "top": 3})
+    assert result["proven"] == "win" and len(result["root_moves"]) == 3
+    assert all(isinstance(row.get("pv", []), list) for row in result["root_moves"])

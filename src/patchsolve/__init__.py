@@ -22,6 +22,7 @@ from patchsolve.search import (
     search,  # the function (binds over the subpackage's name)
     solve,
 )
+from patchsolve.tree import GameTree
 
 # ``import patchsolve.search.mcts as m`` resolves its last step through the
 # attribute's __name__ (then sys.modules): name the function as the package
@@ -81,6 +82,7 @@ __all__ = [
     "Position",
     "Move",
     "Game",
+    "GameTree",
     "PATCHES",
     "Patch",
     "search",

@@ -17,6 +17,11 @@ position with one line ``position <position text>`` (see
 is a move. :meth:`Game.to_text` writes this form (moves one per line, with the
 final score as a comment).
 
+A move may be followed by variations in parentheses, other lines played
+instead of it (see :mod:`patchsolve.tree`); :meth:`Game.from_text` reads
+such a record as its main line, :class:`~patchsolve.tree.GameTree` reads
+the whole tree.
+
 Errors: a bad header raises :class:`~patchsolve.errors.NotationError`
 (naming the header key and token), a move that does not parse or is not legal
 raises it or :class:`~patchsolve.errors.IllegalMoveError`, both naming the
@@ -252,30 +257,15 @@ class Game:
 
     @classmethod
     def from_text(cls, text: str) -> Game:
-        """Read a game record (see the module docstring). NotationError or
-        IllegalMoveError name the line and the move that fails."""
-        if not isinstance(text, str):
-            raise NotationError("a game record must be text", field="record", token=repr(text)[:40])
-        text = text.removeprefix("\ufeff")  # a byte-order mark, as some Windows editors save one
-        header: dict[str, tuple[str, int]] = {}
-        move_tokens: list[tuple[str, int]] = []
-        in_moves = False
-        for lineno, raw in enumerate(text.splitlines(), 1):
-            line = raw.split("#", 1)[0].strip()
-            if not line:
-                continue
-            key, rest = (line.split(None, 1) + [""])[:2]  # spaces or tabs
-            if not in_moves and key == "moves" and not rest.strip():
-                in_moves = True
-                continue
-            if not in_moves and key in HEADER_KEYS:
-                if key in header:
-                    raise NotationError(f"line {lineno}: header {key!r} given twice", field=key, token=line)
-                header[key] = (rest.strip(), lineno)
-                continue
-            in_moves = True
-            move_tokens += [(tok, lineno) for tok in line.split()]
-        start = cls._start_from_header(header)
+        """Read a game record (see the module docstring): the main line of
+        a record with variations (:class:`patchsolve.GameTree` reads them
+        all). NotationError or IllegalMoveError name the line and the move
+        that fails."""
+        start, move_tokens = _split_record(text)
+        if any("(" in tok or ")" in tok for tok, _ in move_tokens):
+            from patchsolve.tree import GameTree
+
+            return GameTree.from_text(text).main_line()
         game = cls(start)
         for tok, lineno in move_tokens:
             k = len(game) + 1
@@ -334,6 +324,33 @@ class Game:
             Path(path).write_text(self.to_text(), encoding="utf-8")
         except (OSError, TypeError, ValueError) as e:  # TypeError: not a path
             raise PatchsolveError(f"cannot write the game record to {path!r}: {e}"[:300]) from None
+
+
+def _split_record(text: str) -> tuple[Position, list[tuple[str, int]]]:
+    """A record's start position (from its header) and the words after the
+    header, each with its line number."""
+    if not isinstance(text, str):
+        raise NotationError("a game record must be text", field="record", token=repr(text)[:40])
+    text = text.removeprefix("\ufeff")  # a byte-order mark, as some Windows editors save one
+    header: dict[str, tuple[str, int]] = {}
+    move_tokens: list[tuple[str, int]] = []
+    in_moves = False
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        key, rest = (line.split(None, 1) + [""])[:2]  # spaces or tabs
+        if not in_moves and key == "moves" and not rest.strip():
+            in_moves = True
+            continue
+        if not in_moves and key in HEADER_KEYS:
+            if key in header:
+                raise NotationError(f"line {lineno}: header {key!r} given twice", field=key, token=line)
+            header[key] = (rest.strip(), lineno)
+            continue
+        in_moves = True
+        move_tokens += [(tok, lineno) for tok in line.split()]
+    return Game._start_from_header(header), move_tokens
 
 
 __all__ = ["Game", "Ply"]

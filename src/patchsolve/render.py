@@ -355,14 +355,14 @@ def _quilt_svg(x0, y0, quilt, player, labels):
     return parts
 
 
-def _track_svg(x0, y0, fields):
+def _track_svg(x0, y0, fields, per_row=None):
     ed = EDITIONS[fields["edition"]]
-    per_row, size = 27, 22
+    per_row, size = per_row or TRACK_PER_ROW, TRACK_SPACE
     parts = [_text(x0, y0 - 6, "time board (0-53): blue dot = income space, brown = leather patch", size=11)]
     pos_of = {}
     for s in range(LAST_SPACE + 1):
         row, col = divmod(s, per_row)
-        x, y = x0 + col * size, y0 + row * (size + 10)
+        x, y = x0 + col * size, y0 + row * TRACK_ROW
         pos_of[s] = (x, y)
         fill = _LEATHER_FILL if s in fields["leather"] else "#fbf7ef"
         parts.append(_rect(x, y, size, size, fill, stroke="#b3a38a"))
@@ -406,6 +406,89 @@ def _patch_svg(x0, y0, patch_id, size=12):
     return parts
 
 
+def _player_svg(f: dict, p: int, x0: int, to_move: bool, labels) -> list[str]:
+    """One player's title, buttons, income, time, flags and quilt (at x0, y0 64)."""
+    title = f"Player {p}" + ("  (to move)" if to_move else "")
+    parts = [_text(x0, 22, title, size=15, weight="bold", fill=_PLAYER_FILL[p])]
+    info = f"buttons {f['buttons'][p]}   income {f['income'][p]}   time {f['time'][p]}"
+    parts.append(_text(x0, 40, info, size=12))
+    flags = player_flags(f, p, "7x7 bonus (+7)")
+    if flags:
+        parts.append(_text(x0, 56, ", ".join(flags), size=11, fill="#8c5a2b"))
+    parts += _quilt_svg(x0, QUILT_Y, f["quilts"][p], p, labels[p] if labels else None)
+    return parts
+
+
+def _next_svg(pos, f: dict, y: int, column: int = 210) -> tuple[list[str], int]:
+    """The next three patches (or the result of a finished game) from ``y``,
+    ``column`` apart; the parts and the y below."""
+    parts = []
+    if pos.is_over:
+        s = pos.scores()
+        parts.append(
+            _text(
+                20,
+                y,
+                f"Game over: player 0 {s[0]}, player 1 {s[1]}; player {pos.winner()} wins",
+                size=14,
+                weight="bold",
+            )
+        )
+        return parts, y + 20
+    parts.append(
+        _text(20, y, f"Next patches ({len(f['circle'])} left in the circle)", size=12, weight="bold")
+    )
+    y += 18
+    for i, pid in enumerate(f["circle"][:3]):
+        # one group per patch, so a page can make the patches the mover may buy clickable
+        parts.append(f'<g class="next-patch" data-patch="{pid}">')
+        parts.append(
+            _rect(
+                16 + i * column,
+                y - 12,
+                column - 10,
+                22 + 3 * 12 + 26,
+                "#ffffff",
+                stroke="none",
+                extra=' fill-opacity="0"',
+            )
+        )
+        parts += _patch_svg(20 + i * column, y, pid)
+        parts.append("</g>")
+    return parts, y + 22 + 3 * 12 + 34
+
+
+def _svg_document(parts: list[str], width: int, height: int) -> str:
+    body = "\n".join(parts)
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}">\n<rect width="100%" height="100%" fill="#ffffff"/>\n'
+        f"{body}\n</svg>\n"
+    )
+
+
+QUILT_Y = 64  # where each quilt's top edge is drawn
+TRACK_SPACE, TRACK_ROW, TRACK_PER_ROW = (
+    22,
+    32,
+    27,
+)  # the time board: a space's size, a row's height, spaces a row
+QUILT_PART = (
+    20,
+    QUILT_Y,
+    244,
+    QUILT_Y + BOARD * CELL + 16,
+)  # a quilt part: its quilt's x0, y0; its width, height
+PART_PER_ROW = 18  # spaces a row of the time board part: three rows, narrow enough for a phone
+TRACK_PART = (
+    20,
+    24,
+    40 + PART_PER_ROW * TRACK_SPACE,
+    24 + 3 * TRACK_ROW + 4,
+)  # its track's x0, y0; width, height
+NEXT_COLUMN = 140  # the next patches part: a patch's column
+
+
 def position_svg(pos, labels=None) -> str:
     """An SVG drawing of ``pos``: both quilts with the square names a-i and
     1-9 (each patch in its own colour with its symbol and income buttons
@@ -418,63 +501,40 @@ def position_svg(pos, labels=None) -> str:
     if labels is None:
         labels = pos.labels_or_tiling()
     f = pos.fields()
-    width, quilt_px = 640, BOARD * CELL
     parts = []
     for p in (0, 1):
-        x0 = 20 + p * 320
-        to_move = not pos.is_over and pos.to_move == p
-        title = f"Player {p}" + ("  (to move)" if to_move else "")
-        parts.append(_text(x0, 22, title, size=15, weight="bold", fill=_PLAYER_FILL[p]))
-        info = f"buttons {f['buttons'][p]}   income {f['income'][p]}   time {f['time'][p]}"
-        parts.append(_text(x0, 40, info, size=12))
-        flags = player_flags(f, p, "7x7 bonus (+7)")
-        if flags:
-            parts.append(_text(x0, 56, ", ".join(flags), size=11, fill="#8c5a2b"))
-        parts += _quilt_svg(x0, 64, f["quilts"][p], p, labels[p] if labels else None)
-    y = 64 + quilt_px + 34
+        parts += _player_svg(f, p, 20 + p * 320, not pos.is_over and pos.to_move == p, labels)
+    y = QUILT_Y + BOARD * CELL + 34
     parts += _track_svg(20, y, f)
-    y += 2 * 32 + 30
-    if pos.is_over:
-        s = pos.scores()
-        parts.append(
-            _text(
-                20,
-                y,
-                f"Game over: player 0 {s[0]}, player 1 {s[1]}; player {pos.winner()} wins",
-                size=14,
-                weight="bold",
-            )
-        )
-        y += 20
-    else:
-        parts.append(
-            _text(20, y, f"Next patches ({len(f['circle'])} left in the circle)", size=12, weight="bold")
-        )
-        y += 18
-        for i, pid in enumerate(f["circle"][:3]):
-            # one group per patch, so a page can make the patches the mover may buy clickable
-            parts.append(f'<g class="next-patch" data-patch="{pid}">')
-            parts.append(
-                _rect(
-                    16 + i * 210,
-                    y - 12,
-                    200,
-                    22 + 3 * 12 + 26,
-                    "#ffffff",
-                    stroke="none",
-                    extra=' fill-opacity="0"',
-                )
-            )
-            parts += _patch_svg(20 + i * 210, y, pid)
-            parts.append("</g>")
-        y += 22 + 3 * 12 + 34
-    height = y
-    body = "\n".join(parts)
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}">\n<rect width="100%" height="100%" fill="#ffffff"/>\n'
-        f"{body}\n</svg>\n"
-    )
+    next_parts, height = _next_svg(pos, f, y + 2 * TRACK_ROW + 30)
+    return _svg_document(parts + next_parts, 640, height)
+
+
+def position_svg_parts(pos, labels=None) -> dict:
+    """The drawing of :func:`position_svg` in parts that a page lays out
+    for its screen (side by side on a laptop, one under the other on a
+    phone): ``quilts`` (each player's, its quilt's top-left corner at
+    ``QUILT_PART[:2]``), ``track`` (the time board in rows of
+    ``PART_PER_ROW`` spaces, its first space at ``TRACK_PART[:2]``) and
+    ``next`` (the next three patches, or the result). Each is an SVG
+    document."""
+    pos, labels = _position(pos), _labels(labels)
+    if labels is None:
+        labels = pos.labels_or_tiling()
+    f = pos.fields()
+    x0, _, width, height = QUILT_PART
+    quilts = [
+        _svg_document(_player_svg(f, p, x0, not pos.is_over and pos.to_move == p, labels), width, height)
+        for p in (0, 1)
+    ]
+    tx, ty, twidth, theight = TRACK_PART
+    track = _svg_document(_track_svg(tx, ty, f, PART_PER_ROW), twidth, theight)
+    next_parts, next_height = _next_svg(pos, f, 18, NEXT_COLUMN)
+    return {
+        "quilts": quilts,
+        "track": track,
+        "next": _svg_document(next_parts, 40 + 3 * NEXT_COLUMN, next_height - 8),
+    }
 
 
 __all__ = ["text_position", "position_svg", "quilt_lines", "track_lines", "patch_block", "symbol"]

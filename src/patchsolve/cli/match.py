@@ -191,24 +191,33 @@ def _tournament_backend(name, address, workers, quiet):
 @click.command(context_settings=CONTEXT)
 @click.option(
     "--host",
-    default="127.0.0.1",
-    show_default=True,
-    help="Address to listen on (anything but a loopback address is warned about).",
+    default=None,
+    help="Address to listen on (default 127.0.0.1; with --lan 0.0.0.0, every address). "
+    "Anything but a loopback address without --lan is warned about.",
 )
 @click.option(
     "--port", type=click.IntRange(1, 65535), default=8765, show_default=True, help="Port to listen on."
 )
 @click.option("--no-browser", is_flag=True, help="Do not open the page in a browser.")
-def serve(host, port, no_browser):
-    """Serve the web app: see the board, play against the engine, enter
-    moves by clicking, ask for the best moves, review a game.
+@click.option(
+    "--lan",
+    is_flag=True,
+    help="Serve to the local network behind a new random access token: prints the address "
+    "(with the token) and a QR code for a phone. Plain HTTP: for a network you trust.",
+)
+def serve(host, port, no_browser, lan):
+    """Serve the web app, an analysis board: see the board, enter moves by
+    clicking or tapping, try variations, analyse every position, review a
+    game and practise its mistakes, play against a level.
 
-    Needs the web extra: pip install 'patchsolve[web]'.
+    Needs the web extra: pip install 'patchsolve[web]' ('patchsolve[web,lan]'
+    for the QR code of --lan).
 
     \b
     Examples:
       patchsolve serve
       patchsolve serve --port 9000 --no-browser
+      patchsolve serve --lan --no-browser
     """
     try:
         import starlette  # noqa: F401
@@ -217,8 +226,10 @@ def serve(host, port, no_browser):
         raise CliError(f"the web app needs the web extra (pip install 'patchsolve[web]'): {e}") from None
     from patchsolve import web
 
+    if host is None:
+        host = "0.0.0.0" if lan else "127.0.0.1"
     try:
-        web.serve(host, port, open_browser=not no_browser)
+        web.serve(host, port, open_browser=not no_browser, lan=lan)
     except OSError as e:
         raise CliError(f"cannot serve on {host}:{port}: {e.strerror or e}") from None
 

@@ -92,26 +92,33 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def make_server(host: str = "127.0.0.1", port: int = 8765):
-    """A uvicorn server for the app (``server.run()`` serves until stopped)."""
+def make_server(host: str = "127.0.0.1", port: int = 8765, token: str | None = None):
+    """A uvicorn server for the app (``server.run()`` serves until stopped);
+    with a ``token``, every request must carry it (``serve --lan``)."""
     import uvicorn
 
     from patchsolve.web.app import create_app
+    from patchsolve.web.protocol import HeadTimeoutProtocol
 
     config = uvicorn.Config(
-        create_app(machine_names(host)), host=host, port=port, log_level="warning", access_log=False
+        create_app(machine_names(host), token=token),
+        host=host,
+        port=port,
+        log_level="warning",
+        access_log=False,
+        http=HeadTimeoutProtocol,  # h11 with a deadline for each request head (slowloris)
     )
     return uvicorn.Server(config)
 
 
 @contextlib.contextmanager
-def serving_in_thread(host: str = "127.0.0.1", port: int = 0):
+def serving_in_thread(host: str = "127.0.0.1", port: int = 0, token: str | None = None):
     """Serve the app from a background thread (``port=0``: a free port);
     yields ``(url, server)`` and shuts the server and its search process
     down on exit. For tests, scripts and notebooks."""
     sock = bind(host, port)
     port = sock.getsockname()[1]
-    server = make_server(host, port)
+    server = make_server(host, port, token=token)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
@@ -129,18 +136,60 @@ def serving_in_thread(host: str = "127.0.0.1", port: int = 0):
         sock.close()
 
 
-def serve(host: str = "127.0.0.1", port: int = 8765, open_browser: bool = True) -> None:
-    """Serve until Ctrl-C; OSError when the address cannot be had."""
+LAN_WARNING = (
+    "patchsolve: this is plain HTTP, for a network you trust (your home's wifi): anyone on it who has the "
+    "address above, token included, can use the board, and anyone on the way can read what passes. "
+    "Not for a public network."
+)
+
+
+def new_token() -> str:
+    """A random access token for ``serve --lan`` (128 bits, URL-safe)."""
+    import secrets
+
+    return secrets.token_urlsafe(16)
+
+
+def qr_text(text: str) -> str | None:
+    """``text`` as a QR code drawn for a terminal, or None without segno
+    (the ``[lan]`` extra)."""
+    try:
+        import segno
+    except ImportError:
+        return None
+    import io
+
+    out = io.StringIO()
+    segno.make(text, error="m").terminal(out=out, compact=True)
+    return out.getvalue()
+
+
+def serve(host: str = "127.0.0.1", port: int = 8765, open_browser: bool = True, lan: bool = False) -> None:
+    """Serve until Ctrl-C; OSError when the address cannot be had. With
+    ``lan``, every request must carry a new random access token: the
+    address printed (and drawn as a QR code for a phone) carries it."""
     sock = bind(host, port)
-    server = make_server(host, port)
+    token = new_token() if lan else None
+    server = make_server(host, port, token=token)
     url = reachable_url(host, port)
-    if not is_loopback(host):
+    if lan:
+        url += f"?token={token}"
+        print(f"patchsolve: serving to the local network on {url} (Ctrl-C to stop)", file=sys.stderr)
+        qr = qr_text(url)
         print(
-            f"patchsolve: warning: serving on {host or 'every address'}, which other machines may reach; "
-            "the app has no login (it answers only this machine's names and addresses)",
+            qr.rstrip("\n") if qr else "patchsolve: (pip install 'patchsolve[lan]' to see a QR code here)",
             file=sys.stderr,
         )
-    print(f"patchsolve: serving on {url} (Ctrl-C to stop)", file=sys.stderr)
+        print(LAN_WARNING, file=sys.stderr)
+    else:
+        if not is_loopback(host):
+            print(
+                f"patchsolve: warning: serving on {host or 'every address'}, which other machines may reach; "
+                "the app has no login (it answers only this machine's names and addresses; "
+                "--lan asks for an access token)",
+                file=sys.stderr,
+            )
+        print(f"patchsolve: serving on {url} (Ctrl-C to stop)", file=sys.stderr)
     if open_browser:
         threading.Thread(target=_open_when_started, args=(server, url), daemon=True).start()
     try:

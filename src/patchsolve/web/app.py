@@ -2,7 +2,10 @@
 
 Every answer of ``/api/...`` is JSON; an error is ``{"error": "..."}`` with
 status 400 (malformed request, JSON nested too deeply, a foreign Host), 404,
-405, 408 (a body that did not arrive within ``BODY_TIMEOUT`` seconds), 409
+401/403 (``serve --lan``: a request without the access token, or with
+another), 405, 408 (a body that did not arrive within ``BODY_TIMEOUT`` seconds; a
+request head that did not within ``protocol.HEAD_TIMEOUT``, its connection
+then closed), 409
 (engine busy), 413 (body too large), 415 (a body not declared JSON), 422 (a
 position, record or move that patchsolve refuses) or 500 (a bug: logged on
 the server, never a traceback to the page). Tokens quoted in an error are cut
@@ -14,6 +17,7 @@ without a word. Every answer forbids framing (``X-Frame-Options: DENY``,
 from __future__ import annotations
 
 import asyncio
+import hmac
 import json
 import re
 import sys
@@ -48,6 +52,11 @@ MAP_SAMPLES = 1000  # greedy continuations behind a quilt map (about 0.1 s)
 MAX_EXPLAIN_NODES = 1_000_000  # explain's budget at most (its default: the review's)
 QUIZ_NODES = 100_000  # the exercises' budget in the page (each ranks 8 moves)
 QUIZ_COUNT = 10  # exercises at most
+QUIZ_TIME = 120.0  # seconds for making the exercises (a job: killed past it)
+GRADE_TIME = 10.0  # seconds for grading an answer (a job)
+DISCARD_WAIT = 3.0  # seconds a discarding stop waits for its job to end
+MAX_ROWS = 64  # ranked rows an exercise may carry
+MAX_VALUE = 1000.0  # points: no value of a Patchwork position is near this
 MAX_TOP = 16  # root moves valued one by one (alpha-beta multipv)
 ENGINES = ("alphabeta", "mcts")
 STATIC = resources.files("patchsolve.web") / "static"
@@ -197,9 +206,9 @@ async def api_explain(request: Request):
 
 
 async def api_quiz(request: Request):
-    """The exercises of the review's judged moves (patchsolve.quiz): ranked by MultiPV at a small depth."""
-    from starlette.concurrency import run_in_threadpool
-
+    """Start a job making the exercises of the review's judged moves
+    (patchsolve.quiz: each measured with ranked rows at QUIZ_NODES); its id. The
+    moves are checked here first, so a bad one is a 422 at once."""
     from patchsolve.quiz import exercises_of_moves
 
     data = await read_json(request)
@@ -210,27 +219,71 @@ async def api_quiz(request: Request):
     if player is not None and (isinstance(player, bool) or player not in (0, 1)):
         raise ApiError(400, "'player' must be 0, 1 or null")
     threshold = number(data, "threshold", 3.0, 0, 200)
-    found = await run_in_threadpool(
-        lambda: exercises_of_moves(moves, player, threshold, count=QUIZ_COUNT, nodes=QUIZ_NODES)
-    )
-    return JSONResponse({"exercises": [e.to_dict() for e in found]})
+    exercises_of_moves(moves, player, threshold, count=0, nodes=QUIZ_NODES)  # reads every move: no search
+    payload = {
+        "moves": moves,
+        "player": player,
+        "threshold": threshold,
+        "nodes": QUIZ_NODES,
+        "count": QUIZ_COUNT,
+    }
+    job = request.app.state.jobs.submit("quiz", payload, QUIZ_TIME)
+    return JSONResponse(job.to_dict(), status_code=202)
+
+
+def exercise_of(data) -> dict:
+    """The exercise a grading request sends back, every field checked
+    against the server's limits (400 naming the field): above all its
+    ``budget``, which sets the search behind the grade: the one this
+    server's exercises are made at (QUIZ_NODES), never the client's."""
+    from patchsolve.quiz import Exercise
+    from patchsolve.review.judge import Budget
+
+    e = data.get("exercise")
+    if not isinstance(e, dict) or set(e) != set(Exercise.__dataclass_fields__):
+        raise ApiError(
+            400, f"'exercise' must be an object with the fields {', '.join(Exercise.__dataclass_fields__)}"
+        )
+    budget = e.get("budget")
+    server = Budget(nodes=QUIZ_NODES).to_dict()
+    if not isinstance(budget, dict) or any(budget.get(k) != server[k] for k in ("nodes", "depth", "recheck")):
+        raise ApiError(
+            400, f"an exercise of this server is valued at {QUIZ_NODES} nodes: 'budget' must say so"
+        )
+    number(e, "depth", None, 0, MAX_DEPTH * 2, int)  # the search depth behind its values (it sets no search)
+    number(e, "number", None, 1, views.MAX_MOVES, int)
+    number(e, "player", None, 0, 1, int)
+    for key in ("played_loss", "best_value"):
+        number(e, key, None, -MAX_VALUE, MAX_VALUE)
+    text(e, "position")
+    for key in ("played", "best", "bound"):
+        if not isinstance(e[key], str) or len(e[key]) > MAX_TOKEN:
+            raise ApiError(400, f"'{key}' must be a move text of at most {MAX_TOKEN} characters")
+    rows, pv = e["acceptable"], e["pv"]
+    if not isinstance(rows, list) or len(rows) > MAX_ROWS:
+        raise ApiError(400, f"'acceptable' must be a list of at most {MAX_ROWS} rows")
+    for row in rows:
+        if not isinstance(row, dict) or not isinstance(row.get("move"), str) or len(row["move"]) > MAX_TOKEN:
+            raise ApiError(400, "each acceptable row is {move, value}")
+        number(row, "value", None, -MAX_VALUE, MAX_VALUE)
+    if not isinstance(pv, list) or len(pv) > views.MAX_MOVES or not all(isinstance(m, str) for m in pv):
+        raise ApiError(400, f"'pv' must be a list of at most {views.MAX_MOVES} move texts")
+    return e
 
 
 async def api_quiz_grade(request: Request):
-    """An answer to an exercise, valued on the exercise's footing."""
-    from starlette.concurrency import run_in_threadpool
-
-    from patchsolve.quiz import exercise_of_dict, grade
+    """Start a job grading an answer to an exercise on the exercise's
+    footing (patchsolve.quiz.grade); its id. The exercise and the move are
+    checked here (400/422 at once), the search runs as a capped job."""
+    from patchsolve.position import Position
+    from patchsolve.quiz import exercise_of_dict
 
     data = await read_json(request)
-    exercise = exercise_of_dict(data.get("exercise"))
+    exercise = exercise_of_dict(exercise_of(data))
     move = text(data, "move")
-    if exercise.budget.get("nodes") != QUIZ_NODES:  # the server's budget, never the client's
-        raise ApiError(400, f"an exercise of this server is valued at {QUIZ_NODES} nodes")
-    g = await run_in_threadpool(lambda: grade(exercise, move))
-    return JSONResponse(
-        {"move": g.move, "value": g.value, "loss": g.loss, "correct": g.correct, "bound": g.bound}
-    )
+    Position(exercise.position).parse_move(move)  # a move of the exercise's position, or a 422
+    job = request.app.state.jobs.submit("grade", {"exercise": exercise.to_dict(), "move": move}, GRADE_TIME)
+    return JSONResponse(job.to_dict(), status_code=202)
 
 
 async def api_play(request: Request):
@@ -241,9 +294,17 @@ async def api_play(request: Request):
 
 
 async def api_load(request: Request):
-    """A game record, position or board text read; its view."""
+    """A game record (variations and all), position or board text read:
+    the view of its main line's end, and the whole tree (``tree``)."""
     data = await read_json(request)
-    return JSONResponse(views.view(views.load_text(text(data, "text"))))
+    tree = views.load_text(text(data, "text"))
+    return JSONResponse({**views.view(tree.main_line()), "tree": views.tree_json(tree)})
+
+
+async def api_record(request: Request):
+    """The game record of a tree the page holds, variations and all."""
+    data = await read_json(request)
+    return JSONResponse({"record": views.tree_of(data.get("tree")).to_text()})
 
 
 async def api_new(request: Request):
@@ -320,12 +381,23 @@ async def api_job(request: Request):
 
 
 async def api_job_stop(request: Request):
-    """Stop a job; it keeps what it has."""
-    await read_json(request)  # a JSON post like the others, so other sites cannot send it
+    """Stop a job; it keeps what it has. ``{"discard": true}``: its answer
+    is no longer wanted, so it ends at once and the answer comes when it has
+    (the engine is then free for the next job)."""
+    data = await read_json(request)  # a JSON post like the others, so other sites cannot send it
+    discard = data.get("discard", False)
+    if not isinstance(discard, bool):
+        raise ApiError(400, "'discard' must be true or false")
+    jobs = request.app.state.jobs
     try:
-        return JSONResponse(request.app.state.jobs.stop(_job_id(request)).to_dict())
+        job = jobs.stop(_job_id(request), discard=discard)
     except KeyError:
         raise ApiError(404, "no such job") from None
+    for _ in range(int(DISCARD_WAIT / 0.02)):
+        if not discard or job.status != "running":
+            break
+        await asyncio.sleep(0.02)
+    return JSONResponse(job.to_dict())
 
 
 # -- errors ----------------------------------------------------------------------
@@ -384,6 +456,80 @@ class HostCheck:
         await self.app(scope, receive, send)
 
 
+TOKEN_HEADER = "x-patchsolve-token"
+
+
+def token_cookie(port) -> str:
+    """The cookie that carries the access token of the server on ``port``
+    (one name a port: two servers on one machine keep theirs apart)."""
+    return f"patchsolve_token_{port}"
+
+
+class TokenCheck:
+    """With a ``token`` (``patchsolve serve --lan``), refuse every request
+    that does not carry it: 401 without one, 403 with another. The address
+    printed for the phone carries it once in ``?token=``; the page's answer
+    then sets it as a cookie (HttpOnly, SameSite=Strict) and sends the
+    browser on to the bare address, so the token leaves the address bar and
+    every later request (the page, its files, the API) carries the cookie.
+    A script may send it as the ``X-Patchsolve-Token`` header instead."""
+
+    def __init__(self, app, token):
+        self.app, self.token = app, token
+
+    def _given(self, scope) -> tuple[str | None, bool]:
+        """The token the request carries, and whether it came in the query."""
+        from http.cookies import SimpleCookie
+        from urllib.parse import parse_qs
+
+        headers = dict(scope["headers"])
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("token")
+        if query:
+            return query[0], True
+        if TOKEN_HEADER.encode() in headers:
+            return headers[TOKEN_HEADER.encode()].decode("latin-1"), False
+        cookie = SimpleCookie()
+        try:
+            cookie.load(headers.get(b"cookie", b"").decode("latin-1"))
+        except Exception:  # a malformed cookie header is a request without the token
+            return None, False
+        port = (scope.get("server") or ("", 0))[1]
+        morsel = cookie.get(token_cookie(port))
+        return (morsel.value if morsel else None), False
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http" or self.token is None:
+            await self.app(scope, receive, send)
+            return
+        given, in_query = self._given(scope)
+        if given is None or not hmac.compare_digest(given.encode("utf-8", "replace"), self.token.encode()):
+            status = 401 if given is None else 403
+            words = (
+                "this server needs its access token: open the address 'patchsolve serve --lan' printed"
+                if given is None
+                else "wrong access token"
+            )
+            await JSONResponse({"error": words}, status_code=status)(scope, receive, send)
+            return
+        if not in_query:
+            await self.app(scope, receive, send)
+            return
+        port = (scope.get("server") or ("", 0))[1]
+        cookie = f"{token_cookie(port)}={self.token}; Path=/; HttpOnly; SameSite=Strict".encode()
+        if scope["method"] == "GET" and scope["path"] == "/":  # the token leaves the address bar
+            headers = [(b"location", b"/"), (b"set-cookie", cookie), (b"cache-control", b"no-store")]
+            await send({"type": "http.response.start", "status": 303, "headers": headers})
+            await send({"type": "http.response.body", "body": b""})
+            return
+
+        async def send_with_cookie(message):
+            if message["type"] == "http.response.start":
+                message = dict(message, headers=list(message.get("headers", [])) + [(b"set-cookie", cookie)])
+            await send(message)
+
+        await self.app(scope, receive, send_with_cookie)
+
+
 SECURITY_HEADERS = [
     (b"x-frame-options", b"DENY"),
     (b"content-security-policy", b"frame-ancestors 'none'"),
@@ -412,14 +558,16 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-def create_app(allowed_hosts=LOOPBACK_NAMES) -> Starlette:
-    """The app; ``allowed_hosts`` are the Host names it answers (None: any)."""
+def create_app(allowed_hosts=LOOPBACK_NAMES, token: str | None = None) -> Starlette:
+    """The app; ``allowed_hosts`` are the Host names it answers (None: any);
+    with a ``token`` every request must carry it (see :class:`TokenCheck`)."""
     routes = [
         Route("/", index),
         Route("/api/patches", api_patches),
         Route("/api/game", api_game, methods=["POST"]),
         Route("/api/play", api_play, methods=["POST"]),
         Route("/api/load", api_load, methods=["POST"]),
+        Route("/api/record", api_record, methods=["POST"]),
         Route("/api/new", api_new, methods=["POST"]),
         Route("/api/setup", api_setup, methods=["POST"]),
         Route("/api/search", api_search, methods=["POST"]),
@@ -440,7 +588,11 @@ def create_app(allowed_hosts=LOOPBACK_NAMES) -> Starlette:
         Exception: on_crash,
     }
     allowed = None if allowed_hosts is None else tuple(h.lower() for h in allowed_hosts)
-    middleware = [Middleware(SecurityHeaders), Middleware(HostCheck, allowed=allowed)]
+    middleware = [
+        Middleware(SecurityHeaders),
+        Middleware(HostCheck, allowed=allowed),  # a foreign Host first: 400, whatever it carries
+        Middleware(TokenCheck, token=token),
+    ]
     app = Starlette(routes=routes, exception_handlers=handlers, middleware=middleware)
     app.state.jobs = JobRunner()
     return app

@@ -9,7 +9,10 @@ finished depth, its last time slice) then stands as its result, and a
 review's last report may carry ``partial``: the review of the positions done
 so far, which then stands as its result (as the CLI's Ctrl-C keeps them).
 A search stopped before its first report is given up to ``FIRST_REPORT``
-seconds for one (an MCTS slice, a first depth), so Stop keeps an answer.
+seconds for one (an MCTS slice, a first depth), so Stop keeps an answer,
+unless the page discards it (it has moved on: the engine is freed at once).
+The kinds: ``search``, ``analyze`` (a review), ``quiz`` (exercises) and
+``grade`` (an answer to one); see :mod:`patchsolve.web.worker`.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ class Job:
         self.result: Any = None
         self.error: str | None = None
         self.stop_requested = threading.Event()
+        self.discard = False  # stopped because its answer is no longer wanted: no wait for a first report
 
     def to_dict(self) -> dict:
         """The job as the API returns it."""
@@ -114,6 +118,7 @@ class JobRunner:
                 # a search with nothing to show yet gets a moment for its first report
                 waiting = (
                     job.kind == "search"
+                    and not job.discard
                     and job.progress is None
                     and stopped_at is not None
                     and now - stopped_at < FIRST_REPORT
@@ -149,9 +154,12 @@ class JobRunner:
         else:
             job.status, job.error = "error", data
 
-    def stop(self, job_id: int) -> Job:
-        """Ask the running job to stop; it keeps its last report."""
+    def stop(self, job_id: int, discard: bool = False) -> Job:
+        """Ask the running job to stop; it keeps its last report. With
+        ``discard`` (its answer is no longer wanted: the page has moved on)
+        it is ended at once, without waiting for a first report."""
         job = self.get(job_id)
+        job.discard = job.discard or discard
         job.stop_requested.set()
         return job
 

@@ -15,11 +15,20 @@ from patchsolve.errors import IllegalMoveError, NotationError, PatchsolveError
 from patchsolve.game import Game
 from patchsolve.patches import BOARD, PATCHES
 from patchsolve.position import Position
+from patchsolve.tree import GameTree
 
 MAX_MOVES = 400  # a Patchwork game has well under 100
+MAX_TREE = 2000  # moves of a game with its variations
 MAX_TEXT = 20_000  # characters of a position text or game record
-# where render.position_svg draws each quilt, for the page's click targets
-QUILT_ORIGINS = ((20, 64), (340, 64))
+# where render.position_svg_parts draws the squares, for the page's click targets and ghosts
+GEOMETRY = {
+    "quilt": render.QUILT_PART[:2],  # a quilt part's square a1, top-left corner
+    "cell": render.CELL,
+    "track": render.TRACK_PART[:2],  # the time board part's space 0, top-left corner
+    "space": render.TRACK_SPACE,
+    "row": render.TRACK_ROW,
+    "per_row": render.PART_PER_ROW,
+}
 RECORD_KEYS = ("circle", "position", "moves", "edition", "first")
 
 
@@ -42,11 +51,35 @@ def looks_like_record(text: str) -> bool:
     return False
 
 
-def load_text(text: str) -> Game:
-    """A game record or a position text (then a game with no moves)."""
+def load_text(text: str) -> GameTree:
+    """A game record, variations and all, or a position text (then a game
+    with no moves)."""
     if looks_like_record(text) and not looks_like_board(text):
-        return Game.from_text(text)
-    return Game(read_position(text))
+        tree = GameTree.from_text(text)
+        if len(tree) > MAX_TREE:
+            raise BadRequest(f"at most {MAX_TREE} moves, variations included")
+        return tree
+    return GameTree(read_position(text))
+
+
+def tree_json(tree: GameTree) -> dict:
+    """``tree.to_dict()`` with each node's mover (``player``) for the move list."""
+    data = tree.to_dict()
+    movers = [n.parent.position.to_move for n in tree.nodes() if n.parent is not None]
+    for item, player in zip(data["nodes"], movers):
+        item["player"] = player
+    return data
+
+
+def tree_of(data) -> GameTree:
+    """The game tree a request describes (``GameTree.to_dict``'s form:
+    ``{"start": text or null, "nodes": [{"parent", "move"}, ...]}``)."""
+    if not isinstance(data, dict):
+        raise BadRequest("'tree' must be an object {start, nodes}")
+    start = data.get("start")
+    if start is not None and (not isinstance(start, str) or len(start) > MAX_TEXT):
+        raise BadRequest(f"'tree.start' must be a position text of at most {MAX_TEXT} characters, or null")
+    return GameTree.from_dict(data, max_nodes=MAX_TREE)
 
 
 def game_of(data) -> Game:
@@ -106,9 +139,11 @@ def view(game: Game, ply: int | None = None) -> dict:
         "labels": [{str(sq): lab for sq, lab in labels[p].items()} for p in (0, 1)],
         # covered squares whose patch is not known (a start read from notation that could not be tiled)
         "unnamed": [f["quilts"][p].bit_count() - len(labels[p]) for p in (0, 1)],
-        "svg": game.to_svg(k),
-        "quilt_origins": QUILT_ORIGINS,
-        "cell": render.CELL,
+        # who made each move of the line (turns do not alternate in Patchwork)
+        "movers": [game.position(i).to_move for i in range(len(game))],
+        # the drawing in parts the page lays out for its screen, with where each part's squares are
+        "parts": render.position_svg_parts(pos, labels),
+        "geometry": GEOMETRY,
     }
 
 

@@ -11,11 +11,18 @@ Messages from the child: ("progress", dict), ("done", dict), ("error", str).
 
 from __future__ import annotations
 
+import os
 import time
+
+NICENESS = 5  # the search process yields the CPU to the server's: pages answer while it searches
 
 
 def worker_main(conn) -> None:
-    """Serve jobs from ``conn`` until it closes."""
+    """Serve jobs from ``conn`` until it closes (at a lower priority than the server)."""
+    try:
+        os.nice(NICENESS)
+    except (AttributeError, OSError):  # no nice() (Windows), or not allowed: run as it is
+        pass
     while True:
         try:
             kind, payload = conn.recv()
@@ -30,6 +37,16 @@ def worker_main(conn) -> None:
             conn.send(("error", str(e) if isinstance(e, PatchsolveError) else f"{type(e).__name__}: {e}"))
 
 
+def result_dict(r) -> dict:
+    """``r.to_dict()``, with a ranked row's missing line (``pv`` None: the
+    rows the solver valued near the end carry none, and SearchResult.to_dict
+    cannot write None) written as an empty line."""
+    for row in r.root_moves:
+        if isinstance(row, dict) and "pv" in row and row["pv"] is None:
+            row["pv"] = []
+    return r.to_dict()
+
+
 MCTS_SLICES = 8  # an MCTS search reports this many times ...
 MCTS_MIN_SLICE = 0.1  # ... but at most every 0.1 s
 
@@ -42,7 +59,7 @@ def _search_job(payload, report) -> dict:
         from patchsolve.levels import level_move
 
         move, r = level_move(pos, payload["level"], seed=payload.get("level_seed", 0))
-        return {**r.to_dict(), "best_move": str(move), "level": payload["level"]}
+        return {**result_dict(r), "best_move": str(move), "level": payload["level"]}
     if payload["engine"] == "mcts":
         return _mcts_in_slices(pos, payload["time"], payload.get("seed", 0), report)
     return _alphabeta_by_depth(pos, payload["time"], payload.get("depth"), payload.get("top", 1), report)
@@ -68,7 +85,7 @@ def _mcts_in_slices(pos, budget, seed, report) -> dict:
         k += 1
         r = player.search(pos)
         total += r.iterations or 0
-        out = r.to_dict()
+        out = result_dict(r)
         out.update({"iterations": total, "time": time.perf_counter() - start})
         if r.bound == "exact" or r.iterations is None:  # proven by the endgame solver
             return out
@@ -86,7 +103,7 @@ def _alphabeta_by_depth(pos, budget, max_depth, top, report) -> dict:
     start = time.perf_counter()
 
     def on_iteration(r):
-        d = r.to_dict()
+        d = result_dict(r)
         d["elapsed"] = time.perf_counter() - start
         report(d)
 
@@ -94,7 +111,7 @@ def _alphabeta_by_depth(pos, budget, max_depth, top, report) -> dict:
     if max_depth is not None:  # a depth limit means one thread (a reproducible answer): only when asked
         limits["depth"] = max_depth
     r = search(pos, engine="alphabeta", time=budget, on_iteration=on_iteration, **limits)
-    best = r.to_dict()
+    best = result_dict(r)
     best["time"] = time.perf_counter() - start
     return best
 
@@ -119,4 +136,26 @@ def _analyze_job(payload, report) -> dict:
     return {**review.to_dict(), "svg": review_svg(review)}
 
 
-JOBS = {"search": _search_job, "analyze": _analyze_job}
+def _quiz_job(payload, report) -> dict:
+    """The exercises of a review's moves (patchsolve.quiz), one thread."""
+    from patchsolve.quiz import exercises_of_moves
+
+    found = exercises_of_moves(
+        payload["moves"],
+        payload["player"],
+        payload["threshold"],
+        count=payload["count"],
+        nodes=payload["nodes"],
+    )
+    return {"exercises": [e.to_dict() for e in found]}
+
+
+def _grade_job(payload, report) -> dict:
+    """An answer to an exercise, valued on its footing (patchsolve.quiz.grade)."""
+    from patchsolve.quiz import exercise_of_dict, grade
+
+    g = grade(exercise_of_dict(payload["exercise"]), payload["move"])
+    return {"move": g.move, "value": g.value, "loss": g.loss, "correct": g.correct, "bound": g.bound}
+
+
+JOBS = {"search": _search_job, "analyze": _analyze_job, "quiz": _quiz_job, "grade": _grade_job}
