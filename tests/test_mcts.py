@@ -640,7 +640,7 @@ def test_ranked_rows_are_in_the_order_the_mcts_chooses_and_show_it():
     patch's for a buy, its own otherwise), then by the placement's own: the
     first row is the move played, and the two visit counts shown are in
     that order."""
-    from patchsolve.search.solver import choice_of
+    from patchsolve.search.result import choice_of
 
     for seed in (3, 4):
         pos = Position.start(seed=seed)

@@ -183,7 +183,7 @@ def test_every_row_says_who_wins_and_rows_rank_by_margin_then_outcome():
                 assert d["score"] == v and d["proven"] == ("win" if won else "loss")
             if d["proven"] is not None:
                 assert d["proven"] == ("win" if won else "loss")
-        keys = [solver.tie_rank_key(d) for d in rows]
+        keys = [solver.rank_key(d) for d in rows]
         assert keys == sorted(keys)
         assert rows[0]["move"] == r.best_move and rows[0]["bound"] == "exact"
         assert truth[rows[0]["move"]] == (0, plain_wdl(pos))

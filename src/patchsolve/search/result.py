@@ -170,12 +170,17 @@ def row_dict(row: dict) -> dict:
 BOUND_ORDER = {"exact": 0, "lower": 1, "estimate": 2, "upper": 3}
 
 
+OUTCOME_ORDER = {"win": 0, None: 1, "loss": 2}
+
+
 def rank_key(row: dict) -> tuple:
     """The order of ranked rows (``root_moves``) of every engine but the
     MCTS, best first: by the score shown -- a bound's is the bound, shown
     as one -- and among equal scores the surest first (exact, at least,
-    estimate, at most), so the scores read in order."""
-    return -row["score"], BOUND_ORDER[row["bound"]]
+    estimate, at most), so the scores read in order; among rows still equal
+    a proven win first and a proven loss last (a margin of 0 is a win or a
+    loss by who reached 53 first, never a draw)."""
+    return -row["score"], BOUND_ORDER[row["bound"]], OUTCOME_ORDER[row.get("proven")]
 
 
 def choice_of(move):

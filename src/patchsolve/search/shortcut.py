@@ -52,8 +52,15 @@ from patchsolve.position import Position
 from patchsolve.search import alphabeta, solver
 from patchsolve.search._alphabeta import ordered_moves
 from patchsolve.search.limits import Limits, threads_for
-from patchsolve.search.result import finished_result, phase_of, root_move, win_probability_of
-from patchsolve.search.solver import choice_of, row_units, tie_rank_key
+from patchsolve.search.result import (
+    choice_of,
+    finished_result,
+    phase_of,
+    rank_key,
+    root_move,
+    win_probability_of,
+)
+from patchsolve.search.solver import row_units
 
 ENDGAME_SPACES = 15  # try the exact solver first when a token is this close to 53 ...
 ENDGAME_SHARE = 0.25  # ... with this share of the time budget ...
@@ -140,7 +147,7 @@ def _solved(position: Position, r, limits: Limits, engine: str):
     r.seed = limits.seed
     if (limits.multipv or 1) > 1:
         rows = sorted(r.root_moves, key=lambda d: d["move"] != r.best_move)
-        rows = sorted(rows, key=tie_rank_key)[: limits.multipv]
+        rows = sorted(rows, key=rank_key)[: limits.multipv]
         r.root_moves = [_row(position, d) for d in rows]
     return r
 
@@ -551,7 +558,7 @@ def _rank_within(result, proof) -> None:
         else:
             rows.append({**d, "lower": k["lower"], "upper": k["upper"]})
     rows += [k for m, k in known.items() if m not in seen and k["lower"] >= k["upper"]]
-    rows.sort(key=tie_rank_key)
+    rows.sort(key=rank_key)
     keys = {k: None for d in rows for k in d}  # one set of keys for every row (None: not known)
     result.root_moves = [{**keys, **d} for d in rows[: max(1, len(result.root_moves))]]
     top = rows[0]

@@ -62,7 +62,7 @@
     Also values every legal root move (``root_moves``: dicts with ``move``,
     ``score``, ``bound``, ``lower``, ``upper``, ``proven`` -- who wins, set on
     every exact row --, best first by margin and then by who wins:
-    ``tie_rank_key``), after solving
+    ``result.rank_key``), after solving
     the root: its value bounds every row from above and its proven move
     gets that value, even when the budget cuts the rows short. Within a patch,
     the best placement is valued exactly and any other only as far as needed
@@ -95,7 +95,7 @@ from patchsolve.patches import LAST_SPACE
 from patchsolve.position import Move, Position
 from patchsolve.search import _solver
 from patchsolve.search.limits import allocation, threads_for, with_defaults
-from patchsolve.search.result import SearchResult, rank_key, root_move
+from patchsolve.search.result import SearchResult, choice_of, rank_key, root_move
 from patchsolve.search.stop import stop_requested
 
 DEFAULT_SOLVE_TIME = 30.0  # no budget given: a solver cannot know how hard a position is
@@ -546,16 +546,6 @@ def _child_bounds(run: _Run, position: Position, child: Position, floor):
     return _flip(position, child, lo, hi)
 
 
-OUTCOME_ORDER = {"win": 0, None: 1, "loss": 2}
-
-
-def tie_rank_key(row: dict) -> tuple:
-    """``result.rank_key`` (by the score shown, the surest first), and among
-    rows it ranks equal a proven win first and a proven loss last: a margin
-    of 0 is a win or a loss by who reached 53 first, never a draw."""
-    return (*rank_key(row), OUTCOME_ORDER[row.get("proven")])
-
-
 def row_units(row: dict) -> tuple[int, int]:
     """A ranked row's proven bounds (``lower``/``upper`` in points, and
     ``proven``) in solver units: the solver's rows convert back exactly, so
@@ -571,7 +561,7 @@ def row_units(row: dict) -> tuple[int, int]:
 def _root_rows(rows: list, wdl: bool) -> list[dict]:
     """Rows in solver units as the result's (margins, ``proven`` the
     outcome where the bounds prove it: always on an exact row), ranked by
-    ``tie_rank_key``."""
+    ``result.rank_key``."""
     out = []
     for r in rows:
         mlo, mhi = _margin_bounds(r["lo"], r["hi"])
@@ -593,7 +583,7 @@ def _root_rows(rows: list, wdl: bool) -> list[dict]:
                 "group": r["group"],
             }
         )
-    out.sort(key=tie_rank_key)
+    out.sort(key=rank_key)
     return out
 
 
@@ -802,12 +792,6 @@ class _BestNodeSearch:
         self.step = self.step * 2 if self.streak >= 3 else 1
         self.last = up
         self.g = v + self.step if up else v - self.step + 1
-
-
-def choice_of(move: Move):
-    """What ``move`` chooses, whatever its placement: its patch, or
-    "walk", or "leather"."""
-    return move.patch if move.patch is not None else move.kind
 
 
 class ChoiceProof(NamedTuple):
@@ -1212,5 +1196,4 @@ __all__ = [
     "ChoiceProof",
     "Standing",
     "row_units",
-    "tie_rank_key",
 ]
