@@ -407,7 +407,7 @@ def test_eval_ranks_the_top_moves(fake_engines):
     assert r.exit_code == 0, r.output
     lines = r.stdout.strip().splitlines()
     assert lines[0].startswith("evaluation: +3 (estimate) for player 0")
-    assert lines[1].split() == ["#", "move", "score", "win", "bound", "visits"]
+    assert lines[1].split() == ["#", "move", "what", "score", "win", "bound", "visits"]
     assert len(lines) == 5
     assert fake_engines[0][1]["multipv"] == 3
     data = json.loads(run("eval", "--json", "-q").stdout)

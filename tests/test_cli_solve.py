@@ -101,15 +101,17 @@ def test_a_ranked_row_that_is_a_bound_is_printed_as_one():
     (30,000 nodes: the near-end solver's own 24,900 leave rows bounded.)"""
     res = CliRunner().invoke(cli, ["eval", LOST_THREE, "--nodes", "30000", "-q", "--top", "5"])
     assert res.exit_code == 0, res.output
-    rows = [line.split() for line in res.output.splitlines()[2:]]
+    lines = res.output.splitlines()
+    at = lines[1].index("score")  # the score column (after move and what)
+    rows = [[line.split()[1], *line[at:].split()] for line in lines[2:]]
     data = json.loads(
         CliRunner().invoke(cli, ["eval", LOST_THREE, "--nodes", "30000", "-q", "--top", "5", "--json"]).output
     )["top_moves"]
     assert len(rows) == len(data) == 5
     assert {d["bound"] for d in data} >= {"exact", "upper"}
     for row, d in zip(rows, data):
-        assert row[1] == d["move"]
+        assert row[0] == d["move"]
         if d["bound"] == "upper":
-            assert row[2:4] == ["<=", str(d["score"])]
+            assert row[1:3] == ["<=", str(d["score"])]
         else:
-            assert row[2] == str(d["score"])
+            assert row[1] == str(d["score"])

@@ -636,10 +636,11 @@ def test_the_minimax_weight_steers_the_search():
 
 
 def test_ranked_rows_are_in_the_order_the_mcts_chooses_and_show_it():
-    """Proven wins first, then by the visits of the move's choice (its
-    patch's for a buy, its own otherwise), then by the placement's own: the
-    first row is the move played, and the two visit counts shown are in
-    that order."""
+    """Choice first (each choice's best row, then further placements), and
+    within each part proven wins first, then by the visits of the move's
+    choice (its patch's for a buy, its own otherwise), then by the
+    placement's own: the first row is the move played, and the two visit
+    counts shown are in that order."""
     from patchsolve.search.result import choice_of
 
     for seed in (3, 4):
@@ -647,8 +648,10 @@ def test_ranked_rows_are_in_the_order_the_mcts_chooses_and_show_it():
         r = patchsolve.search(pos, engine="mcts", iterations=20000, seed=seed)
         rows = r.root_moves
         assert rows[0]["move"] == r.best_move and len(rows) > 3
-        order = [(d["proven"] == "win", d["choice_visits"]) for d in rows]
-        assert order == sorted(order, reverse=True)
+        for kind in ("choice", "placement"):  # choice first: each choice's best row, then further placements
+            order = [(d["proven"] == "win", d["choice_visits"]) for d in rows if d["kind"] == kind]
+            assert order == sorted(order, reverse=True)
+        assert [d["kind"] for d in rows] == sorted((d["kind"] for d in rows), key=lambda k: k != "choice")
         by_choice: dict = {}
         for d in rows:
             by_choice.setdefault(choice_of(d["move"]), []).append(d)
