@@ -328,12 +328,8 @@ def run(count: int = CALLS, seed: int = SEED):
     return outcomes, wrong
 
 
-# Three holes left in search/limits.py (its code is being rewritten for issue 52
-# at the time of writing): an unknown limit's name and an unknown engine give
-# Python's TypeError / KeyError instead of a LimitError. The fuzz above does
-# not draw them; this test names them and fails (strict) once they are fixed,
-# so that they then join the fuzz.
-@pytest.mark.xfail(strict=True, reason="search/limits.py: unknown names give TypeError/KeyError")
+# An unknown limit's name and an unknown engine: a LimitError naming them
+# (they gave Python's TypeError / KeyError before).
 @pytest.mark.parametrize(
     "call",
     [

@@ -121,6 +121,15 @@ class Limits:
     """How many root moves to rank, 1..256, each valued by its own search
     (alpha-beta) so that the ranked values are comparable."""
 
+    def __new__(cls, *args, **kwargs):
+        # a dataclass's __init__ would refuse these with a TypeError: name them as a LimitError
+        unknown = sorted(set(kwargs) - set(RANGES))
+        if unknown:
+            raise LimitError(f"unknown limit {', '.join(map(repr, unknown))} (known: {', '.join(RANGES)})")
+        if len(args) > len(RANGES):
+            raise LimitError(f"at most {len(RANGES)} limits, by name: {', '.join(RANGES)}")
+        return super().__new__(cls)
+
     def __post_init__(self):
         for name in RANGES:
             object.__setattr__(self, name, check(name, getattr(self, name)))
@@ -131,6 +140,8 @@ class Limits:
 
     def for_engine(self, engine: str) -> Limits:
         """Refuse limits ``engine`` does not read (a depth for the MCTS, ...)."""
+        if engine not in ENGINE_LIMITS:
+            raise LimitError(f"unknown engine {engine!r} (known: {', '.join(ENGINE_LIMITS)})")
         wrong = sorted(set(self.given()) - ENGINE_LIMITS[engine])
         if wrong:
             raise LimitError(
