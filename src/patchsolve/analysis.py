@@ -45,11 +45,16 @@ from patchsolve.review.judge import Budget, Measure, as_budget, measure
 class Verdict:
     """The engine on one position, from player 0's side."""
 
-    margin0: float  # final margin of player 0 minus player 1
-    win0: float  # player 0's chance to win
-    best_move: str | None  # None on a finished position
+    margin0: float
+    """Final margin of player 0 minus player 1."""
+    win0: float
+    """Player 0's chance to win."""
+    best_move: str | None
+    """None on a finished position."""
     exact: bool
-    winner: int | None = None  # the player proven to win (the solver's), else None
+    """Whether the value is proven (the solver's)."""
+    winner: int | None = None
+    """The player proven to win (the solver's), else None."""
 
 
 @dataclass(frozen=True)
@@ -57,27 +62,48 @@ class MoveReview:
     """One move of the game and what the engine thinks of it (values for the
     mover unless the name says player 0)."""
 
-    number: int  # 1 for the first move
-    player: int  # who moved
-    position: str  # the position before the move (notation)
+    number: int
+    """1 for the first move."""
+    player: int
+    """Who moved."""
+    position: str
+    """The position before the move (notation)."""
     move: str
-    best_move: str | None  # the best move by the same measure (the move itself when it is as good)
-    best_value: float  # the best move's value, for the mover
-    played_value: float  # the move played's value, for the mover (the same search)
-    loss: float  # best_value - played_value, >= 0
-    margin0: float  # player 0's margin after the move
-    win0: float  # player 0's win probability after the move
-    flag: str  # the class's mark: "?!" inaccuracy, "?" mistake, "??" blunder, else ""
-    win_loss: float = 0.0  # win probability lost by the mover, 0..1
-    judgement: str = "best"  # best, good, inaccuracy, mistake or blunder (see the module)
-    forced: bool = False  # the only legal move
-    exact: bool = False  # both values compared were proven by the solver
-    accuracy: float = 100.0  # the move's accuracy score, 0..100
-    proven_before: str | None = None  # "win"/"loss": the outcome proven for the mover before the move ...
-    proven_after: str | None = None  # ... and after it (a proven win thrown away: "win" then "loss")
-    best_bound: str = "estimate"  # what kind of number best_value is: exact, lower, upper, estimate
-    played_bound: str = "estimate"  # ... and played_value
-    depth: int = 0  # the search depth both values come from (0 when the solver proved them)
+    """The move played (notation)."""
+    best_move: str | None
+    """The best move by the same measure (the move itself when it is as good)."""
+    best_value: float
+    """The best move's value, for the mover."""
+    played_value: float
+    """The move played's value, for the mover (the same search)."""
+    loss: float
+    """``best_value - played_value``, never negative."""
+    margin0: float
+    """Player 0's margin after the move."""
+    win0: float
+    """Player 0's win probability after the move."""
+    flag: str
+    """The class's mark: "?!" inaccuracy, "?" mistake, "??" blunder, else ""."""
+    win_loss: float = 0.0
+    """Win probability lost by the mover, 0..1."""
+    judgement: str = "best"
+    """The class: best, good, inaccuracy, mistake or blunder (see the module)."""
+    forced: bool = False
+    """The only legal move."""
+    exact: bool = False
+    """Both values compared were proven by the solver."""
+    accuracy: float = 100.0
+    """The move's accuracy score, 0..100."""
+    proven_before: str | None = None
+    """'win' or 'loss': the outcome the solver proved for the mover before the move (None: not proven)."""
+    proven_after: str | None = None
+    """The same after the move (a proven win thrown away: 'win' then 'loss')."""
+    best_bound: str = "estimate"
+    """What kind of number best_value is: exact, lower, upper, estimate."""
+    played_bound: str = "estimate"
+    """What kind of number played_value is: exact, lower, upper or estimate."""
+    depth: int = 0
+    """The search depth both values come from (0 when the solver proved them)."""
 
     def to_dict(self) -> dict:
         """The review of this move as a JSON-ready dict (``class`` is the judgement)."""
@@ -131,9 +157,13 @@ class GameReview:
     and the final scores (``interrupted`` when a Ctrl-C stopped it early)."""
 
     start: Verdict
+    """The verdict on the start position."""
     moves: list[MoveReview]
+    """One review per move judged, in order."""
     budget: Budget
+    """The budget behind every verdict."""
     final_scores: tuple[int, int]
+    """Both players' final scores."""
     interrupted: bool = False  # stopped (Ctrl-C): ``moves`` are the first ones only
 
     def summary(self) -> list[dict]:

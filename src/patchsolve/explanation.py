@@ -82,10 +82,15 @@ class Line:
     and its principal variation with the facts at its end."""
 
     move: str
+    """The line's first move (notation)."""
     value: float
+    """Its value for the player who moves."""
     bound: str
+    """What kind of number the value is: exact, lower, upper or estimate."""
     pv: list[str]
+    """The line, its first move first."""
     end: dict
+    """Facts at the line's end, each a pair (mover, opponent)."""
 
 
 @dataclass(frozen=True)
@@ -95,17 +100,24 @@ class Explanation:
     where the best move's line is better."""
 
     position: str
+    """The position explained (notation)."""
     player: int
     best: Line
     played: Line
-    difference: float  # best.value - played.value, for the mover (the review's loss)
-    terms: list[dict] = field(default_factory=list)  # {"term", "name", "group", "points"}, largest first
+    difference: float
+    """``best.value - played.value``, for the mover (the review's loss)."""
+    terms: list[dict] = field(default_factory=list)
+    """{"term", "name", "group", "points"}, largest first."""
     left_to_opponent: dict = field(default_factory=dict)
+    """The three patches each move leaves to the opponent."""
     groups: list[dict] = field(
         default_factory=list
     )  # {"group", "name", "points", "terms"}, largest net first
-    budget: dict = field(default_factory=dict)  # the measure's budget (review.Budget.to_dict())
-    depth: int = 0  # the search depth both values come from (0: the solver proved them)
+    """The terms summed by what they are about, the largest net first."""
+    budget: dict = field(default_factory=dict)
+    """The measure's budget (review.Budget.to_dict())."""
+    depth: int = 0
+    """The search depth both values come from (0: the solver proved them)."""
 
     def to_dict(self) -> dict:
         """JSON-ready."""

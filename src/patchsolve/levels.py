@@ -32,9 +32,12 @@ MAX_LEVEL = 10
 class Level:
     """What a level searches and how warmly it draws among its rows."""
 
-    depth: int  # alpha-beta depth (one thread)
-    temperature: float  # points: the softmax over the rows' values (0: always the top row)
-    rows: int = 8  # MultiPV rows drawn from
+    depth: int
+    """Alpha-beta depth (one thread)."""
+    temperature: float
+    """Points: the softmax over the rows' values (0: always the top row)."""
+    rows: int = 8
+    """MultiPV rows drawn from."""
 
 
 LEVELS = {

@@ -27,18 +27,30 @@ DEFAULT_TOLERANCE = 1.0
 class Exercise:
     """One position to find the move in (values for the player to move)."""
 
-    number: int  # the move's number in the game
+    number: int
+    """The move's number in the game."""
     player: int
-    position: str  # notation
+    """The player to move (who made the mistake)."""
+    position: str
+    """Notation."""
     played: str
-    played_loss: float  # points the move played lost, in this exercise's search
+    """The move played in the game."""
+    played_loss: float
+    """Points the move played lost, in this exercise's search."""
     best: str
+    """The best move found."""
     best_value: float
-    bound: str  # "exact" where the solver proved the values, else "estimate"
+    """Its value for the player to move."""
+    bound: str
+    """'exact' where the solver proved the values, else 'estimate'."""
     depth: int
-    acceptable: list[dict] = field(default_factory=list)  # {"move", "value"}, best first
+    """The search depth the values come from."""
+    acceptable: list[dict] = field(default_factory=list)
+    """{"move", "value"}, best first."""
     pv: list[str] = field(default_factory=list)
-    budget: dict = field(default_factory=dict)  # the measure's budget (review.Budget.to_dict())
+    """The best move's line."""
+    budget: dict = field(default_factory=dict)
+    """The measure's budget (review.Budget.to_dict())."""
 
     def to_dict(self) -> dict:
         """JSON-ready."""
@@ -50,10 +62,15 @@ class Grade:
     """How an answer compares with the best move."""
 
     move: str
+    """The answer (notation)."""
     value: float
-    loss: float  # best value minus the answer's, >= 0
-    correct: bool  # within the exercise's tolerance of the best
+    """Its value for the player to move."""
+    loss: float
+    """The best value minus the answer's, never negative."""
+    correct: bool
+    """Within the exercise's tolerance of the best."""
     bound: str
+    """What kind of number the value is: exact or estimate."""
 
 
 def _check_common(player, tolerance) -> None:

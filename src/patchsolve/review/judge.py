@@ -52,7 +52,8 @@ class Budget:
 
     nodes: int | None = None
     depth: int | None = None
-    recheck: int = DEFAULT_RECHECK  # 1: no re-check
+    recheck: int = DEFAULT_RECHECK
+    """A loss worth classing is measured again at this many times the budget (1: never)."""
 
     def __post_init__(self):
         if self.nodes is None and self.depth is None:
@@ -139,30 +140,49 @@ class Side:
     number it is, and its line."""
 
     move: str
+    """The move (notation)."""
     value: float
-    bound: str  # "exact", "lower", "upper" (proven bounds) or "estimate"
-    win_probability: float  # the mover's chance to win after it (1 or 0 where proven)
-    proven: str | None  # "win"/"loss" for the mover where the solver proved it
+    """Its value for the player who moves: the final margin expected."""
+    bound: str
+    """What kind of number the value is: 'exact', 'lower', 'upper' (proven bounds) or 'estimate'."""
+    win_probability: float
+    """The mover's chance to win after it (1 or 0 where proven)."""
+    proven: str | None
+    """'win' or 'loss' for the mover where the solver proved it, else None."""
     pv: list[str] = field(default_factory=list)
+    """The line the value comes from, the move first."""
 
 
 @dataclass(frozen=True)
 class Measure:
     """The move played against the best, on one footing (see the module)."""
 
-    position: str  # notation, before the move
-    player: int  # the mover
+    position: str
+    """Notation, before the move."""
+    player: int
+    """The mover."""
     played: Side
+    """The move played."""
     best: Side
-    loss: float  # best.value - played.value, >= 0 (points)
-    win_loss: float  # best.win_probability - played.win_probability, >= 0
-    exact: bool  # both values proven exactly
-    depth: int  # the alpha-beta iteration both values come from (0: none finished)
-    forced: bool  # the only legal move
+    """The best move found by the same measure (the move played when it is as good)."""
+    loss: float
+    """``best.value - played.value``, never negative (points)."""
+    win_loss: float
+    """``best.win_probability - played.win_probability``, never negative."""
+    exact: bool
+    """Both values proven exactly."""
+    depth: int
+    """The alpha-beta iteration both values come from (0: none finished)."""
+    forced: bool
+    """The only legal move."""
     budget: Budget
-    rows: list[dict] = field(default_factory=list)  # the search's ranked rows (choice first), JSON-ready
-    interrupted: bool = False  # Ctrl-C / request_stop cut a search short
-    rechecked: bool = False  # the numbers are the re-check's (Budget.deeper())
+    """The budget of the measure (a re-check's is 4 times it)."""
+    rows: list[dict] = field(default_factory=list)
+    """The search's ranked rows (choice first), JSON-ready."""
+    interrupted: bool = False
+    """Ctrl-C / request_stop cut a search short."""
+    rechecked: bool = False
+    """The numbers are the re-check's (Budget.deeper())."""
 
     @property
     def is_best(self) -> bool:
