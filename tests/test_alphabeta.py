@@ -675,7 +675,7 @@ def test_an_interrupted_iteration_answers_with_the_best_root_move_it_finished():
     were searched d plies (without a table, pruning or reductions their
     values are exactly minimax), and the best of them is the answer."""
     replaced = partial_answers = 0
-    for pos in endgames(10, 300000, min_tree=20000, first_seed=50):
+    for pos in endgames(12, 300000, min_tree=20000, first_seed=50):
         for budget in (1, 2049, 5121, 10241):
             searcher = ab.Searcher(
                 16, tt=False, placements=0, prune_depth=100, lmr=0, rank_plies=0, leather=0
