@@ -112,9 +112,9 @@ def analyze(record, budget, svg_file, csv_file, backend, processes, address, why
       patchsolve play --p0 engine --p1 engine --nodes 2000 --record game.txt --quiet
       patchsolve analyze game.txt
       patchsolve analyze game.txt --nodes 100000 --svg review.svg
-      patchsolve analyze game.txt --why --json
+      patchsolve analyze game.txt --nodes 100000 --why --json
       patchsolve tournament greedy alphabeta:depth=1 --pairs 1 --records games --quiet
-      patchsolve analyze games/ --processes 2 --csv reviews.csv
+      patchsolve analyze games/ --nodes 50000 --processes 2 --csv reviews.csv
     """
     from patchsolve.analysis import games_from
 
@@ -354,7 +354,7 @@ def quiz(record, player, threshold, budget, tolerance, quiet, as_json):
     \b
     Examples:
       patchsolve play --p0 engine --p1 engine --nodes 2000 --record game.txt --quiet
-      patchsolve quiz game.txt --player 0 --json
+      patchsolve quiz game.txt --player 0 --nodes 100000 --json
       printf 'walk\\nquit\\n' | patchsolve quiz game.txt --nodes 50000
     """
     from patchsolve import render
