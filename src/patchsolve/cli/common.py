@@ -150,7 +150,7 @@ def describe_move(pos: Position, move) -> str:
 # the limits with their own flag: refused as -o KEY=VALUE so each has one spelling
 FLAG_LIMITS = ("time", "iterations", "depth", "nodes", "seed", "workers")
 # every command's --seed: the range the engines take (Limits), so one range everywhere
-SEED = click.IntRange(*RANGES["seed"])
+SEED = click.IntRange(int(RANGES["seed"][0]), int(RANGES["seed"][1]))
 
 
 @dataclass(frozen=True)
