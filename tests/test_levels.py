@@ -12,6 +12,7 @@ from patchsolve.bench import noisy_greedy_game
 from patchsolve.cli import cli
 from patchsolve.levels import LEVELS, level_move
 from patchsolve.players import make_player
+from patchsolve.search.result import choice_of
 
 
 def endgames():
@@ -50,13 +51,27 @@ def test_lower_levels_lose_more_points_per_move(solved):
     assert lost[0] > lost[1] > lost[2] >= 0, lost
 
 
-def test_a_level_is_deterministic_for_a_seed_and_moves_from_its_rows():
+def test_a_level_is_deterministic_for_a_seed_and_chooses_from_its_rows():
     pos = noisy_greedy_game(5)[16]
     for level in LEVELS:
         a, r = level_move(pos, level, seed=7)
         b, _ = level_move(pos, level, seed=7)
         assert a == b and pos.is_legal(a)
-        assert str(a) in {str(d["move"]) for d in r.root_moves}
+        # the choice (walk or which patch) is one of its ranked choices; the placement may be any
+        assert choice_of(a) in {d["choice"] for d in r.root_moves if d["kind"] == "choice"}
+
+
+def test_low_levels_err_in_the_choice_and_in_the_placement():
+    """Over many seeds level 1 buys more than one patch and lays one patch
+    in more than one place; level 9 always plays the same move."""
+    pos = noisy_greedy_game(5)[16]
+    low = [level_move(pos, 1, seed=s)[0] for s in range(40)]
+    assert len({choice_of(m) for m in low}) >= 2
+    by_patch = {}
+    for m in low:
+        by_patch.setdefault(m.patch, set()).add(str(m))
+    assert max(len(v) for v in by_patch.values()) >= 2
+    assert len({str(level_move(pos, 9, seed=s)[0]) for s in range(3)}) == 1
 
 
 def test_level_ten_is_the_engine():

@@ -1,19 +1,24 @@
 """Opponents at your level: ``level`` 1 (weakest) to 10 (the full engine).
 
-Levels 1-9 search with the alpha-beta to a small depth (one thread, so a
-level is deterministic) and rank their moves with MultiPV (8 to 16 rows,
-each at that depth, so their values are comparable); then they draw the
-move from a softmax over those values with a temperature in points: the
-lower the level, the shallower the search and the warmer the softmax. (A
-node budget instead of a depth was tried first: with a few hundred nodes the
-ranked rows of MultiPV never finish their first depth.) A level thus plays a plausible move that a weaker player might
-choose, never a move outside its own top rows (no random blunders), and
-the same seed gives the same moves. Level 10 is the engine itself (its
-usual search and budget, nothing drawn).
+A person errs in two ways: in what to do (walk, or which of the three
+patches to buy) and in where to lay it. Levels 1-9 draw both, in that
+order. First the choice: the alpha-beta ranks the moves to a small depth
+(one thread, so a level is deterministic) with choice-first MultiPV rows
+(the best placement of walking and of each patch, each at that depth, so
+their values are comparable), and the level draws one from a softmax over
+those values with a temperature in points. Then, if it buys a patch, the
+placement: every placement of that patch is valued one ply deep and the
+level draws one from a second softmax. The lower the level, the shallower
+the search and the warmer both softmaxes. (A node budget instead of a depth
+was tried first: with a few hundred nodes the ranked rows never finish
+their first depth.) A level thus plays a plausible move that a weaker
+player might choose, never a choice outside its own rows, and the same seed
+gives the same moves. Level 10 is the engine itself (its usual search and
+budget, nothing drawn).
 
 The table below was calibrated by the points lost per move against exact
-values on endgame positions and by a ladder tournament
-(``benchmarks/results/levels.md``): the points lost grow level by level.
+values on endgame positions and by the ladder tournament published in the
+manual (``benchmarks/results/levels.md``).
 """
 
 from __future__ import annotations
@@ -30,27 +35,31 @@ MAX_LEVEL = 10
 
 @dataclass(frozen=True)
 class Level:
-    """What a level searches and how warmly it draws among its rows."""
+    """What a level searches and how warmly it draws its choice and its
+    placement."""
 
     depth: int
-    """Alpha-beta depth (one thread)."""
+    """Alpha-beta depth of the choice's search (one thread)."""
     temperature: float
-    """Points: the softmax over the rows' values (0: always the top row)."""
-    rows: int = 8
-    """MultiPV rows drawn from."""
+    """Points: the softmax over the choices' values (0: always the best)."""
+    placement_temperature: float
+    """Points: the softmax over the placements of the patch chosen, each
+    valued one ply deep (0: always the best placement of the choice's
+    search)."""
 
 
 LEVELS = {
-    1: Level(1, 16.0, 16),
-    2: Level(1, 10.0, 12),
-    3: Level(1, 6.0),
-    4: Level(2, 4.0),
-    5: Level(3, 3.0),
-    6: Level(4, 2.0),
-    7: Level(5, 1.3),
-    8: Level(6, 0.8),
-    9: Level(8, 0.4),
+    1: Level(1, 10.0, 6.0),
+    2: Level(1, 6.0, 4.0),
+    3: Level(1, 4.0, 2.5),
+    4: Level(2, 3.0, 1.5),
+    5: Level(3, 2.0, 1.0),
+    6: Level(4, 1.5, 0.7),
+    7: Level(5, 1.0, 0.4),
+    8: Level(6, 0.6, 0.2),
+    9: Level(8, 0.3, 0.0),
 }
+CHOICE_ROWS = 8  # MultiPV rows asked: every choice (at most walk and three patches) comes first
 
 
 def check_level(level) -> int:
@@ -79,9 +88,28 @@ def level_move(position, level: int, seed: int = 0, **limits):
     if limits:
         raise PatchsolveError(f"level {level} has its own budget: give limits only at level {MAX_LEVEL}")
     spec = LEVELS[level]
-    r = search(pos, engine="alphabeta", depth=spec.depth, workers=1, multipv=spec.rows, seed=0)
-    rows = r.root_moves or [{"move": r.best_move, "score": r.score}]
-    return _draw(rows, spec.temperature, random.Random(_mix(seed, pos))), r
+    rng = random.Random(_mix(seed, pos))
+    r = search(pos, engine="alphabeta", depth=spec.depth, workers=1, multipv=CHOICE_ROWS, seed=0)
+    rows = r.root_moves or [{"move": r.best_move, "score": r.score, "kind": "choice"}]
+    choices = [d for d in rows if d.get("kind", "choice") == "choice"]
+    move = _draw(choices, spec.temperature, rng)
+    if move.kind == "buy" and spec.placement_temperature > 0:
+        move = _placement(pos, move, spec.placement_temperature, rng)
+    return move, r
+
+
+def _placement(pos, move, temperature: float, rng: random.Random):
+    """A placement of ``move``'s patch drawn from a softmax over every
+    placement's value one ply deep (mirror images counted once)."""
+    from patchsolve.search import search
+    from patchsolve.search.alphabeta import MAX_INCLUDE
+
+    same = [m for m in pos.legal_moves() if m.kind == "buy" and m.patch == move.patch]
+    if len(same) < 2 or len(same) > MAX_INCLUDE:
+        return move
+    r = search(pos, engine="alphabeta", depth=1, workers=1, include=same, seed=0)
+    rows = [d for d in r.root_moves if d["move"].patch == move.patch]
+    return _draw(rows, temperature, rng) if rows else move
 
 
 def _mix(seed: int, pos) -> int:
@@ -98,4 +126,4 @@ def _draw(rows, temperature: float, rng: random.Random):
     return rng.choices([d["move"] for d in rows], weights=weights)[0]
 
 
-__all__ = ["LEVELS", "MAX_LEVEL", "Level", "check_level", "level_move"]
+__all__ = ["CHOICE_ROWS", "LEVELS", "MAX_LEVEL", "Level", "check_level", "level_move"]
