@@ -3,7 +3,9 @@
 A job is a search or a game review, run by the single search process
 (:mod:`patchsolve.web.worker`). While one job runs, another is refused
 (:class:`Busy`), so a page cannot pile work onto the machine. A job that
-overruns its budget by more than ``GRACE`` seconds, or that the page stops,
+overruns its budget by more than ``GRACE`` seconds, counted from when the
+search process takes it (a fresh process first imports the engine, which
+under load takes seconds of its own; ``START`` caps that), or that the page stops,
 has its process killed; a search's last progress report (its deepest
 finished depth, its last time slice) then stands as its result, and a
 review's last report may carry ``partial``: the review of the positions done
@@ -28,6 +30,7 @@ from patchsolve.errors import PatchsolveError
 GRACE = 5.0  # seconds past a job's budget (plus a fifth of it) before its process is killed
 KEEP_JOBS = 32  # finished jobs kept for polling
 FIRST_REPORT = 4.0  # seconds a stopped search may take to send its first report
+START = 60.0  # seconds a search process may take to start and take its job
 
 
 class Busy(PatchsolveError):
@@ -105,11 +108,15 @@ class JobRunner:
         try:
             conn = self._ensure_process()
             conn.send((job.kind, payload))
-            deadline = job.started + 1.2 * job.budget + GRACE
+            deadline = job.started + START + 1.2 * job.budget + GRACE
             stopped_at = None
             while job.status == "running":
                 if conn.poll(0.05):
-                    self._receive(job, conn.recv())
+                    message = conn.recv()
+                    if message[0] == "started":  # the budget counts from here, not from the spawn
+                        deadline = time.monotonic() + 1.2 * job.budget + GRACE
+                        continue
+                    self._receive(job, message)
                     if job.status != "running":
                         break
                 now = time.monotonic()

@@ -6,7 +6,9 @@ one child process instead; the server sends it one job at a time over a pipe
 and reads back progress messages and the result. Killing the process is how
 a search that overruns its cap is stopped.
 
-Messages from the child: ("progress", dict), ("done", dict), ("error", str).
+Messages from the child: ("started", None) as it takes a job (the job's
+time cap counts from there), then ("progress", dict) and ("done", dict) or
+("error", str).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ def worker_main(conn) -> None:
             kind, payload = conn.recv()
         except (EOFError, OSError):
             return
+        conn.send(("started", None))
         try:
             result = JOBS[kind](payload, lambda data: conn.send(("progress", data)))
             conn.send(("done", result))
