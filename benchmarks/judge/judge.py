@@ -19,6 +19,11 @@ Two sets, each written as JSON lines while it runs (a row a move judged):
     python benchmarks/judge/judge.py early --nodes 300000 --deep 10,20 --out early_300k.jsonl
     python benchmarks/judge/judge.py report late_300k.jsonl early_300k.jsonl
 
+``remeasure`` measures stored rows again at another ``--nodes`` or
+``--recheck``, keeping their references (early rows keep the position):
+
+    python benchmarks/judge/judge.py remeasure early_300k.jsonl --recheck 8 --out early_r8.jsonl
+
 ``report`` recomputes every class from the stored losses (so the class
 boundaries can be changed without searching again: ``--min-points``) and
 prints the issue's targets: optimal moves classed mistake or blunder (at
@@ -110,11 +115,11 @@ def run_late(args) -> None:
             print(f"[{i + 1}/{min(len(rows), args.positions)}]", file=sys.stderr, flush=True)
 
 
-def early_positions(count: int, seed: int) -> list[tuple[ps.Position, str]]:
+def early_positions(count: int, seed: int, start: int = 0) -> list[tuple[ps.Position, str]]:
     """(position, the move the engine played there) at plies 6-30 of seeded
-    self-play games, one a game."""
+    self-play games, one a game: games ``start`` to ``count - 1``."""
     out = []
-    for g in range(count):
+    for g in range(start, count):
         game = ps.Game.new(seed=seed * 1_000 + g)
         stop = 6 + (g * 7) % 25
         while len(game) < stop and not game.end.is_over:
@@ -129,7 +134,7 @@ def run_early(args) -> None:
     budget = Budget(nodes=args.nodes, recheck=args.recheck)
     deeps = [int(x) for x in args.deep.split(",")]
     with open(args.out, "w") as fh:
-        for i, (pos, played) in enumerate(early_positions(args.positions, args.seed)):
+        for i, (pos, played) in enumerate(early_positions(args.positions, args.seed, args.start), args.start):
             rng = random.Random(args.seed * 100_003 + i)
             moves = [("played", played), ("random", str(rng.choice(pos.legal_moves())))]
             for kind, move in moves:
@@ -140,6 +145,23 @@ def run_early(args) -> None:
                 fh.write(json.dumps(rec) + "\n")
                 fh.flush()
             print(f"[{i + 1}/{args.positions}]", file=sys.stderr, flush=True)
+
+
+def run_remeasure(args) -> None:
+    """The stored rows measured again at another budget or re-check, their
+    references (exact losses, the deep measures) kept: a change to the
+    measure's default compared on the same moves without the deep searches."""
+    budget = Budget(nodes=args.nodes, recheck=args.recheck)
+    recs = [json.loads(line) for path in args.files for line in _text(Path(path)).splitlines() if line]
+    with open(args.out, "w") as fh:
+        for i, rec in enumerate(recs):
+            pos = ps.Position(rec["position"]) if "position" in rec else None
+            if pos is None:
+                raise SystemExit(f"row {i} has no position (late rows before 0.3 did not keep it)")
+            rec.update(_measured(pos, rec["move"], budget))
+            fh.write(json.dumps(rec) + "\n")
+            fh.flush()
+            print(f"[{i + 1}/{len(recs)}]", file=sys.stderr, flush=True)
 
 
 def class_of(rec: dict, min_points) -> str:
@@ -271,11 +293,17 @@ def main(argv=None) -> int:
             p.add_argument("--data", nargs="+", default=[str(DATA)], help="position sets (JSON lines, .xz)")
         if name == "early":
             p.add_argument("--deep", default="10,20", help="the references' budgets, times the budget")
+            p.add_argument("--start", type=int, default=0, help="the first position (to extend a set)")
+    p = sub.add_parser("remeasure")
+    p.add_argument("files", nargs="+")
+    p.add_argument("--nodes", type=int, default=300_000)
+    p.add_argument("--recheck", type=int, default=1, help="Budget.recheck (1: none)")
+    p.add_argument("--out", required=True)
     p = sub.add_parser("report")
     p.add_argument("files", nargs="+")
     p.add_argument("--min-points", default=",".join(str(x) for x in analysis.MIN_POINTS))
     args = ap.parse_args(argv)
-    {"late": run_late, "early": run_early, "report": report}[args.command](args)
+    {"late": run_late, "early": run_early, "remeasure": run_remeasure, "report": report}[args.command](args)
     return 0
 
 

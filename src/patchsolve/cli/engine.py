@@ -331,7 +331,7 @@ def eval_cmd(position, position_file, engine, top, show_map, map_svg, as_json):
             + ("" if engine.name == "alphabeta" else f"; {engine.name} ranks the moves it explored")
             + ")"
         )
-    if show_map:
+    if show_map and cmap is not None:
         from patchsolve.coverage import coverage_text
 
         click.echo()

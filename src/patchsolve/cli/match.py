@@ -155,11 +155,12 @@ def tournament(
 def _show_external_players(specs, quiet):
     """Name the patchsolve each ``ext[PYTHON]`` player imports: a match
     against another version means little if both sides load the same one."""
-    from patchsolve.players import make_player
+    from patchsolve.players import ProcessPlayer, make_player
 
     for spec in specs:
         if spec.strip().startswith("ext["):  # as make_player tells them
-            player = make_player(spec)  # a ProcessPlayer
+            player = make_player(spec)
+            assert isinstance(player, ProcessPlayer)
             try:
                 info(quiet, f"{spec}: patchsolve from {player.where()}")
             finally:

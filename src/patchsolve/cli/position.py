@@ -339,7 +339,7 @@ def perft(position, depth, position_file, divide, quiet, as_json):
         raise LimitError(f"perft depth must be from 0 to {MAX_PERFT_DEPTH}, not {depth}")
     moves = pos.legal_moves() if depth >= 1 and not pos.is_over else []
     info(quiet, f"perft {depth}: {len(moves)} root moves (Ctrl-C stops with the partial count)")
-    per_move = {}
+    per_move: dict[str, int] = {}
     t0 = last = time.perf_counter()
     done = 0  # leaves so far, the root move in progress included
 
@@ -384,8 +384,8 @@ def perft(position, depth, position_file, divide, quiet, as_json):
         )
         return INTERRUPTED if interrupted else 0
     if divide:
-        for m, n in per_move.items():
-            click.echo(f"{m:<12} {n}")
+        for text, n in per_move.items():
+            click.echo(f"{text:<12} {n}")
     nps = f", {nodes / elapsed:.0f} leaves/s" if elapsed > 0 else ""
     if interrupted:
         click.echo(

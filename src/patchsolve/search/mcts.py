@@ -182,7 +182,7 @@ class _Option:
 
 def _merge(children_lists):
     """Sum the root statistics of several searches of the same position."""
-    options = {}
+    options: dict[tuple[str, object], _Option] = {}
     for children in children_lists:
         for d in children:
             key = ("patch", d["patch"]) if d["patch"] >= 0 else ("move", d["move"])
