@@ -425,9 +425,9 @@ def test_a_choice_proven_best_without_the_value_plays_a_move_of_it_with_the_prov
     """Set position 15 with the choices' proof in hand but not the value:
     the engine's move (patch 22) gives way to the proven choice's move,
     which is worth at least the lower bound said, and no row says more."""
+    from patchsolve.search.questions import best_choice
     from patchsolve.search.result import SearchResult
     from patchsolve.search.shortcut import _within_choice
-    from patchsolve.search.solver import best_choice
 
     row = _set_row("original 27,9,22,3,25,29,23,31,1,8,14,6,18 ")
     pos = Position(row["position"])
@@ -452,14 +452,14 @@ def test_what_the_choice_tests_leave_standing_when_the_budget_runs_out():
     its estimate); anything less decides nothing. (The tests' values are
     the solver's units, 2 m - 1 for a lost margin m: -21 is -10 points; the
     answer's are points.)"""
-    from patchsolve.search import solver
+    from patchsolve.search import questions
 
     pos = Position(_set_row("revised 9,26,7,17,29,20,28,1,31,11,19,25,18,22 ")["position"])
     mine = next(m for m in pos.legal_moves() if m.patch == 7)
     walk = next(m for m in pos.legal_moves() if m.kind == "walk")
 
     def tests(upper, lower=(), t=-21):
-        s = solver._ChoiceSearch(solver._choice_run(patchsolve.Limits(nodes=1000)), pos, mine, t)
+        s = questions._ChoiceSearch(questions._choice_run(patchsolve.Limits(nodes=1000)), pos, mine, t)
         assert set(s.codes) == {"walk", 7, 9, 26}
         s.upper.update(upper)
         s.lower.update(lower)
@@ -480,25 +480,25 @@ def test_the_hand_overs_choice_tests_test_the_engines_move_alone_first():
     proven worth as much is played though the engine's choice as a whole
     is still open. A move alone in its choice (walking) is not tested
     twice; ``best_choice`` (no ``test_move``) tests choices only."""
-    from patchsolve.search import solver
+    from patchsolve.search import questions
 
     pos = Position(_set_row("revised 9,26,7,17,29,20,28,1,31,11,19,25,18,22 ")["position"])
     mine = next(m for m in pos.legal_moves() if m.patch == 7)
     walk = next(m for m in pos.legal_moves() if m.kind == "walk")
 
     def search(move, test_move=True):  # thresholds in the solver's units: -21 is -10 points
-        run = solver._choice_run(patchsolve.Limits(nodes=1000))
-        return solver._ChoiceSearch(run, pos, move, -21, test_move=test_move)
+        run = questions._choice_run(patchsolve.Limits(nodes=1000))
+        return questions._ChoiceSearch(run, pos, move, -21, test_move=test_move)
 
     s, plain = search(mine), search(mine, test_move=False)
-    assert s._tests() == [(solver._MOVE, -21)] + plain._tests()
-    assert solver._MOVE not in {g for g, _ in plain._tests()}
+    assert s._tests() == [(questions._MOVE, -21)] + plain._tests()
+    assert questions._MOVE not in {g for g, _ in plain._tests()}
     s.lower["walk"] = (-25, walk.code)  # -12 points
-    assert s._tests()[0] == (solver._MOVE, -24)  # more than -25: at least -23, -11 points
+    assert s._tests()[0] == (questions._MOVE, -24)  # more than -25: at least -23, -11 points
     assert s.standing() is None  # patch 7 may still be worth more than -12
     s.move_upper = -25  # the engine's move alone: at most -12
     assert s.standing() == (walk, -12, None, -12, None)
-    assert solver._MOVE not in {g for g, _ in s._tests()}
+    assert questions._MOVE not in {g for g, _ in s._tests()}
     assert not search(walk).test_move
 
 
@@ -512,7 +512,7 @@ def test_a_refuted_engine_move_gives_way_to_a_choice_proven_better(monkeypatch):
     played, 4 points worse. (The near-end solver's share counted against
     the engine's budget, as under a time budget: with a node budget's own
     share, ``shortcut._apart``, the solver proves this position first.)"""
-    from patchsolve.search import shortcut, solver
+    from patchsolve.search import questions, shortcut
 
     monkeypatch.setattr(shortcut, "_apart", lambda limits: False)
     row = _set_row("original 9,2,18,22,6,12,24,31,1,3,32,13,5,26,29,17 ")
@@ -521,8 +521,8 @@ def test_a_refuted_engine_move_gives_way_to_a_choice_proven_better(monkeypatch):
     r = patchsolve.search(pos, engine="alphabeta", nodes=2_000_000, workers=1, seed=4)
     assert r.best_move.patch == 2 and value[str(r.best_move)] == row["value"] == 23
     assert (r.score, r.bound) == (23, "exact")
-    init = solver._ChoiceSearch.__init__
-    monkeypatch.setattr(solver._ChoiceSearch, "__init__", lambda self, *args, **kwargs: init(self, *args))
+    init = questions._ChoiceSearch.__init__
+    monkeypatch.setattr(questions._ChoiceSearch, "__init__", lambda self, *args, **kwargs: init(self, *args))
     before = patchsolve.search(pos, engine="alphabeta", nodes=2_000_000, workers=1, seed=4)
     assert str(before.best_move) == "9:0@d4" and value["9:0@d4"] == row["value"] - 4
 
@@ -994,11 +994,11 @@ def test_the_hand_over_searches_on_the_near_end_shortcuts_table(monkeypatch):
     not the value; the alpha-beta's tree then ends, and the hand-over's
     questions search on the shortcut's table (the MCTS, which has no hand-over,
     keeps none)."""
-    from patchsolve.search import shortcut, solver
+    from patchsolve.search import questions, shortcut, solver
     from patchsolve.search.limits import Limits
 
     made, searched = [], []
-    new_table, choice_or_value = solver.new_table, solver.choice_or_value
+    new_table, choice_or_value = solver.new_table, questions.choice_or_value
 
     def spy_new(limits):
         made.append(new_table(limits))
@@ -1009,7 +1009,7 @@ def test_the_hand_over_searches_on_the_near_end_shortcuts_table(monkeypatch):
         return choice_or_value(*args, **kwargs)
 
     monkeypatch.setattr(solver, "new_table", spy_new)
-    monkeypatch.setattr(solver, "choice_or_value", spy_choice)
+    monkeypatch.setattr(questions, "choice_or_value", spy_choice)
     pos = Position(_set_row("original 9,2,18,22,6,12,24,31,1,3,32,13,5,26,29,17 ")["position"])
     assert shortcut.near_end(pos)
     patchsolve.search(pos, engine="alphabeta", nodes=2_000_000, seed=1)

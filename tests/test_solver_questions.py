@@ -17,18 +17,20 @@ import pytest
 
 from patchsolve import solve
 from patchsolve.errors import PatchsolveError
-from patchsolve.search import _solver
+from patchsolve.search import _solver, questions
 from patchsolve.search.limits import Limits
-from patchsolve.search.solver import (
-    UNIT,
-    WINS,
+from patchsolve.search.questions import (
     _choice_run,
     _ChoiceSearch,
-    _units_at_least,
-    _units_at_most,
     best_choice,
     choice_of,
     choice_or_value,
+)
+from patchsolve.search.solver import (
+    UNIT,
+    WINS,
+    _units_at_least,
+    _units_at_most,
 )
 from test_alphabeta import SMALL, endgame, margin, noisy_greedy_game, plain_minimax
 from test_solver import ALL, BONUS, LEATHER, plain_units
@@ -316,8 +318,8 @@ def test_choice_or_value_starts_the_value_at_the_engines_score_and_the_choices_t
     monkeypatch.setattr(solver._Run, "narrow", spy_narrow)
     monkeypatch.setattr(_ChoiceSearch, "__init__", spy_init)
     for pos in ALL:
-        r, _, _, _ = solver.choice_or_value(pos, Limits(nodes=200_000), pos.legal_moves()[0], 7)
-        assert seen["choice"][-1] == _units_at_least(7 - solver.CHOICE_BELOW) == 11  # solver units
+        r, _, _, _ = questions.choice_or_value(pos, Limits(nodes=200_000), pos.legal_moves()[0], 7)
+        assert seen["choice"][-1] == _units_at_least(7 - questions.CHOICE_BELOW) == 11  # solver units
         assert r is None or r.score == max(_choice_values(pos).values())
     assert seen["narrow"] and set(seen["narrow"]) == {_units_at_least(7)} == {15}
 
@@ -606,7 +608,6 @@ def test_the_solvers_rows_are_ranked_by_the_score_shown_a_bound_as_one():
     """A row proven "at most 3" ranks above an exact 1 (it may be worth
     more) and below an exact 6: the scores read in order, each row says
     what is proven of it, and the move played comes first among equals."""
-    from patchsolve.search import solver
     from patchsolve.search.result import SearchResult
     from patchsolve.search.shortcut import _solved
 
@@ -618,7 +619,7 @@ def test_the_solvers_rows_are_ranked_by_the_score_shown_a_bound_as_one():
         {"move": c, "lo": 13, "hi": 13, "group": 2},
         {"move": d, "lo": 13, "hi": 13, "group": 3},
     ]
-    rows = solver._root_rows(raw, False)
+    rows = questions._root_rows(raw, False)
     assert [(r["move"], r["score"], r["bound"], r["lower"], r["upper"], r["proven"]) for r in rows] == [
         (c, 6, "exact", 6, 6, "win"),
         (d, 6, "exact", 6, 6, "win"),

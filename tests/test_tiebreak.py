@@ -23,8 +23,9 @@ import patchsolve
 import reference as ref
 from patchsolve import Position, _core, solve
 from patchsolve.search import _alphabeta as ab
-from patchsolve.search import shortcut, solver
+from patchsolve.search import questions, shortcut, solver
 from patchsolve.search.limits import Limits
+from patchsolve.search.result import rank_key
 from test_alphabeta import margin, noisy_greedy_game, plain_minimax, to_ref
 from test_solver import plain_wdl
 
@@ -183,7 +184,7 @@ def test_every_row_says_who_wins_and_rows_rank_by_margin_then_outcome():
                 assert d["score"] == v and d["proven"] == ("win" if won else "loss")
             if d["proven"] is not None:
                 assert d["proven"] == ("win" if won else "loss")
-        keys = [solver.rank_key(d) for d in rows]
+        keys = [rank_key(d) for d in rows]
         assert keys == sorted(keys)
         assert rows[0]["move"] == r.best_move and rows[0]["bound"] == "exact"
         assert truth[rows[0]["move"]] == (0, plain_wdl(pos))
@@ -200,7 +201,7 @@ def test_a_won_zero_ranks_above_a_lost_zero():
         {"move": lost, "lo": -1, "hi": -1, "group": 0},
         {"move": won, "lo": 1, "hi": 1, "group": 1},
     ]
-    rows = solver._root_rows(raw, False)
+    rows = questions._root_rows(raw, False)
     assert [(d["move"], d["score"], d["proven"]) for d in rows] == [(won, 0, "win"), (lost, 0, "loss")]
     assert shortcut.settled(rows)
 
@@ -260,8 +261,8 @@ def test_the_choice_tests_play_a_winning_move_whenever_one_exists():
         for engine, (v, engine_wins) in moves_of(pos).items():
             if v != 0:
                 continue
-            out, _ = solver.best_choice(pos, Limits(nodes=1_000_000), engine, -2)
-            _, proof, _, _ = solver.choice_or_value(pos, Limits(nodes=1_000_000), engine, 0)
+            out, _ = questions.best_choice(pos, Limits(nodes=1_000_000), engine, -2)
+            _, proof, _, _ = questions.choice_or_value(pos, Limits(nodes=1_000_000), engine, 0)
             for p in (out, proof):
                 if p is None:  # one choice only, or the value closed first
                     continue
@@ -277,11 +278,11 @@ def test_p38_the_choice_tests_give_up_the_engines_placement_that_loses_the_tie_b
     best, the choice is played by a placement that wins."""
     pos = Position.from_text(P38)
     engine = next(m for m in pos.legal_moves() if str(m) == "13:6@d2")
-    out, _ = solver.best_choice(pos, Limits(nodes=3_000_000, workers=1), engine, -2)
+    out, _ = questions.best_choice(pos, Limits(nodes=3_000_000, workers=1), engine, -2)
     assert out is not None and out.move.patch == 13 and not out.same
     assert out.proven == "win" and _wins_exactly(pos, out.move)
     winner = next(m for m in pos.legal_moves() if str(m) == "13:2@d1")
-    kept, _ = solver.best_choice(pos, Limits(nodes=3_000_000, workers=1), winner, -2)
+    kept, _ = questions.best_choice(pos, Limits(nodes=3_000_000, workers=1), winner, -2)
     assert kept == (winner, 0, True, "win")
 
 

@@ -19,7 +19,7 @@ import time as _time
 
 from patchsolve.errors import LimitError, PatchsolveError
 from patchsolve.position import as_position
-from patchsolve.search import solver
+from patchsolve.search import questions, solver
 from patchsolve.search.limits import Limits, split
 from patchsolve.search.result import SearchResult, choice_first, finished_result
 from patchsolve.search.shortcut import (
@@ -137,7 +137,7 @@ def solve(position, limits: Limits | None = None, **kwargs) -> SearchResult:
         if position.is_over:
             result = finished_result(position, "solve", limits.seed)
         else:
-            result = solver.run(position, limits, options)
+            result = questions.answer(position, limits, options)
         result.interrupted = stop_requested()
     raise_if_ctrl_c(result)
     return result

@@ -49,9 +49,10 @@ import time as _time
 
 from patchsolve.patches import LAST_SPACE
 from patchsolve.position import Position
-from patchsolve.search import alphabeta, solver
+from patchsolve.search import alphabeta, questions, solver
 from patchsolve.search._alphabeta import ordered_moves
 from patchsolve.search.limits import Limits, threads_for
+from patchsolve.search.questions import row_units
 from patchsolve.search.result import (
     choice_of,
     finished_result,
@@ -60,7 +61,6 @@ from patchsolve.search.result import (
     root_move,
     win_probability_of,
 )
-from patchsolve.search.solver import row_units
 
 ENDGAME_SPACES = 15  # try the exact solver first when a token is this close to 53 ...
 ENDGAME_SHARE = 0.25  # ... with this share of the time budget ...
@@ -192,7 +192,7 @@ def hand_over(position: Position, result, limits: Limits, used: float, table=Non
         budget["time"] = max(budget["time"] - STANDING_CHECK_TIME, budget["time"] / 2)
     if "nodes" in budget:
         budget["nodes"] = max(budget["nodes"] - STANDING_CHECK_NODES, budget["nodes"] // 2)
-    r, choice, standing, nodes = solver.choice_or_value(
+    r, choice, standing, nodes = questions.choice_or_value(
         position, _solver_limits(limits, budget), result.best_move, int(round(result.score)), table
     )
     if r is not None and _decides(r):
@@ -614,7 +614,7 @@ def _shortcut_hash_mb(limits: Limits, budget: dict) -> int:
 def _solve_run(position, limits, options, table=None):
     """The solver's run (on ``table`` if given); ``options`` checked (and
     completed) once, here."""
-    return solver.run(position, limits, solver.check_options(options), table)
+    return questions.ask(position, limits, options, table)
 
 
 __all__ = [
