@@ -23,7 +23,8 @@ import patchsolve
 import reference as ref
 from patchsolve import Position, _core, solve
 from patchsolve.search import _alphabeta as ab
-from patchsolve.search import questions, shortcut, solver
+from patchsolve.search import budget, endgame, handover, questions, solver
+from patchsolve.search import proof as proofs
 from patchsolve.search.limits import Limits
 from patchsolve.search.result import rank_key
 from test_alphabeta import margin, noisy_greedy_game, plain_minimax, to_ref
@@ -203,7 +204,7 @@ def test_a_won_zero_ranks_above_a_lost_zero():
     ]
     rows = questions._root_rows(raw, False)
     assert [(d["move"], d["score"], d["proven"]) for d in rows] == [(won, 0, "win"), (lost, 0, "loss")]
-    assert shortcut.settled(rows)
+    assert proofs.settled(rows)
 
 
 def test_the_weaker_questions_order_by_the_tie_break_too():
@@ -295,7 +296,7 @@ def test_the_hand_over_plays_a_winning_move_when_the_engines_loses_the_tie_break
         lost = [m for m, (v, w) in truth.items() if v == 0 and not w]
         for engine in lost[:2]:
             result = SearchResult(engine, 0, "estimate", [engine], depth=5, nodes=1000)
-            out = shortcut.hand_over(pos, result, Limits(nodes=2_000_000), 0.0)
+            out = handover.hand_over(pos, result, Limits(nodes=2_000_000), 0.0)
             assert wins(pos, out.best_move), (pos.to_text(), engine, out.best_move)
             checked += 1
     assert checked > 0
@@ -347,23 +348,23 @@ def test_a_node_budget_gets_the_proof_a_time_budget_gets_and_repeats():
 def test_under_a_node_budget_alone_the_solvers_nodes_are_its_own():
     pos = Position.from_text(P22)
     calls = []
-    seen = shortcut._solve_run
+    seen = questions.ask
 
     def spy(position, limits, options, table=None):
         calls.append(limits)
         return seen(position, limits, options, table)
 
-    old = shortcut._solve_run
-    shortcut._solve_run = spy
+    old = questions.ask
+    questions.ask = spy
     try:
-        _, left, _ = shortcut.endgame_shortcut(pos, Limits(nodes=100_000), "alphabeta")
-        assert calls[0].nodes == int(100_000 * shortcut.SOLVER_NODES_SHARE)
+        _, left, _ = endgame.endgame_shortcut(pos, Limits(nodes=100_000), "alphabeta")
+        assert calls[0].nodes == int(100_000 * budget.SOLVER_NODES_SHARE)
         assert left.nodes == 100_000  # the engine's whole budget
         calls.clear()
-        _, left, _ = shortcut.endgame_shortcut(pos, Limits(nodes=100_000, time=60), "alphabeta")
-        assert calls[0].nodes == int(100_000 * shortcut.ENDGAME_SHARE) and left.nodes < 100_000
+        _, left, _ = endgame.endgame_shortcut(pos, Limits(nodes=100_000, time=60), "alphabeta")
+        assert calls[0].nodes == int(100_000 * budget.ENDGAME_SHARE) and left.nodes < 100_000
     finally:
-        shortcut._solve_run = old
+        questions.ask = old
 
 
 # -- a property -----------------------------------------------------------------------
@@ -410,7 +411,7 @@ def test_a_proven_win_without_a_move_finds_one_before_it_plays_an_untested_move(
         lost = next(m for m, (v, w) in truth.items() if not w)
         won = next(m for m, (v, w) in truth.items() if w)
         for engine in (lost, won):
-            proof = {"proven": "win", "lower": 0, "upper": 9, "move": None, "limits": {"nodes": 200_000}}
-            r = shortcut.keep_the_win(pos, SearchResult(engine, 0, "estimate", [engine]), proof)
+            proof = proofs.Proof("win", 0, 9, reserve={"nodes": 200_000})
+            r = proofs.keep_the_win(pos, SearchResult(engine, 0, "estimate", [engine]), proof)
             assert wins(pos, r.best_move) and r.proven == "win"
             assert (r.best_move == engine) == (engine == won)

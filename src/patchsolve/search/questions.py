@@ -49,6 +49,7 @@ from typing import Any, NamedTuple
 from patchsolve.patches import LAST_SPACE
 from patchsolve.position import Move, Position
 from patchsolve.search import solver
+from patchsolve.search.budget import BEST_FIRST_SHARE, CHOICE_SLICE
 from patchsolve.search.result import SearchResult, choice_of, rank_key
 from patchsolve.search.solver import (
     MAX_THRESHOLD,
@@ -75,8 +76,6 @@ from patchsolve.search.solver import (
 from patchsolve.search.stop import stop_requested
 
 NO_MOVE_LEFT = -(1 << 20)  # the best value of no move at all (below every margin)
-BEST_FIRST_SHARE = 1 / 64  # best=True: the first slice of the budget for each driver (then doubled)
-CHOICE_SLICE = 1 / 64  # best_choice: each test's first slice of the budget (then doubled each round)
 CHOICE_BELOW = 2  # choice_or_value: the choice tests' first threshold, this far below the engine's score
 
 

@@ -57,10 +57,10 @@ import time as _time
 from patchsolve.errors import LimitError
 from patchsolve.position import Position
 from patchsolve.search import _solver
+from patchsolve.search.budget import SIGN_SHARE, SOLVE_TIME
 from patchsolve.search.limits import allocation, threads_for, with_defaults
 from patchsolve.search.result import SearchResult, root_move
 
-DEFAULT_SOLVE_TIME = 30.0  # no budget given: a solver cannot know how hard a position is
 DEFAULT_HASH_MB = 64
 PROGRESS_EVERY = 1.0  # seconds between progress reports
 BRACKET = 8  # first bracketing tests at the evaluation -+ this (_solver.pyx "Driver")
@@ -80,7 +80,6 @@ OPTIONS = {
 _DEFAULT_FLAGS = (OPTIONS["static"], OPTIONS["relax"], OPTIONS["etc"])
 QUESTIONS = ("wdl", "at_least", "best")  # one at a time (all_moves goes with none or wdl)
 MAX_THRESHOLD = 1000  # points; every margin is far inside
-SIGN_SHARE = 0.5  # of the budget, at most, for the win/loss pass before an exact solve
 
 
 class _Run:
@@ -482,12 +481,12 @@ def check_options(options: dict) -> dict:
 
 
 def _new_run(limits, opts: dict, table=None) -> _Run:
-    """A run within ``limits`` (time, nodes; none: DEFAULT_SOLVE_TIME) with
+    """A run within ``limits`` (time, nodes; none: ``budget.SOLVE_TIME``) with
     ``opts`` as ``check_options`` returns them; its table allocated here, or
     ``table`` (``new_table``, made for the same options)."""
     seconds, nodes = limits.time, limits.nodes
     if seconds is None and nodes is None:
-        seconds = DEFAULT_SOLVE_TIME
+        seconds = SOLVE_TIME
     hash_mb = limits.hash_mb or DEFAULT_HASH_MB
     flags = (opts["static"], opts["relax"], opts["etc"])
     threads = threads_for(limits, "solve")
@@ -502,7 +501,7 @@ def _new_run(limits, opts: dict, table=None) -> _Run:
 def new_table(limits):
     """A solver table for ``limits`` (``hash_mb``, ``workers``) with the
     default exact options, to hand from one run to the next: what the
-    near-end shortcut proved, the alpha-beta's hand-over finds
+    solver tried first near the end proved, the alpha-beta's hand-over finds
     (``run(..., table=)``, ``choice_or_value(..., table=)``;
     benchmarks/results/best_choice/, round 3)."""
     return _new_run(limits, check_options({})).solver
