@@ -6,6 +6,7 @@ had already left.
 Run:  python benchmarks/tools/limit_trace.py --time 0.5
       python benchmarks/tools/limit_trace.py --nodes 200000
       python benchmarks/tools/limit_trace.py --nodes 200000 --show   (the walk itself)
+      python benchmarks/tools/limit_trace.py --nodes 200000 --calls  (each call)
 
 The command runs in this process (``patchsolve.cli.main``) with a profile
 hook (``sys.setprofile`` and ``threading.setprofile``) that sees every
@@ -15,7 +16,9 @@ counts for ``limits.py``). Per thread, the calls make a walk of modules;
 calls in a row in one module are one visit. A module *entered* n times has
 n visits; a *return* is a visit to a module the walk had already left.
 The solver beside the search runs on a thread of its own: its walk is
-counted apart and added.
+counted apart and added. A last line counts the walk again without the
+calls into ``limits.py`` (the ``Limits``'s own methods, and every
+``Limits`` built): the walk between the other modules.
 
 The position (default: ply 29 of ``bench.noisy_greedy_game(1)``, 14
 spaces from the end, whose value the solver does not prove at once) is
@@ -69,7 +72,8 @@ def trace(argv: list[str]):
             values += list(frame.f_locals.get(code.co_varnames[len(names)], ()))
         if any(isinstance(v, Limits) for v in values):
             with lock:
-                walks[threading.current_thread().name].append(os.path.basename(path)[:-3])
+                where = os.path.basename(path)[:-3]
+                walks[threading.current_thread().name].append(f"{where}.{code.co_name}")
 
     sys.setprofile(hook)
     threading.setprofile(hook)
@@ -85,15 +89,19 @@ def trace(argv: list[str]):
 
 
 def visits(walk: list[str]) -> list[str]:
-    """Calls in a row in one module as one visit."""
-    return [m for i, m in enumerate(walk) if i == 0 or walk[i - 1] != m]
+    """Calls in a row in one module as one visit (``walk``: module.function)."""
+    modules = [call.split(".")[0] for call in walk]
+    return [m for i, m in enumerate(modules) if i == 0 or modules[i - 1] != m]
 
 
-def summary(walks: dict) -> tuple[collections.Counter, int, int]:
-    """(Visits per module, returns, calls) over every thread's walk."""
+def summary(walks: dict, skip: str | None = None) -> tuple[collections.Counter, int, int]:
+    """(Visits per module, returns, calls) over every thread's walk, the
+    calls into module ``skip`` left out if given."""
     entered: collections.Counter = collections.Counter()
     returns = calls = 0
     for walk in walks.values():
+        if skip is not None:
+            walk = [call for call in walk if call.split(".")[0] != skip]
         v = visits(walk)
         entered.update(v)
         returns += len(v) - len(set(v))
@@ -108,6 +116,7 @@ def main(argv=None) -> int:
     ap.add_argument("--engine", default="alphabeta")
     ap.add_argument("--position", help="a position's text (default: see the module doc)")
     ap.add_argument("--show", action="store_true", help="print each thread's walk")
+    ap.add_argument("--calls", action="store_true", help="print each call (module.function)")
     args = ap.parse_args(argv)
     cli = ["--engine", args.engine, "--quiet"]
     if args.time is not None:
@@ -121,11 +130,19 @@ def main(argv=None) -> int:
     if args.show:
         for name, walk in walks.items():
             print(f"{name}: {' -> '.join(visits(walk))}")
+    if args.calls:
+        for name, walk in walks.items():
+            print(f"{name}: {' '.join(walk)}")
     print(
         f"calls with a Limits: {calls}; visits: {sum(entered.values())}; returns to a module left: {returns}"
     )
     for module, n in sorted(entered.items(), key=lambda kv: (-kv[1], kv[0])):
         print(f"  {module}: entered {n}")
+    # the Limits's own methods (``limits.py``) left out: the walk between the other modules
+    entered, returns, calls = summary(walks, skip="limits")
+    print(
+        f"without limits.py: calls {calls}; visits: {sum(entered.values())}; returns to a module left: {returns}"
+    )
     return 0
 
 

@@ -92,7 +92,7 @@ def share(limits: Limits, part: float, nodes: int) -> dict:
     return out
 
 
-def solver_first(limits: Limits, own_nodes: bool, workers: int) -> dict:
+def solver_first(limits: Limits, own_nodes: bool, workers: int | None) -> dict:
     """The share of the solver tried first: ENDGAME_SHARE, or under a node
     budget alone (``own_nodes``: :func:`apart`) SOLVER_NODES_SHARE nodes of
     its own per node of it; on ``workers`` threads."""

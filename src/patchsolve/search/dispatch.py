@@ -21,7 +21,7 @@ import time as _time
 from patchsolve.errors import LimitError, PatchsolveError
 from patchsolve.position import as_position
 from patchsolve.search import endgame, questions, solver
-from patchsolve.search.limits import Limits, split
+from patchsolve.search.limits import RANGES, Limits, split
 from patchsolve.search.result import SearchResult, choice_first, finished_result
 from patchsolve.search.stop import interruptible, raise_if_ctrl_c, stop_requested
 
@@ -39,12 +39,15 @@ def engine_module(engine: str):
 def _limits_and_options(limits, kwargs: dict) -> tuple[Limits, dict]:
     """One ``Limits`` from either a ``Limits`` object or limit keywords (not
     both), and the remaining keywords as engine options."""
-    given, options = split(kwargs)
     if limits is None:
-        return given, options
+        return split(kwargs)
+    given: Limits | None = None  # no limit keyword: no Limits to build
+    options = dict(kwargs)
+    if any(k in RANGES for k in kwargs):
+        given, options = split(kwargs)
     if not isinstance(limits, Limits):
         raise LimitError(f"limits must be a patchsolve.Limits, not {type(limits).__name__}")
-    if given.given():
+    if given is not None and given.given():
         raise LimitError(
             f"give the limits either as a Limits or as keywords, not both "
             f"({', '.join(sorted(given.given()))} given as keywords)"

@@ -76,14 +76,14 @@ TRAITS = {
 class Plan:
     """How a search runs with the solver: ``solver`` "first", "beside" or
     None (not near the end, or the solver off); whether the engine's
-    answer is handed over (``hand_over``) and on how many threads
-    (``hand_over_threads``: the solver's, the engine's cores free then);
-    ``engine`` the engine's name."""
+    answer is handed over to the solver (``hand_over``); ``engine`` the
+    engine's name, and ``threads`` its threads when the solver runs
+    beside it (one of them the solver's), else None."""
 
     engine: str
     solver: str | None
     hand_over: bool
-    hand_over_threads: int = 1
+    threads: int | None = None
 
 
 def near_end(position: Position) -> bool:
@@ -96,12 +96,12 @@ def plan(position: Position, engine: str, limits: Limits, endgame_solve: bool = 
     """The :class:`Plan` of a search of ``position`` (not over) by
     ``engine`` within ``limits`` (checked for it); ``endgame_solve=False``:
     no solver at all."""
-    traits = TRAITS[engine]
-    solver_ = None
+    solver_, threads = None, None
     if endgame_solve and near_end(position):
-        solver_ = "beside" if beside(engine, limits) else "first"
-    handing = endgame_solve and traits.hand_over
-    return Plan(engine, solver_, handing, threads_for(limits, "solve") if handing else 1)
+        solver_ = "first"
+        if beside(engine, limits):
+            solver_, threads = "beside", threads_for(limits, engine)
+    return Plan(engine, solver_, endgame_solve and TRAITS[engine].hand_over, threads)
 
 
 def run(plan_: Plan, position: Position, limits: Limits, options: dict, module):
@@ -111,7 +111,7 @@ def run(plan_: Plan, position: Position, limits: Limits, options: dict, module):
     win kept."""
     proof = None
     if plan_.solver == "beside":
-        result, proof = solver_beside(position, limits, options, module)
+        result, proof = solver_beside(position, limits, options, module, plan_.threads)
         return keep_the_win(position, result, proof)
     if plan_.solver == "first":
         solved_, limits, proof = endgame_shortcut(position, limits, plan_.engine)
@@ -125,7 +125,7 @@ def run(plan_: Plan, position: Position, limits: Limits, options: dict, module):
     if plan_.hand_over and not stop_requested():
         table = proof and proof.table  # the solver's table, searched on
         used = _time.perf_counter() - t_engine
-        result = hand_over(position, result, limits, used, table, plan_.hand_over_threads)
+        result = hand_over(position, result, limits, used, table)
     return keep_the_win(position, result, proof)
 
 
@@ -144,8 +144,9 @@ def endgame_shortcut(position: Position, limits: Limits, engine: str):
     t0 = _time.perf_counter()
     # the alpha-beta's hand-over searches on in the same table: what is proven here stays
     # proven there (benchmarks/results/best_choice/, round 3)
-    table = solver.new_table(budget.solver_limits(limits, part)) if traits.shares else None
-    r, decided = ask(position, limits, part, table)
+    within = budget.solver_limits(limits, part)
+    table = solver.new_table(within) if traits.shares else None
+    r, decided = ask(position, within, (limits.multipv or 1) > 1, table)
     if decided:
         return solved(position, r, limits, engine), limits, None
     kept = budget.reserve(limits) if r.proven == "win" else {}
@@ -153,7 +154,7 @@ def endgame_shortcut(position: Position, limits: Limits, engine: str):
     # what the solver proved of each root move bounds the engine's rows
     rows = proven_rows(position, r) if (limits.multipv or 1) > 1 else None
     proof = Proof.of(r, move=winning_move(r), reserve=kept, table=table, nodes=r.nodes, rows=rows)
-    return None, limits.replace(**left), proof
+    return None, (limits.replace(**left) if left else limits), proof
 
 
 def beside(engine: str, limits: Limits) -> bool:
@@ -177,13 +178,15 @@ def beside(engine: str, limits: Limits) -> bool:
     )
 
 
-def solver_beside(position: Position, limits: Limits, options: dict, module):
+def solver_beside(position: Position, limits: Limits, options: dict, module, threads: int | None = None):
     """(result, proof) of the solver on one thread beside ``module``'s
-    search on the others, both for the move time less the reserve that
-    tests the engine's move when only a win is proven. A value the solver
-    proves with its move is the answer (the search is halted then); else
-    the engine's answer, with what was proven for ``proof.keep_the_win``."""
-    threads = threads_for(limits, "alphabeta")
+    search on the others (``threads`` in all, by default the alpha-beta's),
+    both for the move time less the reserve that tests the engine's move
+    when only a win is proven. A value the solver proves with its move is
+    the answer (the search is halted then); else the engine's answer, with
+    what was proven for ``proof.keep_the_win``."""
+    if threads is None:
+        threads = threads_for(limits, "alphabeta")
     t0 = _time.perf_counter()
     share = budget.beside_time(limits)
     lock = threading.Lock()
@@ -197,7 +200,7 @@ def solver_beside(position: Position, limits: Limits, options: dict, module):
 
     def solve() -> None:
         try:
-            r, _ = ask(position, limits, {"time": share, "workers": 1})
+            r, _ = ask(position, budget.solver_limits(limits, {"time": share, "workers": 1}), False)
         except BaseException as e:  # re-raised in the caller's thread
             box["error"] = e
             return

@@ -28,15 +28,12 @@ from patchsolve.search.proof import Proof, ask, decides, proven_rows, solved, wi
 from patchsolve.search.result import choice_of, finished_result, phase_of, root_move, win_probability_of
 
 
-def hand_over(
-    position: Position, result, limits: Limits, used: float, table=None, workers: int | None = None
-):
+def hand_over(position: Position, result, limits: Limits, used: float, table=None):
     """The solver's answer with what is left of ``limits`` when the engine
     (``result``, after ``used`` seconds) stopped before its budget and
     before its depth limit (its tree ended), if it proves a move best
-    (searching on ``table``, the solver's tried first, when given; on
-    ``workers`` threads, by default the solver's: the engine's cores are
-    free now); else, with one
+    (searching on ``table``, the solver's tried first, when given; on the
+    solver's threads: the engine's cores are free now); else, with one
     move asked for, the engine's answer within what the solver proved of
     the choices (``_within_choice``); ranked (``multipv``), the solver's
     rows when it settles them all, else the engine's rows within what it
@@ -47,9 +44,9 @@ def hand_over(
     left = budget.hand_over(limits, used, result.nodes)
     if left is None:
         return result
-    part = dict(left, workers=threads_for(limits, "solve") if workers is None else workers)
+    part = dict(left, workers=threads_for(limits, "solve"))
     if (limits.multipv or 1) > 1:
-        r, decided = ask(position, limits, part, table)
+        r, decided = ask(position, budget.solver_limits(limits, part), True, table)
         if decided:
             return _instead(position, result, r, limits)
         return within_proof(result, Proof.of(r, rows=proven_rows(position, r)))

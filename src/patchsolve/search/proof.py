@@ -62,13 +62,13 @@ def winning_move(r):
     return next((d["move"] for d in r.root_moves or () if d["proven"] == "win"), None)
 
 
-def ask(position: Position, limits: Limits, part: dict, table=None):
-    """(The solver's run on the share ``part`` -- on ``table`` if given --
-    for the answer ``limits`` asks for, whether it decides). Ranked moves
-    (multipv > 1) come from its value of every root move and need every row
-    settled; one move needs an exact value with a move proven to keep it."""
-    ranked = (limits.multipv or 1) > 1
-    r = questions.ask(position, budget.solver_limits(limits, part), {"all_moves": ranked}, table)
+def ask(position: Position, within: Limits, ranked: bool, table=None):
+    """(The solver's run ``within`` its limits -- on ``table`` if given --
+    for the answer a search asks for, whether it decides). Ranked moves
+    (``ranked``: multipv > 1) come from its value of every root move and
+    need every row settled; one move needs an exact value with a move
+    proven to keep it."""
+    r = questions.ask(position, within, {"all_moves": ranked}, table)
     return r, r.bound == "exact" and (settled(r.root_moves) if ranked else decides(r))
 
 
