@@ -28,9 +28,10 @@ from patchsolve.search.result import phase_of, rank_key, root_move
 @dataclass(frozen=True)
 class Proof:
     """What the solver proved of a position when it did not decide it:
-    ``proven`` ("win", "loss" or None) and the margin's bounds, a ``move``
-    proven to win (or None), the ``reserve`` kept back to test the engine's
-    move (a share of the budget: ``time``, ``nodes``), the solver's
+    ``proven`` ("win", "loss" or None) and the margin's bounds (``lower``,
+    ``upper``), a ``move`` proven to win (or None), the ``reserve`` kept
+    back to test the engine's move (a share of the budget: ``time``,
+    ``nodes``), the solver's
     ``table`` (searched on by the hand-over; None for the MCTS), the
     solver's ``nodes`` (counted in the answer's) and, ranked, what it
     proved of each root move (``rows``, by move)."""
