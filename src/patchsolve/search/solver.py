@@ -57,7 +57,8 @@ import time as _time
 from patchsolve.errors import LimitError
 from patchsolve.position import Position
 from patchsolve.search import _solver
-from patchsolve.search.budget import SIGN_SHARE, SOLVE_TIME
+from patchsolve.search.budget import SIGN_SHARE
+from patchsolve.search.budget import SOLVE_TIME as DEFAULT_SOLVE_TIME
 from patchsolve.search.limits import allocation, threads_for, with_defaults
 from patchsolve.search.result import SearchResult, root_move
 
@@ -481,12 +482,12 @@ def check_options(options: dict) -> dict:
 
 
 def _new_run(limits, opts: dict, table=None) -> _Run:
-    """A run within ``limits`` (time, nodes; none: ``budget.SOLVE_TIME``) with
+    """A run within ``limits`` (time, nodes; none: DEFAULT_SOLVE_TIME) with
     ``opts`` as ``check_options`` returns them; its table allocated here, or
     ``table`` (``new_table``, made for the same options)."""
     seconds, nodes = limits.time, limits.nodes
     if seconds is None and nodes is None:
-        seconds = SOLVE_TIME
+        seconds = DEFAULT_SOLVE_TIME
     hash_mb = limits.hash_mb or DEFAULT_HASH_MB
     flags = (opts["static"], opts["relax"], opts["etc"])
     threads = threads_for(limits, "solve")
