@@ -425,9 +425,9 @@ def test_a_choice_proven_best_without_the_value_plays_a_move_of_it_with_the_prov
     """Set position 15 with the choices' proof in hand but not the value:
     the engine's move (patch 22) gives way to the proven choice's move,
     which is worth at least the lower bound said, and no row says more."""
+    from patchsolve.search.handover import _within_choice
+    from patchsolve.search.questions import best_choice
     from patchsolve.search.result import SearchResult
-    from patchsolve.search.shortcut import _within_choice
-    from patchsolve.search.solver import best_choice
 
     row = _set_row("original 27,9,22,3,25,29,23,31,1,8,14,6,18 ")
     pos = Position(row["position"])
@@ -452,14 +452,14 @@ def test_what_the_choice_tests_leave_standing_when_the_budget_runs_out():
     its estimate); anything less decides nothing. (The tests' values are
     the solver's units, 2 m - 1 for a lost margin m: -21 is -10 points; the
     answer's are points.)"""
-    from patchsolve.search import solver
+    from patchsolve.search import questions
 
     pos = Position(_set_row("revised 9,26,7,17,29,20,28,1,31,11,19,25,18,22 ")["position"])
     mine = next(m for m in pos.legal_moves() if m.patch == 7)
     walk = next(m for m in pos.legal_moves() if m.kind == "walk")
 
     def tests(upper, lower=(), t=-21):
-        s = solver._ChoiceSearch(solver._choice_run(patchsolve.Limits(nodes=1000)), pos, mine, t)
+        s = questions._ChoiceSearch(questions._choice_run(patchsolve.Limits(nodes=1000)), pos, mine, t)
         assert set(s.codes) == {"walk", 7, 9, 26}
         s.upper.update(upper)
         s.lower.update(lower)
@@ -480,25 +480,25 @@ def test_the_hand_overs_choice_tests_test_the_engines_move_alone_first():
     proven worth as much is played though the engine's choice as a whole
     is still open. A move alone in its choice (walking) is not tested
     twice; ``best_choice`` (no ``test_move``) tests choices only."""
-    from patchsolve.search import solver
+    from patchsolve.search import questions
 
     pos = Position(_set_row("revised 9,26,7,17,29,20,28,1,31,11,19,25,18,22 ")["position"])
     mine = next(m for m in pos.legal_moves() if m.patch == 7)
     walk = next(m for m in pos.legal_moves() if m.kind == "walk")
 
     def search(move, test_move=True):  # thresholds in the solver's units: -21 is -10 points
-        run = solver._choice_run(patchsolve.Limits(nodes=1000))
-        return solver._ChoiceSearch(run, pos, move, -21, test_move=test_move)
+        run = questions._choice_run(patchsolve.Limits(nodes=1000))
+        return questions._ChoiceSearch(run, pos, move, -21, test_move=test_move)
 
     s, plain = search(mine), search(mine, test_move=False)
-    assert s._tests() == [(solver._MOVE, -21)] + plain._tests()
-    assert solver._MOVE not in {g for g, _ in plain._tests()}
+    assert s._tests() == [(questions._MOVE, -21)] + plain._tests()
+    assert questions._MOVE not in {g for g, _ in plain._tests()}
     s.lower["walk"] = (-25, walk.code)  # -12 points
-    assert s._tests()[0] == (solver._MOVE, -24)  # more than -25: at least -23, -11 points
+    assert s._tests()[0] == (questions._MOVE, -24)  # more than -25: at least -23, -11 points
     assert s.standing() is None  # patch 7 may still be worth more than -12
     s.move_upper = -25  # the engine's move alone: at most -12
     assert s.standing() == (walk, -12, None, -12, None)
-    assert solver._MOVE not in {g for g, _ in s._tests()}
+    assert questions._MOVE not in {g for g, _ in s._tests()}
     assert not search(walk).test_move
 
 
@@ -511,18 +511,18 @@ def test_a_refuted_engine_move_gives_way_to_a_choice_proven_better(monkeypatch):
     out with patch 9's other placements open and the placement at d4 is
     played, 4 points worse. (The near-end solver's share counted against
     the engine's budget, as under a time budget: with a node budget's own
-    share, ``shortcut._apart``, the solver proves this position first.)"""
-    from patchsolve.search import shortcut, solver
+    share, ``budget.apart``, the solver proves this position first.)"""
+    from patchsolve.search import budget, questions
 
-    monkeypatch.setattr(shortcut, "_apart", lambda limits: False)
+    monkeypatch.setattr(budget, "apart", lambda limits: False)
     row = _set_row("original 9,2,18,22,6,12,24,31,1,3,32,13,5,26,29,17 ")
     pos = Position(row["position"])
     value = {m["move"]: m["score"] for m in row["moves"]}
     r = patchsolve.search(pos, engine="alphabeta", nodes=2_000_000, workers=1, seed=4)
     assert r.best_move.patch == 2 and value[str(r.best_move)] == row["value"] == 23
     assert (r.score, r.bound) == (23, "exact")
-    init = solver._ChoiceSearch.__init__
-    monkeypatch.setattr(solver._ChoiceSearch, "__init__", lambda self, *args, **kwargs: init(self, *args))
+    init = questions._ChoiceSearch.__init__
+    monkeypatch.setattr(questions._ChoiceSearch, "__init__", lambda self, *args, **kwargs: init(self, *args))
     before = patchsolve.search(pos, engine="alphabeta", nodes=2_000_000, workers=1, seed=4)
     assert str(before.best_move) == "9:0@d4" and value["9:0@d4"] == row["value"] - 4
 
@@ -534,11 +534,11 @@ def test_the_one_choice_left_standing_replaces_the_engines_refuted_one(monkeypat
     of budget while testing walking: walking is played, with -10 as its
     estimate. Without that rule the refuted buy is played. (The near-end
     solver's share counted against the engine's budget, as under a time
-    budget: with a node budget's own share, ``shortcut._apart``, the solver
+    budget: with a node budget's own share, ``budget.apart``, the solver
     proves this position's value, -9 with walking.)"""
-    from patchsolve.search import shortcut
+    from patchsolve.search import budget, handover
 
-    monkeypatch.setattr(shortcut, "_apart", lambda limits: False)
+    monkeypatch.setattr(budget, "apart", lambda limits: False)
     row = _set_row("revised 9,26,7,17,29,20,28,1,31,11,19,25,18,22 ")
     pos = Position(row["position"])
     value = {m["move"]: m["score"] for m in row["moves"]}
@@ -546,7 +546,7 @@ def test_the_one_choice_left_standing_replaces_the_engines_refuted_one(monkeypat
     assert r.best_move.kind == "walk" and value["walk"] == row["value"]
     assert (r.score, r.bound, r.proven_best) == (-10, "estimate", False)
     assert r.root_moves[0]["move"] == r.best_move and r.root_moves[0]["score"] == -10
-    monkeypatch.setattr(shortcut, "_left_standing", lambda *args, **kwargs: None)
+    monkeypatch.setattr(handover, "_left_standing", lambda *args, **kwargs: None)
     before = patchsolve.search(pos, engine="alphabeta", nodes=3_000_000, seed=1)
     assert before.best_move.patch == 7 and value[str(before.best_move)] == row["value"] - 4
 
@@ -558,12 +558,12 @@ def test_a_choice_left_standing_is_played_only_if_the_engine_does_not_value_it_b
     engine's look at walking values it far below -3: its own move stays.
     Set position 12: its look at walking is not below -11, what its buy of
     patch 7 is proven worth at most: walking is played, its estimate -10."""
-    from patchsolve.search import shortcut
+    from patchsolve.search import handover
     from patchsolve.search.result import SearchResult
 
     def after(pos, move, standing):
         r = SearchResult(best_move=move, score=0, bound="estimate", pv=[move], depth=20, nodes=1)
-        shortcut._left_standing(pos, r, *standing, seed=1)
+        handover._left_standing(pos, r, *standing, seed=1)
         return r
 
     pos = Position(
@@ -572,7 +572,7 @@ def test_a_choice_left_standing_is_played_only_if_the_engine_does_not_value_it_b
     )
     mine = next(m for m in pos.legal_moves() if str(m) == "0:1@d7")
     walk = next(m for m in pos.legal_moves() if m.kind == "walk")
-    assert shortcut._engine_value(pos, walk, 1)[0] < -3
+    assert handover._engine_value(pos, walk, 1)[0] < -3
     assert after(pos, mine, ("walk", None, -2, -3)).best_move == mine
 
     pos = Position(_set_row("revised 9,26,7,17,29,20,28,1,31,11,19,25,18,22 ")["position"])
@@ -581,10 +581,10 @@ def test_a_choice_left_standing_is_played_only_if_the_engine_does_not_value_it_b
     assert r.best_move.kind == "walk" and (r.score, r.bound) == (-10, "estimate")
 
 
-def test_an_exact_answer_after_the_shortcut_s_win_loss_proof_keeps_its_exact_bounds():
-    """Set position 4 is near the end: the shortcut proves only who wins
+def test_an_exact_answer_after_the_solver_first_s_win_loss_proof_keeps_its_exact_bounds():
+    """Set position 4 is near the end: the solver first proves only who wins
     (a margin in [12, 28]); the hand-over then proves the value, 23, and the
-    answer's bounds are that value, not the shortcut's wider ones."""
+    answer's bounds are that value, not the solver first's wider ones."""
     row = _set_row("original 9,2,18,22,6,12,24,31,1,3,32,13,5,26,29,17 ")
     pos = Position(row["position"])
     r = patchsolve.search(pos, engine="alphabeta", nodes=3_000_000, seed=1)
@@ -908,7 +908,7 @@ def test_ranked_rows_near_the_end_stay_within_what_the_solver_proved():
     from test_solver import LOST_THREE, _exact_child_value
 
     pos = Position.from_text(LOST_THREE)
-    for nodes in (100_000, 200_000, 400_000):  # the shortcut's share ends before every row is valued
+    for nodes in (100_000, 200_000, 400_000):  # the solver first's share ends before every row is valued
         r = patchsolve.search(pos, nodes=nodes, multipv=8)
         rows = r.root_moves
         assert len(rows) == 8 and rows[0]["move"] == r.best_move
@@ -924,7 +924,7 @@ def test_ranked_rows_near_the_end_stay_within_what_the_solver_proved():
 
 
 def test_solver_rows_are_settled_only_when_each_is_exact_or_below_its_patch_best():
-    from patchsolve.search.shortcut import settled
+    from patchsolve.search.proof import settled
 
     exact = {"lower": 3, "upper": 3, "group": 7}
     assert settled([exact, {"lower": -9, "upper": 2, "group": 7}])
@@ -989,16 +989,16 @@ def test_at_the_root_a_leather_patch_tries_every_square():
     assert found >= 1
 
 
-def test_the_hand_over_searches_on_the_near_end_shortcuts_table(monkeypatch):
-    """Set position 4 under a node budget: the shortcut proves the win but
+def test_the_hand_over_searches_on_the_near_end_solvers_table(monkeypatch):
+    """Set position 4 under a node budget: the solver first proves the win but
     not the value; the alpha-beta's tree then ends, and the hand-over's
-    questions search on the shortcut's table (the MCTS, which has no hand-over,
+    questions search on its table (the MCTS, which has no hand-over,
     keeps none)."""
-    from patchsolve.search import shortcut, solver
+    from patchsolve.search import endgame, questions, solver
     from patchsolve.search.limits import Limits
 
     made, searched = [], []
-    new_table, choice_or_value = solver.new_table, solver.choice_or_value
+    new_table, choice_or_value = solver.new_table, questions.choice_or_value
 
     def spy_new(limits):
         made.append(new_table(limits))
@@ -1009,10 +1009,10 @@ def test_the_hand_over_searches_on_the_near_end_shortcuts_table(monkeypatch):
         return choice_or_value(*args, **kwargs)
 
     monkeypatch.setattr(solver, "new_table", spy_new)
-    monkeypatch.setattr(solver, "choice_or_value", spy_choice)
+    monkeypatch.setattr(questions, "choice_or_value", spy_choice)
     pos = Position(_set_row("original 9,2,18,22,6,12,24,31,1,3,32,13,5,26,29,17 ")["position"])
-    assert shortcut.near_end(pos)
+    assert endgame.near_end(pos)
     patchsolve.search(pos, engine="alphabeta", nodes=2_000_000, seed=1)
     assert len(made) == 1 and searched == made
-    _, _, proof = shortcut.endgame_shortcut(pos, Limits(iterations=2000), "mcts")
-    assert proof is not None and proof["table"] is None
+    _, _, proof = endgame.endgame_shortcut(pos, Limits(iterations=2000), "mcts")
+    assert proof is not None and proof.table is None

@@ -18,7 +18,7 @@ from click.testing import CliRunner
 import patchsolve as ps
 from patchsolve import Game
 from patchsolve.cli import cli
-from patchsolve.search import SearchResult, shortcut
+from patchsolve.search import SearchResult, endgame
 from patchsolve.search.result import root_move
 
 GOLDEN = Path(__file__).parent / "data" / "golden_game.txt"
@@ -75,7 +75,7 @@ def fake_engines(monkeypatch):
     limits it was given and its options."""
     CALLS.clear()
     LIMITS_SEEN.clear()
-    monkeypatch.setattr(shortcut, "ENDGAME_SPACES", -1)  # no exact-solver shortcut around the fakes
+    monkeypatch.setattr(endgame, "ENDGAME_SPACES", -1)  # no exact solver near the end around the fakes
 
     def fake(engine):
         module = types.ModuleType(f"patchsolve.search.{engine}")

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 import patchsolve as ps
 from patchsolve.cli import cli
-from patchsolve.search import SearchResult, shortcut
+from patchsolve.search import SearchResult, endgame
 from patchsolve.search.result import root_move
 
 
@@ -63,7 +63,7 @@ def test_a_bad_move_in_a_record_names_its_field_once(tmp_path):
 def level_engine(monkeypatch):
     """A stand-in alpha-beta whose every value is 0: the review negates
     values across turns, and -0.0 must not reach its columns."""
-    monkeypatch.setattr(shortcut, "ENDGAME_SPACES", -1)
+    monkeypatch.setattr(endgame, "ENDGAME_SPACES", -1)
     module = types.ModuleType("patchsolve.search.alphabeta")
     module.check_options = lambda options: options
 

@@ -1,6 +1,6 @@
 """The search contract, the same for every engine: one Limits record with
 one LimitError, one SearchResult (score for the player to move, proven,
-root_moves, win_probability), the near-end exact shortcut, and stopping."""
+root_moves, win_probability), the exact solver near the end, and stopping."""
 
 import json
 import threading
@@ -10,7 +10,7 @@ import pytest
 import patchsolve
 import patchsolve as ps
 from patchsolve import LimitError, Limits, PatchsolveError, Position, bench
-from patchsolve.search import ENGINES, dispatch, shortcut
+from patchsolve.search import ENGINES, budget, dispatch
 
 BUDGET = {"alphabeta": {"depth": 2}, "mcts": {"iterations": 300}}
 
@@ -103,12 +103,12 @@ def test_an_estimate_reports_the_calibrated_win_probability_of_its_position():
     assert phase_of(pos) == 106
 
 
-# -- the near-end shortcut ------------------------------------------------------------
+# -- the exact solver near the end ---------------------------------------------------
 
 
 @pytest.mark.parametrize("pos", NEAR_END, ids=range(len(NEAR_END)))
 def test_near_the_end_every_engine_answers_with_the_solver_s_proven_value(pos):
-    exact = patchsolve.solve(pos, nodes=shortcut.ENDGAME_NODES)
+    exact = patchsolve.solve(pos, nodes=budget.ENDGAME_NODES)
     assert exact.bound == "exact"
     for engine in ENGINES:
         r = patchsolve.search(pos, engine=engine, **BUDGET[engine])
@@ -256,7 +256,7 @@ def test_patchsolve_search_is_a_plain_function():
 
 
 def test_no_module_of_search_climbs_back_to_the_dispatcher():
-    """The engines, the solver and the shortcut sit below ``dispatch``:
+    """The engines, the solver and the near-end path sit below ``dispatch``:
     none imports it, not even lazily (only the package's public API does)."""
     import ast
     from pathlib import Path

@@ -13,8 +13,8 @@ import patchsolve
 from patchsolve import _core
 from patchsolve.errors import PatchsolveError
 from patchsolve.position import Move, Position
+from patchsolve.search import endgame as near_end_path
 from patchsolve.search import mcts as mcts_module
-from patchsolve.search import shortcut
 from patchsolve.search.mcts import MCTSPlayer
 
 FULL = (1 << 81) - 1
@@ -24,9 +24,9 @@ SEVEN = sum(1 << (r * 9 + c) for r in range(7) for c in range(7))  # the top-lef
 @pytest.fixture(autouse=True)
 def mcts_without_the_endgame_solver(monkeypatch, request):
     """These tests are about the tree search itself: keep the exact-solver
-    shortcut near the end out of their way (its own tests opt back in)."""
+    solver near the end out of their way (its own tests opt back in)."""
     if "endgame_solver" not in request.keywords:
-        monkeypatch.setattr(shortcut, "ENDGAME_SPACES", -1)
+        monkeypatch.setattr(near_end_path, "ENDGAME_SPACES", -1)
 
 
 def endgame(

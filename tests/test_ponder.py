@@ -116,7 +116,7 @@ def test_a_new_game_forgets_the_table():
 
 def test_an_interrupt_that_comes_after_a_kept_search_does_not_stop_the_next():
     # the solver beside the search interrupts the searcher when it proves the
-    # value, which may come after the search ran out of time (shortcut.solver_beside)
+    # value, which may come after the search ran out of time (endgame.solver_beside)
     table = alphabeta.KeptTable()
     pos = Position.start(seed=6)
     opts = alphabeta.check_options({})

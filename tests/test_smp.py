@@ -242,9 +242,9 @@ def test_the_mcts_reports_its_worker_processes():
 
 
 def _near_end_positions(count, seed=0):
-    """Positions of noisy greedy games where the near-end shortcut applies."""
+    """Positions of noisy greedy games where the near-end solver applies."""
     from patchsolve.bench import noisy_greedy_game
-    from patchsolve.search.shortcut import near_end
+    from patchsolve.search.endgame import near_end
 
     out = []
     while len(out) < count:
@@ -269,7 +269,7 @@ def test_the_solver_beside_the_search_answers_exactly_with_a_proven_move():
     """Near the end, two threads under a time limit: one solves, one
     searches. Where the solver finishes, the answer is its exact value and a
     move proven to keep it; elsewhere a legal move and the proven bounds."""
-    from patchsolve.search.shortcut import beside
+    from patchsolve.search.endgame import beside
 
     exact = 0
     for pos in _near_end_positions(8):
@@ -293,7 +293,8 @@ def test_the_solver_runs_beside_the_search_only_where_the_answer_is_timed():
     """Node or depth budgets stay deterministic (the shortcut first), and
     one thread, ranked moves, the MCTS and a move time of BESIDE_MAX_TIME
     or more (where the hand-over gains more) keep the shortcut too."""
-    from patchsolve.search.shortcut import BESIDE_MAX_TIME, beside
+    from patchsolve.search.budget import BESIDE_MAX_TIME
+    from patchsolve.search.endgame import beside
 
     assert beside("alphabeta", Limits(time=0.1, workers=2))
     assert beside("alphabeta", Limits(time=BESIDE_MAX_TIME * 0.99, workers=2))

@@ -17,18 +17,20 @@ import pytest
 
 from patchsolve import solve
 from patchsolve.errors import PatchsolveError
-from patchsolve.search import _solver
+from patchsolve.search import _solver, questions
 from patchsolve.search.limits import Limits
-from patchsolve.search.solver import (
-    UNIT,
-    WINS,
+from patchsolve.search.questions import (
     _choice_run,
     _ChoiceSearch,
-    _units_at_least,
-    _units_at_most,
     best_choice,
     choice_of,
     choice_or_value,
+)
+from patchsolve.search.solver import (
+    UNIT,
+    WINS,
+    _units_at_least,
+    _units_at_most,
 )
 from test_alphabeta import SMALL, endgame, margin, noisy_greedy_game, plain_minimax
 from test_solver import ALL, BONUS, LEATHER, plain_units
@@ -316,8 +318,8 @@ def test_choice_or_value_starts_the_value_at_the_engines_score_and_the_choices_t
     monkeypatch.setattr(solver._Run, "narrow", spy_narrow)
     monkeypatch.setattr(_ChoiceSearch, "__init__", spy_init)
     for pos in ALL:
-        r, _, _, _ = solver.choice_or_value(pos, Limits(nodes=200_000), pos.legal_moves()[0], 7)
-        assert seen["choice"][-1] == _units_at_least(7 - solver.CHOICE_BELOW) == 11  # solver units
+        r, _, _, _ = questions.choice_or_value(pos, Limits(nodes=200_000), pos.legal_moves()[0], 7)
+        assert seen["choice"][-1] == _units_at_least(7 - questions.CHOICE_BELOW) == 11  # solver units
         assert r is None or r.score == max(_choice_values(pos).values())
     assert seen["narrow"] and set(seen["narrow"]) == {_units_at_least(7)} == {15}
 
@@ -375,7 +377,7 @@ def test_bad_questions_raise_a_patchsolve_error(kwargs):
         solve(SMALL[0], **kwargs)
 
 
-# -- the engines use the weaker answers (search/shortcut.py) ---------------------------
+# -- the engines use the weaker answers (search/endgame.py, proof.py) -------------------
 
 
 def _win_and_loss_moves(positions):
@@ -400,14 +402,14 @@ def _win_and_loss_moves(positions):
 
 
 def test_a_proven_win_keeps_only_a_move_that_keeps_it():
+    from patchsolve.search.proof import Proof, keep_the_win
     from patchsolve.search.result import SearchResult
-    from patchsolve.search.shortcut import keep_the_win
 
     cases = _win_and_loss_moves(ALL)
     assert cases
     for pos, win, loss in cases:
-        proof = {"proven": "win", "lower": 0, "upper": 50, "move": win, "limits": {"nodes": 100000}}
-        low = keep_the_win(pos, SearchResult(loss, -4.0, "estimate", [loss]), dict(proof))
+        proof = Proof("win", 0, 50, move=win, reserve={"nodes": 100000})
+        low = keep_the_win(pos, SearchResult(loss, -4.0, "estimate", [loss]), proof)
         assert low.score == 0  # an estimate below the proven interval is raised to it
         kept = keep_the_win(pos, SearchResult(loss, 3.0, "estimate", [loss]), proof)
         assert kept.best_move == win and kept.pv == [win]
@@ -415,7 +417,7 @@ def test_a_proven_win_keeps_only_a_move_that_keeps_it():
         assert (kept.score, kept.bound, kept.proven, kept.lower) == (3.0, "estimate", "win", 0)
         others = [m for m in pos.legal_moves() if m != win and child_wins(pos, m)]
         if others:  # another winning move is kept, with the engine's estimate
-            kept = keep_the_win(pos, SearchResult(others[0], 3.0, "estimate", [others[0]]), dict(proof))
+            kept = keep_the_win(pos, SearchResult(others[0], 3.0, "estimate", [others[0]]), proof)
             assert kept.best_move == others[0] and kept.score == 3.0 and kept.proven == "win"
 
 
@@ -425,7 +427,7 @@ def test_a_move_proven_to_keep_a_winning_value_is_not_swapped_for_the_proofs_win
     test of it would not end in the reserve (here it never does). A move
     only estimated is swapped for the proof's, and the answer then says
     nothing proven of the new move but that it wins."""
-    from patchsolve.search import shortcut
+    from patchsolve.search import proof as proofs
     from patchsolve.search.result import SearchResult, root_move
 
     cases = []  # another move that wins, by an exact value above 0
@@ -436,17 +438,17 @@ def test_a_move_proven_to_keep_a_winning_value_is_not_swapped_for_the_proofs_win
                 break
     assert len(cases) >= 3
     tested = []
-    monkeypatch.setattr(shortcut, "_wins", lambda pos, move, budget: tested.append(move) or False)
+    monkeypatch.setattr(proofs, "_wins", lambda pos, move, budget: tested.append(move) or False)
     for pos, win, other, value in cases:
-        proof = {"proven": "win", "lower": 0, "upper": 50, "move": win, "limits": {"nodes": 1000}}
+        proof = proofs.Proof("win", 0, 50, move=win, reserve={"nodes": 1000})
         rows = [root_move(other, value, "exact", proven="win", phase=10)]
         exact = SearchResult(other, value, "exact", [other], root_moves=rows, proven_best=True)
-        kept = shortcut.keep_the_win(pos, exact, dict(proof))
+        kept = proofs.keep_the_win(pos, exact, proof)
         assert (kept.best_move, kept.score, kept.bound, kept.proven_best) == (other, value, "exact", True)
         assert not tested
         # the move not proven (nor its row: an estimate)
         guessed = SearchResult(other, value, "exact", [other], root_moves=[root_move(other, value, phase=10)])
-        swapped = shortcut.keep_the_win(pos, guessed, dict(proof))
+        swapped = proofs.keep_the_win(pos, guessed, proof)
         assert tested == [other]
         tested.clear()
         assert (swapped.best_move, swapped.pv, swapped.bound, swapped.proven_best) == (
@@ -466,8 +468,8 @@ def _exact_child_value(pos, move):
 
 
 def test_ranked_rows_keep_what_the_solver_proved_of_each_move():
+    from patchsolve.search.proof import Proof, keep_the_win
     from patchsolve.search.result import SearchResult, root_move
-    from patchsolve.search.shortcut import keep_the_win
 
     pos = next(p for p in ALL if len(p.legal_moves()) >= 5)
     a, b, c, d, e = pos.legal_moves()[:5]
@@ -484,7 +486,7 @@ def test_ranked_rows_keep_what_the_solver_proved_of_each_move():
         e: root_move(e, 6, "exact", proven="win", lower=6, upper=6),  # not ranked by the engine: joins
     }
     result = SearchResult(a, 5, "estimate", [a], 4, root_moves=engine_rows)
-    proof = {"proven": None, "lower": 6, "upper": 6, "move": None, "limits": {}, "rows": proven}
+    proof = Proof(None, 6, 6, rows=proven)
     out = keep_the_win(pos, result, proof)
     rows = out.root_moves  # as many as the engine ranked: d, the lowest, makes way for e
     assert [(r["move"], r["score"], r["bound"]) for r in rows] == [
@@ -512,20 +514,20 @@ FAR = [
 ]
 
 
-def test_the_shortcut_hands_on_what_it_proved_when_the_value_stays_open():
+def test_the_solver_first_hands_on_what_it_proved_when_the_value_stays_open():
     from patchsolve import Position
+    from patchsolve.search.endgame import endgame_shortcut
     from patchsolve.search.limits import Limits
-    from patchsolve.search.shortcut import endgame_shortcut
 
     pos = Position.from_text(FAR[0])
     for limits in (Limits(nodes=20000), Limits(nodes=20000, time=60)):
         result, left, proof = endgame_shortcut(pos, limits, "alphabeta")
         assert result is None and proof is not None
-        assert proof["proven"] == solve(pos, wdl=True).proven
+        assert proof.proven == solve(pos, wdl=True).proven
         # a node budget alone is the engine's whole (the solver's nodes are its own)
         assert left.nodes == 20000 if limits.time is None else left.nodes < 20000
-        if proof["proven"] == "loss":
-            assert proof["move"] is None and proof["upper"] <= 0
+        if proof.proven == "loss":
+            assert proof.move is None and proof.upper <= 0
 
 
 def test_a_review_names_a_proven_win_thrown_away():
@@ -571,7 +573,7 @@ def test_a_budget_of_one_node_is_a_budget_for_the_win_loss_pass_too():
     assert solve(mid, nodes=1).nodes < 10000
 
 
-# -- a table handed on (the near-end shortcut's, to the hand-over) -----------------------
+# -- a table handed on (the near-end solver's, to the hand-over) -------------------------
 
 
 def test_a_table_handed_on_keeps_what_was_proven_and_counts_only_its_own_nodes():
@@ -606,9 +608,8 @@ def test_the_solvers_rows_are_ranked_by_the_score_shown_a_bound_as_one():
     """A row proven "at most 3" ranks above an exact 1 (it may be worth
     more) and below an exact 6: the scores read in order, each row says
     what is proven of it, and the move played comes first among equals."""
-    from patchsolve.search import solver
+    from patchsolve.search.proof import solved as _solved
     from patchsolve.search.result import SearchResult
-    from patchsolve.search.shortcut import _solved
 
     pos = next(p for p in ALL if len(p.legal_moves()) >= 4)
     a, b, c, d = pos.legal_moves()[:4]
@@ -618,7 +619,7 @@ def test_the_solvers_rows_are_ranked_by_the_score_shown_a_bound_as_one():
         {"move": c, "lo": 13, "hi": 13, "group": 2},
         {"move": d, "lo": 13, "hi": 13, "group": 3},
     ]
-    rows = solver._root_rows(raw, False)
+    rows = questions._root_rows(raw, False)
     assert [(r["move"], r["score"], r["bound"], r["lower"], r["upper"], r["proven"]) for r in rows] == [
         (c, 6, "exact", 6, 6, "win"),
         (d, 6, "exact", 6, 6, "win"),

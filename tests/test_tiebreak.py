@@ -23,8 +23,10 @@ import patchsolve
 import reference as ref
 from patchsolve import Position, _core, solve
 from patchsolve.search import _alphabeta as ab
-from patchsolve.search import shortcut, solver
+from patchsolve.search import budget, endgame, handover, questions, solver
+from patchsolve.search import proof as proofs
 from patchsolve.search.limits import Limits
+from patchsolve.search.result import rank_key
 from test_alphabeta import margin, noisy_greedy_game, plain_minimax, to_ref
 from test_solver import plain_wdl
 
@@ -183,7 +185,7 @@ def test_every_row_says_who_wins_and_rows_rank_by_margin_then_outcome():
                 assert d["score"] == v and d["proven"] == ("win" if won else "loss")
             if d["proven"] is not None:
                 assert d["proven"] == ("win" if won else "loss")
-        keys = [solver.rank_key(d) for d in rows]
+        keys = [rank_key(d) for d in rows]
         assert keys == sorted(keys)
         assert rows[0]["move"] == r.best_move and rows[0]["bound"] == "exact"
         assert truth[rows[0]["move"]] == (0, plain_wdl(pos))
@@ -200,9 +202,9 @@ def test_a_won_zero_ranks_above_a_lost_zero():
         {"move": lost, "lo": -1, "hi": -1, "group": 0},
         {"move": won, "lo": 1, "hi": 1, "group": 1},
     ]
-    rows = solver._root_rows(raw, False)
+    rows = questions._root_rows(raw, False)
     assert [(d["move"], d["score"], d["proven"]) for d in rows] == [(won, 0, "win"), (lost, 0, "loss")]
-    assert shortcut.settled(rows)
+    assert proofs.settled(rows)
 
 
 def test_the_weaker_questions_order_by_the_tie_break_too():
@@ -260,8 +262,8 @@ def test_the_choice_tests_play_a_winning_move_whenever_one_exists():
         for engine, (v, engine_wins) in moves_of(pos).items():
             if v != 0:
                 continue
-            out, _ = solver.best_choice(pos, Limits(nodes=1_000_000), engine, -2)
-            _, proof, _, _ = solver.choice_or_value(pos, Limits(nodes=1_000_000), engine, 0)
+            out, _ = questions.best_choice(pos, Limits(nodes=1_000_000), engine, -2)
+            _, proof, _, _ = questions.choice_or_value(pos, Limits(nodes=1_000_000), engine, 0)
             for p in (out, proof):
                 if p is None:  # one choice only, or the value closed first
                     continue
@@ -277,11 +279,11 @@ def test_p38_the_choice_tests_give_up_the_engines_placement_that_loses_the_tie_b
     best, the choice is played by a placement that wins."""
     pos = Position.from_text(P38)
     engine = next(m for m in pos.legal_moves() if str(m) == "13:6@d2")
-    out, _ = solver.best_choice(pos, Limits(nodes=3_000_000, workers=1), engine, -2)
+    out, _ = questions.best_choice(pos, Limits(nodes=3_000_000, workers=1), engine, -2)
     assert out is not None and out.move.patch == 13 and not out.same
     assert out.proven == "win" and _wins_exactly(pos, out.move)
     winner = next(m for m in pos.legal_moves() if str(m) == "13:2@d1")
-    kept, _ = solver.best_choice(pos, Limits(nodes=3_000_000, workers=1), winner, -2)
+    kept, _ = questions.best_choice(pos, Limits(nodes=3_000_000, workers=1), winner, -2)
     assert kept == (winner, 0, True, "win")
 
 
@@ -294,7 +296,7 @@ def test_the_hand_over_plays_a_winning_move_when_the_engines_loses_the_tie_break
         lost = [m for m, (v, w) in truth.items() if v == 0 and not w]
         for engine in lost[:2]:
             result = SearchResult(engine, 0, "estimate", [engine], depth=5, nodes=1000)
-            out = shortcut.hand_over(pos, result, Limits(nodes=2_000_000), 0.0)
+            out = handover.hand_over(pos, result, Limits(nodes=2_000_000), 0.0)
             assert wins(pos, out.best_move), (pos.to_text(), engine, out.best_move)
             checked += 1
     assert checked > 0
@@ -346,23 +348,23 @@ def test_a_node_budget_gets_the_proof_a_time_budget_gets_and_repeats():
 def test_under_a_node_budget_alone_the_solvers_nodes_are_its_own():
     pos = Position.from_text(P22)
     calls = []
-    seen = shortcut._solve_run
+    seen = questions.ask
 
     def spy(position, limits, options, table=None):
         calls.append(limits)
         return seen(position, limits, options, table)
 
-    old = shortcut._solve_run
-    shortcut._solve_run = spy
+    old = questions.ask
+    questions.ask = spy
     try:
-        _, left, _ = shortcut.endgame_shortcut(pos, Limits(nodes=100_000), "alphabeta")
-        assert calls[0].nodes == int(100_000 * shortcut.SOLVER_NODES_SHARE)
+        _, left, _ = endgame.endgame_shortcut(pos, Limits(nodes=100_000), "alphabeta")
+        assert calls[0].nodes == int(100_000 * budget.SOLVER_NODES_SHARE)
         assert left.nodes == 100_000  # the engine's whole budget
         calls.clear()
-        _, left, _ = shortcut.endgame_shortcut(pos, Limits(nodes=100_000, time=60), "alphabeta")
-        assert calls[0].nodes == int(100_000 * shortcut.ENDGAME_SHARE) and left.nodes < 100_000
+        _, left, _ = endgame.endgame_shortcut(pos, Limits(nodes=100_000, time=60), "alphabeta")
+        assert calls[0].nodes == int(100_000 * budget.ENDGAME_SHARE) and left.nodes < 100_000
     finally:
-        shortcut._solve_run = old
+        questions.ask = old
 
 
 # -- a property -----------------------------------------------------------------------
@@ -409,7 +411,7 @@ def test_a_proven_win_without_a_move_finds_one_before_it_plays_an_untested_move(
         lost = next(m for m, (v, w) in truth.items() if not w)
         won = next(m for m, (v, w) in truth.items() if w)
         for engine in (lost, won):
-            proof = {"proven": "win", "lower": 0, "upper": 9, "move": None, "limits": {"nodes": 200_000}}
-            r = shortcut.keep_the_win(pos, SearchResult(engine, 0, "estimate", [engine]), proof)
+            proof = proofs.Proof("win", 0, 9, reserve={"nodes": 200_000})
+            r = proofs.keep_the_win(pos, SearchResult(engine, 0, "estimate", [engine]), proof)
             assert wins(pos, r.best_move) and r.proven == "win"
             assert (r.best_move == engine) == (engine == won)

@@ -6,7 +6,7 @@ Run:  python benchmarks/experiments/bench_shortcut.py [--time 0.25] [--hash-mb M
 Positions: within 8-15 spaces of the end, from 12 seeded games (half random
 moves, half depth-1 alpha-beta moves); each is kept with probability 0.3.
 ``--hash-mb`` forces the shortcut's solver table (default: what
-``shortcut._shortcut_hash_mb`` chooses).
+``budget.table_mb`` chooses).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import statistics
 import time
 
 import patchsolve as ps
-from patchsolve.search import shortcut
+from patchsolve.search import budget
 
 
 def positions(seeds: int = 12) -> list:
@@ -43,7 +43,7 @@ def main(argv=None):
     ap.add_argument("--hash-mb", type=int, default=None)
     args = ap.parse_args(argv)
     if args.hash_mb is not None:
-        shortcut._shortcut_hash_mb = lambda limits, budget: args.hash_mb
+        budget.table_mb = lambda limits, part: args.hash_mb
     proven, times = 0, []
     todo = positions()
     for pos in todo:

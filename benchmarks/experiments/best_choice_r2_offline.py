@@ -9,7 +9,7 @@ in ``benchmarks/results/best_choice/round2/``, with
     OLD=1 /work/py-base $S run engine_moves.json 1000000  # a build before 682bb3b, whose
                                     # choice_or_value took the choice tests' threshold, score - 2
 
-``run`` gives each position ``solver.choice_or_value`` from the engine's
+``run`` gives each position ``questions.choice_or_value`` from the engine's
 move and score, one thread, a 16 MB table, and prints: set index, how it
 ended (exact / choice / - : nothing proven), the points the engine's move
 loses -> those of the move the hand-over would play, nodes, seconds, the
@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import bench_exact as B  # noqa: E402
 import patchsolve  # noqa: E402
 from patchsolve.position import Position  # noqa: E402
-from patchsolve.search import solver  # noqa: E402
+from patchsolve.search import questions  # noqa: E402
 from patchsolve.search.limits import Limits  # noqa: E402
 
 ENDED = 0.95  # seconds: an engine that stopped sooner ended its tree
@@ -58,7 +58,7 @@ def run(moves: str, budget: str) -> None:
         mv = next(m for m in pos.legal_moves() if str(m) == e["move"])
         t = time.perf_counter()
         score = int(round(e["score"])) - (2 if os.environ.get("OLD") else 0)
-        r, choice, nodes = solver.choice_or_value(pos, limits, mv, score)
+        r, choice, nodes = questions.choice_or_value(pos, limits, mv, score)
         dt = time.perf_counter() - t
         play, how = mv, "-"
         if r is not None and r.bound == "exact" and r.proven_best:

@@ -14,7 +14,7 @@ sys.path.insert(0, str(HERE.parent))
 ENGINE_MOVES = HERE.parent / "results" / "best_choice" / "round2" / "engine_moves.json"
 import bench_exact as B  # noqa: E402
 from patchsolve.position import Position  # noqa: E402
-from patchsolve.search import solver  # noqa: E402
+from patchsolve.search import questions, solver  # noqa: E402
 from patchsolve.search.limits import Limits  # noqa: E402
 
 
@@ -27,9 +27,9 @@ def main() -> None:
         move = next(m for m in pos.legal_moves() if str(m) == e["move"])
         score = int(round(e["score"]))
         limits = Limits(nodes=cap, hash_mb=16, workers=1, seed=0)
-        run = solver._choice_run(limits)
+        run = questions._choice_run(limits)
         lo, hi = run.narrow(pos, *solver._root_interval(run, pos), score)
-        proof, nodes = solver.best_choice(pos, limits, move, score - solver.CHOICE_BELOW)
+        proof, nodes = questions.best_choice(pos, limits, move, score - questions.CHOICE_BELOW)
         proof = proof and (str(proof[0]), proof[1], proof[2])
         print(
             i, "value", rows[i]["value"], "proven", (lo, hi), run.nodes, "| choice", proof, nodes, flush=True

@@ -17,7 +17,7 @@ sys.path.insert(0, str(HERE.parent))
 ENGINE_MOVES = HERE.parent / "results" / "best_choice" / "round2" / "engine_moves.json"
 import bench_exact as B  # noqa: E402
 from patchsolve.position import Position  # noqa: E402
-from patchsolve.search import solver  # noqa: E402
+from patchsolve.search import questions, solver  # noqa: E402
 from patchsolve.search.limits import Limits  # noqa: E402
 
 BASE = int(os.environ.get("BASE", "0"))
@@ -45,7 +45,7 @@ def main() -> None:
         pos = Position(row["position"])
         move = next(m for m in pos.legal_moves() if str(m) == e["move"])
         limits = Limits(nodes=budget, hash_mb=16, workers=1, seed=0)
-        r, choice, nodes = solver.choice_or_value(pos, limits, move, int(round(e["score"])))
+        r, choice, nodes = questions.choice_or_value(pos, limits, move, int(round(e["score"])))
         play, how = move, "-"
         if r is not None and r.bound == "exact" and r.proven_best:
             play, how = r.best_move, "exact"

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import patchsolve
 from patchsolve import Position
-from patchsolve.search import _solver, solver
+from patchsolve.search import _solver, questions
 from patchsolve.search.limits import Limits
 
 CAP = int(sys.argv[1])
@@ -36,7 +36,7 @@ for i in idx:
     hint = patchsolve.search(pos, engine="alphabeta", nodes=20000, seed=0, endgame_solve=False)
     g = s.guess(pos._c)
     t = time.process_time()
-    res, c, n = solver.choice_or_value(
+    res, c, n = questions.choice_or_value(
         pos, Limits(nodes=CAP, hash_mb=64, workers=1, seed=0), hint.best_move, int(hint.score) - 2
     )
     tch = time.process_time() - t

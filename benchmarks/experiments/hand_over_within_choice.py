@@ -14,6 +14,7 @@ import bench_exact as B  # noqa: E402
 from patchsolve.position import Position  # noqa: E402
 from patchsolve.search import solver as S  # noqa: E402
 from patchsolve.search.limits import Limits  # noqa: E402
+from patchsolve.search.result import choice_of  # noqa: E402
 
 # (position, the choice the 1 s default played there)
 PLAYED = [(24, "12"), (26, "25"), (39, "26"), (43, "leather"), (27, "26"), (28, "27"), (40, "0")]
@@ -25,7 +26,7 @@ def main() -> None:
     for i, choice in PLAYED:
         pos = Position(rows[i]["position"])
         moves = pos.legal_moves()
-        skip = [m.code for m in moves if str(S.choice_of(m)) != choice]
+        skip = [m.code for m in moves if str(choice_of(m)) != choice]
         run = S._new_run(Limits(time=seconds, workers=1), S.check_options({}))
         lo, hi = S._root_interval(run, pos)
         guess = run.solver.guess(pos._c)

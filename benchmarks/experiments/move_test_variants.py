@@ -13,14 +13,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import bench_exact as B  # noqa: E402
-from patchsolve.search import solver  # noqa: E402
+from patchsolve.search import questions  # noqa: E402
 
 
 def main() -> None:
     variant, spec, out = sys.argv[1:4]
     if variant == "base":
-        init = solver._ChoiceSearch.__init__
-        solver._ChoiceSearch.__init__ = lambda self, *args, **kwargs: init(self, *args)
+        init = questions._ChoiceSearch.__init__
+        questions._ChoiceSearch.__init__ = lambda self, *args, **kwargs: init(self, *args)
     elif variant != "shipped":
         raise SystemExit(f"variant: base or shipped, not {variant!r}")
     r = B.judge(spec, B.read_rows(B.DATA), 0)

@@ -1,6 +1,6 @@
 """Replay pairs of the node-budget endgame match (``late_match.py``, the
 same start positions and seeds) in one process: side A with the rule of
-``shortcut._left_standing`` on, side B with it off (main's other code, so
+``handover._left_standing`` on, side B with it off (main's other code, so
 B plays as the build before the rule). Each move the rule changed is
 valued exactly by the solver (40 M nodes), and printed with what the
 choice tests left standing; each game's margin for A is printed too.
@@ -17,11 +17,11 @@ import late_match as L  # noqa: E402
 
 import patchsolve  # noqa: E402
 from patchsolve.players import make_player  # noqa: E402
-from patchsolve.search import learned, shortcut  # noqa: E402
+from patchsolve.search import handover, learned  # noqa: E402
 from patchsolve.selfplay import choose_with_result  # noqa: E402
 
 SPEC = "alphabeta:nodes=2500000"
-RULE = shortcut._left_standing
+RULE = handover._left_standing
 state: dict = {"on": True, "changed": []}
 
 
@@ -62,7 +62,7 @@ def replay(i: int) -> None:
 
 
 def main() -> None:
-    shortcut._left_standing = gated
+    handover._left_standing = gated
     learned.load((HERE.parents[2] / "src/patchsolve/data/eval_weights.json").read_text())
     for i in map(int, sys.argv[1:]):
         replay(i)

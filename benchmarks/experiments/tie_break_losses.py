@@ -2,7 +2,7 @@
 from the environment (this build): ``APART=0`` counts the solver's nodes
 against the engine's budget as before (its share ``ENDGAME_SHARE``),
 otherwise the solver gets ``SHARE`` solver nodes of its own per node of
-the budget (``shortcut.SOLVER_NODES_SHARE``).
+the budget (``budget.SOLVER_NODES_SHARE``).
 
     APART=1 SHARE=0.9 python benchmarks/experiments/tie_break_losses.py alphabeta:nodes=300000 out.json
 """
@@ -14,12 +14,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import bench_exact as B  # noqa: E402
-from patchsolve.search import shortcut  # noqa: E402
+from patchsolve.search import budget  # noqa: E402
 
-if os.environ.get("APART") == "0" and hasattr(shortcut, "_apart"):
-    shortcut._apart = lambda limits: False
+if os.environ.get("APART") == "0":
+    budget.apart = lambda limits: False
 if "SHARE" in os.environ:
-    shortcut.SOLVER_NODES_SHARE = float(os.environ["SHARE"])
+    budget.SOLVER_NODES_SHARE = float(os.environ["SHARE"])
 
 r = B.judge(sys.argv[1], B.read_rows(B.DATA), 0)
 Path(sys.argv[2]).write_text(json.dumps(r) + "\n")

@@ -4,7 +4,7 @@ alpha-beta alone (the near-end shortcut off) and the exact solver, each on
 one thread for the same node budget, in CPU seconds (``process_time``: less
 sensitive than wall time to a busy machine). Prints each engine's nodes per
 CPU second over the set and their ratio, the solver's over the
-alpha-beta's: what ``shortcut.SOLVER_NODES_PER_NODE`` is set from.
+alpha-beta's: what ``budget.SOLVER_NODES_SHARE`` is set from.
 
     python benchmarks/experiments/tie_break_node_ratio.py --nodes 300000 --rounds 2
 """

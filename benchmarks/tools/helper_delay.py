@@ -5,7 +5,7 @@ token within 15 spaces of the end), and optionally on positions of the
 reach set, ``patchsolve.solve`` on ``--workers`` threads with the delay
 0 (helpers from the start) and the default, alternating, and on one
 thread: exact answers within ``--time`` (with ``--all-moves``: every row
-settled, ``shortcut.settled``) and the seconds they took.
+settled, ``proof.settled``) and the seconds they took.
 
     python benchmarks/tools/helper_delay.py --time 0.125 --all-moves
     python benchmarks/tools/helper_delay.py --time 0.025
@@ -23,7 +23,8 @@ from pathlib import Path
 
 from patchsolve import Position, solve
 from patchsolve.search import _solver
-from patchsolve.search.shortcut import near_end, settled
+from patchsolve.search.endgame import near_end
+from patchsolve.search.proof import settled
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench_exact import DATA, read_rows  # noqa: E402

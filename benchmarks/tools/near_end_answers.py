@@ -20,7 +20,7 @@ from pathlib import Path
 
 from patchsolve import Position, search
 from patchsolve.search import dispatch
-from patchsolve.search.shortcut import near_end
+from patchsolve.search.endgame import near_end
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench_exact import DATA, loss_of, read_rows  # noqa: E402

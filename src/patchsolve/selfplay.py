@@ -63,7 +63,7 @@ from patchsolve.errors import PatchsolveError
 from patchsolve.patches import LAST_SPACE
 from patchsolve.players import LevelPlayer, SearchPlayer, make_player
 from patchsolve.position import Position, random_circle
-from patchsolve.search.shortcut import ENDGAME_SPACES
+from patchsolve.search.endgame import ENDGAME_SPACES
 from patchsolve.tournament import SEED_MASK, ctrl_c_deferred, wilson
 
 DEFAULT_PLAYER = "alphabeta:nodes=300000"  # the default alpha-beta, one thread, deterministic

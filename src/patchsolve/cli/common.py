@@ -20,10 +20,11 @@ from patchsolve.errors import PatchsolveError
 from patchsolve.patches import LAST_SPACE, PATCHES
 from patchsolve.players import option_value
 from patchsolve.position import DEFAULT_SEED, Position
+from patchsolve.search.budget import CLI_TIME
 from patchsolve.search.dispatch import DEFAULT_ENGINE, ENGINES, engine_module, search
 from patchsolve.search.limits import RANGES, Limits
 
-DEFAULT_TIME = 2.0
+DEFAULT_TIME = CLI_TIME  # search/budget.py
 INTERRUPTED = 130  # exit status after Ctrl-C (128 + SIGINT), as shells use
 
 

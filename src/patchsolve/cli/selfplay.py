@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from patchsolve.cli.common import CONTEXT, INTERRUPTED, SEED, CliError, info
-from patchsolve.search.shortcut import ENDGAME_SPACES
+from patchsolve.search.endgame import ENDGAME_SPACES
 from patchsolve.selfplay import DEFAULT_PLAYER
 
 MAX_GAMES = 1_000_000

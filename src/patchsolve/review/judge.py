@@ -244,8 +244,8 @@ class _Measurer:
         self.interrupted = False
 
     def run(self) -> Measure:
+        from patchsolve.search.endgame import near_end
         from patchsolve.search.result import choice_first, row_dict
-        from patchsolve.search.shortcut import near_end
 
         rows, depth = self._search()
         best_row = rows[0]

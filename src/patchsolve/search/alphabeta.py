@@ -3,7 +3,7 @@
 The hot loop is ``_alphabeta.pyx``; this module turns validated
 :class:`~patchsolve.search.limits.Limits` and options into a run of the C
 searcher and its codes into a :class:`~patchsolve.search.SearchResult`.
-Limits, finished positions and the near-end exact shortcut are handled once
+Limits, finished positions and the near-end exact solver are handled once
 for every engine by :func:`patchsolve.search` (``dispatch.py``).
 
 ``run`` (``patchsolve.search(pos, engine="alphabeta", ...)``)
@@ -43,11 +43,11 @@ for every engine by :func:`patchsolve.search` (``dispatch.py``).
     of one search: a row's value is what a search of that move's child
     one ply shallower gives, up to the table's and the pruning's effects
     (equal with ``tt=False, placements=0, lmr=0``). Near the end, the
-    exact solver's shortcut ranks the moves instead (``dispatch.py``).
+    exact solver tried first ranks the moves instead (``endgame.py``).
     The deepening stops at an iteration that evaluated no leaf: every
     line ran to the end of the game (within the pruning), so a deeper one
     would search the same tree again. Under a time or node budget what is
-    left then goes to the exact solver (``shortcut.hand_over``).
+    left then goes to the exact solver (``handover.hand_over``).
     ``on_iteration`` (a callable, default None) is given a
     ``SearchResult`` after each finished iteration (its ``nodes`` the
     main thread's): progress without a second search.
@@ -79,6 +79,7 @@ from typing import Any
 from patchsolve.errors import IllegalMoveError, LimitError
 from patchsolve.position import Move, as_position
 from patchsolve.search import _alphabeta, _eval
+from patchsolve.search.budget import SEARCH_TIME
 from patchsolve.search.limits import allocation, threads_for, with_defaults
 from patchsolve.search.result import (
     SearchResult,
@@ -92,7 +93,6 @@ from patchsolve.symmetry import mirror_classes
 
 MAX_DEPTH = 100
 MAX_INCLUDE = 256  # moves valued as lines of their own (``include``)
-DEFAULT_TIME = 1.0  # search with no budget given
 DEFAULT_HASH_MB = 16
 
 # option -> default; limits (time, nodes, ...) are not options
@@ -273,7 +273,7 @@ def run(position, limits, opts, on_searcher=None) -> SearchResult:
     ``learned`` says; ``opts`` as ``check_options`` returns them (the
     dispatcher checks once). ``on_searcher``, when given, is called with
     the C searcher before it runs (its ``interrupt()`` stops the run from
-    another thread: the solver beside the search, ``shortcut.py``)."""
+    another thread: the solver beside the search, ``endgame.py``)."""
     with learned_evaluation(opts["learned"]):
         return _run(position, limits, opts, on_searcher)
 
@@ -281,7 +281,7 @@ def run(position, limits, opts, on_searcher=None) -> SearchResult:
 def _run(position, limits, opts, on_searcher=None) -> SearchResult:
     seconds, nodes, depth = limits.time, limits.nodes, limits.depth
     if seconds is None and nodes is None and depth is None:
-        seconds = DEFAULT_TIME
+        seconds = SEARCH_TIME
     multipv = limits.multipv or 1
     start = _time.perf_counter()
     workers = threads_for(limits, "alphabeta")

@@ -8,8 +8,9 @@ carrying it (``stop.py``), and near the end of the game the exact
 solver is tried first with a share of the budget (or, for the alpha-beta
 with a second core under a time limit, beside the search for the whole
 time); when it proves the value, that is the answer, whatever the engine,
-and when it proves only a win, the move played is one proven to keep it
-(``shortcut.py``).
+and when it proves only a win, the move played is one proven to keep it.
+That near-end policy is ``endgame.py``'s: the dispatcher asks it for a
+plan (``endgame.plan``) and runs the search by it (``endgame.run``).
 """
 
 from __future__ import annotations
@@ -19,18 +20,9 @@ import time as _time
 
 from patchsolve.errors import LimitError, PatchsolveError
 from patchsolve.position import as_position
-from patchsolve.search import solver
-from patchsolve.search.limits import Limits, split
+from patchsolve.search import endgame, questions, solver
+from patchsolve.search.limits import RANGES, Limits, split
 from patchsolve.search.result import SearchResult, choice_first, finished_result
-from patchsolve.search.shortcut import (
-    beside,
-    endgame_shortcut,
-    hand_over,
-    keep_the_win,
-    near_end,
-    solver_beside,
-    within_proof,
-)
 from patchsolve.search.stop import interruptible, raise_if_ctrl_c, stop_requested
 
 ENGINES = ("alphabeta", "mcts")
@@ -47,12 +39,15 @@ def engine_module(engine: str):
 def _limits_and_options(limits, kwargs: dict) -> tuple[Limits, dict]:
     """One ``Limits`` from either a ``Limits`` object or limit keywords (not
     both), and the remaining keywords as engine options."""
-    given, options = split(kwargs)
     if limits is None:
-        return given, options
+        return split(kwargs)
+    given: Limits | None = None  # no limit keyword: no Limits to build
+    options = dict(kwargs)
+    if any(k in RANGES for k in kwargs):
+        given, options = split(kwargs)
     if not isinstance(limits, Limits):
         raise LimitError(f"limits must be a patchsolve.Limits, not {type(limits).__name__}")
-    if given.given():
+    if given is not None and given.given():
         raise LimitError(
             f"give the limits either as a Limits or as keywords, not both "
             f"({', '.join(sorted(given.given()))} given as keywords)"
@@ -77,7 +72,7 @@ def search(
     the engine's module). Ctrl-C stops the search and raises
     :class:`~patchsolve.errors.SearchInterrupted`, whose ``result`` is the
     best so far. ``endgame_solve=False`` skips the exact solver
-    near the end (``shortcut.py``)."""
+    near the end (``endgame.py``)."""
     position = as_position(position)
     if isinstance(engine, Limits):
         if limits is not None:
@@ -91,28 +86,11 @@ def search(
     options = module.check_options(dict(options))
     with interruptible():
         t0 = _time.perf_counter()
-        result: SearchResult | None = None
         if position.is_over:
             result = finished_result(position, engine, limits.seed)
         else:
-            proof = None
-            if endgame_solve and near_end(position):
-                if beside(engine, limits):  # a second core: the solver beside the search
-                    result, proof = solver_beside(position, limits, options, module)
-                    result = keep_the_win(position, result, proof)
-                else:
-                    result, limits, proof = endgame_shortcut(position, limits, engine)
-                    report = options.get("on_iteration")
-                    if proof is not None and report is not None:  # progress says no more than the answer
-                        options["on_iteration"] = lambda r: report(within_proof(r, proof))
-            if result is None:
-                t_engine = _time.perf_counter()
-                result = module.run(position, limits, options)
-                if engine == "alphabeta" and endgame_solve and not stop_requested():
-                    table = proof and proof["table"]  # the shortcut's solver table, searched on
-                    result = hand_over(position, result, limits, _time.perf_counter() - t_engine, table)
-                result = keep_the_win(position, result, proof)
-        assert result is not None
+            plan = endgame.plan(position, engine, limits, endgame_solve)
+            result = endgame.run(plan, position, limits, options, module)
         if len(result.root_moves) > 1:  # ranked rows: choice first, whichever engine or proof made them
             result.root_moves = choice_first(position, result.root_moves)
         result.time = _time.perf_counter() - t0
@@ -126,7 +104,8 @@ def solve(position, limits: Limits | None = None, **kwargs) -> SearchResult:
     (``bound="exact"``) within ``time`` / ``nodes`` (default 30 s), else a
     proven interval (``lower``, ``upper``). Options: ``wdl`` (only who
     wins), ``all_moves`` (every root move valued), ``progress`` (a callable
-    given a dict about once a second); see ``search/solver.py``. The limits
+    given a dict about once a second), ``at_least``, ``best``; see
+    ``search/solver.py`` and ``search/questions.py``. The limits
     may also come as one :class:`Limits`. Ctrl-C stops the solve and raises
     :class:`~patchsolve.errors.SearchInterrupted` with the result so far."""
     position = as_position(position)
@@ -137,7 +116,7 @@ def solve(position, limits: Limits | None = None, **kwargs) -> SearchResult:
         if position.is_over:
             result = finished_result(position, "solve", limits.seed)
         else:
-            result = solver.run(position, limits, options)
+            result = questions.answer(position, limits, options)
         result.interrupted = stop_requested()
     raise_if_ctrl_c(result)
     return result

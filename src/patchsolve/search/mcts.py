@@ -51,9 +51,10 @@ from patchsolve.errors import LimitError
 from patchsolve.players import Player
 from patchsolve.position import Move, as_position
 from patchsolve.search._mcts import Searcher
+from patchsolve.search.endgame import endgame_shortcut, near_end
 from patchsolve.search.limits import Limits, allocation, split, with_defaults
+from patchsolve.search.proof import keep_the_win
 from patchsolve.search.result import SearchResult, finished_result, root_move
-from patchsolve.search.shortcut import endgame_shortcut, keep_the_win, near_end
 from patchsolve.search.stop import interruptible, raise_if_ctrl_c, stop_requested
 
 DEFAULT_ITERATIONS = 20_000
@@ -415,7 +416,7 @@ class MCTSPlayer(Player):
         self.reused_visits = self._searcher.set_root(position._c, self.reuse)
         # the endgame try, the reserve to test a proven win's move and finding
         # the kept subtree count against the time budget
-        reserve = proof["limits"].get("time", 0.0) if proof else 0.0
+        reserve = proof.reserve.get("time", 0.0) if proof else 0.0
         left = 0.0 if budget is None else max(1e-3, budget - reserve - (_time.monotonic() - t0))
         done, _ = self._searcher.run(self.iterations or 0, left, seed)
         found = _finish(
