@@ -60,7 +60,7 @@ class _RegisterWhenGymnasiumLoads:
                     run(module)
                     _register_gym(module)
 
-                spec.loader.exec_module = exec_module
+                spec.loader.exec_module = exec_module  # type: ignore[method-assign]
                 return spec
         return None
 

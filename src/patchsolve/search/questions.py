@@ -389,7 +389,11 @@ class _BestNodeSearch:
             if len(winners) == 1 and rest is not None:  # worth at least t, every other move less
                 self.lo = max(self.lo, self.lower[winners[0]])
                 return _move_of(self.pos, winners[0])
-            self._next(bool(winners), max(self.lower[c] for c in winners) if winners else rest)
+            if winners:
+                self._next(True, max(self.lower[c] for c in winners))
+            else:  # no winner: the inner loop left by a break that set rest
+                assert rest is not None
+                self._next(False, rest)
         return None
 
     def _next(self, up: bool, v: int) -> None:
