@@ -60,6 +60,30 @@ def test_every_engine_fills_the_same_result_fields(engine):
     assert data["proven"] is None and data["interrupted"] is False and data["best_move"] == str(r.best_move)
 
 
+@pytest.mark.parametrize("pos", NEAR_END[:2])
+def test_the_solver_s_rows_have_every_engine_s_keys(pos):
+    """``solve(all_moves=True)``'s rows are RootMove records like every
+    engine's: a proven row's win probability is 1 or 0, a bound's None."""
+    from patchsolve.search.result import RootMove
+
+    r = ps.solve(pos, all_moves=True, nodes=2_000_000)
+    assert r.root_moves
+    for row in r.root_moves:
+        assert set(RootMove.__required_keys__) <= set(row) <= set(RootMove.__annotations__)
+        assert row["visits"] is None
+        if row["proven"] is not None:
+            assert row["win_probability"] == float(row["proven"] == "win")
+        else:
+            assert row["win_probability"] is None
+
+
+def test_a_root_move_with_an_unknown_key_is_refused():
+    from patchsolve.search.result import root_move
+
+    with pytest.raises(TypeError, match="scroe"):
+        root_move(MIDGAME.legal_moves()[0], 1.0, scroe=2)
+
+
 def test_alpha_beta_values_each_of_the_top_root_moves_like_a_search_of_its_child():
     r = patchsolve.search(MIDGAME, engine="alphabeta", depth=3, multipv=4, endgame_solve=False)
     assert len(r.root_moves) == 4

@@ -17,6 +17,7 @@ from patchsolve.patches import PATCHES, Patch
 from patchsolve.position import Move, Position
 from patchsolve.search import (
     Limits,
+    RootMove,
     SearchResult,
     request_stop,
     search,  # the function (binds over the subpackage's name)
@@ -90,6 +91,7 @@ __all__ = [
     "request_stop",
     "Limits",
     "SearchResult",
+    "RootMove",
     "errors",
     "PatchsolveError",
     "NotationError",

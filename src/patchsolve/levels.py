@@ -75,6 +75,7 @@ def level_move(position, level: int, seed: int = 0, **limits):
     the full engine's at level 10 (default: its usual time)."""
     from patchsolve.position import as_position
     from patchsolve.search import search
+    from patchsolve.search.result import root_move
 
     pos = as_position(position)
     check_level(level)
@@ -90,7 +91,7 @@ def level_move(position, level: int, seed: int = 0, **limits):
     spec = LEVELS[level]
     rng = random.Random(_mix(seed, pos))
     r = search(pos, engine="alphabeta", depth=spec.depth, workers=1, multipv=CHOICE_ROWS, seed=0)
-    rows = r.root_moves or [{"move": r.best_move, "score": r.score, "kind": "choice"}]
+    rows = r.root_moves or [root_move(r.best_move, r.score, kind="choice")]
     choices = [d for d in rows if d.get("kind", "choice") == "choice"]
     move = _draw(choices, spec.temperature, rng)
     if move.kind == "buy" and spec.placement_temperature > 0:

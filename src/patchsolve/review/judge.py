@@ -33,8 +33,12 @@ where the solver proved who wins.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, cast
 
 from patchsolve.errors import IllegalMoveError, LimitError, PatchsolveError
+
+if TYPE_CHECKING:
+    from patchsolve.search.result import RootMove
 
 DEFAULT_NODES = 300_000  # alpha-beta nodes a position (benchmarks/judge/)
 DEFAULT_RECHECK = 4  # a loss of RECHECK_AT points or more is measured again at this many times the budget
@@ -272,7 +276,7 @@ class _Measurer:
             self.interrupted,
         )
 
-    def _search(self) -> tuple[list[dict], int]:
+    def _search(self) -> tuple[list[RootMove], int]:
         """The ranked rows of one alpha-beta search, the move played among
         them (valued in the same iteration), and the depth."""
         from patchsolve.search import search
@@ -291,7 +295,9 @@ class _Measurer:
         valued = any(d["move"] == self.played for d in rows)
         if not valued:  # no iteration finished: the move valued statically
             rows.append(_static_row(self.pos, self.played))
-        rows.sort(key=lambda d: -d["score"])  # the best first (choice-first order is kept for display)
+        rows.sort(
+            key=lambda d: -cast(float, d["score"])
+        )  # the best first (choice-first order is kept for display)
         return rows, r.depth
 
     def _wp(self, value: float) -> float:
@@ -300,9 +306,9 @@ class _Measurer:
 
         return win_probability_of(value, phase_of(self.pos))
 
-    def _side(self, row: dict) -> Side:
+    def _side(self, row: RootMove) -> Side:
         proven = row.get("proven")
-        value = float(row["score"])
+        value = float(cast(float, row["score"]))  # an alpha-beta row always has one
         wp = (1.0 if proven == "win" else 0.0) if proven is not None else self._wp(value)
         pv = [str(m) for m in row.get("pv") or [row["move"]]]
         return Side(str(row["move"]), value, row["bound"], wp, proven, pv)
@@ -408,7 +414,7 @@ def _finished(child, mover: int, move: str) -> Side:
     )
 
 
-def _static_row(pos, move) -> dict:
+def _static_row(pos, move) -> RootMove:
     """A row for ``move`` from the static evaluation of the position after
     it (no iteration of the search finished)."""
     from patchsolve.search.alphabeta import evaluate

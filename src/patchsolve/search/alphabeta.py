@@ -82,6 +82,7 @@ from patchsolve.search import _alphabeta, _eval
 from patchsolve.search.budget import SEARCH_TIME
 from patchsolve.search.limits import allocation, threads_for, with_defaults
 from patchsolve.search.result import (
+    RootMove,
     SearchResult,
     choice_first,
     finished_result,
@@ -212,12 +213,12 @@ def _static(position, nodes, elapsed, seed, engine) -> SearchResult:
     )
 
 
-def _rows(position, lines, depth) -> list[dict]:
+def _rows(position, lines, depth) -> list[RootMove]:
     """``SearchResult.root_moves`` from an iteration's lines (value, pv,
     included), best first: each an estimate at ``depth`` plies, or exact
     when the move ends the game (a finished child is valued by its margin);
     a line searched because ``include`` asked for its move says so."""
-    rows = []
+    rows: list[RootMove] = []
     for value, pv, *asked in lines:
         move = Move.from_code(pv[0])
         child = position.play(move)

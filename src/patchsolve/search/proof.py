@@ -15,6 +15,7 @@ merging bounds what the engine reports while it searches.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,7 +23,7 @@ from patchsolve.position import Move, Position
 from patchsolve.search import budget, questions
 from patchsolve.search.limits import Limits
 from patchsolve.search.questions import row_units
-from patchsolve.search.result import phase_of, rank_key, root_move
+from patchsolve.search.result import RootMove, phase_of, rank_key, root_move
 
 
 @dataclass(frozen=True)
@@ -92,7 +93,7 @@ def proven_rows(position: Position, r) -> dict:
     return {d["move"]: row(position, d) for d in r.root_moves}
 
 
-def row(position: Position, d: dict) -> dict:
+def row(position: Position, d: Mapping[str, Any]) -> RootMove:
     """A solver's row with every engine's keys."""
     return root_move(
         d["move"],

@@ -50,7 +50,7 @@ from patchsolve.patches import LAST_SPACE
 from patchsolve.position import Move, Position
 from patchsolve.search import solver
 from patchsolve.search.budget import BEST_FIRST_SHARE, CHOICE_SLICE
-from patchsolve.search.result import SearchResult, choice_of, rank_key
+from patchsolve.search.result import RootMove, SearchResult, choice_of, rank_key, root_move
 from patchsolve.search.solver import (
     MAX_THRESHOLD,
     UNIT,
@@ -186,7 +186,7 @@ def row_units(row: dict) -> tuple[int, int]:
     return lo, hi
 
 
-def _root_rows(rows: list, wdl: bool) -> list[dict]:
+def _root_rows(rows: list, wdl: bool) -> list[RootMove]:
     """Rows in solver units as the result's (margins, ``proven`` the
     outcome where the bounds prove it: always on an exact row), ranked by
     ``result.rank_key``."""
@@ -200,17 +200,7 @@ def _root_rows(rows: list, wdl: bool) -> list[dict]:
         else:
             score, bound = mhi, "upper"
         proven = _outcome_of(r["lo"], r["hi"])
-        out.append(
-            {
-                "move": r["move"],
-                "score": score,
-                "bound": bound,
-                "lower": mlo,
-                "upper": mhi,
-                "proven": proven,
-                "group": r["group"],
-            }
-        )
+        out.append(root_move(r["move"], score, bound, proven=proven, lower=mlo, upper=mhi, group=r["group"]))
     out.sort(key=rank_key)
     return out
 

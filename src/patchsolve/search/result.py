@@ -20,14 +20,53 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, TypedDict, cast
 
 from patchsolve.patches import LAST_SPACE
 
 CALIBRATION_FILE = "win_probability.json"
+
+
+class _RootMoveKeys(TypedDict):
+    move: Any  # a Move (Any: the rules module imports this one)
+    score: float | None
+    bound: str
+    win_probability: float | None
+    proven: str | None
+    visits: int | None
+
+
+class RootMove(_RootMoveKeys, total=False):
+    """One ranked root move of a :class:`SearchResult` (``root_moves``):
+    every engine's keys -- ``move``, ``score`` (a margin for the player to
+    move), ``bound`` ("exact", "lower", "upper", "estimate"),
+    ``win_probability``, ``proven`` ("win", "loss" or None), ``visits`` (the
+    MCTS's; None elsewhere) -- and those only some engines give."""
+
+    depth: int
+    """The alpha-beta iteration the row comes from."""
+    pv: list
+    """The line of moves, this one first."""
+    included: bool
+    """A move valued because it was asked for (``include``), not ranked in."""
+    lower: float | None
+    """A proven lower bound of the move's value (the solver's)."""
+    upper: float | None
+    """A proven upper bound of the move's value (the solver's)."""
+    group: int | None
+    """The patch a solver's row stands for."""
+    value: float | None
+    """The MCTS's mean value."""
+    choice_visits: int | None
+    """The MCTS's visits of the move's choice."""
+    choice: Any
+    """What the move chooses: a patch id, ``"walk"`` or ``"leather"`` (choice_first)."""
+    kind: str
+    """``"choice"`` (the best row of its choice) or ``"placement"`` (choice_first)."""
 
 
 def phase_of(position) -> int:
@@ -108,10 +147,11 @@ class SearchResult:
     """The chance, 0..1, that the player to move wins: the MCTS's win rate,
     the calibrated chance of the alpha-beta's estimate (module doc), 0 or 1
     once proven; None where unknown."""
-    root_moves: list = field(default_factory=list)  # per-root-move dicts, best first
+    root_moves: list[RootMove] = field(default_factory=list)  # best first
     """The ranked root moves, best first (with ``multipv``, the MCTS's
-    visited moves, the solver's ``all_moves``): dicts with ``move``,
-    ``score``, ``bound``, ``win_probability``, ``proven`` and ``visits``."""
+    visited moves, the solver's ``all_moves``): :class:`RootMove` records
+    (dicts) with ``move``, ``score``, ``bound``, ``win_probability``,
+    ``proven`` and ``visits``, and the keys only some engines give."""
     proven: str | None = None  # "win" / "loss" for the player to move
     """``"win"`` or ``"loss"`` once the outcome for the player to move is
     proven (by the exact solver or the MCTS-solver), else None."""
@@ -159,7 +199,7 @@ class SearchResult:
         }
 
 
-def row_dict(row: dict) -> dict:
+def row_dict(row: Mapping[str, Any]) -> dict:
     """A ranked row as JSON-ready values (moves as text)."""
     return {
         k: (str(v) if k == "move" else [str(m) for m in v] if k == "pv" and v is not None else v)
@@ -173,7 +213,7 @@ BOUND_ORDER = {"exact": 0, "lower": 1, "estimate": 2, "upper": 3}
 OUTCOME_ORDER = {"win": 0, None: 1, "loss": 2}
 
 
-def rank_key(row: dict) -> tuple:
+def rank_key(row: Mapping[str, Any]) -> tuple:
     """The order of ranked rows (``root_moves``) of every engine but the
     MCTS, best first: by the score shown -- a bound's is the bound, shown
     as one -- and among equal scores the surest first (exact, at least,
@@ -189,7 +229,7 @@ def choice_of(move):
     return move.patch if move.patch is not None else move.kind
 
 
-def choice_first(position, rows: list[dict]) -> list[dict]:
+def choice_first(position, rows: list[RootMove]) -> list[RootMove]:
     """Ranked rows (best first, as an engine ranks them) ordered choice
     first: the best row of each choice -- walking, each patch, the leather
     patch -- marked ``kind="choice"``, in their order; then the further
@@ -201,7 +241,9 @@ def choice_first(position, rows: list[dict]) -> list[dict]:
 
     mover = position.to_move
     base = position.quilt(mover) if not position.is_over else 0
-    firsts, rest, seen_choice, seen_quilt = [], [], set(), set()
+    firsts: list[RootMove] = []
+    rest: list[RootMove] = []
+    seen_choice, seen_quilt = set(), set()
     for row in rows:
         move = row["move"]
         choice = choice_of(move)
@@ -210,17 +252,19 @@ def choice_first(position, rows: list[dict]) -> list[dict]:
             if image in seen_quilt:
                 continue
             seen_quilt.add(image)
+        marked: RootMove = {**row, "choice": choice, "kind": "placement"}
         if choice in seen_choice:
-            rest.append({**row, "choice": choice, "kind": "placement"})
+            rest.append(marked)
         else:
             seen_choice.add(choice)
-            firsts.append({**row, "choice": choice, "kind": "choice"})
+            marked["kind"] = "choice"
+            firsts.append(marked)
     return firsts + rest
 
 
 def root_move(
     move, score, bound="estimate", win_probability=None, proven=None, visits=None, phase=None, **extra
-) -> dict:
+) -> RootMove:
     """One entry of ``SearchResult.root_moves`` with every engine's keys
     (an estimate's win probability needs the root's ``phase``)."""
     if win_probability is None and score is not None:
@@ -228,15 +272,21 @@ def root_move(
             win_probability = float(proven == "win")
         elif phase is not None:
             win_probability = win_probability_of(score, phase)
-    return {
-        "move": move,
-        "score": score,
-        "bound": bound,
-        "win_probability": win_probability,
-        "proven": proven,
-        "visits": visits,
-        **extra,
-    }
+    unknown = set(extra) - set(RootMove.__annotations__)
+    if unknown:  # a key no reader knows of is a typo
+        raise TypeError(f"root_move: unknown keys {sorted(unknown)}")
+    return cast(
+        RootMove,
+        {
+            "move": move,
+            "score": score,
+            "bound": bound,
+            "win_probability": win_probability,
+            "proven": proven,
+            "visits": visits,
+            **extra,
+        },
+    )
 
 
 def finished_result(position, engine: str, seed=None) -> SearchResult:
@@ -260,6 +310,7 @@ def finished_result(position, engine: str, seed=None) -> SearchResult:
 
 __all__ = [
     "SearchResult",
+    "RootMove",
     "phase_of",
     "win_probability_of",
     "root_move",
