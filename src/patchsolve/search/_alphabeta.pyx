@@ -85,15 +85,15 @@ from patchsolve._core cimport (
     CState, Tables, u128, move_t, CoreState,
     get_tables, popcount128, to_move, is_over, gen_moves, apply_move, score, is_legal,
     move_mask_of, move_patch_of, rng_next, fits, buy_code, mix64, stop_requested, monotonic_now,
-    limits_reached, margin,
+    limits_reached, margin, completes_bonus, affordable_ahead,
     ps_ctz128, ps_popcount64, ps_bit128, income_ahead,
-    MAX_MOVES, LAST_SPACE, BOARD_SQUARES, BUY_SHIFT, MOVE_WALK, N_PATCHES,
+    MAX_MOVES, LAST_SPACE, BOARD_SQUARES, BUY_SHIFT, MOVE_WALK, N_PATCHES, BONUS_POINTS, PATCHES_AHEAD,
 )
 from patchsolve.search._eval cimport evaluate, neighbours, placement_badness
 from patchsolve.search._learned cimport learned_on, learned_margin
 from patchsolve.search._zobrist cimport ZTables, get_zobrist, full_key, child_key
 from patchsolve.search._order cimport (
-    LAZY, sort_desc, key_move, select_best, buy_gain, completes_bonus, is_final_buy,
+    LAZY, sort_desc, key_move, select_best, buy_gain, is_final_buy,
 )
 
 from patchsolve.search._threads cimport (
@@ -343,7 +343,8 @@ cdef void picker_init(Ctx* c, const CState* s, Picker* pk, int64_t* keys, move_t
     """Keys of the walk (or of every leather square) now; the affordable
     patches of the next three wait, by bound (two points a buy-gain button,
     ``order_key`` with no badness)."""
-    cdef int p = to_move(s), k, j, pid, gain
+    cdef int p = to_move(s), k, na, j, pid, gain
+    cdef int ahead[PATCHES_AHEAD]
     cdef u128 empty = FULL & ~s.quilt[p], mask
     cdef int64_t ub
     cdef move_t m
@@ -362,7 +363,7 @@ cdef void picker_init(Ctx* c, const CState* s, Picker* pk, int64_t* keys, move_t
             if m == ttmove:
                 continue
             mask = move_mask_of(T, m)
-            gain = 7 if completes_bonus(T, s, s.quilt[p] | mask) else 0
+            gain = BONUS_POINTS if completes_bonus(T, s, s.quilt[p] | mask) else 0
             keys[pk.n] = order_key(gain, placement_badness(s.quilt[p], mask), m)
             pk.n += 1
         # ... or, when pruning below the root, only the ``leather`` best of them
@@ -372,10 +373,9 @@ cdef void picker_init(Ctx* c, const CState* s, Picker* pk, int64_t* keys, move_t
     if ttmove != MOVE_WALK:
         keys[0] = order_key(0, 0, MOVE_WALK)
         pk.n = 1
-    for k in range(3 if s.n_circle > 3 else s.n_circle):
-        pid = s.circle[k]
-        if T.patch_cost[pid] > s.buttons[p]:
-            continue
+    na = affordable_ahead(T, s, p, ahead)
+    for k in range(na):
+        pid = ahead[k]
         ub = order_key(buy_gain(T, s, p, pid), 0, <move_t>0x7fffffff)
         j = pk.npend
         while j > 0 and pk.pend_ub[j - 1] < ub:    # insertion: at most three

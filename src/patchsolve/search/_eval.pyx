@@ -15,7 +15,7 @@ from libc.stdint cimport uint64_t, int64_t
 from patchsolve._core cimport (
     CState, Tables, CoreState, u128, move_t, get_tables, popcount128, to_move, is_over,
     gen_moves, apply_move, score, move_mask, move_patch, rng_below, random_move, income_ahead,
-    ps_make128, MAX_MOVES, LAST_SPACE, BOARD_SQUARES, MOVE_WALK,
+    ps_make128, MAX_MOVES, LAST_SPACE, BOARD_SQUARES, MOVE_WALK, N_SQUARES7, EMPTY_PENALTY,
 )
 from patchsolve.search._learned cimport learned_on, learned_margin
 
@@ -56,7 +56,7 @@ cdef inline int best7(u128 q) noexcept nogil:
     cdef int i, c, b = 0
     if popcount128(q) < 36:
         return 0
-    for i in range(9):
+    for i in range(N_SQUARES7):
         c = popcount128(q & T.square7[i])
         if c > b:
             b = c
@@ -91,7 +91,7 @@ cdef inline void side_features(const CState* s, int p, double* f) noexcept nogil
 cdef inline double side_value(const CState* s, int p) noexcept nogil:
     cdef double f[5]
     side_features(s, p, f)
-    return (score(s, p) + (2 if s.pending == p else 0)
+    return (score(s, p) + (EMPTY_PENALTY if s.pending == p else 0)
             + W.income * f[0] + W.time * f[1] + W.fill * f[2] + W.holes * f[3] + W.bonus7 * f[4])
 
 

@@ -55,8 +55,8 @@ from patchsolve._core cimport (
     CState, Tables, CoreState, move_t, u128, get_tables, gen_moves, count_moves, apply_move,
     is_over, to_move, score, winner, state_key, move_mask, move_patch, popcount128,
     rng_next, rng_below, random_playout, is_legal, fits, buy_code, stop_requested, monotonic_now,
-    ps_ctz128, ps_select128, ps_bit128, income_ahead,
-    MAX_MOVES, MOVE_WALK, BUY_SHIFT, BOARD_SQUARES, LAST_SPACE, N_PATCHES,
+    ps_ctz128, ps_select128, ps_bit128, income_ahead, affordable_ahead, fits_somewhere,
+    MAX_MOVES, MOVE_WALK, BUY_SHIFT, BOARD_SQUARES, LAST_SPACE, N_PATCHES, PATCHES_AHEAD,
 )
 from patchsolve.search._eval cimport placement_score, evaluate_margin
 
@@ -138,25 +138,17 @@ cdef move_t best_below(const move_t* moves, int n, const CState* s, const Config
     return best
 
 
-cdef inline bint patch_usable(const CState* s, int p, int pid, u128 empty) noexcept nogil:
-    cdef int og
-    if T.patch_cost[pid] > s.buttons[p]:
-        return False
-    for og in range(T.patch_og_start[pid], T.patch_og_start[pid + 1]):
-        if fits(T, empty, og):
-            return True
-    return False
-
-
 cdef int decision_options(const CState* s, int* pids) noexcept nogil:
     """Options of a state node (no pending leather): walk (pid -1) and each
     affordable, fitting patch among the next three, in circle order."""
-    cdef int p = to_move(s), k, n = 1
+    cdef int p = to_move(s), k, na, n = 1
+    cdef int ahead[PATCHES_AHEAD]
     cdef u128 empty = T.full & ~s.quilt[p]
     pids[0] = -1
-    for k in range(3 if s.n_circle > 3 else s.n_circle):
-        if patch_usable(s, p, s.circle[k], empty):
-            pids[n] = s.circle[k]
+    na = affordable_ahead(T, s, p, ahead)
+    for k in range(na):
+        if fits_somewhere(T, empty, ahead[k]):
+            pids[n] = ahead[k]
             n += 1
     return n
 

@@ -117,14 +117,16 @@ from patchsolve._core cimport (
     CState, Tables, u128, move_t, CoreState,
     get_tables, popcount128, to_move, is_over, gen_moves, apply_move, score, is_legal, winner,
     move_mask_of, move_patch_of, rng_next, mix64, stop_requested, monotonic_now, limits_reached, margin,
+    completes_bonus, affordable_ahead,
     ps_ctz128, ps_popcount64, ps_bit128, income_ahead,
     MAX_MOVES, LAST_SPACE, BOARD_SQUARES, BUY_SHIFT, MOVE_WALK, N_PATCHES,
+    BONUS_POINTS, N_SQUARES7, PATCHES_AHEAD, EMPTY_PENALTY,
 )
 # The evaluation is the driver's first guess only; the placement scores order moves.
 from patchsolve.search._eval cimport evaluate, neighbours, isolated, placement_badness
 from patchsolve.search._zobrist cimport ZTables, get_zobrist, full_key, child_key
 from patchsolve.search._order cimport (
-    LAZY, key_move, select_best, next_move, buy_gain, completes_bonus, is_final_buy,
+    LAZY, key_move, select_best, next_move, buy_gain, is_final_buy,
 )
 from patchsolve.search._packing cimport (
     cover_square, pack_all, patch_fits, fits_after_any, dead_regions, set_area,
@@ -377,13 +379,13 @@ cdef inline int score_floor(const CState* s, int q) noexcept nogil:
     and a pending leather patch placed (+2)."""
     cdef int left = LAST_SPACE - s.time[q]
     return (score(s, q) + left + s.income[q] * income_ahead(T, s.time[q])
-            + (2 if s.pending == q else 0))
+            + (EMPTY_PENALTY if s.pending == q else 0))
 
 
 cdef inline int bonus_need(u128 quilt) noexcept nogil:
     """The fewest squares an open 7x7 square of ``quilt`` lacks."""
     cdef int i, m, best = BOARD_SQUARES + 1
-    for i in range(9):
+    for i in range(N_SQUARES7):
         m = popcount128(T.square7[i] & ~quilt)
         if m < best:
             best = m
@@ -405,7 +407,7 @@ cdef void fill_worths() noexcept nogil:
             trav = T.patch_time[pid] if T.patch_time[pid] < left else left
             rest = T.patch_income[pid] * income_ahead(T, t) - T.patch_cost[pid] - trav
             REST[t][pid] = rest
-            WORTH[t][pid] = 2 * T.patch_size[pid] + rest
+            WORTH[t][pid] = EMPTY_PENALTY * T.patch_size[pid] + rest
             TRAV1[t][pid] = trav - 1
 
 
@@ -462,8 +464,8 @@ cdef int score_ceiling(const CState* s, int q, uint64_t allowed, int unusable, i
             if topsum < sum_pos:
                 sum_pos = topsum
         gain = sum_pos
-        if 2 * (empty - unusable) + sum_rest < gain:
-            gain = 2 * (empty - unusable) + sum_rest
+        if EMPTY_PENALTY * (empty - unusable) + sum_rest < gain:
+            gain = EMPTY_PENALTY * (empty - unusable) + sum_rest
         gain += corr
     nl = (1 if s.pending == q else 0)
     if left > 0:
@@ -471,10 +473,10 @@ cdef int score_ceiling(const CState* s, int q, uint64_t allowed, int unusable, i
         nl += ps_popcount64(ahead)
     if nl > empty:
         nl = empty
-    gain += 2 * nl
+    gain += EMPTY_PENALTY * nl
     # the bonus only if the patches left and the leather ahead can fill it
     if s.bonus < 0 and empty > 0 and squares + nl >= need:
-        gain += 7
+        gain += BONUS_POINTS
     return score(s, q) + left + s.income[q] * ia + gain
 
 
@@ -563,7 +565,7 @@ cdef int order_moves(Ctx* c, const CState* s, const move_t* moves, int n, int64_
                     seen[slot] |= (<uint64_t>1) << pid
                 gain = pgain[pid]
             else:
-                gain = 7 if completes_bonus(T, s, s.quilt[p] | mask) else 0
+                gain = BONUS_POINTS if completes_bonus(T, s, s.quilt[p] | mask) else 0
             bad = placement_badness(s.quilt[p], mask)
         if c.noise and gain < 99999:
             # a helper orders placements of one buy a little differently
@@ -718,15 +720,17 @@ cdef bint packable(Ctx* c, int p, int ply, int pid) noexcept nogil:
 
 
 cdef int gen_relaxed(Ctx* c, const CState* s, int p, move_t* out, int ply) noexcept nogil:
-    cdef int n = 1, k, pid
+    cdef int n = 1, k, na, pid
+    cdef int ahead[PATCHES_AHEAD]
     cdef int empty = BOARD_SQUARES - popcount128(s.quilt[p]) - c.unusable[p]
     if s.pending >= 0:
         out[0] = relaxed_code(s, p, LEATHER_GROUP)
         return 1
     out[0] = MOVE_WALK
-    for k in range(3 if s.n_circle > 3 else s.n_circle):
-        pid = s.circle[k]
-        if T.patch_cost[pid] <= s.buttons[p] and T.patch_size[pid] <= empty \
+    na = affordable_ahead(T, s, p, ahead)
+    for k in range(na):
+        pid = ahead[k]
+        if T.patch_size[pid] <= empty \
                 and (c.fits[p] >> pid) & 1 and (not c.use_pack or packable(c, p, ply, pid)):
             out[n] = relaxed_code(s, p, pid)
             n += 1
@@ -738,7 +742,7 @@ cdef int bonus_threshold(const CState* s, int p, u128 dead, int leather) noexcep
     cdef int i, m, best = 99
     if s.bonus >= 0:
         return BOARD_SQUARES + 1
-    for i in range(9):
+    for i in range(N_SQUARES7):
         m = popcount128(T.square7[i] & empty)
         if m < best and popcount128(T.square7[i] & dead) <= leather:
             best = m
