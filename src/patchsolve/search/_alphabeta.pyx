@@ -89,7 +89,8 @@ from patchsolve._core cimport (
     ps_ctz128, ps_popcount64, ps_bit128, income_ahead,
     MAX_MOVES, LAST_SPACE, BOARD_SQUARES, BUY_SHIFT, MOVE_WALK, N_PATCHES, BONUS_POINTS, PATCHES_AHEAD,
 )
-from patchsolve.search._eval cimport evaluate, neighbours, placement_badness
+from patchsolve.search._eval cimport evaluate
+from patchsolve.search._quilt cimport neighbours, placement_badness
 from patchsolve.search._learned cimport learned_on, learned_margin
 from patchsolve.search._zobrist cimport ZTables, get_zobrist, full_key, child_key
 from patchsolve.search._order cimport (

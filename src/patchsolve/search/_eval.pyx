@@ -15,9 +15,10 @@ from libc.stdint cimport uint64_t, int64_t
 from patchsolve._core cimport (
     CState, Tables, CoreState, u128, move_t, get_tables, popcount128, to_move, is_over,
     gen_moves, apply_move, score, move_mask, move_patch, rng_below, random_move, income_ahead,
-    ps_make128, MAX_MOVES, LAST_SPACE, BOARD_SQUARES, MOVE_WALK, N_SQUARES7, EMPTY_PENALTY,
+    ps_make128, MAX_MOVES, LAST_SPACE, BOARD_SQUARES, MOVE_WALK, EMPTY_PENALTY, PS_FULL,
 )
 from patchsolve.search._learned cimport learned_on, learned_margin
+from patchsolve.search._quilt cimport isolated, contact, placement_badness, placement_score, best7
 
 cdef const Tables* T = get_tables()
 
@@ -50,19 +51,6 @@ W.bonus7 = 0.324
 W.tempo = 0.521
 
 
-cdef inline int best7(u128 q) noexcept nogil:
-    """Most squares covered in any of the nine 7x7 squares (0 below 36
-    covered squares, where no 7x7 square can be near complete)."""
-    cdef int i, c, b = 0
-    if popcount128(q) < 36:
-        return 0
-    for i in range(N_SQUARES7):
-        c = popcount128(q & T.square7[i])
-        if c > b:
-            b = c
-    return b
-
-
 cdef inline void side_features(const CState* s, int p, double* f) noexcept nogil:
     """The tuned terms for player ``p`` (the score so far is not a term: it
     enters with weight 1)."""
@@ -83,7 +71,7 @@ cdef inline void side_features(const CState* s, int p, double* f) noexcept nogil
         return
     f[3] = isolated(PS_FULL & ~q)
     if s.bonus < 0:
-        t = best7(q) - 35
+        t = best7(T, q) - 35
         if t > 0:
             f[4] = t / 14.0
 

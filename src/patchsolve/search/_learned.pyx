@@ -21,13 +21,13 @@ greedy player it measured no better and was retired:
 
 from libc.stdint cimport uint64_t, uint32_t, uint8_t, int8_t, int16_t
 
-from patchsolve.search._eval cimport isolated
+from patchsolve.search._quilt cimport isolated, best7
 from patchsolve.search._patterns cimport patterns_on, pattern_compute, pattern_epoch
 from patchsolve.search import _patterns
 from patchsolve._core cimport (
     CState, Tables, u128, CoreState, get_tables, to_move, score, fits, mix64,
     patches_ahead, can_afford, fits_somewhere, income_ahead,
-    LAST_SPACE, N_PATCHES, N_SQUARES7, EMPTY_PENALTY, popcount128, PS_COL8,
+    LAST_SPACE, N_PATCHES, EMPTY_PENALTY, popcount128, PS_COL8,
 )
 
 
@@ -97,15 +97,6 @@ cdef inline int blocks2x2(u128 empty) noexcept nogil:
     return popcount128(empty & ((empty >> 1) & ~PS_COL8) & (empty >> 9) & ((empty >> 10) & ~PS_COL8))
 
 
-cdef inline int best7_any(u128 q) noexcept nogil:
-    cdef int i, c, b = 0
-    for i in range(N_SQUARES7):
-        c = popcount128(q & T.square7[i])
-        if c > b:
-            b = c
-    return b
-
-
 # The quilt terms depend only on the quilt and the circle, and most leaves
 # of a search share one player's quilt with many others: they are memoised
 # in a direct-mapped table (exact: an entry holds its whole key). The table
@@ -161,7 +152,7 @@ cdef void geometry_compute(const CState* s, u128 q, Geometry* g) noexcept nogil:
     cdef u128 empty = FULL & ~q
     cdef int k, n3 = patches_ahead(s)
     g.holes = isolated(empty)
-    g.best7 = best7_any(q)
+    g.best7 = best7(T, q)      # 0 below 36 squares: only best7 - 35 > 0 counts
     g.fits3 = 0
     g.dead = 0
     for k in range(s.n_circle):

@@ -58,7 +58,8 @@ from patchsolve._core cimport (
     ps_ctz128, ps_select128, ps_bit128, income_ahead, affordable_ahead, fits_somewhere,
     MAX_MOVES, MOVE_WALK, BUY_SHIFT, BOARD_SQUARES, LAST_SPACE, N_PATCHES, PATCHES_AHEAD,
 )
-from patchsolve.search._eval cimport placement_score, evaluate_margin
+from patchsolve.search._eval cimport evaluate_margin
+from patchsolve.search._quilt cimport placement_score
 
 cdef enum:
     TREE_TWOLEVEL = 0

@@ -33,7 +33,7 @@ from patchsolve._core cimport (
     Tables, u128, CoreState, get_tables, popcount128, fits, ps_ctz128, ps_bit128,
     fits_somewhere, BOARD_SQUARES, N_PATCHES, N_SQUARES7, MAX_OG,
 )
-from patchsolve.search._eval cimport neighbours
+from patchsolve.search._quilt cimport neighbours
 
 cdef extern from *:
     """

@@ -123,7 +123,8 @@ from patchsolve._core cimport (
     BONUS_POINTS, N_SQUARES7, PATCHES_AHEAD, EMPTY_PENALTY,
 )
 # The evaluation is the driver's first guess only; the placement scores order moves.
-from patchsolve.search._eval cimport evaluate, neighbours, isolated, placement_badness
+from patchsolve.search._eval cimport evaluate
+from patchsolve.search._quilt cimport neighbours, isolated, placement_badness
 from patchsolve.search._zobrist cimport ZTables, get_zobrist, full_key, child_key
 from patchsolve.search._order cimport (
     LAZY, key_move, select_best, next_move, buy_gain, is_final_buy,
