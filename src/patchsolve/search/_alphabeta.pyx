@@ -92,6 +92,7 @@ from patchsolve._core cimport (
 from patchsolve.search._eval cimport evaluate
 from patchsolve.search._quilt cimport neighbours, placement_badness
 from patchsolve.search._learned cimport learned_on, learned_margin
+from patchsolve.search._search cimport INF, MAX_PLY, CHECK_EVERY, limit_hit
 from patchsolve.search._zobrist cimport ZTables, get_zobrist, full_key, child_key
 from patchsolve.search._order cimport (
     LAZY, sort_desc, key_move, select_best, buy_gain, is_final_buy,
@@ -103,14 +104,11 @@ from patchsolve.search._threads cimport (
 )
 
 cdef enum:
-    INF = 30000
-    MAX_PLY = 160        # > the longest remaining game (every non-leather move advances time)
     FLAG_LOWER = 1
     FLAG_UPPER = 2
     FLAG_EXACT = 3
     FLAG_BOUND = 3       # the flag byte's bound bits; the six above are the entry's generation
     GEN_MASK = 63
-    CHECK_EVERY = 1023   # limits are checked when (nodes & CHECK_EVERY) == 0
     BUSY_SLOTS = 1 << 14 # the threads' table of moves being searched (ABDADA), a power of two
     DEFER_DEPTH = 3      # moves are deferred only at nodes with at least this depth left
     MAX_DEFER = 32       # moves deferred at one node at most (the rest are searched in turn)
@@ -216,13 +214,6 @@ ctypedef struct Ctx:
     # threads (simplified ABDADA): the moves some thread is searching, shared
     # by all of them (NULL with one thread)
     uint64_t* busy
-
-
-cdef inline void check_limits(Ctx* c) noexcept nogil:
-    if limits_reached(c.nodes, c.node_limit, c.deadline):
-        c.stop = 1
-    elif c.halt != NULL and atomic_load(c.halt):
-        c.stop = 1
 
 
 # --------------------------------------------------------------------------
@@ -506,8 +497,8 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
 
     c.nodes += 1
     c.pv_len[ply] = ply
-    if (c.nodes & CHECK_EVERY) == 0:
-        check_limits(c)
+    if (c.nodes & CHECK_EVERY) == 0 and limit_hit(c.nodes, c.node_limit, c.deadline, c.halt):
+        c.stop = 1
     if c.stop:
         return 0
     if ply > c.seldepth:

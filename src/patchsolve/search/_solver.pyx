@@ -125,6 +125,7 @@ from patchsolve._core cimport (
 # The evaluation is the driver's first guess only; the placement scores order moves.
 from patchsolve.search._eval cimport evaluate
 from patchsolve.search._quilt cimport neighbours, isolated, placement_badness
+from patchsolve.search._search cimport INF, MAX_PLY, CHECK_EVERY, limit_hit
 from patchsolve.search._zobrist cimport ZTables, get_zobrist, full_key, child_key
 from patchsolve.search._order cimport (
     LAZY, key_move, select_best, next_move, buy_gain, is_final_buy,
@@ -186,7 +187,6 @@ cdef extern from *:
 
 
 cdef enum:
-    CHECK_EVERY = 1023     # limits are checked once every CHECK_EVERY + 1 nodes
     ETC_MOVES = 8          # enhanced transposition cut-offs: children probed per node
     NOISE_MASK = 3         # Lazy SMP helpers: placement badness noise, 0..NOISE_MASK
 
@@ -354,13 +354,6 @@ cdef void ctx_free(Ctx* c) noexcept nogil:
     free(c.keys)
     free(c.hist)
     free(c.cover)
-
-
-cdef inline void check_limits(Ctx* c) noexcept nogil:
-    if limits_reached(c.nodes, c.node_limit, c.deadline):
-        c.stop = 1
-    elif c.halt != NULL and atomic_load(c.halt):
-        c.stop = 1
 
 
 cdef inline int leaf(const Ctx* c, const CState* s, int p) noexcept nogil:
@@ -904,7 +897,8 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
         # at the first node from each multiple of 1,024 on: the leaves and
         # relaxed roots also count nodes, so a multiple may be stepped over
         c.check_at = (c.nodes | CHECK_EVERY) + 1
-        check_limits(c)
+        if limit_hit(c.nodes, c.node_limit, c.deadline, c.halt):
+            c.stop = 1
     if c.stop:
         return 0
     p = to_move(s)
@@ -1396,7 +1390,7 @@ cdef bint alone_first(Ctx* c, CState* s, uint64_t key, int* lo, int* hi, int* ga
     c.node_limit = c.nodes + HELPER_DELAY if limit == 0 else min(limit, c.nodes + HELPER_DELAY)
     mtd(c, s, key, lo, hi, gamma, steps, lo0, hi0, guess, spread)
     c.node_limit = limit
-    if not c.stop or limits_reached(c.nodes, limit, c.deadline) or (c.halt != NULL and atomic_load(c.halt)):
+    if not c.stop or limit_hit(c.nodes, limit, c.deadline, c.halt):
         return True
     c.stop = 0
     return False
