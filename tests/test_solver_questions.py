@@ -17,7 +17,6 @@ import pytest
 
 from patchsolve import solve
 from patchsolve.errors import PatchsolveError
-from patchsolve.search import _solver
 from patchsolve.search.limits import Limits
 from patchsolve.search.solver import (
     UNIT,
@@ -27,6 +26,7 @@ from patchsolve.search.solver import (
     _units_at_least,
     _units_at_most,
     best_choice,
+    c_solver,
     choice_of,
     choice_or_value,
 )
@@ -333,7 +333,7 @@ def test_leaving_root_moves_out_values_the_others():
             continue
         out = rng.sample(moves, len(moves) // 2)
         want = max(child_units(pos, m) for m in moves if m not in out)
-        s = _solver.Solver(16)
+        s = c_solver(16)
         s.set_limits(0, 0.0)
         lo, hi = s.solve(pos._c, -1000, 1000, 0, 0, [m.code for m in out])
         assert lo == hi == want
@@ -343,7 +343,7 @@ def test_leaving_root_moves_out_values_the_others():
 
 
 def test_a_skip_code_out_of_range_is_refused():
-    s = _solver.Solver(1)
+    s = c_solver(1)
     with pytest.raises(ValueError):
         s.solve(SMALL[0]._c, -1000, 1000, 0, 0, [1 << 16])
 
@@ -554,7 +554,7 @@ def test_progress_of_a_threshold_test_reports_the_proven_interval(monkeypatch):
 
     monkeypatch.setattr(solver, "PROGRESS_EVERY", 0.001)
     mid = noisy_greedy_game(3)[20]
-    static = _solver.Solver(1).bounds(mid._c)
+    static = c_solver(1).bounds(mid._c)
     for kwargs in ({"at_least": 0}, {"best": True}):
         seen = []
         r = solve(mid, nodes=300000, progress=seen.append, **kwargs)

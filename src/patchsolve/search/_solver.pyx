@@ -1080,10 +1080,12 @@ cdef class Solver:
     cdef int n_help
     cdef uint64_t helper_nodes
 
-    def __cinit__(self, int hash_mb=64, bint wdl=False, bint use_static=True, bint use_relax=True,
-                  bint use_etc=False, int relax_min=2, bint use_hist=True, bint use_dead_keys=True,
-                  bint relax_pairs=True, int threads=1, bint use_cover=True,
-                  bint use_pack=True, bint use_done_keys=True, bint tie=True):
+    def __cinit__(self, int hash_mb, *, bint wdl, bint tie, int threads, bint use_static, bint use_relax,
+                  bint use_etc, int relax_min, bint use_hist, bint use_dead_keys, bint relax_pairs,
+                  bint use_cover, bint use_pack, bint use_done_keys):
+        """Every switch by keyword and none defaulted: ``solver.C_SWITCHES``
+        is the one table of defaults, and ``solver.c_solver`` builds a
+        solver from it (the switches are documented there)."""
         cdef uint64_t buckets = 1
         cdef int i
         memset(&self.c, 0, sizeof(Ctx))
