@@ -8,7 +8,7 @@ reaches C (positions are validated in Python before ``from_fields``).
 """
 
 from libc.string cimport memset, memcpy
-from libc.stdint cimport uint64_t, uint16_t, int16_t, int32_t, int8_t, uint8_t
+from libc.stdint cimport uint64_t, uint16_t, uint8_t
 
 cdef extern from *:
     """

@@ -77,20 +77,20 @@ take the 7x7 bonus): that quilt never changes again, nothing else depends on
 it, so the merge loses nothing.
 """
 
-from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, int16_t, int8_t, uint8_t, uint16_t
+from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, int16_t, int8_t, uint8_t
 from libc.stdlib cimport malloc, calloc, free
-from libc.string cimport memset, memcpy
+from libc.string cimport memset
 
 from patchsolve._core cimport (
     CState, Tables, u128, move_t, CoreState,
-    get_tables, popcount128, to_move, is_over, gen_moves, apply_move, score, is_legal,
-    move_mask_of, move_patch_of, rng_next, fits, buy_code, mix64, stop_requested, monotonic_now,
-    limits_reached, margin, completes_bonus, affordable_ahead,
-    ps_ctz128, ps_popcount64, ps_bit128, income_ahead,
-    MAX_MOVES, LAST_SPACE, BOARD_SQUARES, BUY_SHIFT, MOVE_WALK, N_PATCHES, BONUS_POINTS, PATCHES_AHEAD,
+    get_tables, to_move, is_over, gen_moves, apply_move, score, is_legal,
+    move_mask_of, move_patch_of, fits, buy_code, monotonic_now,
+    margin, completes_bonus, affordable_ahead,
+    ps_ctz128,
+    MAX_MOVES, LAST_SPACE, BOARD_SQUARES, MOVE_WALK, N_PATCHES, BONUS_POINTS, PATCHES_AHEAD,
 )
 from patchsolve.search._eval cimport evaluate
-from patchsolve.search._quilt cimport neighbours, placement_badness
+from patchsolve.search._quilt cimport placement_badness
 from patchsolve.search._learned cimport learned_on, learned_margin
 from patchsolve.search._search cimport INF, MAX_PLY, CHECK_EVERY, limit_hit
 from patchsolve.search._zobrist cimport ZTables, get_zobrist, full_key, child_key
@@ -185,9 +185,6 @@ ctypedef struct Ctx:
     int rank_plies         # nodes this close to the root rank placements by the evaluation (0 = none)
     int lmr                # late-move reductions once this many moves are searched (0 = off)
     int leather            # leather squares kept where pruning applies, below the root (0 = all)
-    uint64_t cut_first     # beta cut-offs by the first move / by a later one
-    uint64_t cut_later
-    uint64_t cut_later_i   # sum of the move index of later cut-offs
     uint64_t nodes
     uint64_t evals         # leaves evaluated (cut off by the depth): none in an iteration = its tree ends every line
     uint64_t node_limit    # 0 = none
@@ -540,7 +537,6 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
             if ply == 0:
                 c.root_value = v
             if v >= beta:
-                c.cut_first += 1
                 cut = True
 
     # stage 2: the other moves, best first, generated a patch at a time
@@ -596,11 +592,6 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
                 if ply == 0:
                     c.root_value = v
                 if v >= beta:
-                    if searched == 1:
-                        c.cut_first += 1
-                    else:
-                        c.cut_later += 1
-                        c.cut_later_i += searched - 1
                     break
 
     # a MultiPV line's root value leaves moves out: not the position's value
@@ -729,9 +720,6 @@ cdef void helper_setup(Helper* h, const Ctx* main, int* halt, const CState* root
     h.c.node_limit = 0
     h.c.stop = 0
     h.c.seldepth = 0
-    h.c.cut_first = 0
-    h.c.cut_later = 0
-    h.c.cut_later_i = 0
     h.c.halt = halt
     h.root = root[0]
     h.key = key
@@ -1034,11 +1022,6 @@ cdef class Searcher:
         """Threads that searched in the last run (helpers that could not be
         started are not counted)."""
         return self.threads_used
-
-    @property
-    def stats(self):
-        return {"cut_first": self.c.cut_first,
-                "cut_later": self.c.cut_later, "cut_later_i": self.c.cut_later_i}
 
 
 # --------------------------------------------------------------------------

@@ -53,10 +53,10 @@ from libc.stdint cimport uint64_t, int64_t, int32_t, int16_t, int8_t
 
 from patchsolve._core cimport (
     CState, Tables, CoreState, move_t, u128, get_tables, gen_moves, count_moves, apply_move,
-    is_over, to_move, score, winner, state_key, move_mask, move_patch, popcount128,
-    rng_next, rng_below, random_playout, is_legal, fits, buy_code, stop_requested, monotonic_now,
+    is_over, to_move, score, winner, state_key, move_mask, popcount128,
+    rng_next, rng_below, random_playout, fits, buy_code, stop_requested, monotonic_now,
     ps_ctz128, ps_select128, ps_bit128, income_ahead, affordable_ahead, fits_somewhere,
-    MAX_MOVES, MOVE_WALK, BUY_SHIFT, BOARD_SQUARES, LAST_SPACE, N_PATCHES, PATCHES_AHEAD,
+    MAX_MOVES, MOVE_WALK, LAST_SPACE, PATCHES_AHEAD,
 )
 from patchsolve.search._eval cimport evaluate_margin
 from patchsolve.search._quilt cimport placement_score
@@ -820,20 +820,6 @@ cdef class Searcher:
     @property
     def n_nodes(self):
         return self.n_nodes
-
-    @property
-    def root_visits(self):
-        return self.nodes[self.root].visits if self.has_root else 0
-
-    @property
-    def root_proven(self):
-        """+1 / -1: a proven win / loss for the player to move at the root."""
-        if not self.has_root or self.nodes[self.root].proven == 0:
-            return 0
-        c = self.best_child(self.root)
-        if c == NO_NODE:         # a finished game
-            return 0
-        return self.nodes[c].proven
 
 
 def heuristic_policy_move(CoreState cs, uint64_t seed, double epsilon, int samples,

@@ -109,14 +109,14 @@ a fifth of the nodes to exact values on the reach set's first buckets
 (benchmarks/results/solve_reach.md).
 """
 
-from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, int16_t, int8_t, uint8_t, uint16_t
+from libc.stdint cimport uint64_t, int64_t, uint32_t, int16_t, int8_t, uint16_t
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memset
 
 from patchsolve._core cimport (
     CState, Tables, u128, move_t, CoreState,
     get_tables, popcount128, to_move, is_over, gen_moves, apply_move, score, is_legal, winner,
-    move_mask_of, move_patch_of, rng_next, mix64, stop_requested, monotonic_now, limits_reached, margin,
+    move_mask_of, move_patch_of, mix64, monotonic_now, limits_reached, margin,
     completes_bonus, affordable_ahead,
     ps_ctz128, ps_popcount64, ps_bit128, income_ahead,
     MAX_MOVES, LAST_SPACE, BOARD_SQUARES, BUY_SHIFT, MOVE_WALK, N_PATCHES,
@@ -128,7 +128,7 @@ from patchsolve.search._quilt cimport neighbours, isolated, placement_badness
 from patchsolve.search._search cimport INF, MAX_PLY, CHECK_EVERY, limit_hit
 from patchsolve.search._zobrist cimport ZTables, get_zobrist, full_key, child_key
 from patchsolve.search._order cimport (
-    LAZY, key_move, select_best, next_move, buy_gain, is_final_buy,
+    key_move, select_best, next_move, buy_gain, is_final_buy,
 )
 from patchsolve.search._packing cimport (
     cover_square, pack_all, patch_fits, fits_after_any, dead_regions, set_area,
