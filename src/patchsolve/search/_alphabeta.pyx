@@ -1,9 +1,11 @@
 # cython: language_level=3
 """Alpha-beta hot loop: negamax with principal variation search, iterative
 deepening, a transposition table and placement pruning. (Exact solving is
-the dedicated solver's, ``_solver.pyx``.) The static evaluation at the leaves and the placement score come
-from ``_eval.pxd`` (shared with the other searchers); Python-facing
-validation lives in ``alphabeta.py``.
+the dedicated solver's, ``_solver.pyx``.) The static evaluation at the leaves comes
+from ``_eval.pxd`` and the placement score from ``_quilt.pxd`` (shared with
+the other searchers), the value bounds and the limit check from
+``_search.pxd`` (shared with the solver); Python-facing validation lives in
+``alphabeta.py``.
 
 Sign convention (Patchwork's turns do not alternate)
 ----------------------------------------------------
@@ -61,7 +63,7 @@ Move ordering
 The TT move is searched before anything is generated (most cut-offs need
 nothing else). Then every move gets a key -- ``buy_gain`` (two points a
 square, minus cost and time, plus income to come; walking is 0), then the
-placement score ``_eval.placement_badness`` -- and the first three are picked
+placement score ``_quilt.placement_badness`` -- and the first three are picked
 by selection, the rest sorted only if the node goes on. Placements are
 generated a patch at a time (``Picker``): a patch waits until its bound
 (its buy gain with no badness) could beat the best key already listed, so

@@ -1,6 +1,7 @@
 # cython: language_level=3
 """The static evaluation and the greedy one-ply player, shared by the
-searchers (declared in ``_eval.pxd``, with the placement scores).
+searchers (declared in ``_eval.pxd``; the quilt geometry it weighs is
+inline in ``_quilt.pxd``).
 
 The evaluation estimates the final score margin from features of each
 player's side, weighted by a least-squares fit to playout outcomes

@@ -23,7 +23,7 @@ A *state node* offers walk and one *patch node* per affordable patch among the
 next three that fits somewhere; a patch node (same state, ``patch >= 0``)
 offers that patch's placements. Placements and leather squares are added by
 progressive widening (at most ``1 + pw_c * visits ** pw_alpha`` children), best
-first by a compactness key (``_eval.placement_score``, shared with the other
+first by a compactness key (``_quilt.placement_score``, shared with the other
 searchers), so 400 near-duplicate placements never starve the
 choice of *which* patch to buy.
 
