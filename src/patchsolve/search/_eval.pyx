@@ -120,13 +120,13 @@ cdef inline int64_t greedy_key(const CState* s, int p, move_t m) noexcept nogil:
     if m == MOVE_WALK:
         return -1
     if m <= BOARD_SQUARES:
-        return 2 * 64 + contact(move_mask(m), s.quilt[p])
+        return EMPTY_PENALTY * 64 + contact(move_mask(m), s.quilt[p])
     pid = move_patch(m)
     t = s.time[p]
     after = t + T.patch_time[pid]
     if after > LAST_SPACE:
         after = LAST_SPACE
-    return (<int64_t>(2 * T.patch_size[pid] - T.patch_cost[pid]
+    return (<int64_t>(EMPTY_PENALTY * T.patch_size[pid] - T.patch_cost[pid]
                       + T.patch_income[pid] * income_ahead(T, after) - (after - t))) * 64 \
         + contact(move_mask(m), s.quilt[p])
 
