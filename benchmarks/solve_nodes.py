@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 from patchsolve import Position
-from patchsolve.search import _solver
+from patchsolve.search.solver import c_solver
 
 SET = Path(__file__).resolve().parent / "solve_reach.json"
 MODES = ("tie", "margins", "wdl")
@@ -32,7 +32,7 @@ BRACKET = 8  # points, as solver.BRACKET
 
 def solve_once(pos: Position, mode: str, nodes: int, hash_mb: int):
     """(lo, hi, nodes, CPU seconds) of one driver run, in the mode's units."""
-    s = _solver.Solver(hash_mb, mode == "wdl", tie=mode != "margins")
+    s = c_solver(hash_mb, wdl=mode == "wdl", tie=mode != "margins")
     s.set_limits(nodes, 0.0)
     t0 = time.process_time()
     spread = BRACKET * (2 if mode == "tie" else 1)

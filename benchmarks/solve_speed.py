@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from patchsolve import Position
-from patchsolve.search import _solver
+from patchsolve.search.solver import c_solver
 
 SET = Path(__file__).resolve().parent / "solve_reach.json"
 
@@ -25,7 +25,7 @@ SET = Path(__file__).resolve().parent / "solve_reach.json"
 def solve_capped(pos: Position, cap: int, hash_mb: int):
     """(nodes, CPU seconds, exact?) of one driver run from a fresh table."""
     t0 = time.process_time()
-    s = _solver.Solver(hash_mb=hash_mb)
+    s = c_solver(hash_mb)
     s.set_limits(cap, 0.0)
     lo, hi = s.solve(pos._c, *s.bounds(pos._c), s.guess(pos._c))
     return s.nodes, time.process_time() - t0, lo >= hi

@@ -16,14 +16,14 @@ import time
 from pathlib import Path
 
 from patchsolve import Position
-from patchsolve.search import _solver
+from patchsolve.search.solver import c_solver
 
 SET = Path(__file__).resolve().parent / "solve_reach.json"
 
 
 def solve_once(pos: Position, threads: int, budget: float, hash_mb: int):
     """(seconds, nodes, exact value or None) of one driver run."""
-    s = _solver.Solver(hash_mb, False, threads=threads)
+    s = c_solver(hash_mb, threads=threads)
     s.set_limits(0, budget)
     t0 = time.perf_counter()
     lo, hi = s.solve(pos._c, *s.bounds(pos._c), s.guess(pos._c))

@@ -23,8 +23,9 @@ import time
 from pathlib import Path
 
 from patchsolve import Position
-from patchsolve.search import _solver, solver
+from patchsolve.search import solver
 from patchsolve.search.limits import Limits
+from patchsolve.search.solver import c_solver
 
 SET = Path(__file__).resolve().parent / "solve_reach.json"
 
@@ -61,7 +62,7 @@ def run_nodes(pos: Position, options: dict, spread_unused, cap: int):
 
 def nodes_to_exact(pos: Position, kwargs: dict, spread: int, cap: int):
     kw = {"hash_mb": 64, **kwargs}
-    s = _solver.Solver(**kw)
+    s = c_solver(**kw)
     s.set_limits(cap, 0.0)
     lo, hi = s.bounds(pos._c)
     lo, hi = s.solve(pos._c, lo, hi, s.guess(pos._c), spread)

@@ -126,9 +126,24 @@ def test_the_pv_is_legal_ends_the_game_and_names_the_winner():
         assert r.proven == ("win" if end.winner() == pos.to_move else "loss")
 
 
+def test_the_c_solver_takes_every_switch_by_keyword_and_defaults_none():
+    """``solver.C_SWITCHES`` is the one table of the C solver's defaults:
+    the C side refuses a switch left out, positional switches and unknown
+    ones; ``c_solver`` fills in the table and refuses unknown switches."""
+    with pytest.raises(TypeError):
+        solver._solver.Solver(1, False)
+    for left_out in solver.C_SWITCHES:
+        with pytest.raises(TypeError):
+            solver._solver.Solver(1, **{k: v for k, v in solver.C_SWITCHES.items() if k != left_out})
+    with pytest.raises(TypeError, match="use_collapse"):
+        solver.c_solver(1, use_collapse=True)
+    s = solver.c_solver(1, wdl=True)
+    assert s.wdl and s.threads == solver.C_SWITCHES["threads"]
+
+
 def test_static_bounds_contain_the_value():
-    s = solver._solver.Solver(1, False)
-    margins = solver._solver.Solver(1, False, tie=False)
+    s = solver.c_solver(1)
+    margins = solver.c_solver(1, tie=False)
     for pos in ALL:
         lo, hi = s.bounds(pos._c)
         assert lo <= plain_units(pos) <= hi
@@ -139,7 +154,7 @@ def test_static_bounds_contain_the_value():
 def test_static_bounds_contain_the_value_two_moves_in():
     # many more positions, each with a brute-force value (the time-knapsack
     # part of the ceiling applies to a player 4 spaces or more from 53)
-    s = solver._solver.Solver(1, False)
+    s = solver.c_solver(1)
     seen = 0
     for pos in ALL[:8]:
         for m in pos.legal_moves():
@@ -425,13 +440,11 @@ def test_a_node_limit_is_kept_to_within_the_checking_interval():
     # limits are checked once every 1,024 nodes; leaves and relaxed games
     # also count nodes, so a count that steps over a multiple of 1,024
     # must not put the check off to the next one (it overshot by 3,620)
-    from patchsolve.search import _solver
-
     worst = 0
     for seed in (3, 5, 7):
         for pos in noisy_greedy_game(seed)[8:30:4]:
             for limit in range(1500, 20000, 2311):
-                s = _solver.Solver(4, False)
+                s = solver.c_solver(4)
                 s.set_limits(limit, 0.0)
                 s.solve(pos._c, *s.bounds(pos._c), s.guess(pos._c), 8)
                 if s.lo != s.hi:

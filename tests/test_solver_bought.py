@@ -11,7 +11,8 @@ import random
 
 import pytest
 
-from patchsolve.search import _packing, _solver
+from patchsolve.search import _packing
+from patchsolve.search.solver import c_solver
 from reference import all_placements
 from test_solver import ALL, BONUS, LEATHER, plain_units
 
@@ -115,7 +116,7 @@ def test_bad_types_raise_instead_of_reading_memory():
 @pytest.mark.parametrize("use_cover,use_pack", [(True, True), (True, False), (False, True), (False, False)])
 def test_values_with_and_without_either_test_equal_plain_minimax(use_cover, use_pack):
     for pos in BONUS + LEATHER + ALL[::4]:
-        s = _solver.Solver(4, False, use_cover=use_cover, use_pack=use_pack)
+        s = c_solver(4, use_cover=use_cover, use_pack=use_pack)
         s.set_limits(0, 0.0)
         lo, hi = s.bounds(pos._c)
         assert s.solve(pos._c, lo, hi, s.guess(pos._c)) == (plain_units(pos),) * 2
@@ -124,8 +125,8 @@ def test_values_with_and_without_either_test_equal_plain_minimax(use_cover, use_
 def test_the_solver_refuses_a_table_it_cannot_size_and_a_missing_state():
     for hash_mb in (0, -1, (1 << 20) + 1):
         with pytest.raises(ValueError):
-            _solver.Solver(hash_mb, False)  # -1 used to size the table forever
-    s = _solver.Solver(1, False)
+            c_solver(hash_mb)  # -1 used to size the table forever
+    s = c_solver(1)
     for call in (
         lambda: s.bounds(None),
         lambda: s.guess(None),

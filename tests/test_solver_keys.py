@@ -5,7 +5,7 @@ there have the same value, and that the solver shares their entry."""
 
 from patchsolve import Position, solve
 from patchsolve.errors import InvalidPositionError
-from patchsolve.search import _solver
+from patchsolve.search.solver import c_solver
 from test_alphabeta import plain_minimax
 from test_solver import endgame_with, plain_units
 
@@ -76,7 +76,7 @@ def test_moving_a_hole_keeps_the_value_and_the_table_entry():
     assert len(pairs) >= 3
     for a, b in pairs:
         assert a != b and plain_units(a) == plain_units(b)
-        s = _solver.Solver(4, False)
+        s = c_solver(4)
         s.set_limits(0, 0.0)
         lo, hi = s.solve(a._c, *s.bounds(a._c), s.guess(a._c))
         assert lo == hi == plain_units(a)
@@ -88,7 +88,7 @@ def test_without_a_decided_bonus_the_holes_keep_their_own_keys():
     pairs = [(a, b) for a, b in pairs if b is not None]
     assert pairs
     for a, b in pairs:
-        s = _solver.Solver(4, False)
+        s = c_solver(4)
         s.set_limits(0, 0.0)
         s.solve(a._c, *s.bounds(a._c), s.guess(a._c))
         assert s.tt_bounds(b._c) is None
@@ -134,13 +134,13 @@ def test_a_finished_players_quilt_counts_only_by_its_empty_squares():
     assert {a.fields()["edition"] for a, _ in pairs} == {"revised", "original"}
     for a, b in pairs:
         assert a != b and plain_units(a) == plain_units(b)
-        s = _solver.Solver(4, False)
+        s = c_solver(4)
         s.set_limits(0, 0.0)
         lo, hi = s.solve(a._c, *s.bounds(a._c), s.guess(a._c))
         assert lo == hi == plain_units(a)
         assert s.tt_bounds(b._c)[:2] == (lo, hi)
         # without the abstraction the two keep their own entries
-        s = _solver.Solver(4, False, use_done_keys=False)
+        s = c_solver(4, use_done_keys=False)
         s.set_limits(0, 0.0)
         s.solve(a._c, *s.bounds(a._c), s.guess(a._c))
         assert s.tt_bounds(b._c) is None

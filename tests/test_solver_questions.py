@@ -17,7 +17,7 @@ import pytest
 
 from patchsolve import solve
 from patchsolve.errors import PatchsolveError
-from patchsolve.search import _solver, questions
+from patchsolve.search import questions
 from patchsolve.search.limits import Limits
 from patchsolve.search.questions import (
     _choice_run,
@@ -31,6 +31,7 @@ from patchsolve.search.solver import (
     WINS,
     _units_at_least,
     _units_at_most,
+    c_solver,
 )
 from test_alphabeta import SMALL, endgame, margin, noisy_greedy_game, plain_minimax
 from test_solver import ALL, BONUS, LEATHER, plain_units
@@ -335,7 +336,7 @@ def test_leaving_root_moves_out_values_the_others():
             continue
         out = rng.sample(moves, len(moves) // 2)
         want = max(child_units(pos, m) for m in moves if m not in out)
-        s = _solver.Solver(16)
+        s = c_solver(16)
         s.set_limits(0, 0.0)
         lo, hi = s.solve(pos._c, -1000, 1000, 0, 0, [m.code for m in out])
         assert lo == hi == want
@@ -345,7 +346,7 @@ def test_leaving_root_moves_out_values_the_others():
 
 
 def test_a_skip_code_out_of_range_is_refused():
-    s = _solver.Solver(1)
+    s = c_solver(1)
     with pytest.raises(ValueError):
         s.solve(SMALL[0]._c, -1000, 1000, 0, 0, [1 << 16])
 
@@ -556,7 +557,7 @@ def test_progress_of_a_threshold_test_reports_the_proven_interval(monkeypatch):
 
     monkeypatch.setattr(solver, "PROGRESS_EVERY", 0.001)
     mid = noisy_greedy_game(3)[20]
-    static = _solver.Solver(1).bounds(mid._c)
+    static = c_solver(1).bounds(mid._c)
     for kwargs in ({"at_least": 0}, {"best": True}):
         seen = []
         r = solve(mid, nodes=300000, progress=seen.append, **kwargs)

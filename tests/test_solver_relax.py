@@ -6,7 +6,8 @@ that set, and the solver's values with and without it."""
 import pytest
 
 from patchsolve import solve
-from patchsolve.search import _packing, _solver
+from patchsolve.search import _packing
+from patchsolve.search.solver import c_solver
 from reference import all_placements
 from test_alphabeta import plain_minimax
 from test_solver import ALL, plain_units, plain_wdl
@@ -49,7 +50,7 @@ def test_fits_after_rejects_bad_numbers():
 @pytest.mark.parametrize("pairs", [True, False])
 def test_values_with_and_without_relaxed_pairs_equal_brute_force(pairs):
     for pos in ALL:
-        s = _solver.Solver(4, False, relax_pairs=pairs)
+        s = c_solver(4, relax_pairs=pairs)
         s.set_limits(0, 0.0)
         lo, hi = s.solve(pos._c, *s.bounds(pos._c), s.guess(pos._c))
         assert lo == hi == plain_units(pos)
@@ -58,7 +59,7 @@ def test_values_with_and_without_relaxed_pairs_equal_brute_force(pairs):
 
 def test_relaxed_bounds_keep_win_loss_values():
     for pos in ALL[::2]:
-        s = _solver.Solver(4, True)
+        s = c_solver(4, wdl=True)
         s.set_limits(0, 0.0)
         lo, hi = s.solve(pos._c, *s.bounds(pos._c), 1, 0)
         assert (lo > 0 or hi < 0) and (lo > 0) == plain_wdl(pos)

@@ -12,6 +12,7 @@ from patchsolve import solve
 from patchsolve.cli import cli
 from patchsolve.errors import LimitError
 from patchsolve.search import _solver, limits
+from patchsolve.search.solver import c_solver
 from test_alphabeta import plain_minimax
 from test_smp import stop_from_another_thread
 from test_solver import ALL, plain_wdl
@@ -47,7 +48,7 @@ def helpers_from_the_start():
 
 
 def _solver_on(pos, threads):
-    s = _solver.Solver(16, False, threads=threads)
+    s = c_solver(16, threads=threads)
     s.set_limits(0, 60.0)
     return s, s.solve(pos._c, *s.bounds(pos._c), s.guess(pos._c))
 

@@ -4,7 +4,7 @@ import sys
 from pathlib import Path
 
 from patchsolve import Position
-from patchsolve.search import _solver
+from patchsolve.search.solver import c_solver
 
 CAP = int(sys.argv[1]) if len(sys.argv) > 1 else 8_000_000
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -38,13 +38,13 @@ for i, r in enumerate(rows):
     G = best[0]
     w = max([gv[k] for k in gv if k != G], default=-999)
     # exact
-    s = _solver.Solver(64, False)
+    s = c_solver(64)
     s.set_limits(CAP, 0.0)
     lo, hi = s.solve(pos._c, *s.bounds(pos._c), s.guess(pos._c))
     ex = s.nodes if lo == hi else None
     out = [i, r["phase"], len(moves), len(g), len(best), v - w, ex]
     for a in (v, w if w > -999 else v):
-        s = _solver.Solver(64, False)
+        s = c_solver(64)
         s.set_limits(CAP, 0.0)
         gcodes = {m.code for m in g[G]}
         rest = [m.code for m in moves if m.code not in gcodes]

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import patchsolve
 from patchsolve import Position
-from patchsolve.search import _solver, questions
+from patchsolve.search import questions
 from patchsolve.search.limits import Limits
+from patchsolve.search.solver import c_solver
 
 CAP = int(sys.argv[1])
 SET = sys.argv[2]
@@ -27,7 +28,7 @@ tp = tc = 0
 for i in idx:
     r = rows[i]
     pos = Position.from_text(r.get("position") or r.get("text"))
-    s = _solver.Solver(64, False)
+    s = c_solver(64)
     s.set_limits(CAP, 0.0)
     t = time.process_time()
     lo, hi = s.solve(pos._c, *s.bounds(pos._c), s.guess(pos._c))

@@ -18,11 +18,11 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 import bench_exact as B  # noqa: E402
 from patchsolve import Position  # noqa: E402
-from patchsolve.search import _solver  # noqa: E402
+from patchsolve.search.solver import c_solver  # noqa: E402
 
 
 def run(pos, flag, cap, wdl=False):
-    s = _solver.Solver(64, wdl, use_collapse=flag)
+    s = c_solver(64, wdl=wdl, use_collapse=flag)
     s.set_limits(cap, 0.0)
     t0 = time.process_time()
     lo, hi = s.solve(pos._c, *s.bounds(pos._c), 1 if wdl else s.guess(pos._c))

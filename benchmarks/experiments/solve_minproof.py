@@ -17,7 +17,7 @@ from pathlib import Path
 
 import patchsolve
 from patchsolve import Position
-from patchsolve.search import _solver
+from patchsolve.search.solver import c_solver
 
 SET = Path(__file__).resolve().parents[1] / "solve_reach.json"
 AB_NODES = 20000
@@ -35,7 +35,7 @@ def main(argv=None) -> int:
             continue
         pos = Position.from_text(e["text"])
         v = r["lower"]
-        s = _solver.Solver(64)
+        s = c_solver(64)
         s.set_limits(0, 0.0)
         g = s.guess(pos._c)
         s.probe(pos._c, v - 1, v)

@@ -27,7 +27,7 @@ sys.path.insert(0, str(HERE.parent))
 
 import patchsolve  # noqa: E402
 from patchsolve import Position  # noqa: E402
-from patchsolve.search import _solver  # noqa: E402
+from patchsolve.search.solver import c_solver  # noqa: E402
 from patchsolve.tournament import wilson  # noqa: E402
 from solve_reach import SET, UNIFORM_SET, spaces_left  # noqa: E402
 
@@ -350,7 +350,7 @@ def solve_plain(pos, nodes):
 
 
 def solve_pn(pos, nodes, options):
-    s = _solver.Solver(64, True)
+    s = c_solver(64, wdl=True)
     search = ProofSearch(s, pos._c, nodes, **options)
     won = search.run()
     proven = None if won is None else ("win" if won else "loss")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import patchsolve as ps
 from patchsolve import Position
-from patchsolve.search import _solver
+from patchsolve.search.solver import c_solver
 
 SET = Path(__file__).resolve().parent.parent / "solve_reach.json"
 
@@ -32,7 +32,7 @@ def main(argv: list[str]) -> int:
         v = r.score
         best = [x["move"] for x in r.root_moves if x["lower"] >= v]
         second = max((x["upper"] for x in r.root_moves if x["lower"] < v), default=None)
-        s = _solver.Solver(16)
+        s = c_solver(16)
         s.set_limits(0, 0.0)
         distinct = 0
         for m in best:  # a child whose key the table already holds shares a key with an earlier one

@@ -11,7 +11,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import bench_exact as B  # noqa: E402
 from patchsolve.position import Position  # noqa: E402
-from patchsolve.search import _solver  # noqa: E402
+from patchsolve.search.solver import c_solver  # noqa: E402
 
 
 def main() -> None:
@@ -20,7 +20,7 @@ def main() -> None:
     for i in range(0, 51, 5):
         pos = Position(rows[i]["position"])
         for limit in range(1500, 30000, 2311):
-            s = _solver.Solver(4, False)
+            s = c_solver(4)
             s.set_limits(limit, 0.0)
             s.solve(pos._c, *s.bounds(pos._c), s.guess(pos._c), 8)
             if s.lo != s.hi:

@@ -16,6 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import bench_exact as B  # noqa: E402
 from patchsolve.position import Position  # noqa: E402
 from patchsolve.search import _solver  # noqa: E402
+from patchsolve.search.solver import c_solver  # noqa: E402
 
 
 def choice(move: str):
@@ -29,7 +30,7 @@ def main() -> None:
     rows = B.read_rows(B.DATA)
     for i, row in enumerate(rows):
         t = time.perf_counter()
-        found = _solver.relaxed_choices(_solver.Solver(64, False), Position(row["position"])._c)
+        found = _solver.relaxed_choices(c_solver(64), Position(row["position"])._c)
         seconds = time.perf_counter() - t
         truth: dict = {}
         for m in row["moves"]:

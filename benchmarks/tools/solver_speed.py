@@ -24,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import bench_exact as B  # noqa: E402
 from patchsolve.position import Position  # noqa: E402
-from patchsolve.search import _solver  # noqa: E402
+from patchsolve.search.solver import c_solver  # noqa: E402
 
 POSITIONS = (4, 12, 40, 41, 10, 24, 27, 28, 39, 26)
 NODES = 1_500_000
@@ -38,7 +38,7 @@ def main() -> None:
     nodes, seconds = 0, 0.0
     for i in POSITIONS:
         pos = Position(rows[i]["position"])
-        s = _solver.Solver(16, False)
+        s = c_solver(16)
         s.set_limits(budget, 0.0)
         lo, hi = s.bounds(pos._c)
         t = time.process_time()

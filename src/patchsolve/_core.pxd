@@ -111,6 +111,15 @@ cdef enum:
     MOVE_WALK = 0
     BUY_SHIFT = 7
 
+# The rule constants (RULES.md; Python: ``patches.BONUS_POINTS``, ``BONUS_SIZE``).
+cdef enum:
+    BONUS_POINTS = 7      # "7x7 bonus": the tile's points
+    BONUS_SIZE = 7        # ... for the first quilt to cover a whole 7 x 7 block
+    BONUS_SQUARES = 49    # BONUS_SIZE ** 2: fewer covered squares never hold a block
+    N_SQUARES7 = 9        # the 7 x 7 blocks of the 9 x 9 quilt, (9 - 7 + 1) ** 2
+    PATCHES_AHEAD = 3     # "Buy": the patches in front of the neutral token a player may choose from
+    EMPTY_PENALTY = 2     # "End and score": points lost per empty square (a square covered is worth 2)
+
 ctypedef struct CState:
     u128 quilt[2]          # covered squares per player
     uint64_t leather       # bit s set = time-board space s still holds a leather patch
@@ -140,7 +149,7 @@ ctypedef struct Tables:
     int8_t patch_income[N_PATCHES]
     int8_t patch_size[N_PATCHES]
     u128 full                          # the 81 squares
-    u128 square7[9]                    # the nine 7x7 squares
+    u128 square7[N_SQUARES7]           # the nine 7x7 squares
     uint64_t income_spaces             # bit s = space s pays income
     uint64_t leather_spaces[2]         # per edition, at the start
 
@@ -162,6 +171,52 @@ cdef inline u128 fits(const Tables* t, u128 empty, int og) noexcept nogil:
     for i in range(t.og_ncells[og]):
         v &= empty >> t.og_cells[og][i]
     return v
+
+
+cdef inline int patches_ahead(const CState* s) noexcept nogil:
+    """How many patches the player to move may choose from: the
+    PATCHES_AHEAD in front of the neutral token (``s.circle[0 ..]``), fewer
+    near the end."""
+    return PATCHES_AHEAD if s.n_circle > PATCHES_AHEAD else s.n_circle
+
+
+cdef inline bint can_afford(const Tables* t, const CState* s, int p, int pid) noexcept nogil:
+    """Player ``p`` has the buttons patch ``pid`` costs."""
+    return t.patch_cost[pid] <= s.buttons[p]
+
+
+cdef inline int affordable_ahead(const Tables* t, const CState* s, int p, int* pids) noexcept nogil:
+    """The patches ahead (``patches_ahead``) that player ``p`` can pay for,
+    in circle order, written to ``pids`` (room for PATCHES_AHEAD); returns
+    how many. Whether they fit the quilt is the caller's question."""
+    cdef int k, pid, n = 0
+    for k in range(patches_ahead(s)):
+        pid = s.circle[k]
+        if can_afford(t, s, p, pid):
+            pids[n] = pid
+            n += 1
+    return n
+
+
+cdef inline bint fits_somewhere(const Tables* t, u128 empty, int pid) noexcept nogil:
+    """Some orientation of patch ``pid`` lies on the squares ``empty``."""
+    cdef int og
+    for og in range(t.patch_og_start[pid], t.patch_og_start[pid + 1]):
+        if fits(t, empty, og):
+            return True
+    return False
+
+
+cdef inline bint completes_bonus(const Tables* t, const CState* s, u128 q) noexcept nogil:
+    """Quilt ``q`` takes the still free 7x7 bonus: it covers a whole 7 x 7
+    block (RULES "7x7 bonus")."""
+    cdef int i
+    if s.bonus >= 0 or ps_popcount128(q) < BONUS_SQUARES:
+        return False
+    for i in range(N_SQUARES7):
+        if (q & t.square7[i]) == t.square7[i]:
+            return True
+    return False
 
 
 cdef inline int income_ahead(const Tables* t, int time) noexcept nogil:
@@ -200,7 +255,7 @@ cdef inline bint is_over(const CState* s) noexcept nogil:
 
 cdef inline int score(const CState* s, int player) noexcept nogil:
     cdef int empty = BOARD_SQUARES - ps_popcount128(s.quilt[player])
-    return s.buttons[player] + (7 if s.bonus == player else 0) - 2 * empty
+    return s.buttons[player] + (BONUS_POINTS if s.bonus == player else 0) - EMPTY_PENALTY * empty
 
 
 cdef inline u128 move_mask_of(const Tables* t, move_t m) noexcept nogil:

@@ -8,7 +8,7 @@ reaches C (positions are validated in Python before ``from_fields``).
 """
 
 from libc.string cimport memset, memcpy
-from libc.stdint cimport uint64_t, uint16_t, int16_t, int32_t, int8_t, uint8_t
+from libc.stdint cimport uint64_t, uint16_t, uint8_t
 
 cdef extern from *:
     """
@@ -97,9 +97,9 @@ def _build_tables():
     T.n_og = og
     T.full = ps_bit128(BOARD_SQUARES) - 1
     i = 0
-    for r in range(BOARD - 7 + 1):
-        for c in range(BOARD - 7 + 1):
-            T.square7[i] = _mask_of([(rr, cc) for rr in range(7) for cc in range(7)], r, c)
+    for r in range(BOARD - BONUS_SIZE + 1):
+        for c in range(BOARD - BONUS_SIZE + 1):
+            T.square7[i] = _mask_of([(rr, cc) for rr in range(BONUS_SIZE) for cc in range(BONUS_SIZE)], r, c)
             i += 1
     for e, name in enumerate(EDITION_NAMES):
         edition = EDITIONS[name]
@@ -149,7 +149,8 @@ cdef int gen_moves(const CState* s, move_t* out) noexcept nogil:
     """Write every legal move into ``out`` (room for MAX_MOVES); return the
     count. Order: walk, then buys by circle position, orientation, anchor;
     or, when a leather patch is pending, the empty squares in order."""
-    cdef int n = 0, k, og, a, pid, p
+    cdef int n = 0, k, na, og, a, pid, p
+    cdef int ahead[PATCHES_AHEAD]
     cdef u128 empty, v
     if is_over(s):
         return 0
@@ -164,10 +165,9 @@ cdef int gen_moves(const CState* s, move_t* out) noexcept nogil:
         return n
     out[0] = MOVE_WALK
     n = 1
-    for k in range(3 if s.n_circle > 3 else s.n_circle):
-        pid = s.circle[k]
-        if T.patch_cost[pid] > s.buttons[p]:
-            continue
+    na = affordable_ahead(&T, s, p, ahead)
+    for k in range(na):
+        pid = ahead[k]
         for og in range(T.patch_og_start[pid], T.patch_og_start[pid + 1]):
             v = fits(&T, empty, og)
             while v:
@@ -183,7 +183,8 @@ cdef move_t _nth_move(const CState* s, int r, uint64_t* rng) noexcept nogil:
     ``rng`` given, r is drawn uniformly first. Returns -1 when there is none."""
     cdef u128 valid[24]
     cdef int ogs[24]
-    cdef int nv = 0, total, k, og, pid, p, c, i
+    cdef int nv = 0, total, k, na, og, pid, p, c, i
+    cdef int ahead[PATCHES_AHEAD]
     cdef u128 empty, v
     if is_over(s):
         return -1
@@ -197,10 +198,9 @@ cdef move_t _nth_move(const CState* s, int r, uint64_t* rng) noexcept nogil:
             return -1
         return ps_select128(empty, r) + 1
     total = 1
-    for k in range(3 if s.n_circle > 3 else s.n_circle):
-        pid = s.circle[k]
-        if T.patch_cost[pid] > s.buttons[p]:
-            continue
+    na = affordable_ahead(&T, s, p, ahead)
+    for k in range(na):
+        pid = ahead[k]
         for og in range(T.patch_og_start[pid], T.patch_og_start[pid + 1]):
             v = fits(&T, empty, og)
             if v:
@@ -224,7 +224,8 @@ cdef move_t _nth_move(const CState* s, int r, uint64_t* rng) noexcept nogil:
 
 
 cdef int count_moves(const CState* s) noexcept nogil:
-    cdef int n = 0, k, og, pid, p
+    cdef int n = 0, k, na, og, pid, p
+    cdef int ahead[PATCHES_AHEAD]
     cdef u128 empty
     if is_over(s):
         return 0
@@ -233,10 +234,9 @@ cdef int count_moves(const CState* s) noexcept nogil:
     if s.pending >= 0:
         return ps_popcount128(empty)
     n = 1
-    for k in range(3 if s.n_circle > 3 else s.n_circle):
-        pid = s.circle[k]
-        if T.patch_cost[pid] > s.buttons[p]:
-            continue
+    na = affordable_ahead(&T, s, p, ahead)
+    for k in range(na):
+        pid = ahead[k]
         for og in range(T.patch_og_start[pid], T.patch_og_start[pid + 1]):
             n += ps_popcount128(fits(&T, empty, og))
     return n
@@ -259,9 +259,9 @@ cdef bint is_legal(const CState* s, move_t m) noexcept nogil:
     if not (T.og_anchors[og] & ps_bit128(a)):
         return False
     pid = T.og_patch[og]
-    if T.patch_cost[pid] > s.buttons[p]:
+    if not can_afford(&T, s, p, pid):
         return False
-    for k in range(3 if s.n_circle > 3 else s.n_circle):
+    for k in range(patches_ahead(s)):
         if s.circle[k] == pid:
             return not ((T.og_shape[og] << a) & s.quilt[p])
     return False
@@ -273,13 +273,8 @@ cdef bint is_legal(const CState* s, move_t m) noexcept nogil:
 
 cdef inline void check_bonus(CState* s, int p) noexcept nogil:
     """RULES "7x7 bonus": the first quilt to cover a whole 7x7 square."""
-    cdef int i
-    if s.bonus >= 0 or ps_popcount128(s.quilt[p]) < 49:
-        return
-    for i in range(9):
-        if (s.quilt[p] & T.square7[i]) == T.square7[i]:
-            s.bonus = p
-            return
+    if completes_bonus(&T, s, s.quilt[p]):
+        s.bonus = p
 
 
 cdef inline void move_token(CState* s, int p, int dest) noexcept nogil:
@@ -518,7 +513,7 @@ def placements(int patch):
 
 def bonus_squares():
     """The nine 7x7 masks."""
-    return [_from_u128(T.square7[i]) for i in range(9)]
+    return [_from_u128(T.square7[i]) for i in range(N_SQUARES7)]
 
 
 cdef class CoreState:

@@ -1,9 +1,11 @@
 # cython: language_level=3
 """Alpha-beta hot loop: negamax with principal variation search, iterative
 deepening, a transposition table and placement pruning. (Exact solving is
-the dedicated solver's, ``_solver.pyx``.) The static evaluation at the leaves and the placement score come
-from ``_eval.pxd`` (shared with the other searchers); Python-facing
-validation lives in ``alphabeta.py``.
+the dedicated solver's, ``_solver.pyx``.) The static evaluation at the leaves comes
+from ``_eval.pxd`` and the placement score from ``_quilt.pxd`` (shared with
+the other searchers), the value bounds and the limit check from
+``_search.pxd`` (shared with the solver); Python-facing validation lives in
+``alphabeta.py``.
 
 Sign convention (Patchwork's turns do not alternate)
 ----------------------------------------------------
@@ -61,7 +63,7 @@ Move ordering
 The TT move is searched before anything is generated (most cut-offs need
 nothing else). Then every move gets a key -- ``buy_gain`` (two points a
 square, minus cost and time, plus income to come; walking is 0), then the
-placement score ``_eval.placement_badness`` -- and the first three are picked
+placement score ``_quilt.placement_badness`` -- and the first three are picked
 by selection, the rest sorted only if the node goes on. Placements are
 generated a patch at a time (``Picker``): a patch waits until its bound
 (its buy gain with no badness) could beat the best key already listed, so
@@ -77,23 +79,25 @@ take the 7x7 bonus): that quilt never changes again, nothing else depends on
 it, so the merge loses nothing.
 """
 
-from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, int16_t, int8_t, uint8_t, uint16_t
+from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, int16_t, int8_t, uint8_t
 from libc.stdlib cimport malloc, calloc, free
-from libc.string cimport memset, memcpy
+from libc.string cimport memset
 
 from patchsolve._core cimport (
     CState, Tables, u128, move_t, CoreState,
-    get_tables, popcount128, to_move, is_over, gen_moves, apply_move, score, is_legal,
-    move_mask_of, move_patch_of, rng_next, fits, buy_code, mix64, stop_requested, monotonic_now,
-    limits_reached, margin,
-    ps_ctz128, ps_popcount64, ps_bit128, income_ahead,
-    MAX_MOVES, LAST_SPACE, BOARD_SQUARES, BUY_SHIFT, MOVE_WALK, N_PATCHES,
+    get_tables, to_move, is_over, gen_moves, apply_move, score, is_legal,
+    move_mask_of, move_patch_of, fits, buy_code, monotonic_now,
+    margin, completes_bonus, affordable_ahead,
+    ps_ctz128,
+    MAX_MOVES, LAST_SPACE, BOARD_SQUARES, MOVE_WALK, N_PATCHES, BONUS_POINTS, PATCHES_AHEAD,
 )
-from patchsolve.search._eval cimport evaluate, neighbours, placement_badness
+from patchsolve.search._eval cimport evaluate
+from patchsolve.search._quilt cimport placement_badness
 from patchsolve.search._learned cimport learned_on, learned_margin
+from patchsolve.search._search cimport INF, MAX_PLY, CHECK_EVERY, limit_hit
 from patchsolve.search._zobrist cimport ZTables, get_zobrist, full_key, child_key
 from patchsolve.search._order cimport (
-    LAZY, sort_desc, key_move, select_best, buy_gain, completes_bonus, is_final_buy,
+    LAZY, sort_desc, key_move, select_best, buy_gain, is_final_buy,
 )
 
 from patchsolve.search._threads cimport (
@@ -102,14 +106,11 @@ from patchsolve.search._threads cimport (
 )
 
 cdef enum:
-    INF = 30000
-    MAX_PLY = 160        # > the longest remaining game (every non-leather move advances time)
     FLAG_LOWER = 1
     FLAG_UPPER = 2
     FLAG_EXACT = 3
     FLAG_BOUND = 3       # the flag byte's bound bits; the six above are the entry's generation
     GEN_MASK = 63
-    CHECK_EVERY = 1023   # limits are checked when (nodes & CHECK_EVERY) == 0
     BUSY_SLOTS = 1 << 14 # the threads' table of moves being searched (ABDADA), a power of two
     DEFER_DEPTH = 3      # moves are deferred only at nodes with at least this depth left
     MAX_DEFER = 32       # moves deferred at one node at most (the rest are searched in turn)
@@ -186,9 +187,6 @@ ctypedef struct Ctx:
     int rank_plies         # nodes this close to the root rank placements by the evaluation (0 = none)
     int lmr                # late-move reductions once this many moves are searched (0 = off)
     int leather            # leather squares kept where pruning applies, below the root (0 = all)
-    uint64_t cut_first     # beta cut-offs by the first move / by a later one
-    uint64_t cut_later
-    uint64_t cut_later_i   # sum of the move index of later cut-offs
     uint64_t nodes
     uint64_t evals         # leaves evaluated (cut off by the depth): none in an iteration = its tree ends every line
     uint64_t node_limit    # 0 = none
@@ -215,13 +213,6 @@ ctypedef struct Ctx:
     # threads (simplified ABDADA): the moves some thread is searching, shared
     # by all of them (NULL with one thread)
     uint64_t* busy
-
-
-cdef inline void check_limits(Ctx* c) noexcept nogil:
-    if limits_reached(c.nodes, c.node_limit, c.deadline):
-        c.stop = 1
-    elif c.halt != NULL and atomic_load(c.halt):
-        c.stop = 1
 
 
 # --------------------------------------------------------------------------
@@ -343,7 +334,8 @@ cdef void picker_init(Ctx* c, const CState* s, Picker* pk, int64_t* keys, move_t
     """Keys of the walk (or of every leather square) now; the affordable
     patches of the next three wait, by bound (two points a buy-gain button,
     ``order_key`` with no badness)."""
-    cdef int p = to_move(s), k, j, pid, gain
+    cdef int p = to_move(s), k, na, j, pid, gain
+    cdef int ahead[PATCHES_AHEAD]
     cdef u128 empty = FULL & ~s.quilt[p], mask
     cdef int64_t ub
     cdef move_t m
@@ -362,7 +354,7 @@ cdef void picker_init(Ctx* c, const CState* s, Picker* pk, int64_t* keys, move_t
             if m == ttmove:
                 continue
             mask = move_mask_of(T, m)
-            gain = 7 if completes_bonus(T, s, s.quilt[p] | mask) else 0
+            gain = BONUS_POINTS if completes_bonus(T, s, s.quilt[p] | mask) else 0
             keys[pk.n] = order_key(gain, placement_badness(s.quilt[p], mask), m)
             pk.n += 1
         # ... or, when pruning below the root, only the ``leather`` best of them
@@ -372,10 +364,9 @@ cdef void picker_init(Ctx* c, const CState* s, Picker* pk, int64_t* keys, move_t
     if ttmove != MOVE_WALK:
         keys[0] = order_key(0, 0, MOVE_WALK)
         pk.n = 1
-    for k in range(3 if s.n_circle > 3 else s.n_circle):
-        pid = s.circle[k]
-        if T.patch_cost[pid] > s.buttons[p]:
-            continue
+    na = affordable_ahead(T, s, p, ahead)
+    for k in range(na):
+        pid = ahead[k]
         ub = order_key(buy_gain(T, s, p, pid), 0, <move_t>0x7fffffff)
         j = pk.npend
         while j > 0 and pk.pend_ub[j - 1] < ub:    # insertion: at most three
@@ -505,8 +496,8 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
 
     c.nodes += 1
     c.pv_len[ply] = ply
-    if (c.nodes & CHECK_EVERY) == 0:
-        check_limits(c)
+    if (c.nodes & CHECK_EVERY) == 0 and limit_hit(c.nodes, c.node_limit, c.deadline, c.halt):
+        c.stop = 1
     if c.stop:
         return 0
     if ply > c.seldepth:
@@ -548,7 +539,6 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
             if ply == 0:
                 c.root_value = v
             if v >= beta:
-                c.cut_first += 1
                 cut = True
 
     # stage 2: the other moves, best first, generated a patch at a time
@@ -604,11 +594,6 @@ cdef int negamax(Ctx* c, CState* s, uint64_t key, int depth, int alpha, int beta
                 if ply == 0:
                     c.root_value = v
                 if v >= beta:
-                    if searched == 1:
-                        c.cut_first += 1
-                    else:
-                        c.cut_later += 1
-                        c.cut_later_i += searched - 1
                     break
 
     # a MultiPV line's root value leaves moves out: not the position's value
@@ -737,9 +722,6 @@ cdef void helper_setup(Helper* h, const Ctx* main, int* halt, const CState* root
     h.c.node_limit = 0
     h.c.stop = 0
     h.c.seldepth = 0
-    h.c.cut_first = 0
-    h.c.cut_later = 0
-    h.c.cut_later_i = 0
     h.c.halt = halt
     h.root = root[0]
     h.key = key
@@ -1042,11 +1024,6 @@ cdef class Searcher:
         """Threads that searched in the last run (helpers that could not be
         started are not counted)."""
         return self.threads_used
-
-    @property
-    def stats(self):
-        return {"cut_first": self.c.cut_first,
-                "cut_later": self.c.cut_later, "cut_later_i": self.c.cut_later_i}
 
 
 # --------------------------------------------------------------------------

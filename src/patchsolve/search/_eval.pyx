@@ -1,6 +1,7 @@
 # cython: language_level=3
 """The static evaluation and the greedy one-ply player, shared by the
-searchers (declared in ``_eval.pxd``, with the placement scores).
+searchers (declared in ``_eval.pxd``; the quilt geometry it weighs is
+inline in ``_quilt.pxd``).
 
 The evaluation estimates the final score margin from features of each
 player's side, weighted by a least-squares fit to playout outcomes
@@ -15,9 +16,10 @@ from libc.stdint cimport uint64_t, int64_t
 from patchsolve._core cimport (
     CState, Tables, CoreState, u128, move_t, get_tables, popcount128, to_move, is_over,
     gen_moves, apply_move, score, move_mask, move_patch, rng_below, random_move, income_ahead,
-    ps_make128, MAX_MOVES, LAST_SPACE, BOARD_SQUARES, MOVE_WALK,
+    ps_make128, MAX_MOVES, LAST_SPACE, BOARD_SQUARES, MOVE_WALK, EMPTY_PENALTY, PS_FULL,
 )
 from patchsolve.search._learned cimport learned_on, learned_margin
+from patchsolve.search._quilt cimport isolated, contact, placement_badness, placement_score, best7
 
 cdef const Tables* T = get_tables()
 
@@ -50,19 +52,6 @@ W.bonus7 = 0.324
 W.tempo = 0.521
 
 
-cdef inline int best7(u128 q) noexcept nogil:
-    """Most squares covered in any of the nine 7x7 squares (0 below 36
-    covered squares, where no 7x7 square can be near complete)."""
-    cdef int i, c, b = 0
-    if popcount128(q) < 36:
-        return 0
-    for i in range(9):
-        c = popcount128(q & T.square7[i])
-        if c > b:
-            b = c
-    return b
-
-
 cdef inline void side_features(const CState* s, int p, double* f) noexcept nogil:
     """The tuned terms for player ``p`` (the score so far is not a term: it
     enters with weight 1)."""
@@ -83,7 +72,7 @@ cdef inline void side_features(const CState* s, int p, double* f) noexcept nogil
         return
     f[3] = isolated(PS_FULL & ~q)
     if s.bonus < 0:
-        t = best7(q) - 35
+        t = best7(T, q) - 35
         if t > 0:
             f[4] = t / 14.0
 
@@ -91,7 +80,7 @@ cdef inline void side_features(const CState* s, int p, double* f) noexcept nogil
 cdef inline double side_value(const CState* s, int p) noexcept nogil:
     cdef double f[5]
     side_features(s, p, f)
-    return (score(s, p) + (2 if s.pending == p else 0)
+    return (score(s, p) + (EMPTY_PENALTY if s.pending == p else 0)
             + W.income * f[0] + W.time * f[1] + W.fill * f[2] + W.holes * f[3] + W.bonus7 * f[4])
 
 
@@ -131,13 +120,13 @@ cdef inline int64_t greedy_key(const CState* s, int p, move_t m) noexcept nogil:
     if m == MOVE_WALK:
         return -1
     if m <= BOARD_SQUARES:
-        return 2 * 64 + contact(move_mask(m), s.quilt[p])
+        return EMPTY_PENALTY * 64 + contact(move_mask(m), s.quilt[p])
     pid = move_patch(m)
     t = s.time[p]
     after = t + T.patch_time[pid]
     if after > LAST_SPACE:
         after = LAST_SPACE
-    return (<int64_t>(2 * T.patch_size[pid] - T.patch_cost[pid]
+    return (<int64_t>(EMPTY_PENALTY * T.patch_size[pid] - T.patch_cost[pid]
                       + T.patch_income[pid] * income_ahead(T, after) - (after - t))) * 64 \
         + contact(move_mask(m), s.quilt[p])
 

@@ -21,12 +21,13 @@ greedy player it measured no better and was retired:
 
 from libc.stdint cimport uint64_t, uint32_t, uint8_t, int8_t, int16_t
 
-from patchsolve.search._eval cimport isolated
+from patchsolve.search._quilt cimport isolated, best7
 from patchsolve.search._patterns cimport patterns_on, pattern_compute, pattern_epoch
 from patchsolve.search import _patterns
 from patchsolve._core cimport (
     CState, Tables, u128, CoreState, get_tables, to_move, score, fits, mix64,
-    LAST_SPACE, N_PATCHES, popcount128, ps_popcount64, PS_COL8,
+    patches_ahead, can_afford, fits_somewhere, income_ahead,
+    LAST_SPACE, N_PATCHES, EMPTY_PENALTY, popcount128, PS_COL8,
 )
 
 
@@ -47,14 +48,6 @@ cdef int patch_placements(u128 empty, int pid) noexcept nogil:
     for og in range(T.patch_og_start[pid], T.patch_og_start[pid + 1]):
         n += popcount128(fits(T, empty, og))
     return n
-
-
-cdef inline bint patch_fits_any(u128 empty, int pid) noexcept nogil:
-    cdef int og
-    for og in range(T.patch_og_start[pid], T.patch_og_start[pid + 1]):
-        if fits(T, empty, og):
-            return True
-    return False
 
 
 cdef inline int count_penalty(int c) noexcept nogil:
@@ -99,22 +92,9 @@ cdef double LW[N_FEAT]
 cdef bint LEARNED_ON = False
 
 
-cdef inline int income_ahead(int t) noexcept nogil:
-    return ps_popcount64(T.income_spaces >> (t + 1))
-
-
 cdef inline int blocks2x2(u128 empty) noexcept nogil:
     """Empty 2x2 blocks (by top-left square): room for the large patches."""
     return popcount128(empty & ((empty >> 1) & ~PS_COL8) & (empty >> 9) & ((empty >> 10) & ~PS_COL8))
-
-
-cdef inline int best7_any(u128 q) noexcept nogil:
-    cdef int i, c, b = 0
-    for i in range(9):
-        c = popcount128(q & T.square7[i])
-        if c > b:
-            b = c
-    return b
 
 
 # The quilt terms depend only on the quilt and the circle, and most leaves
@@ -170,13 +150,13 @@ cdef inline void geometry_patterns(u128 q, Geometry* g) noexcept nogil:
 
 cdef void geometry_compute(const CState* s, u128 q, Geometry* g) noexcept nogil:
     cdef u128 empty = FULL & ~q
-    cdef int k, n3 = 3 if s.n_circle > 3 else s.n_circle
+    cdef int k, n3 = patches_ahead(s)
     g.holes = isolated(empty)
-    g.best7 = best7_any(q)
+    g.best7 = best7(T, q)      # 0 below 36 squares: only best7 - 35 > 0 counts
     g.fits3 = 0
     g.dead = 0
     for k in range(s.n_circle):
-        if not patch_fits_any(empty, s.circle[k]):
+        if not fits_somewhere(T, empty, s.circle[k]):
             g.dead += 1
         elif k < n3:
             g.fits3 |= 1 << k
@@ -220,8 +200,8 @@ cdef void side_features(const CState* s, int x, double* f, double* pat) noexcept
     cdef u128 q = s.quilt[x]
     cdef u128 empty = FULL & ~q
     cdef int ne = popcount128(empty)
-    cdef int n3 = 3 if s.n_circle > 3 else s.n_circle
-    f[0] = s.income[x] * income_ahead(t)
+    cdef int n3 = patches_ahead(s)
+    f[0] = s.income[x] * income_ahead(T, t)
     f[1] = left
     f[2] = ne if ne < 3 * left else 3 * left
     f[5] = s.buttons[x] if s.buttons[x] < 12 else 12
@@ -246,10 +226,10 @@ cdef void side_features(const CState* s, int x, double* f, double* pat) noexcept
             f[4] = b7 / 14.0
     for k in range(n3):
         pid = s.circle[k]
-        if T.patch_cost[pid] <= s.buttons[x] and (g.fits3 >> k) & 1:
+        if can_afford(T, s, x, pid) and (g.fits3 >> k) & 1:
             nfit += 1
-            gain = (2 * T.patch_size[pid] - T.patch_cost[pid] - T.patch_time[pid]
-                    + T.patch_income[pid] * income_ahead(t))
+            gain = (EMPTY_PENALTY * T.patch_size[pid] - T.patch_cost[pid] - T.patch_time[pid]
+                    + T.patch_income[pid] * income_ahead(T, t))
             if gain > best:
                 best = gain
     f[6] = nfit

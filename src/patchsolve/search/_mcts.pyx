@@ -23,7 +23,7 @@ A *state node* offers walk and one *patch node* per affordable patch among the
 next three that fits somewhere; a patch node (same state, ``patch >= 0``)
 offers that patch's placements. Placements and leather squares are added by
 progressive widening (at most ``1 + pw_c * visits ** pw_alpha`` children), best
-first by a compactness key (``_eval.placement_score``, shared with the other
+first by a compactness key (``_quilt.placement_score``, shared with the other
 searchers), so 400 near-duplicate placements never starve the
 choice of *which* patch to buy.
 
@@ -53,12 +53,13 @@ from libc.stdint cimport uint64_t, int64_t, int32_t, int16_t, int8_t
 
 from patchsolve._core cimport (
     CState, Tables, CoreState, move_t, u128, get_tables, gen_moves, count_moves, apply_move,
-    is_over, to_move, score, winner, state_key, move_mask, move_patch, popcount128,
-    rng_next, rng_below, random_playout, is_legal, fits, buy_code, stop_requested, monotonic_now,
-    ps_ctz128, ps_select128, ps_bit128, income_ahead,
-    MAX_MOVES, MOVE_WALK, BUY_SHIFT, BOARD_SQUARES, LAST_SPACE, N_PATCHES,
+    is_over, to_move, score, winner, state_key, move_mask, popcount128,
+    rng_next, rng_below, random_playout, fits, buy_code, stop_requested, monotonic_now,
+    ps_ctz128, ps_select128, ps_bit128, income_ahead, affordable_ahead, fits_somewhere,
+    MAX_MOVES, MOVE_WALK, LAST_SPACE, PATCHES_AHEAD,
 )
-from patchsolve.search._eval cimport placement_score, evaluate_margin
+from patchsolve.search._eval cimport evaluate_margin
+from patchsolve.search._quilt cimport placement_score
 
 cdef enum:
     TREE_TWOLEVEL = 0
@@ -138,25 +139,17 @@ cdef move_t best_below(const move_t* moves, int n, const CState* s, const Config
     return best
 
 
-cdef inline bint patch_usable(const CState* s, int p, int pid, u128 empty) noexcept nogil:
-    cdef int og
-    if T.patch_cost[pid] > s.buttons[p]:
-        return False
-    for og in range(T.patch_og_start[pid], T.patch_og_start[pid + 1]):
-        if fits(T, empty, og):
-            return True
-    return False
-
-
 cdef int decision_options(const CState* s, int* pids) noexcept nogil:
     """Options of a state node (no pending leather): walk (pid -1) and each
     affordable, fitting patch among the next three, in circle order."""
-    cdef int p = to_move(s), k, n = 1
+    cdef int p = to_move(s), k, na, n = 1
+    cdef int ahead[PATCHES_AHEAD]
     cdef u128 empty = T.full & ~s.quilt[p]
     pids[0] = -1
-    for k in range(3 if s.n_circle > 3 else s.n_circle):
-        if patch_usable(s, p, s.circle[k], empty):
-            pids[n] = s.circle[k]
+    na = affordable_ahead(T, s, p, ahead)
+    for k in range(na):
+        if fits_somewhere(T, empty, ahead[k]):
+            pids[n] = ahead[k]
             n += 1
     return n
 
@@ -827,20 +820,6 @@ cdef class Searcher:
     @property
     def n_nodes(self):
         return self.n_nodes
-
-    @property
-    def root_visits(self):
-        return self.nodes[self.root].visits if self.has_root else 0
-
-    @property
-    def root_proven(self):
-        """+1 / -1: a proven win / loss for the player to move at the root."""
-        if not self.has_root or self.nodes[self.root].proven == 0:
-            return 0
-        c = self.best_child(self.root)
-        if c == NO_NODE:         # a finished game
-            return 0
-        return self.nodes[c].proven
 
 
 def heuristic_policy_move(CoreState cs, uint64_t seed, double epsilon, int samples,

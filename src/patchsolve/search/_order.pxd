@@ -2,10 +2,11 @@
 """Move-ordering pieces shared by the alpha-beta and the exact solver:
 sortable keys (an ordering score in the high 32 bits, the move code in the
 low ones), lazy selection, the cheap worth of a buy, and the final-buy test
-both searches use to merge equivalent placements."""
+both searches use to merge equivalent placements (whether such a buy takes
+the bonus is ``_core.completes_bonus``)."""
 
 from libc.stdint cimport int64_t, uint32_t, uint64_t
-from patchsolve._core cimport CState, Tables, u128, move_t, popcount128, income_ahead, LAST_SPACE
+from patchsolve._core cimport CState, Tables, u128, move_t, popcount128, income_ahead, LAST_SPACE, EMPTY_PENALTY
 
 cdef enum:
     LAZY = 3      # the first moves of a node are picked by selection; the rest sorted then
@@ -84,19 +85,8 @@ cdef inline move_t next_move(int64_t* keys, int i, int n) noexcept nogil:
 cdef inline int buy_gain(const Tables* t, const CState* s, int p, int pid) noexcept nogil:
     """Cheap worth of buying ``pid`` now, in buttons, relative to walking:
     two points per square, minus cost and time, plus the income it earns."""
-    return (2 * t.patch_size[pid] - t.patch_cost[pid] - t.patch_time[pid]
+    return (EMPTY_PENALTY * t.patch_size[pid] - t.patch_cost[pid] - t.patch_time[pid]
             + t.patch_income[pid] * income_ahead(t, s.time[p]))
-
-
-cdef inline bint completes_bonus(const Tables* t, const CState* s, u128 q) noexcept nogil:
-    """``q`` takes the still free 7x7 bonus."""
-    cdef int i
-    if s.bonus >= 0 or popcount128(q) < 49:
-        return False
-    for i in range(9):
-        if (q & t.square7[i]) == t.square7[i]:
-            return True
-    return False
 
 
 cdef inline bint is_final_buy(const Tables* t, const CState* s, int p, int pid) noexcept nogil:

@@ -31,9 +31,9 @@ from libc.stdint cimport uint64_t
 
 from patchsolve._core cimport (
     Tables, u128, CoreState, get_tables, popcount128, fits, ps_ctz128, ps_bit128,
-    BOARD_SQUARES, N_PATCHES, MAX_OG,
+    fits_somewhere, BOARD_SQUARES, N_PATCHES, N_SQUARES7, MAX_OG,
 )
-from patchsolve.search._eval cimport neighbours
+from patchsolve.search._quilt cimport neighbours
 
 cdef extern from *:
     """
@@ -241,7 +241,7 @@ cdef bint cover_square(u128 empty, uint64_t pids, int leather) noexcept nogil:
         if T.patch_size[ps_ctz128(<u128>pids)] < smallest:
             smallest = T.patch_size[ps_ctz128(<u128>pids)]
         pids &= pids - 1
-    for i in range(9):
+    for i in range(N_SQUARES7):
         todo = T.square7[i] & empty
         if popcount128(todo) > k.leather + k.area:
             continue
@@ -257,12 +257,7 @@ cdef bint cover_square(u128 empty, uint64_t pids, int leather) noexcept nogil:
 
 cdef bint patch_fits(u128 quilt, int pid) noexcept nogil:
     """Whether some placement of ``pid`` lies on the empty squares of ``quilt``."""
-    cdef u128 empty = FULL & ~quilt
-    cdef int og
-    for og in range(T.patch_og_start[pid], T.patch_og_start[pid + 1]):
-        if fits(T, empty, og):
-            return True
-    return False
+    return fits_somewhere(T, FULL & ~quilt, pid)
 
 
 cdef inline uint64_t fitting(u128 q, uint64_t cand) noexcept nogil:

@@ -6,17 +6,14 @@ SMP helper. The module doc of ``_solver.pyx`` says what they are for.
 Values (``Entry.lo``/``hi``, every search result) are final score margins
 for the player to move with the tie-break, ``2 * margin + 1`` when the
 player to move wins and ``2 * margin - 1`` when it loses (``tie``; plain
-margins without it, for measurements), within ``-INF .. INF``.
+margins without it, for measurements), within ``-INF .. INF`` (``_search.pxd``).
 """
 
 from libc.stdint cimport uint64_t, int64_t, uint32_t, int16_t, int8_t, uint8_t, uint16_t
 
 from patchsolve._core cimport CState, u128, move_t
+from patchsolve.search._search cimport INF, MAX_PLY
 from patchsolve.search._threads cimport TableEntry, Thread
-
-cdef enum:
-    INF = 30000
-    MAX_PLY = 160          # > the longest remaining game
 
 
 # --------------------------------------------------------------------------

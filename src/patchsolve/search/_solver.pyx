@@ -109,22 +109,26 @@ a fifth of the nodes to exact values on the reach set's first buckets
 (benchmarks/results/solve_reach.md).
 """
 
-from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, int16_t, int8_t, uint8_t, uint16_t
+from libc.stdint cimport uint64_t, int64_t, uint32_t, int16_t, int8_t, uint16_t
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memset
 
 from patchsolve._core cimport (
     CState, Tables, u128, move_t, CoreState,
     get_tables, popcount128, to_move, is_over, gen_moves, apply_move, score, is_legal, winner,
-    move_mask_of, move_patch_of, rng_next, mix64, stop_requested, monotonic_now, limits_reached, margin,
+    move_mask_of, move_patch_of, mix64, monotonic_now, limits_reached, margin,
+    completes_bonus, affordable_ahead,
     ps_ctz128, ps_popcount64, ps_bit128, income_ahead,
     MAX_MOVES, LAST_SPACE, BOARD_SQUARES, BUY_SHIFT, MOVE_WALK, N_PATCHES,
+    BONUS_POINTS, N_SQUARES7, PATCHES_AHEAD, EMPTY_PENALTY,
 )
 # The evaluation is the driver's first guess only; the placement scores order moves.
-from patchsolve.search._eval cimport evaluate, neighbours, isolated, placement_badness
+from patchsolve.search._eval cimport evaluate
+from patchsolve.search._quilt cimport neighbours, isolated, placement_badness
+from patchsolve.search._search cimport INF, MAX_PLY, CHECK_EVERY, limit_hit
 from patchsolve.search._zobrist cimport ZTables, get_zobrist, full_key, child_key
 from patchsolve.search._order cimport (
-    LAZY, key_move, select_best, next_move, buy_gain, completes_bonus, is_final_buy,
+    key_move, select_best, next_move, buy_gain, is_final_buy,
 )
 from patchsolve.search._packing cimport (
     cover_square, pack_all, patch_fits, fits_after_any, dead_regions, set_area,
@@ -183,7 +187,6 @@ cdef extern from *:
 
 
 cdef enum:
-    CHECK_EVERY = 1023     # limits are checked once every CHECK_EVERY + 1 nodes
     ETC_MOVES = 8          # enhanced transposition cut-offs: children probed per node
     NOISE_MASK = 3         # Lazy SMP helpers: placement badness noise, 0..NOISE_MASK
 
@@ -353,13 +356,6 @@ cdef void ctx_free(Ctx* c) noexcept nogil:
     free(c.cover)
 
 
-cdef inline void check_limits(Ctx* c) noexcept nogil:
-    if limits_reached(c.nodes, c.node_limit, c.deadline):
-        c.stop = 1
-    elif c.halt != NULL and atomic_load(c.halt):
-        c.stop = 1
-
-
 cdef inline int leaf(const Ctx* c, const CState* s, int p) noexcept nogil:
     """A finished game's value for ``p`` (see "Values")."""
     cdef int m = margin(s, p)
@@ -377,13 +373,13 @@ cdef inline int score_floor(const CState* s, int q) noexcept nogil:
     and a pending leather patch placed (+2)."""
     cdef int left = LAST_SPACE - s.time[q]
     return (score(s, q) + left + s.income[q] * income_ahead(T, s.time[q])
-            + (2 if s.pending == q else 0))
+            + (EMPTY_PENALTY if s.pending == q else 0))
 
 
 cdef inline int bonus_need(u128 quilt) noexcept nogil:
     """The fewest squares an open 7x7 square of ``quilt`` lacks."""
     cdef int i, m, best = BOARD_SQUARES + 1
-    for i in range(9):
+    for i in range(N_SQUARES7):
         m = popcount128(T.square7[i] & ~quilt)
         if m < best:
             best = m
@@ -405,7 +401,7 @@ cdef void fill_worths() noexcept nogil:
             trav = T.patch_time[pid] if T.patch_time[pid] < left else left
             rest = T.patch_income[pid] * income_ahead(T, t) - T.patch_cost[pid] - trav
             REST[t][pid] = rest
-            WORTH[t][pid] = 2 * T.patch_size[pid] + rest
+            WORTH[t][pid] = EMPTY_PENALTY * T.patch_size[pid] + rest
             TRAV1[t][pid] = trav - 1
 
 
@@ -462,8 +458,8 @@ cdef int score_ceiling(const CState* s, int q, uint64_t allowed, int unusable, i
             if topsum < sum_pos:
                 sum_pos = topsum
         gain = sum_pos
-        if 2 * (empty - unusable) + sum_rest < gain:
-            gain = 2 * (empty - unusable) + sum_rest
+        if EMPTY_PENALTY * (empty - unusable) + sum_rest < gain:
+            gain = EMPTY_PENALTY * (empty - unusable) + sum_rest
         gain += corr
     nl = (1 if s.pending == q else 0)
     if left > 0:
@@ -471,10 +467,10 @@ cdef int score_ceiling(const CState* s, int q, uint64_t allowed, int unusable, i
         nl += ps_popcount64(ahead)
     if nl > empty:
         nl = empty
-    gain += 2 * nl
+    gain += EMPTY_PENALTY * nl
     # the bonus only if the patches left and the leather ahead can fill it
     if s.bonus < 0 and empty > 0 and squares + nl >= need:
-        gain += 7
+        gain += BONUS_POINTS
     return score(s, q) + left + s.income[q] * ia + gain
 
 
@@ -563,7 +559,7 @@ cdef int order_moves(Ctx* c, const CState* s, const move_t* moves, int n, int64_
                     seen[slot] |= (<uint64_t>1) << pid
                 gain = pgain[pid]
             else:
-                gain = 7 if completes_bonus(T, s, s.quilt[p] | mask) else 0
+                gain = BONUS_POINTS if completes_bonus(T, s, s.quilt[p] | mask) else 0
             bad = placement_badness(s.quilt[p], mask)
         if c.noise and gain < 99999:
             # a helper orders placements of one buy a little differently
@@ -718,15 +714,17 @@ cdef bint packable(Ctx* c, int p, int ply, int pid) noexcept nogil:
 
 
 cdef int gen_relaxed(Ctx* c, const CState* s, int p, move_t* out, int ply) noexcept nogil:
-    cdef int n = 1, k, pid
+    cdef int n = 1, k, na, pid
+    cdef int ahead[PATCHES_AHEAD]
     cdef int empty = BOARD_SQUARES - popcount128(s.quilt[p]) - c.unusable[p]
     if s.pending >= 0:
         out[0] = relaxed_code(s, p, LEATHER_GROUP)
         return 1
     out[0] = MOVE_WALK
-    for k in range(3 if s.n_circle > 3 else s.n_circle):
-        pid = s.circle[k]
-        if T.patch_cost[pid] <= s.buttons[p] and T.patch_size[pid] <= empty \
+    na = affordable_ahead(T, s, p, ahead)
+    for k in range(na):
+        pid = ahead[k]
+        if T.patch_size[pid] <= empty \
                 and (c.fits[p] >> pid) & 1 and (not c.use_pack or packable(c, p, ply, pid)):
             out[n] = relaxed_code(s, p, pid)
             n += 1
@@ -738,7 +736,7 @@ cdef int bonus_threshold(const CState* s, int p, u128 dead, int leather) noexcep
     cdef int i, m, best = 99
     if s.bonus >= 0:
         return BOARD_SQUARES + 1
-    for i in range(9):
+    for i in range(N_SQUARES7):
         m = popcount128(T.square7[i] & empty)
         if m < best and popcount128(T.square7[i] & dead) <= leather:
             best = m
@@ -899,7 +897,8 @@ cdef int search(Ctx* c, CState* s, uint64_t key, int alpha, int beta, int ply,
         # at the first node from each multiple of 1,024 on: the leaves and
         # relaxed roots also count nodes, so a multiple may be stepped over
         c.check_at = (c.nodes | CHECK_EVERY) + 1
-        check_limits(c)
+        if limit_hit(c.nodes, c.node_limit, c.deadline, c.halt):
+            c.stop = 1
     if c.stop:
         return 0
     p = to_move(s)
@@ -1081,10 +1080,12 @@ cdef class Solver:
     cdef int n_help
     cdef uint64_t helper_nodes
 
-    def __cinit__(self, int hash_mb=64, bint wdl=False, bint use_static=True, bint use_relax=True,
-                  bint use_etc=False, int relax_min=2, bint use_hist=True, bint use_dead_keys=True,
-                  bint relax_pairs=True, int threads=1, bint use_cover=True,
-                  bint use_pack=True, bint use_done_keys=True, bint tie=True):
+    def __cinit__(self, int hash_mb, *, bint wdl, bint tie, int threads, bint use_static, bint use_relax,
+                  bint use_etc, int relax_min, bint use_hist, bint use_dead_keys, bint relax_pairs,
+                  bint use_cover, bint use_pack, bint use_done_keys):
+        """Every switch by keyword and none defaulted: ``solver.C_SWITCHES``
+        is the one table of defaults, and ``solver.c_solver`` builds a
+        solver from it (the switches are documented there)."""
         cdef uint64_t buckets = 1
         cdef int i
         memset(&self.c, 0, sizeof(Ctx))
@@ -1391,7 +1392,7 @@ cdef bint alone_first(Ctx* c, CState* s, uint64_t key, int* lo, int* hi, int* ga
     c.node_limit = c.nodes + HELPER_DELAY if limit == 0 else min(limit, c.nodes + HELPER_DELAY)
     mtd(c, s, key, lo, hi, gamma, steps, lo0, hi0, guess, spread)
     c.node_limit = limit
-    if not c.stop or limits_reached(c.nodes, limit, c.deadline) or (c.halt != NULL and atomic_load(c.halt)):
+    if not c.stop or limit_hit(c.nodes, limit, c.deadline, c.halt):
         return True
     c.stop = 0
     return False

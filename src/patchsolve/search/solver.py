@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import threading
 import time as _time
+from typing import Any
 
 from patchsolve.errors import LimitError
 from patchsolve.position import Position
@@ -65,19 +66,50 @@ from patchsolve.search.result import SearchResult, root_move
 DEFAULT_HASH_MB = 64
 PROGRESS_EVERY = 1.0  # seconds between progress reports
 BRACKET = 8  # first bracketing tests at the evaluation -+ this (_solver.pyx "Driver")
+# The C solver's switches, the one table of their defaults (``_solver.Solver``
+# takes each by keyword and defaults none; ``c_solver`` builds one). The
+# prunings and orderings switch off for measurements only: the value never
+# depends on them (``_solver.pyx``'s module doc says what each does).
+C_SWITCHES: dict[str, Any] = {
+    "wdl": False,  # the driver stops once the sign (who wins) is proven
+    "tie": True,  # values with the tie-break, 2 margin -+ 1 (False: margins alone, for measurements)
+    "threads": 1,  # Lazy SMP: threads - 1 helper pthreads beside each long solve
+    "use_static": True,  # static bounds (score floor and ceiling)
+    "use_relax": True,  # relaxed games bound a group of moves
+    "use_etc": False,  # enhanced transposition cut-offs
+    "relax_min": 2,  # a group is relaxed only with at least this many moves left in it
+    "use_hist": True,  # killer moves and the history of cut-offs in the ordering
+    "use_dead_keys": True,  # table keys ignore where a decided-bonus quilt's isolated holes lie
+    "relax_pairs": True,  # a group's relaxed game drops the patches no placement of it leaves room for
+    "use_cover": True,  # relaxed games: the bonus only once the bought patches can cover a 7x7 square
+    "use_pack": True,  # relaxed games: a buy only if all the patches bought can lie on the quilt together
+    "use_done_keys": True,  # table keys keep only the empty count of a quilt on the last space
+}
+
+
+def c_solver(hash_mb: int, **switches: Any) -> Any:
+    """A C solver (``_solver.Solver``) with a table of ``hash_mb`` megabytes
+    and the ``C_SWITCHES`` that ``switches`` do not set, all by keyword."""
+    unknown = sorted(set(switches) - set(C_SWITCHES))
+    if unknown:
+        raise TypeError(f"not a C solver switch: {', '.join(unknown)} (solver.C_SWITCHES)")
+    return _solver.Solver(hash_mb, **{**C_SWITCHES, **switches})
+
+
 # options (the limits time, nodes, hash_mb, seed come through Limits); static,
 # relax and etc switch prunings for measurements: the value never depends on them
 OPTIONS = {
     "wdl": False,
     "all_moves": False,
     "progress": None,
-    "static": True,
-    "relax": True,
-    "etc": False,
+    "static": C_SWITCHES["use_static"],
+    "relax": C_SWITCHES["use_relax"],
+    "etc": C_SWITCHES["use_etc"],
     "sign_first": True,
     "at_least": None,
     "best": False,
 }
+_FLAG_SWITCHES = ("use_static", "use_relax", "use_etc")  # the C switches of OPTIONS' static, relax, etc
 _DEFAULT_FLAGS = (OPTIONS["static"], OPTIONS["relax"], OPTIONS["etc"])
 QUESTIONS = ("wdl", "at_least", "best")  # one at a time (all_moves goes with none or wdl)
 MAX_THRESHOLD = 1000  # points; every margin is far inside
@@ -89,7 +121,9 @@ class _Run:
     whose nodes are not this run's (the C solver counts from its creation)."""
 
     def __init__(self, hash_mb, wdl, flags, nodes, seconds, progress, threads=1, table=None):
-        self.solver = table if table is not None else _solver.Solver(hash_mb, wdl, *flags, threads=threads)
+        if table is None:
+            table = c_solver(hash_mb, wdl=wdl, threads=threads, **dict(zip(_FLAG_SWITCHES, flags)))
+        self.solver = table
         self.base = self.solver.nodes  # the earlier runs' nodes
         self.threads = self.solver.threads
         self.budget = (nodes or 0, seconds or 0.0)
@@ -536,6 +570,8 @@ def value(run_: _Run, position: Position, seed, sign_first: bool = True) -> Sear
 __all__ = [
     "run",
     "value",
+    "c_solver",
+    "C_SWITCHES",
     "new_table",
     "check_options",
     "principal_variation",
