@@ -72,15 +72,16 @@ Exact values are the dedicated solver's (``solver.py``, ``patchsolve.solve``).
 from __future__ import annotations
 
 import time as _time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
 from patchsolve.errors import IllegalMoveError, LimitError
-from patchsolve.position import Move, as_position
+from patchsolve.position import Move, Position, as_position
 from patchsolve.search import _alphabeta, _eval
 from patchsolve.search.budget import SEARCH_TIME
-from patchsolve.search.limits import allocation, threads_for, with_defaults
+from patchsolve.search.limits import Limits, allocation, threads_for, with_defaults
 from patchsolve.search.result import (
     RootMove,
     SearchResult,
@@ -143,7 +144,7 @@ def check_options(options: dict) -> dict:
 _SEARCHER_OPTIONS = ("tt", "placements", "prune_depth", "rank_plies", "lmr", "leather")  # the C searcher's
 
 
-def _searcher(hash_mb, opts):
+def _searcher(hash_mb: int, opts: dict) -> Any:
     with allocation("transposition table", hash_mb):
         return _alphabeta.Searcher(hash_mb, **{k: opts[k] for k in _SEARCHER_OPTIONS})
 
@@ -160,7 +161,7 @@ class KeptTable:
         self.searcher: Any = None  # an _alphabeta.Searcher once made
         self._made_for: tuple | None = None
 
-    def searcher_for(self, hash_mb: int, opts: dict):
+    def searcher_for(self, hash_mb: int, opts: dict) -> Any:
         """The kept searcher when it suits ``hash_mb`` and ``opts`` (made on
         first use), else None."""
         # the evaluation too: the table's values are its
@@ -180,7 +181,7 @@ _KEPT: ContextVar[KeptTable | None] = ContextVar("patchsolve_kept_table", defaul
 
 
 @contextmanager
-def keeping(table: KeptTable):
+def keeping(table: KeptTable) -> Iterator[KeptTable]:
     """Alpha-beta searches in this block (in this thread) search on
     ``table``'s kept searcher."""
     token = _KEPT.set(table)
@@ -193,7 +194,7 @@ def keeping(table: KeptTable):
 # -- results ----------------------------------------------------------------
 
 
-def _static(position, nodes, elapsed, seed, engine) -> SearchResult:
+def _static(position: Position, nodes: int, elapsed: float, seed: int | None, engine: str) -> SearchResult:
     """No iteration finished: the greedy move, statically valued."""
     move = Move.from_code(_eval.greedy_move(position._c))
     score = _eval.evaluate_state(position._c, position.to_move)
@@ -213,7 +214,7 @@ def _static(position, nodes, elapsed, seed, engine) -> SearchResult:
     )
 
 
-def _rows(position, lines, depth) -> list[RootMove]:
+def _rows(position: Position, lines: list[tuple], depth: int) -> list[RootMove]:
     """``SearchResult.root_moves`` from an iteration's lines (value, pv,
     included), best first: each an estimate at ``depth`` plies, or exact
     when the move ends the game (a finished child is valued by its margin);
@@ -233,7 +234,15 @@ def _rows(position, lines, depth) -> list[RootMove]:
     return rows
 
 
-def _result(position, done, partial, nodes, elapsed, seed, engine) -> SearchResult:
+def _result(
+    position: Position,
+    done: list[tuple],
+    partial: tuple | None,
+    nodes: int,
+    elapsed: float,
+    seed: int | None,
+    engine: str,
+) -> SearchResult:
     """The deepest finished iteration's answer; its move, value and PV are
     replaced by those of the interrupted iteration when one of its root
     moves finished: the previous best is searched first there, so whatever
@@ -266,7 +275,9 @@ def _result(position, done, partial, nodes, elapsed, seed, engine) -> SearchResu
 # -- search -----------------------------------------------------------------
 
 
-def run(position, limits, opts, on_searcher=None) -> SearchResult:
+def run(
+    position: Position, limits: Limits, opts: dict, on_searcher: Callable[[Any], object] | None = None
+) -> SearchResult:
     """Iterative deepening within ``limits`` (depth, time, nodes; the first
     reached stops it; none given: one second; the deepest finished
     iteration answers, or the best root move that finished in the
@@ -279,7 +290,9 @@ def run(position, limits, opts, on_searcher=None) -> SearchResult:
         return _run(position, limits, opts, on_searcher)
 
 
-def _run(position, limits, opts, on_searcher=None) -> SearchResult:
+def _run(
+    position: Position, limits: Limits, opts: dict, on_searcher: Callable[[Any], object] | None = None
+) -> SearchResult:
     seconds, nodes, depth = limits.time, limits.nodes, limits.depth
     if seconds is None and nodes is None and depth is None:
         seconds = SEARCH_TIME
@@ -296,7 +309,7 @@ def _run(position, limits, opts, on_searcher=None) -> SearchResult:
     report = None
     if opts["on_iteration"] is not None:
 
-        def report(entry):
+        def report(entry: tuple) -> None:
             # the main thread's nodes: the helpers' are summed when they stop
             r = _result(
                 position, [entry], None, entry[3], _time.perf_counter() - start, limits.seed, "alphabeta"
@@ -324,7 +337,7 @@ def _run(position, limits, opts, on_searcher=None) -> SearchResult:
     return result
 
 
-def _legal_code(position, move) -> int:
+def _legal_code(position: Position, move: str | Move) -> int:
     """The code of ``move`` (text or Move), legal in ``position``, or an error naming it."""
     m = position.parse_move(move) if isinstance(move, str) else move
     if not position.is_legal(m):
@@ -333,7 +346,7 @@ def _legal_code(position, move) -> int:
 
 
 @contextmanager
-def learned_evaluation(on: bool):
+def learned_evaluation(on: bool) -> Iterator[None]:
     """The learned evaluation switched off for one search when ``on`` is
     False (it is a process-wide switch in C), restored after."""
     from patchsolve.search import _learned
@@ -347,7 +360,7 @@ def learned_evaluation(on: bool):
         _learned.set_learned(*saved)
 
 
-def evaluate(position) -> float:
+def evaluate(position: Position) -> float:
     """The static evaluation: estimated final score margin for the player
     to move (terms documented in ``_eval.pyx``)."""
     position = as_position(position)

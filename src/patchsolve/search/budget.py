@@ -162,7 +162,7 @@ def less_standing_check(budget: dict) -> dict:
     return budget
 
 
-def standing_check(seed, timed: bool) -> Limits:
+def standing_check(seed: int | None, timed: bool) -> Limits:
     """The alpha-beta's limits for its look at a choice left standing:
     STANDING_CHECK_NODES, one thread, and STANDING_CHECK_TIME when the
     move is ``timed`` (a node budget alone stays deterministic)."""

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import importlib
 import time as _time
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from patchsolve.errors import LimitError, PatchsolveError
 from patchsolve.position import as_position
@@ -25,18 +27,21 @@ from patchsolve.search.limits import RANGES, Limits, split
 from patchsolve.search.result import SearchResult, choice_first, finished_result
 from patchsolve.search.stop import interruptible, raise_if_ctrl_c, stop_requested
 
+if TYPE_CHECKING:
+    from patchsolve.position import Position
+
 ENGINES = ("alphabeta", "mcts")
 DEFAULT_ENGINE = "alphabeta"  # the stronger at the CLI's time (benchmarks/results/default_engine.md)
 
 
-def engine_module(engine: str):
+def engine_module(engine: str) -> ModuleType:
     """The module of ``engine`` (one of ENGINES), imported on first use."""
     if engine not in ENGINES:
         raise PatchsolveError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
     return importlib.import_module(f"patchsolve.search.{engine}")
 
 
-def _limits_and_options(limits, kwargs: dict) -> tuple[Limits, dict]:
+def _limits_and_options(limits: Limits | None, kwargs: dict) -> tuple[Limits, dict]:
     """One ``Limits`` from either a ``Limits`` object or limit keywords (not
     both), and the remaining keywords as engine options."""
     if limits is None:
@@ -56,12 +61,12 @@ def _limits_and_options(limits, kwargs: dict) -> tuple[Limits, dict]:
 
 
 def search(
-    position,
+    position: Position,
     engine: str = DEFAULT_ENGINE,
     limits: Limits | None = None,
     *,
     endgame_solve: bool = True,
-    **kwargs,
+    **kwargs: Any,
 ) -> SearchResult:
     """Search ``position`` with ``engine`` ("alphabeta", the default, or
     "mcts"). The budget is a :class:`Limits` (``limits=``, or in place of
@@ -99,7 +104,7 @@ def search(
     return result
 
 
-def solve(position, limits: Limits | None = None, **kwargs) -> SearchResult:
+def solve(position: Position, limits: Limits | None = None, **kwargs: Any) -> SearchResult:
     """The exact final margin for the player to move under perfect play
     (``bound="exact"``) within ``time`` / ``nodes`` (default 30 s), else a
     proven interval (``lower``, ``upper``). Options: ``wdl`` (only who

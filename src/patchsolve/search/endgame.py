@@ -31,6 +31,8 @@ from __future__ import annotations
 import threading
 import time as _time
 from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
 
 from patchsolve.patches import LAST_SPACE
 from patchsolve.position import Position
@@ -47,6 +49,7 @@ from patchsolve.search.proof import (
     winning_move,
     within_proof,
 )
+from patchsolve.search.result import SearchResult
 from patchsolve.search.stop import stop_requested
 
 ENDGAME_SPACES = 15  # try the exact solver first when a token is this close to 53
@@ -104,7 +107,7 @@ def plan(position: Position, engine: str, limits: Limits, endgame_solve: bool = 
     return Plan(engine, solver_, endgame_solve and TRAITS[engine].hand_over, threads)
 
 
-def run(plan_: Plan, position: Position, limits: Limits, options: dict, module):
+def run(plan_: Plan, position: Position, limits: Limits, options: dict, module: ModuleType) -> SearchResult:
     """``module``'s search of ``position`` (not over) with the solver as
     ``plan_`` says: beside it, or first (its proof bounding what the
     engine reports while it searches), then the hand-over, and a proven
@@ -129,7 +132,9 @@ def run(plan_: Plan, position: Position, limits: Limits, options: dict, module):
     return keep_the_win(position, result, proof)
 
 
-def endgame_shortcut(position: Position, limits: Limits, engine: str):
+def endgame_shortcut(
+    position: Position, limits: Limits, engine: str
+) -> tuple[SearchResult | None, Limits, Proof | None]:
     """The solver first. (The proven answer, limits, None) when the solver
     finds it within its share of the budget, else (None, the limits left
     for the engine, what was proven: a :class:`~patchsolve.search.proof.Proof`
@@ -178,7 +183,9 @@ def beside(engine: str, limits: Limits) -> bool:
     )
 
 
-def solver_beside(position: Position, limits: Limits, options: dict, module, threads: int | None = None):
+def solver_beside(
+    position: Position, limits: Limits, options: dict, module: ModuleType, threads: int | None = None
+) -> tuple[SearchResult, Proof | None]:
     """(result, proof) of the solver on one thread beside ``module``'s
     search on the others (``threads`` in all, by default the alpha-beta's),
     both for the move time less the reserve that tests the engine's move
@@ -192,7 +199,7 @@ def solver_beside(position: Position, limits: Limits, options: dict, module, thr
     lock = threading.Lock()
     box: dict = {}
 
-    def on_searcher(searcher) -> None:
+    def on_searcher(searcher: Any) -> None:
         with lock:
             box["searcher"] = searcher
             if "solved" in box and decides(box["solved"]):

@@ -20,15 +20,26 @@ the engine's was (benchmarks/results/standing/).
 
 from __future__ import annotations
 
-from patchsolve.position import Position
+from typing import Any
+
+from patchsolve.position import Move, Position
 from patchsolve.search import alphabeta, budget, questions
 from patchsolve.search._alphabeta import ordered_moves
 from patchsolve.search.limits import Limits, threads_for
 from patchsolve.search.proof import Proof, ask, decides, proven_rows, solved, within_proof
-from patchsolve.search.result import choice_of, finished_result, phase_of, root_move, win_probability_of
+from patchsolve.search.result import (
+    SearchResult,
+    choice_of,
+    finished_result,
+    phase_of,
+    root_move,
+    win_probability_of,
+)
 
 
-def hand_over(position: Position, result, limits: Limits, used: float, table=None):
+def hand_over(
+    position: Position, result: SearchResult, limits: Limits, used: float, table: Any = None
+) -> SearchResult:
     """The solver's answer with what is left of ``limits`` when the engine
     (``result``, after ``used`` seconds) stopped before its budget and
     before its depth limit (its tree ended), if it proves a move best
@@ -54,7 +65,8 @@ def hand_over(position: Position, result, limits: Limits, used: float, table=Non
         return result
     # kept back for the engine's look at a choice left standing (``_left_standing``)
     budget.less_standing_check(part)
-    r, choice, standing, nodes = questions.choice_or_value(
+    # mypy: r, reused, is None here when the value did not close (checked below)
+    r, choice, standing, nodes = questions.choice_or_value(  # type: ignore[assignment]
         position, budget.solver_limits(limits, part), result.best_move, int(round(result.score)), table
     )
     if r is not None and decides(r):
@@ -70,7 +82,7 @@ def hand_over(position: Position, result, limits: Limits, used: float, table=Non
     return result
 
 
-def _instead(position: Position, result, r, limits: Limits):
+def _instead(position: Position, result: SearchResult, r: SearchResult, limits: Limits) -> SearchResult:
     """The solver's deciding result ``r`` in place of the engine's
     ``result``, with the engine's nodes, threads and depth (the depth its
     tree ended at, not the length of the solver's line: "depth 13" read as
@@ -83,7 +95,9 @@ def _instead(position: Position, result, r, limits: Limits):
     return r
 
 
-def _within_choice(position: Position, result, move, lower: int, same: bool, proven=None) -> None:
+def _within_choice(
+    position: Position, result: SearchResult, move: Move, lower: int, same: bool, proven: str | None = None
+) -> None:
     """``result`` (the engine's, in place) kept within what the solver
     proved of the choices (``questions.ChoiceProof``): the value is at least
     ``lower``; when the engine's move's choice (walking, its patch, the
@@ -120,7 +134,15 @@ def _within_choice(position: Position, result, move, lower: int, same: bool, pro
 
 
 def _left_standing(
-    position: Position, result, what, lower, below, at_most, seed=None, timed=False, proven=None
+    position: Position,
+    result: SearchResult,
+    what: Any,
+    lower: int | None,
+    below: int | None,
+    at_most: int,
+    seed: int | None = None,
+    timed: bool = False,
+    proven: str | None = None,
 ) -> None:
     """``result`` (the engine's, in place) after the choice tests ran out
     of budget with ``questions._ChoiceSearch.standing``'s answer: a move of
@@ -150,12 +172,13 @@ def _left_standing(
     if value < at_most:
         return
     result.best_move, result.pv = move, [move]
-    result.score, result.bound = below, "estimate"
-    result.win_probability = win_probability_of(below, phase_of(position))
+    # mypy: a Standing without ``lower`` has ``below`` (never None here)
+    result.score, result.bound = below, "estimate"  # type: ignore[assignment]
+    result.win_probability = win_probability_of(below, phase_of(position))  # type: ignore[arg-type]
     result.root_moves = [root_move(move, below, "estimate", result.win_probability)]
 
 
-def _engine_value(position: Position, move, seed, timed=False) -> tuple[float, int]:
+def _engine_value(position: Position, move: Move, seed: int | None, timed: bool = False) -> tuple[float, int]:
     """The alpha-beta's value of ``move`` for the player to move (its
     search of the child within ``budget.standing_check``: a few nodes, one
     thread, and a few milliseconds when the move is ``timed``; a node

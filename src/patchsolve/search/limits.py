@@ -23,8 +23,10 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from patchsolve.errors import LimitError
 
@@ -52,7 +54,7 @@ ENGINE_LIMITS = {
 }
 
 
-def _check_time(value) -> float:
+def _check_time(value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise LimitError(f"time must be a number of seconds, not {value!r}")
     if not math.isfinite(value) or not 0 < value <= MAX_TIME:
@@ -60,7 +62,7 @@ def _check_time(value) -> float:
     return float(value)
 
 
-def _check_int(name: str, value) -> int:
+def _check_int(name: str, value: object) -> int:
     lo, hi = RANGES[name]
     if isinstance(value, bool) or not isinstance(value, int):
         raise LimitError(f"{name} must be an integer, not {value!r}")
@@ -69,7 +71,7 @@ def _check_int(name: str, value) -> int:
     return value
 
 
-def check(name: str, value):
+def check(name: str, value: object) -> int | float | None:
     """One limit, validated (None stays None)."""
     if value is None:
         return None
@@ -121,7 +123,7 @@ class Limits:
     """How many root moves to rank, 1..256, each valued by its own search
     (alpha-beta) so that the ranked values are comparable."""
 
-    def __new__(cls, *args, **kwargs):
+    def __new__(cls, *args: Any, **kwargs: Any) -> Limits:
         # a dataclass's __init__ would refuse these with a TypeError: name them as a LimitError
         unknown = sorted(set(kwargs) - set(RANGES))
         if unknown:
@@ -130,7 +132,7 @@ class Limits:
             raise LimitError(f"at most {len(RANGES)} limits, by name: {', '.join(RANGES)}")
         return super().__new__(cls)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         for name in RANGES:
             object.__setattr__(self, name, check(name, getattr(self, name)))
 
@@ -165,7 +167,7 @@ class Limits:
                 "result (use a time limit, or workers=1)"
             )
 
-    def replace(self, **changes) -> Limits:
+    def replace(self, **changes: Any) -> Limits:
         """A copy with the given fields changed, checked again."""
         return Limits(**{**asdict(self), **changes})
 
@@ -190,7 +192,7 @@ def split(kwargs: dict) -> tuple[Limits, dict]:
 
 
 @contextmanager
-def allocation(what: str, megabytes):
+def allocation(what: str, megabytes: int | None) -> Iterator[None]:
     """Turn a failed allocation of ``what`` into a LimitError."""
     try:
         yield

@@ -45,16 +45,18 @@ from __future__ import annotations
 
 import multiprocessing
 import time as _time
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from patchsolve.errors import LimitError
 from patchsolve.players import Player
-from patchsolve.position import Move, as_position
+from patchsolve.position import Move, Position, as_position
 from patchsolve.search._mcts import Searcher
 from patchsolve.search.endgame import endgame_shortcut, near_end
 from patchsolve.search.limits import Limits, allocation, split, with_defaults
 from patchsolve.search.proof import keep_the_win
-from patchsolve.search.result import SearchResult, finished_result, root_move
+from patchsolve.search.result import RootMove, SearchResult, finished_result, root_move
 from patchsolve.search.stop import interruptible, raise_if_ctrl_c, stop_requested
 
 DEFAULT_ITERATIONS = 20_000
@@ -100,13 +102,13 @@ _FLOATS = {
 # --------------------------------------------------------------------------
 
 
-def _positive_int(name, value):
+def _positive_int(name: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise LimitError(f"{name} must be a positive integer, not {value!r}")
     return value
 
 
-def _budget(limits: Limits):
+def _budget(limits: Limits) -> tuple[int | None, float | None, int, int]:
     """(iterations, seconds, seed, workers) with the MCTS's defaults."""
     iterations, seconds = limits.iterations, limits.time
     if iterations is None and seconds is None:
@@ -164,7 +166,7 @@ class _Stat:
     margin: int = 0
     proven: int = 0  # +1 win / -1 loss for the player to move at the root
 
-    def add(self, d):
+    def add(self, d: Mapping[str, Any]) -> None:
         self.visits += d["visits"]
         self.value += d["value"]
         self.wins += d["wins"]
@@ -181,7 +183,7 @@ class _Option:
     children: dict = field(default_factory=dict)
 
 
-def _merge(children_lists):
+def _merge(children_lists: Iterable[list[dict]]) -> dict[tuple[str, object], _Option]:
     """Sum the root statistics of several searches of the same position."""
     options: dict[tuple[str, object], _Option] = {}
     for children in children_lists:
@@ -194,7 +196,7 @@ def _merge(children_lists):
     return options
 
 
-def _pick(stats: dict):
+def _pick(stats: Mapping[Any, _Stat]) -> Any:
     """A proven win, else the most visited not proven lost, else the most visited."""
     if not stats:
         return None
@@ -205,7 +207,9 @@ def _pick(stats: dict):
     return max(alive, key=lambda k: (alive[k].visits, alive[k].value))
 
 
-def _choose(options, searcher, position):
+def _choose(
+    options: dict[tuple[str, object], _Option], searcher: Any, position: Position
+) -> tuple[int, _Stat]:
     """(best move code, the _Stat that speaks for it)."""
     key = _pick({k: o.stat for k, o in options.items()})
     opt = options[key]
@@ -217,17 +221,18 @@ def _choose(options, searcher, position):
     return code, opt.children[code]
 
 
-def _proven_name(p):
+def _proven_name(p: int) -> str | None:
     return "win" if p > 0 else "loss" if p < 0 else None
 
 
-def _root_moves(options):
+def _root_moves(options: dict[tuple[str, object], _Option]) -> list[RootMove]:
     """Per-root-move statistics, best first as ``_pick`` chooses: proven
     wins, then by the visits of the move's choice (``choice_visits``: its
     patch's for a buy, its own for walking or the leather patch), then the
     placement's own (``visits``), each tie broken by value; for
     ``patchsolve eval``."""
-    rows = []
+    # (sort key, move code, the move's _Stat, its patch's _Stat or None)
+    rows: list[tuple[tuple[int, float, int, float], Any, _Stat, _Stat | None]] = []
     for key, opt in options.items():
         if key[0] == "move":
             rows.append(
@@ -269,14 +274,14 @@ def _derive_seed(seed: int, index: int) -> int:
     return x ^ (x >> 31)
 
 
-def _new_searcher(cfg, max_nodes):
+def _new_searcher(cfg: dict, max_nodes: int) -> Any:
     with allocation("MCTS tree", None):
         s = Searcher(max_nodes)
     s.configure(**cfg)
     return s
 
 
-def _run_worker(args):
+def _run_worker(args: tuple) -> tuple[list[dict], list[int], int, int]:
     """One root-parallel worker (a separate process): search and report."""
     fields_core, cfg, max_nodes, iterations, deadline, seed = args
     s = _new_searcher(cfg, max_nodes)
@@ -286,7 +291,16 @@ def _run_worker(args):
     return s.root_children(), s.pv(), done, s.n_nodes
 
 
-def _finish(position, searcher, children_lists, pvs, iterations, nodes, elapsed, seed):
+def _finish(
+    position: Position,
+    searcher: Any,
+    children_lists: list[list[dict]],
+    pvs: list[list[int]],
+    iterations: int,
+    nodes: int,
+    elapsed: float,
+    seed: int,
+) -> SearchResult:
     options = _merge(children_lists)
     code, st = _choose(options, searcher, position)
     best = Move.from_code(code)
@@ -315,7 +329,7 @@ def _finish(position, searcher, children_lists, pvs, iterations, nodes, elapsed,
     )
 
 
-def run(position, limits: Limits, cfg: dict) -> SearchResult:
+def run(position: Position, limits: Limits, cfg: dict) -> SearchResult:
     """Search ``position`` (not finished) by MCTS for ``iterations`` and/or
     ``time`` seconds (whichever runs out first; neither: 20,000 iterations).
     The same seed and iteration budget give the same answer, also with
@@ -373,7 +387,7 @@ class MCTSPlayer(Player):
     >>> move = player.choose(position)
     """
 
-    def __init__(self, reuse=True, endgame_solve=True, **kwargs):
+    def __init__(self, reuse: bool = True, endgame_solve: bool = True, **kwargs: Any) -> None:
         given = ",".join(f"{k}={v}" for k, v in kwargs.items())
         self.spec = "mcts" + (":" + given if given else "")  # as the players' spec strings write it
         limits, options = split(kwargs)
@@ -389,7 +403,7 @@ class MCTSPlayer(Player):
         self._moves = 0
         self.reused_visits = 0  # visits kept from the previous search (last call)
 
-    def search(self, position) -> SearchResult:
+    def search(self, position: Position) -> SearchResult:
         """Search ``position`` (from the kept subtree when it was reached
         from the previous root) and return the SearchResult; Ctrl-C and
         :func:`patchsolve.request_stop` stop it as they stop
@@ -403,7 +417,7 @@ class MCTSPlayer(Player):
         raise_if_ctrl_c(result)
         return result
 
-    def _search(self, position, seed) -> SearchResult:
+    def _search(self, position: Position, seed: int) -> SearchResult:
         t0 = _time.monotonic()
         budget = self.time
         if position.is_over:
@@ -431,7 +445,7 @@ class MCTSPlayer(Player):
         )
         return keep_the_win(position, found, proof)
 
-    def choose(self, position) -> Move:
+    def choose(self, position: Position) -> Move:
         """The move :meth:`search` finds."""
         return self.search(position).best_move
 

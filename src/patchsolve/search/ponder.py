@@ -25,6 +25,7 @@ ends.
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 from patchsolve.errors import LimitError
 from patchsolve.position import Position
@@ -41,7 +42,7 @@ class Ponderer:
     first); ``start`` ponders the position after the player's move;
     ``clear`` forgets the table (a new game); ``stop`` ends the ponder."""
 
-    def __init__(self, threads: int | None = None, **limits) -> None:
+    def __init__(self, threads: int | None = None, **limits: Any) -> None:
         """``limits`` are the player's (``time`` alone as a budget, with
         ``workers``, ``hash_mb``, ``seed`` as it likes); ``threads``, the
         ponder's, defaults to one less than ``workers`` (at least one): an
@@ -57,7 +58,7 @@ class Ponderer:
         self.pondered = 0  # ponders started (a count for the benchmarks)
         self._thread: threading.Thread | None = None
 
-    def search(self, position: Position, **options) -> SearchResult:
+    def search(self, position: Position, **options: Any) -> SearchResult:
         """``patchsolve.search`` of ``position`` with the alpha-beta on the
         kept table, under this player's limits (and ``options``)."""
         from patchsolve.search import search

@@ -23,7 +23,7 @@ from patchsolve.position import Move, Position
 from patchsolve.search import budget, questions
 from patchsolve.search.limits import Limits
 from patchsolve.search.questions import row_units
-from patchsolve.search.result import RootMove, phase_of, rank_key, root_move
+from patchsolve.search.result import RootMove, SearchResult, phase_of, rank_key, root_move
 
 
 @dataclass(frozen=True)
@@ -38,8 +38,8 @@ class Proof:
     proved of each root move (``rows``, by move)."""
 
     proven: str | None
-    lower: int | None
-    upper: int | None
+    lower: float | None
+    upper: float | None
     move: Move | None = None
     reserve: dict = field(default_factory=dict)
     table: Any = None
@@ -47,24 +47,24 @@ class Proof:
     rows: dict | None = None
 
     @classmethod
-    def of(cls, r, **more) -> Proof:
+    def of(cls, r: SearchResult, **more: Any) -> Proof:
         """The proof in the solver's result ``r`` (who wins, the margin's
         bounds), with ``more`` fields."""
         return cls(r.proven, r.lower, r.upper, **more)
 
 
-def decides(r) -> bool:
+def decides(r: SearchResult) -> bool:
     """The solver's result is the answer: an exact value and a move proven
     to keep it."""
     return r.bound == "exact" and bool(r.proven_best)
 
 
-def winning_move(r):
+def winning_move(r: SearchResult) -> Move | None:
     """A root move the solver's result proves to win, or None."""
     return next((d["move"] for d in r.root_moves or () if d["proven"] == "win"), None)
 
 
-def ask(position: Position, within: Limits, ranked: bool, table=None):
+def ask(position: Position, within: Limits, ranked: bool, table: Any = None) -> tuple[SearchResult, bool]:
     """(The solver's run ``within`` its limits -- on ``table`` if given --
     for the answer a search asks for, whether it decides). Ranked moves
     (``ranked``: multipv > 1) come from its value of every root move and
@@ -74,7 +74,7 @@ def ask(position: Position, within: Limits, ranked: bool, table=None):
     return r, r.bound == "exact" and (settled(r.root_moves) if ranked else decides(r))
 
 
-def solved(position: Position, r, limits: Limits, engine: str):
+def solved(position: Position, r: SearchResult, limits: Limits, engine: str) -> SearchResult:
     """The solver's deciding result ``r`` as the engine's answer; ranked,
     the move played first among equals, then as many rows as asked, with
     every engine's keys."""
@@ -87,7 +87,7 @@ def solved(position: Position, r, limits: Limits, engine: str):
     return r
 
 
-def proven_rows(position: Position, r) -> dict:
+def proven_rows(position: Position, r: SearchResult) -> dict:
     """The solver's rows of ``r``, by move, with every engine's keys: what it
     proved of each root move (a :class:`Proof`'s ``rows``)."""
     return {d["move"]: row(position, d) for d in r.root_moves}
@@ -106,7 +106,7 @@ def row(position: Position, d: Mapping[str, Any]) -> RootMove:
     )
 
 
-def settled(rows) -> bool:
+def settled(rows: list[RootMove]) -> bool:
     """Whether the solver's ``all_moves`` rows are final: each exact (its
     margin and who wins), or shown worth less than its patch's best
     placement (the budget cut none short), so the best is proven and each
@@ -121,7 +121,7 @@ def settled(rows) -> bool:
     return all(lo >= hi or hi < best.get(d["group"], hi) for d, (lo, hi) in zip(rows, units))
 
 
-def keep_the_win(position: Position, result, proof: Proof | None):
+def keep_the_win(position: Position, result: SearchResult, proof: Proof | None) -> SearchResult:
     """``result`` (the engine's, on ``position``) with what the solver
     proved (:func:`within_proof`) and -- when a win is proven -- a move that
     keeps it: the engine's if it is proven to win (a win/loss test within
@@ -159,7 +159,7 @@ def keep_the_win(position: Position, result, proof: Proof | None):
     return result
 
 
-def _proven_to_win(result) -> bool:
+def _proven_to_win(result: SearchResult) -> bool:
     """``result``'s move is proven to win: it keeps an exact value that wins
     (the hand-over's answer: exact, its move proven, and the outcome a win
     -- a margin of 0 included when its tie-break is won), or its row says
@@ -172,7 +172,7 @@ def _proven_to_win(result) -> bool:
     return any(d["move"] == result.best_move and d.get("proven") == "win" for d in result.root_moves)
 
 
-def within_proof(result, proof: Proof):
+def within_proof(result: SearchResult, proof: Proof) -> SearchResult:
     """``result`` kept within what the solver proved (in place, and
     returned): ranked rows within each move's proven bounds
     (``_rank_within``), and once the outcome is proven, the outcome and the
@@ -186,14 +186,15 @@ def within_proof(result, proof: Proof):
         return result
     result.proven = proof.proven
     # what the result proved itself (the hand-over's exact value) stays: intersect
-    result.lower = proof.lower if result.lower is None else max(result.lower, proof.lower)
-    result.upper = proof.upper if result.upper is None else min(result.upper, proof.upper)
-    result.score = min(max(result.score, result.lower), result.upper)
+    # (mypy: a proven outcome comes with both bounds, so none of them is None here)
+    result.lower = proof.lower if result.lower is None else max(result.lower, proof.lower)  # type: ignore[type-var]
+    result.upper = proof.upper if result.upper is None else min(result.upper, proof.upper)  # type: ignore[type-var]
+    result.score = min(max(result.score, result.lower), result.upper)  # type: ignore[type-var, assignment]
     result.win_probability = 1.0 if proof.proven == "win" else 0.0
     return result
 
 
-def _rank_within(result, proof: Proof) -> None:
+def _rank_within(result: SearchResult, proof: Proof) -> None:
     """The engine's ranked rows (``result.root_moves``) kept within what
     the solver proved of each move (``proof.rows``): a proven value
     replaces the estimate, an estimate beyond a proven bound becomes that
@@ -201,6 +202,7 @@ def _rank_within(result, proof: Proof) -> None:
     engine did not rank join in; re-sorted, as many as before, the first
     row the answer."""
     known = proof.rows or {}
+    rows: list[Any]  # RootMove rows, and the solver's rows changed (plain dicts)
     rows, seen = [], set()
     for d in result.root_moves:
         seen.add(d["move"])
@@ -219,7 +221,8 @@ def _rank_within(result, proof: Proof) -> None:
     rows += [k for m, k in known.items() if m not in seen and k["lower"] >= k["upper"]]
     rows.sort(key=rank_key)
     keys = {k: None for d in rows for k in d}  # one set of keys for every row (None: not known)
-    result.root_moves = [{**keys, **d} for d in rows[: max(1, len(result.root_moves))]]
+    # mypy: a dict of every row's keys spread into a RootMove (None where a row lacks one)
+    result.root_moves = [{**keys, **d} for d in rows[: max(1, len(result.root_moves))]]  # type: ignore[typeddict-item]
     top = rows[0]
     if top["move"] != result.best_move:
         result.best_move, result.pv = top["move"], [top["move"]]
@@ -237,7 +240,7 @@ def _rank_within(result, proof: Proof) -> None:
         result.win_probability = top["win_probability"]
 
 
-def _wins(position: Position, move, kept: dict) -> bool:
+def _wins(position: Position, move: Move, kept: dict) -> bool:
     """``move`` is proven to win for ``position``'s player to move (within
     the reserve ``kept``, one thread: the test is small and runs alone)."""
     child = position.play(move)
@@ -247,7 +250,7 @@ def _wins(position: Position, move, kept: dict) -> bool:
     return r.proven == ("win" if child.to_move == position.to_move else "loss")
 
 
-def _winning_move_of(position: Position, kept: dict):
+def _winning_move_of(position: Position, kept: dict) -> Move | None:
     """A move of ``position`` proven to win for its player to move (a
     win/loss solve within the reserve ``kept``, one thread), or None."""
     r = questions.ask(position, budget.win_test(kept), {"wdl": True})

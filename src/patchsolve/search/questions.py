@@ -44,7 +44,8 @@ the driver for the value (``wdl``: who wins).
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from patchsolve.patches import LAST_SPACE
 from patchsolve.position import Move, Position
@@ -75,11 +76,14 @@ from patchsolve.search.solver import (
 )
 from patchsolve.search.stop import stop_requested
 
+if TYPE_CHECKING:
+    from patchsolve.search.limits import Limits
+
 NO_MOVE_LEFT = -(1 << 20)  # the best value of no move at all (below every margin)
 CHOICE_BELOW = 2  # choice_or_value: the choice tests' first threshold, this far below the engine's score
 
 
-def answer(position: Position, limits, opts: dict, table=None) -> SearchResult:
+def answer(position: Position, limits: Limits, opts: dict, table: Any = None) -> SearchResult:
     """What ``opts`` (as ``solver.check_options`` returns them) ask of
     ``position`` (not over) within ``limits`` (time, nodes; none: 30 s):
     every root move valued (``all_moves``), whether the margin is at least
@@ -98,7 +102,7 @@ def answer(position: Position, limits, opts: dict, table=None) -> SearchResult:
     return _best_result(run, position, limits.seed, lo, hi)
 
 
-def ask(position: Position, limits, options: dict, table=None) -> SearchResult:
+def ask(position: Position, limits: Limits, options: dict, table: Any = None) -> SearchResult:
     """``answer`` with ``options`` checked (and completed) here: the
     near-end path's solver runs."""
     return answer(position, limits, check_options(options), table)
@@ -114,7 +118,7 @@ def _final_buy(pos: Position, move: Move, child: Position) -> bool:
     return move.patch is not None and child.time(pos.to_move) >= LAST_SPACE and not child.pending_leather
 
 
-def _final_buy_class(pos: Position, move: Move, child: Position):
+def _final_buy_class(pos: Position, move: Move, child: Position) -> tuple[int | None, Any] | None:
     """A key shared by the final buys (``_final_buy``) that end alike."""
     if child.is_over or not _final_buy(pos, move, child):
         return None
@@ -147,7 +151,7 @@ def _value_children(run: _Run, position: Position) -> list[dict]:
     return rows
 
 
-def _child_bounds(run: _Run, position: Position, child: Position, floor):
+def _child_bounds(run: _Run, position: Position, child: Position, floor: int | None) -> tuple[int, int]:
     """Bounds of ``child`` for the root's mover: exact, or (with ``floor``,
     the group's best so far) just shown to be below it."""
     slo, shi = _flip(position, child, *run.solver.bounds(child._c))
@@ -174,7 +178,7 @@ def _child_bounds(run: _Run, position: Position, child: Position, floor):
     return _flip(position, child, lo, hi)
 
 
-def row_units(row: dict) -> tuple[int, int]:
+def row_units(row: Mapping[str, Any]) -> tuple[int, int]:
     """A ranked row's proven bounds (``lower``/``upper`` in points, and
     ``proven``) in solver units: the solver's rows convert back exactly, so
     rows compare by margin and then by who wins."""
@@ -205,7 +209,7 @@ def _root_rows(rows: list, wdl: bool) -> list[RootMove]:
     return out
 
 
-def _solve_all(run: _Run, position: Position, seed) -> SearchResult:
+def _solve_all(run: _Run, position: Position, seed: int | None) -> SearchResult:
     """Every root move valued, the root itself first: its value bounds
     every move from above, and its best move, first in the table, starts
     its group's floor (cut short by the budget, the value and a move
@@ -228,7 +232,7 @@ def _solve_all(run: _Run, position: Position, seed) -> SearchResult:
 # -- weaker questions ----------------------------------------------------------
 
 
-def _test(run: _Run, pos: Position, t: int, skip=()):
+def _test(run: _Run, pos: Position, t: int, skip: Iterable[int] = ()) -> tuple[bool, int, Any] | None:
     """One test "is the best root move of ``pos``, leaving out the codes in
     ``skip``, worth at least ``t``?" on every thread: (True, its fail-soft
     lower bound, the move code), (False, its upper bound, None), or None
@@ -241,7 +245,7 @@ def _test(run: _Run, pos: Position, t: int, skip=()):
     return None
 
 
-def _answer(pos: Position, seed, run: _Run, lo: int, hi: int, best) -> SearchResult:
+def _answer(pos: Position, seed: int | None, run: _Run, lo: int, hi: int, best: Move | None) -> SearchResult:
     """A result for the proven interval [lo, hi] (solver units) with
     ``best`` (a move, or None: the table's guess)."""
     if best is None:
@@ -272,7 +276,7 @@ def _answer(pos: Position, seed, run: _Run, lo: int, hi: int, best) -> SearchRes
     return r
 
 
-def _at_least_result(run: _Run, pos: Position, k: int, seed) -> SearchResult:
+def _at_least_result(run: _Run, pos: Position, k: int, seed: int | None) -> SearchResult:
     """Is the margin of ``pos`` for its mover at least ``k``? (module doc)"""
     lo, hi = _root_interval(run, pos)
     t = _units_at_least(k)
@@ -296,7 +300,9 @@ def _at_least_result(run: _Run, pos: Position, k: int, seed) -> SearchResult:
     return r
 
 
-def _best_result(run: _Run, pos: Position, seed, lo=None, hi=None) -> SearchResult:
+def _best_result(
+    run: _Run, pos: Position, seed: int | None, lo: int | None = None, hi: int | None = None
+) -> SearchResult:
     """A move proven best, or among the best (module doc), and the proven
     interval of the value (within [lo, hi] when given: the win/loss pass's).
 
@@ -353,7 +359,7 @@ class _BestNodeSearch:
         """Proven bounds of the root found by another driver."""
         self.lo, self.hi = max(self.lo, lo), min(self.hi, hi)
 
-    def go(self):
+    def go(self) -> Move | None:
         while self.lo < self.hi:
             self.run.known = (self.lo, self.hi)
             t = min(max(self.g, self.lo + 1), self.hi)
@@ -428,7 +434,7 @@ class Standing(NamedTuple):
     proven: str | None = None
 
 
-def best_choice(position: Position, limits, move: Move, guess: int):
+def best_choice(position: Position, limits: Limits, move: Move, guess: int) -> tuple[ChoiceProof | None, int]:
     """Which choice of ``position`` -- walking, buying one patch (any of its
     placements), placing the leather patch -- is the best, proven without
     valuing placements (they often tie, which makes the value dear:
@@ -452,7 +458,9 @@ def best_choice(position: Position, limits, move: Move, guess: int):
     return search.proof_in_points(), run.nodes
 
 
-def choice_or_value(position: Position, limits, move: Move, score: int, table=None):
+def choice_or_value(
+    position: Position, limits: Limits, move: Move, score: int, table: Any = None
+) -> tuple[SearchResult | None, ChoiceProof | None, Standing | None, int]:
     """``best_choice`` and the exact value taking turns on one table, each
     with slices of the budget that double (as ``best=True``'s drivers); once
     the choice is proven the value has the rest. ``move`` and ``score`` are
@@ -485,7 +493,7 @@ def choice_or_value(position: Position, limits, move: Move, score: int, table=No
     return None, search.proof_in_points(), search.standing(), run.nodes
 
 
-def _choice_run(limits, table=None) -> _Run:
+def _choice_run(limits: Limits, table: Any = None) -> _Run:
     """A value-mode run for the choice questions within ``limits``, with
     the solver's default options (on ``table`` if given)."""
     return _new_run(limits, check_options({}), table)
@@ -548,7 +556,7 @@ class _ChoiceSearch:
         self.lower: dict = {}  # choice -> (proven worth at least, the move that proved it)
         self.t = guess
         self.queue: list = []  # the tests to run: (choice, threshold)
-        self.decided = None  # the choice proven best, while the tie tests run
+        self.decided: int | str | None = None  # the choice proven best, while the tie tests run
         self.proof: tuple | None = None  # (move, lower in solver units, same)
         self.open = len(self.codes) > 1
 
@@ -580,7 +588,7 @@ class _ChoiceSearch:
         every test gets its turn."""
         self.queue = [x for x in self.queue if x in tests] + [x for x in tests if x not in self.queue]
 
-    def _tests(self):
+    def _tests(self) -> list[tuple[int | str, int]] | None:
         """The tests that can prove the best choice from what is known, in
         order, then the tie tests; None once it is proven."""
         if self.decided is None:
@@ -590,10 +598,11 @@ class _ChoiceSearch:
         tests = self._tie_tests()
         if tests:
             return tests
-        self._proven(self.decided)
+        # decided: set by _choice_tests when it returned None (mypy cannot follow that)
+        self._proven(self.decided)  # type: ignore[arg-type]
         return None
 
-    def _choice_tests(self):
+    def _choice_tests(self) -> list[tuple[int | str, int]] | None:
         """The tests that can prove the best choice from what is known, in
         order; None once it is proven (``decided``)."""
         if not self.lower:
@@ -614,7 +623,7 @@ class _ChoiceSearch:
             tests.insert(0, (_MOVE, target))
         return tests
 
-    def _tie_tests(self):
+    def _tie_tests(self) -> list[tuple[int | str, int]] | None:
         """The engine's choice proven best (``decided``): the tests, at
         ``WINS``, that tell whether the engine's move wins where a move of
         its choice does -- its own (once its choice or the root is proven
@@ -653,7 +662,7 @@ class _ChoiceSearch:
         bound, or its own."""
         return min(self.upper[self.mine], self.move_upper)
 
-    def _moved(self, out) -> None:
+    def _moved(self, out: tuple[bool, int, Any]) -> None:
         """Note the engine's move's test: its bound, or its choice's."""
         if not out[0]:
             self.move_upper = min(self.move_upper, out[1])
@@ -662,7 +671,7 @@ class _ChoiceSearch:
         if self.mine not in self.lower or out[1] > self.lower[self.mine][0]:
             self.lower[self.mine] = (out[1], self.move.code)
 
-    def standing(self):
+    def standing(self) -> Standing | None:
         """What the tests left standing against the engine's choice when
         the budget ran out before a proof (a ``Standing``, in points), or
         None:
@@ -697,11 +706,11 @@ class _ChoiceSearch:
             return Standing(left[0], None, _margin_lower(self.t), _margin_upper(at_most))
         return None
 
-    def _best(self):
+    def _best(self) -> int | str:
         """The choice proven worth the most so far (the engine's among equals)."""
         return max(self.lower, key=lambda g: (self.lower[g][0], g == self.mine))
 
-    def _proven(self, best) -> None:
+    def _proven(self, best: int | str) -> None:
         lower, code = self.lower[best]
         if best == self.mine and (lower < WINS or self._move_wins()):
             self.proof = (self.move, lower, True)
@@ -709,7 +718,7 @@ class _ChoiceSearch:
             self.proof = (_move_of(self.pos, code), lower, False)
         self.open = False
 
-    def proof_in_points(self):
+    def proof_in_points(self) -> ChoiceProof | None:
         """The proof as a ``ChoiceProof`` (margins), or None."""
         if self.proof is None:
             return None

@@ -24,9 +24,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
-from typing import Any, TypedDict, cast
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 from patchsolve.patches import LAST_SPACE
+
+if TYPE_CHECKING:
+    from patchsolve.position import Move, Position
 
 CALIBRATION_FILE = "win_probability.json"
 
@@ -69,7 +72,7 @@ class RootMove(_RootMoveKeys, total=False):
     """``"choice"`` (the best row of its choice) or ``"placement"`` (choice_first)."""
 
 
-def phase_of(position) -> int:
+def phase_of(position: Position) -> int:
     """The phase of a position: both players' spaces left to the last
     space (106 at the start, 0 at the end)."""
     return 2 * LAST_SPACE - position.time(0) - position.time(1)
@@ -223,13 +226,13 @@ def rank_key(row: Mapping[str, Any]) -> tuple:
     return -row["score"], BOUND_ORDER[row["bound"]], OUTCOME_ORDER[row.get("proven")]
 
 
-def choice_of(move):
+def choice_of(move: Move) -> int | str:
     """What ``move`` chooses, whatever its placement: its patch id, or
     "walk", or "leather"."""
     return move.patch if move.patch is not None else move.kind
 
 
-def choice_first(position, rows: list[RootMove]) -> list[RootMove]:
+def choice_first(position: Position, rows: list[RootMove]) -> list[RootMove]:
     """Ranked rows (best first, as an engine ranks them) ordered choice
     first: the best row of each choice -- walking, each patch, the leather
     patch -- marked ``kind="choice"``, in their order; then the further
@@ -263,7 +266,14 @@ def choice_first(position, rows: list[RootMove]) -> list[RootMove]:
 
 
 def root_move(
-    move, score, bound="estimate", win_probability=None, proven=None, visits=None, phase=None, **extra
+    move: Any,
+    score: float | None,
+    bound: str = "estimate",
+    win_probability: float | None = None,
+    proven: str | None = None,
+    visits: int | None = None,
+    phase: float | None = None,
+    **extra: Any,
 ) -> RootMove:
     """One entry of ``SearchResult.root_moves`` with every engine's keys
     (an estimate's win probability needs the root's ``phase``)."""
@@ -289,7 +299,7 @@ def root_move(
     )
 
 
-def finished_result(position, engine: str, seed=None) -> SearchResult:
+def finished_result(position: Position, engine: str, seed: int | None = None) -> SearchResult:
     """A finished game: its margin for ``position.to_move``, proven."""
     a, b = position.scores()
     me = position.to_move

@@ -20,10 +20,15 @@ from __future__ import annotations
 
 import signal
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from patchsolve import _core
 from patchsolve.errors import SearchInterrupted
+
+if TYPE_CHECKING:
+    from patchsolve.search.result import SearchResult
 
 _depth = 0  # nesting of interruptible() in the main thread
 _lock = threading.Lock()
@@ -61,7 +66,7 @@ def stopped_by_ctrl_c() -> bool:
 
 
 @contextmanager
-def interruptible():
+def interruptible() -> Iterator[None]:
     """While inside, Ctrl-C stops searches instead of raising. Nested uses
     share the outermost one; the flag is cleared on entry of the outermost."""
     global _depth, _requested
@@ -86,7 +91,7 @@ def interruptible():
 
 
 @contextmanager
-def ctrl_c_returns():
+def ctrl_c_returns() -> Iterator[None]:
     """While inside, a search stopped by Ctrl-C returns its result (marked
     ``interrupted``) instead of raising SearchInterrupted: for a caller that
     shows the partial result itself and then stops (the CLI: exit 130)."""
@@ -100,7 +105,7 @@ def ctrl_c_returns():
             _returning -= 1
 
 
-def raise_if_ctrl_c(result) -> None:
+def raise_if_ctrl_c(result: SearchResult) -> None:
     """Called by every search entry once its search has ended (and the
     Ctrl-C handler is restored): raise SearchInterrupted carrying ``result``
     when Ctrl-C stopped it, unless inside :func:`ctrl_c_returns`."""
