@@ -53,14 +53,15 @@ from __future__ import annotations
 
 import threading
 import time as _time
+from collections.abc import Callable
 from typing import Any
 
 from patchsolve.errors import LimitError
-from patchsolve.position import Position
+from patchsolve.position import Move, Position
 from patchsolve.search import _solver
 from patchsolve.search.budget import SIGN_SHARE
 from patchsolve.search.budget import SOLVE_TIME as DEFAULT_SOLVE_TIME
-from patchsolve.search.limits import allocation, threads_for, with_defaults
+from patchsolve.search.limits import Limits, allocation, threads_for, with_defaults
 from patchsolve.search.result import SearchResult, root_move
 
 DEFAULT_HASH_MB = 64
@@ -120,7 +121,17 @@ class _Run:
     solver (its table) is new, or ``table``: one an earlier run searched,
     whose nodes are not this run's (the C solver counts from its creation)."""
 
-    def __init__(self, hash_mb, wdl, flags, nodes, seconds, progress, threads=1, table=None):
+    def __init__(
+        self,
+        hash_mb: int,
+        wdl: bool,
+        flags: tuple[bool, ...],
+        nodes: int | None,
+        seconds: float | None,
+        progress: Callable[[dict], Any] | None,
+        threads: int = 1,
+        table: Any = None,
+    ) -> None:
         if table is None:
             table = c_solver(hash_mb, wdl=wdl, threads=threads, **dict(zip(_FLAG_SWITCHES, flags)))
         self.solver = table
@@ -130,12 +141,13 @@ class _Run:
         self.start = _time.perf_counter()
         self.solver.set_limits(self.base + nodes if nodes else 0, seconds or 0.0)
         self.progress = progress
-        self.move = None
+        self.move: Move | None = None
         self.stopped = False
         self.signing = False  # the win/loss pass runs (progress)
-        self.sign = None  # "win"/"loss" when that pass proved it
-        self.sign_move = None  # ... and a move proven to win, where its table kept one
-        self.known = None  # the root's proven interval while threshold tests run (progress)
+        self.sign: str | None = None  # "win"/"loss" when that pass proved it
+        self.sign_move: Move | None = None  # ... and a move proven to win, where its table kept one
+        # the root's proven interval while threshold tests run (progress)
+        self.known: tuple[int, int] | None = None
         # position text -> (v, move): a fail-high at that position (as the root of a
         # search) proved the move worth at least v
         self.cuts: dict[str, tuple[int, int]] = {}
@@ -147,7 +159,7 @@ class _Run:
     def elapsed(self) -> float:
         return _time.perf_counter() - self.start
 
-    def report(self):
+    def report(self) -> None:
         """One progress report. The bounds and the test value are in points
         (margins for the player to move, as in the result), converted from
         the solver's units (2 margin -+ 1): a test at ``gamma`` proves the
@@ -171,9 +183,10 @@ class _Run:
             "wdl": s.wdl or self.signing,
             "move": None if self.move is None else str(self.move),
         }
-        self.progress(info)
+        if self.progress is not None:  # called only by a run that reports
+            self.progress(info)
 
-    def sign_bounds(self, pos: Position):
+    def sign_bounds(self, pos: Position) -> tuple[int, int]:
         """Proven bounds of ``pos`` (solver units) from a win/loss pass (far
         cheaper than the exact value; benchmarks/results/solve_reach.md)
         within SIGN_SHARE of the budget, on the run's own table (its units
@@ -200,7 +213,7 @@ class _Run:
         )
         return lo, hi
 
-    def limit_slice(self, share):
+    def limit_slice(self, share: float | None) -> None:
         """Limit the next calls to ``share`` of the whole budget more, within
         what is left of it (None: all that is left)."""
         nodes, seconds = self.budget
@@ -218,7 +231,7 @@ class _Run:
         nodes, seconds = self.budget
         return bool((nodes and self.nodes >= nodes) or (seconds and self.elapsed() >= seconds))
 
-    def call(self, fn, *args):
+    def call(self, fn: Callable[..., Any], *args: Any) -> Any:
         """``fn(*args)`` (a C call that releases the GIL), with progress
         reports from this thread while it runs in another."""
         if self.progress is None:
@@ -235,7 +248,9 @@ class _Run:
             out = box[0]
         return out
 
-    def narrow(self, pos: Position, lo=None, hi=None, guess=None):
+    def narrow(
+        self, pos: Position, lo: int | None = None, hi: int | None = None, guess: int | None = None
+    ) -> tuple[int, int]:
         """Proven (lo, hi) of ``pos`` (not over) for its player to move, in
         the solver's units, narrowed by the driver within the budget (the
         first test at ``guess``, by default the evaluation)."""
@@ -260,7 +275,7 @@ class _Run:
                 self.cuts[key] = cut
         return lo, hi
 
-    def winning_move(self, pos: Position):
+    def winning_move(self, pos: Position) -> tuple[Move, int] | None:
         """(A move of ``pos`` proven to win, what it is proven worth at
         least in solver units) -- a root fail-high's (``cuts``) or the
         win/loss pass's -- or None."""
@@ -273,7 +288,7 @@ class _Run:
             return self.sign_move, WINS
         return None
 
-    def cut_move(self, pos: Position, lo: int):
+    def cut_move(self, pos: Position, lo: int) -> Move | None:
         """The move proven worth at least ``lo`` at ``pos`` by a root
         fail-high, or None."""
         cut = self.cuts.get(pos.to_text())
@@ -281,13 +296,13 @@ class _Run:
             return None
         return _move_of(pos, cut[1])
 
-    def at_least(self, pos: Position, v: int):
+    def at_least(self, pos: Position, v: int) -> bool | None:
         """True/False: the value of ``pos`` (for its mover) is >= v; None when
         the budget ran out."""
         r = self.call(self.solver.probe, pos._c, v - 1, v)
         return None if r is None else r >= v
 
-    def child_at_least(self, pos: Position, child: Position, w: int):
+    def child_at_least(self, pos: Position, child: Position, w: int) -> bool | None:
         """``at_least`` for ``child`` (not over), with ``w`` a value for
         ``pos``'s mover: negated across a change of the player to move."""
         if child.to_move == pos.to_move:
@@ -346,7 +361,7 @@ def _margin_bounds(lo: int, hi: int) -> tuple[int, int]:
     return _margin_lower(lo), _margin_upper(hi)
 
 
-def _outcome_of(lo: int, hi: int):
+def _outcome_of(lo: int, hi: int) -> str | None:
     """ "win"/"loss" for the player to move when solver-unit bounds prove it
     (the sign of the value), else None."""
     return "win" if lo > 0 else "loss" if hi < 0 else None
@@ -360,7 +375,7 @@ def _flip(pos: Position, child: Position, lo: int, hi: int) -> tuple[int, int]:
 # -- lines ---------------------------------------------------------------------
 
 
-def _tt_move(run: _Run, pos: Position):
+def _tt_move(run: _Run, pos: Position) -> Move | None:
     known = run.solver.tt_bounds(pos._c)
     if known is None:
         return None
@@ -373,7 +388,7 @@ def _candidates(run: _Run, pos: Position) -> list:
     return ([first] if first is not None else []) + [m for m in moves if m != first]
 
 
-def _achieving(run: _Run, pos: Position, w: int):
+def _achieving(run: _Run, pos: Position, w: int) -> tuple[Move, Position] | None:
     """A move of ``pos`` whose child is worth ``w`` (the exact value of
     ``pos`` for its mover) -- (move, child), or None when the budget ran out."""
     for move in _candidates(run, pos):
@@ -390,13 +405,14 @@ def _achieving(run: _Run, pos: Position, w: int):
     return None
 
 
-def principal_variation(run: _Run, pos: Position, value: int, first=None) -> list:
+def principal_variation(run: _Run, pos: Position, value: int, first: Move | None = None) -> list[Move]:
     """A line of moves each keeping the exact ``value``, to the end of the
     game or as far as the budget allows (``first``: a move already proven
     to keep it)."""
     line = []
     w = value
     while not pos.is_over:
+        found: tuple[Move, Position] | None
         if first is not None:
             found, first = (first, pos.play(first)), None
         else:
@@ -414,7 +430,7 @@ def principal_variation(run: _Run, pos: Position, value: int, first=None) -> lis
 # -- results -------------------------------------------------------------------
 
 
-def _result(run: _Run, position: Position, lo: int, hi: int, seed) -> SearchResult:
+def _result(run: _Run, position: Position, lo: int, hi: int, seed: int | None) -> SearchResult:
     """The result for the proven interval [lo, hi] (solver units) of
     ``position``: exact (margin and outcome) when it closed, with a line
     keeping the value; a margin proven exact whose outcome is not (lo = -1,
@@ -480,7 +496,7 @@ def _root_interval(run: _Run, pos: Position) -> tuple[int, int]:
     return lo, hi
 
 
-def _move_of(pos: Position, code: int):
+def _move_of(pos: Position, code: int) -> Move | None:
     """The legal move of ``pos`` with ``code`` (None if there is none)."""
     for m in pos.legal_moves():
         if m.code == code:
@@ -515,7 +531,7 @@ def check_options(options: dict) -> dict:
     return out
 
 
-def _new_run(limits, opts: dict, table=None) -> _Run:
+def _new_run(limits: Limits, opts: dict, table: Any = None) -> _Run:
     """A run within ``limits`` (time, nodes; none: DEFAULT_SOLVE_TIME) with
     ``opts`` as ``check_options`` returns them; its table allocated here, or
     ``table`` (``new_table``, made for the same options)."""
@@ -533,7 +549,7 @@ def _new_run(limits, opts: dict, table=None) -> _Run:
         return _Run(hash_mb, opts["wdl"], flags, nodes, seconds, opts["progress"], threads)
 
 
-def new_table(limits):
+def new_table(limits: Limits) -> Any:
     """A solver table for ``limits`` (``hash_mb``, ``workers``) with the
     default exact options, to hand from one run to the next: what the
     solver tried first near the end proved, the alpha-beta's hand-over finds
@@ -542,7 +558,7 @@ def new_table(limits):
     return _new_run(limits, check_options({})).solver
 
 
-def run(position: Position, limits, opts: dict, table=None) -> SearchResult:
+def run(position: Position, limits: Limits, opts: dict, table: Any = None) -> SearchResult:
     """The exact final margin for the player to move (``position`` not
     over) under perfect play within ``limits`` (time, nodes; none: 30 s),
     or proven bounds on it, or with ``wdl`` who wins (see the module doc);
@@ -556,7 +572,7 @@ def run(position: Position, limits, opts: dict, table=None) -> SearchResult:
     return value(run_, position, limits.seed, sign_first=opts["sign_first"])
 
 
-def value(run_: _Run, position: Position, seed, sign_first: bool = True) -> SearchResult:
+def value(run_: _Run, position: Position, seed: int | None, sign_first: bool = True) -> SearchResult:
     """The value (or, in a win/loss run, who wins) of ``position`` on the
     run ``run_``: first the win/loss pass (``sign_first``, exact runs only),
     then the driver from its interval."""
