@@ -272,7 +272,7 @@ class _Measurer:
             depth,
             len(self.pos.legal_moves()) == 1,
             self.budget,
-            [row_dict(d) for d in choice_first(self.pos, rows)],
+            [row_dict(d) for d in choice_first(self.pos, rows, keep=[self.played])],
             self.interrupted,
         )
 

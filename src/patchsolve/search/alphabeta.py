@@ -72,7 +72,7 @@ Exact values are the dedicated solver's (``solver.py``, ``patchsolve.solve``).
 from __future__ import annotations
 
 import time as _time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
@@ -242,6 +242,7 @@ def _result(
     elapsed: float,
     seed: int | None,
     engine: str,
+    keep: Collection[Move] = (),
 ) -> SearchResult:
     """The deepest finished iteration's answer; its move, value and PV are
     replaced by those of the interrupted iteration when one of its root
@@ -249,7 +250,9 @@ def _result(
     finished is either it, deeper, or a move proven better at that depth.
     ``depth`` stays that of the last finished iteration. Under MultiPV the
     caller passes no ``partial`` once an iteration finished: the ranked
-    rows and the answer then come from that one iteration."""
+    rows and the answer then come from that one iteration. A row of a
+    move in ``keep`` (``include``) is listed even when its quilt is another
+    row's mirror image."""
     if not done and partial is None:
         return _static(position, nodes, elapsed, seed, engine)
     depth = done[-1][0] if done else 0
@@ -268,7 +271,7 @@ def _result(
         seed,
         engine=engine,
         win_probability=win_probability_of(value, phase_of(position)),
-        root_moves=choice_first(position, _rows(position, lines or [(value, pv)], row_depth)),
+        root_moves=choice_first(position, _rows(position, lines or [(value, pv)], row_depth), keep),
     )
 
 
@@ -306,18 +309,26 @@ def _run(
         searcher = _searcher(hash_mb, opts)
     if on_searcher is not None:
         on_searcher(searcher)
+    include = [_legal_code(position, m) for m in opts["include"]]
+    kept_rows = [Move.from_code(c) for c in include]
     report = None
     if opts["on_iteration"] is not None:
 
         def report(entry: tuple) -> None:
             # the main thread's nodes: the helpers' are summed when they stop
             r = _result(
-                position, [entry], None, entry[3], _time.perf_counter() - start, limits.seed, "alphabeta"
+                position,
+                [entry],
+                None,
+                entry[3],
+                _time.perf_counter() - start,
+                limits.seed,
+                "alphabeta",
+                kept_rows,
             )
             r.workers = searcher.threads
             opts["on_iteration"](r)
 
-    include = [_legal_code(position, m) for m in opts["include"]]
     done = searcher.run(
         position._c,
         depth or MAX_DEPTH,
@@ -331,7 +342,14 @@ def _run(
     )
     partial = searcher.partial if (multipv == 1 and not include) or not done else None
     result = _result(
-        position, done, partial, searcher.nodes, _time.perf_counter() - start, limits.seed, "alphabeta"
+        position,
+        done,
+        partial,
+        searcher.nodes,
+        _time.perf_counter() - start,
+        limits.seed,
+        "alphabeta",
+        kept_rows,
     )
     result.workers = searcher.threads
     return result

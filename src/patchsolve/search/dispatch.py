@@ -97,7 +97,8 @@ def search(
             plan = endgame.plan(position, engine, limits, endgame_solve)
             result = endgame.run(plan, position, limits, options, module)
         if len(result.root_moves) > 1:  # ranked rows: choice first, whichever engine or proof made them
-            result.root_moves = choice_first(position, result.root_moves)
+            asked = [position.parse_move(m) if isinstance(m, str) else m for m in options.get("include", ())]
+            result.root_moves = choice_first(position, result.root_moves, keep=asked)
         result.time = _time.perf_counter() - t0
         result.interrupted = stop_requested()
     raise_if_ctrl_c(result)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -232,14 +232,16 @@ def choice_of(move: Move) -> int | str:
     return move.patch if move.patch is not None else move.kind
 
 
-def choice_first(position: Position, rows: list[RootMove]) -> list[RootMove]:
+def choice_first(position: Position, rows: list[RootMove], keep: Collection[Any] = ()) -> list[RootMove]:
     """Ranked rows (best first, as an engine ranks them) ordered choice
     first: the best row of each choice -- walking, each patch, the leather
     patch -- marked ``kind="choice"``, in their order; then the further
     placements of a choice already listed, ``kind="placement"``, in
     theirs. A placement whose quilt is a mirror image or rotation of a row
     above it (the same position up to symmetry, so the same value;
-    :mod:`patchsolve.symmetry`) is shown once. Every row gets ``choice``."""
+    :mod:`patchsolve.symmetry`) is shown once, unless its move is in
+    ``keep`` (a move asked about: ``include``, the move a review judges).
+    Every row gets ``choice``."""
     from patchsolve.symmetry import canonical
 
     mover = position.to_move
@@ -252,7 +254,7 @@ def choice_first(position: Position, rows: list[RootMove]) -> list[RootMove]:
         choice = choice_of(move)
         if move.kind != "walk":
             image = (choice, canonical(base | move.mask))
-            if image in seen_quilt:
+            if image in seen_quilt and move not in keep:
                 continue
             seen_quilt.add(image)
         marked: RootMove = {**row, "choice": choice, "kind": "placement"}
