@@ -140,7 +140,7 @@ ctypedef struct Tables:
     int16_t og_patch[MAX_OG]
     int8_t og_index[MAX_OG]            # orientation number within its patch
     int8_t og_ncells[MAX_OG]
-    int8_t og_cells[MAX_OG][MAX_CELLS] # square offsets r*9+c from the anchor
+    int8_t og_cells[MAX_OG][MAX_CELLS]  # square offsets r*9+c from the anchor
     u128 og_shape[MAX_OG]
     u128 og_anchors[MAX_OG]
     int16_t patch_og_start[N_PATCHES + 1]
@@ -317,4 +317,3 @@ cdef inline bint limits_reached(uint64_t nodes, uint64_t node_limit, double dead
 cdef inline int margin(const CState* s, int p) noexcept nogil:
     """Player ``p``'s score minus the opponent's."""
     return score(s, p) - score(s, 1 - p)
-

@@ -46,8 +46,8 @@ def _orientations(cells):
     cur = list(cells)
     for _flip in range(2):
         for _rot in range(4):
-            r0 = min(r for r, c in cur)
-            c0 = min(c for r, c in cur)
+            r0 = min(r for r, _c in cur)
+            c0 = min(c for _r, c in cur)
             shape = tuple(sorted((r - r0, c - c0) for r, c in cur))
             if shape not in out:
                 out.append(shape)
@@ -79,8 +79,8 @@ def _build_tables():
         if patch.size > MAX_CELLS:
             raise RuntimeError(f"patch {patch.id} has more than {MAX_CELLS} squares")
         for index, shape in enumerate(_orientations(patch.cells)):
-            h = 1 + max(r for r, c in shape)
-            w = 1 + max(c for r, c in shape)
+            h = 1 + max(r for r, _c in shape)
+            w = 1 + max(c for _r, c in shape)
             T.og_patch[og] = patch.id
             T.og_index[og] = index
             T.og_ncells[og] = len(shape)
@@ -644,10 +644,10 @@ cdef class CoreState:
         (plies, wins of player 0, sum of score margins player 0 - player 1)."""
         cdef uint64_t rng = seed
         cdef long plies = 0, wins0 = 0, margin = 0
-        cdef int g
+        cdef int _g
         cdef CState c
         with nogil:
-            for g in range(games):
+            for _g in range(games):
                 c = self.s
                 plies += random_playout(&c, &rng)
                 wins0 += winner(&c) == 0
@@ -673,10 +673,10 @@ def bench_movegen(states, int reps):
     cdef list cs = list(states)
     cdef CoreState c
     cdef long total = 0
-    cdef int r
+    cdef int _r
     for item in cs:
         c = <CoreState?>item
         with nogil:
-            for r in range(reps):
+            for _r in range(reps):
                 total += gen_moves(&c.s, moves)
     return total

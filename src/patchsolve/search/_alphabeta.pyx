@@ -85,7 +85,7 @@ from libc.string cimport memset
 
 from patchsolve._core cimport (
     CState, Tables, u128, move_t, CoreState,
-    get_tables, to_move, is_over, gen_moves, apply_move, score, is_legal,
+    get_tables, to_move, is_over, gen_moves, apply_move, is_legal,
     move_mask_of, move_patch_of, fits, buy_code, monotonic_now,
     margin, completes_bonus, affordable_ahead,
     ps_ctz128,
@@ -111,7 +111,7 @@ cdef enum:
     FLAG_EXACT = 3
     FLAG_BOUND = 3       # the flag byte's bound bits; the six above are the entry's generation
     GEN_MASK = 63
-    BUSY_SLOTS = 1 << 14 # the threads' table of moves being searched (ABDADA), a power of two
+    BUSY_SLOTS = 1 << 14  # the threads' table of moves being searched (ABDADA), a power of two
     DEFER_DEPTH = 3      # moves are deferred only at nodes with at least this depth left
     MAX_DEFER = 32       # moves deferred at one node at most (the rest are searched in turn)
 
@@ -884,7 +884,7 @@ cdef class Searcher:
         caller refuses a node limit with them (``alphabeta.py``)."""
         cdef CState s = root.s
         cdef uint64_t key = full_key(Z, &s)
-        cdef int d, v, last, k, n_help = workers - 1 if workers > 1 else 0
+        cdef int d, v, last, n_help = workers - 1 if workers > 1 else 0
         cdef list done = [], lines, pv
         cdef tuple entry
         cdef Helper* hs = NULL

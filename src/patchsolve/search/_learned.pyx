@@ -194,7 +194,7 @@ cdef void side_features(const CState* s, int x, double* f, double* pat) noexcept
     """The per-side terms of player ``x`` (SIDE_FEATURES order), and the
     quilt patterns' two sums in ``pat`` (zero for a player at the end of
     the time board: the quilt's shape can no longer matter)."""
-    cdef int t = s.time[x], o = 1 - x, left = LAST_SPACE - t, k, pid, gain, best = 0, nfit = 0
+    cdef int t = s.time[x], left = LAST_SPACE - t, k, pid, gain, best = 0, nfit = 0
     cdef int b7
     cdef Geometry g
     cdef u128 q = s.quilt[x]

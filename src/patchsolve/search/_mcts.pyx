@@ -182,12 +182,12 @@ cdef move_t sample_placement(const CState* s, int pid, int samples, int hole_pen
     cdef u128 valid[8]
     cdef int ogs[8]
     cdef int counts[8]
-    cdef int p = to_move(s), og, nv = 0, total = 0, i, j, r, c, best_c = -1
+    cdef int p = to_move(s), og, nv = 0, total = 0, i, _j, r, c, best_c = -1
     cdef u128 empty = T.full & ~s.quilt[p], v
     cdef move_t m, best = -1
     if pid < 0:
         total = popcount128(empty)
-        for j in range(samples):
+        for _j in range(samples):
             if total == 0:
                 break
             m = ps_select128(empty, <int>rng_below(rng, total)) + 1
@@ -205,7 +205,7 @@ cdef move_t sample_placement(const CState* s, int pid, int samples, int hole_pen
             nv += 1
     if total == 0:
         return -1
-    for j in range(samples):
+    for _j in range(samples):
         r = <int>rng_below(rng, total)
         for i in range(nv):
             if r < counts[i]:

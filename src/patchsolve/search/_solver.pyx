@@ -102,8 +102,9 @@ tests) stays on one thread.
 
 Move ordering: the TT move first, then the ply's killer (the last move that
 cut off at that ply; with no TT move it is searched before the moves are
-generated, so a cut-off by it saves generating and ordering them), then by ``buy_gain`` (squares, cost, time and income of
-a buy), by how well a placement hugs the quilt, and by the history of
+generated, so a cut-off by it saves generating and ordering them), then by
+``buy_gain`` (squares, cost, time and income of a buy), by how well a
+placement hugs the quilt, and by the history of
 cut-offs (log2 of a move code's cut-offs so far). Killer and history saved
 a fifth of the nodes to exact values on the reach set's first buckets
 (benchmarks/results/solve_reach.md).
@@ -124,7 +125,7 @@ from patchsolve._core cimport (
 )
 # The evaluation is the driver's first guess only; the placement scores order moves.
 from patchsolve.search._eval cimport evaluate
-from patchsolve.search._quilt cimport neighbours, isolated, placement_badness
+from patchsolve.search._quilt cimport neighbours, placement_badness
 from patchsolve.search._search cimport INF, MAX_PLY, CHECK_EVERY, limit_hit
 from patchsolve.search._zobrist cimport ZTables, get_zobrist, full_key, child_key
 from patchsolve.search._order cimport (
