@@ -10,5 +10,6 @@ for pair in "greedy level:1" "level:1 level:2" "level:2 level:3" "level:3 level:
   set -- $pair
   name=$(echo "$1_vs_$2" | tr ':,=' '___')
   python3 -m patchsolve.cli tournament $1 $2 --one-pairing --pairs 50 --seed 1 --workers 2 -q --games $name.games.csv --markdown $name.md > $name.out 2>&1
+  xz -9 -f $name.games.csv   # kept compressed (levels_ladder_table.py reads .xz)
   echo "$pair done $(date -u +%T)" >> progress.txt
 done

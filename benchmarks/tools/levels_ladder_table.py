@@ -4,7 +4,7 @@ level's Elo against level 10, chained rung by rung, with 95% intervals.
     python benchmarks/tools/levels_ladder_table.py benchmarks/results/levels_ladder
 
 Reads the ``*.games.csv`` that ``benchmarks/experiments/levels_ladder.sh``
-writes (A against B, sides swapped). A rung's Elo is from A's score; its
+writes (A against B, sides swapped), plain or xz-compressed as kept. A rung's Elo is from A's score; its
 standard error by the delta method, sqrt(p(1-p)/n) * 400 / (ln 10 p(1-p)).
 Chained, the differences add and their variances add (the rungs are
 independent matches). A rung won or lost in every game has no finite
@@ -15,6 +15,8 @@ says so.
 from __future__ import annotations
 
 import csv
+import io
+import lzma
 import math
 import sys
 from pathlib import Path
@@ -23,7 +25,7 @@ RUNGS = ["greedy", *[f"level:{k}" for k in range(1, 10)], "level:10"]
 
 
 def rung_file(folder: Path, a: str, b: str) -> Path:
-    hits = sorted(folder.glob(f"{a}_vs_{b}*.games.csv".replace(":", "_")))
+    hits = sorted(folder.glob(f"{a}_vs_{b}*.games.csv*".replace(":", "_")))
     if not hits:
         raise SystemExit(f"no games of {a} against {b} in {folder}")
     return hits[0]
@@ -32,7 +34,8 @@ def rung_file(folder: Path, a: str, b: str) -> Path:
 def score(path: Path, a: str) -> tuple[float, int]:
     """A's points (wins) and the games, from the per-game rows."""
     wins, n = 0, 0
-    for row in csv.DictReader(path.open()):
+    text = lzma.decompress(path.read_bytes()).decode() if path.suffix == ".xz" else path.read_text()
+    for row in csv.DictReader(io.StringIO(text)):
         first_is_a = row["first"].split(",")[0] == a
         a_won = (row["winner"] == "0") == first_is_a
         wins += a_won
