@@ -155,7 +155,8 @@ def test_bad_moves_and_finished_games_are_clear_errors():
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), pick=st.integers(0, 10_000), plies=st.integers(0, 30))
-@example(seed=9444, pick=1409, plies=0)  # the move played is a mirror image of a ranked row: still its own row
+# the move played is a mirror image of a ranked row: still its own row
+@example(seed=9444, pick=1409, plies=0)
 def test_property_a_measure_never_charges_a_move_valued_as_the_best(seed, pick, plies):
     game = bench.noisy_greedy_game(seed, mixed_editions=True)
     pos = game[min(plies, len(game) - 2)]
