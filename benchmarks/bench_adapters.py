@@ -13,8 +13,8 @@ import time
 import numpy as np
 
 import patchsolve as ps
-from patchsolve import actions
-from patchsolve.observation import observation
+from patchsolve.interop import actions
+from patchsolve.interop.observation import observation
 
 
 def timed(label, games, run):
@@ -47,7 +47,7 @@ def actions_game(k):
 def openspiel_game(k):
     import pyspiel
 
-    import patchsolve.openspiel  # noqa: F401
+    import patchsolve.interop.openspiel  # noqa: F401
 
     rng = np.random.default_rng(k)
     state, n = pyspiel.load_game("patchwork", {"seed": k}).new_initial_state(), 0
@@ -59,7 +59,7 @@ def openspiel_game(k):
 
 
 def pettingzoo_game(k):
-    from patchsolve.env import env
+    from patchsolve.interop.env import env
 
     rng = np.random.default_rng(k)
     e, n = env(), 0
@@ -75,7 +75,7 @@ def pettingzoo_game(k):
 
 
 def gym_game(k):
-    from patchsolve.gym import SingleAgentEnv
+    from patchsolve.interop.gym import SingleAgentEnv
 
     rng = np.random.default_rng(k)
     e = SingleAgentEnv(opponent="greedy", seat=k % 2)

@@ -4,10 +4,10 @@
 
 Each circle (seeds --seed, --seed+1, ...) is played twice with the sides
 swapped. The MCTSBot is OpenSpiel's own (open_spiel.python.algorithms.mcts);
-its leaf evaluation is patchsolve.openspiel.CorePlayoutEvaluator (random
+its leaf evaluation is patchsolve.interop.openspiel.CorePlayoutEvaluator (random
 playouts run in the Cython core), or OpenSpiel's RandomRolloutEvaluator with
 --openspiel-rollouts. The alpha-beta plays as a pyspiel.Bot
-(patchsolve.openspiel.PatchsolveBot) with a node budget (deterministic) or
+(patchsolve.interop.openspiel.PatchsolveBot) with a node budget (deterministic) or
 --ab-time seconds a move. Needs the [openspiel] extra.
 """
 
@@ -18,7 +18,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import mcts
 
-import patchsolve.openspiel as pso
+import patchsolve.interop.openspiel as pso
 
 
 def play(game, bots, clock):

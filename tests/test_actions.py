@@ -1,5 +1,5 @@
-"""The adapters' action numbering and numeric observation (patchsolve.actions,
-patchsolve.observation), on random games."""
+"""The adapters' action numbering and numeric observation (patchsolve.interop.actions,
+patchsolve.interop.observation), on random games."""
 
 import random
 
@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 import patchsolve as ps
-from patchsolve import actions as A
-from patchsolve.observation import (
+from patchsolve.interop import actions as A
+from patchsolve.interop.observation import (
     OBSERVATION_HIGH,
     OBSERVATION_LAYOUT,
     OBSERVATION_LOW,

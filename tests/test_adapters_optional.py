@@ -16,7 +16,7 @@ def run(code: str) -> str:
 
 def test_missing_package_names_the_extra():
     out = run("""
-for module in ("patchsolve.openspiel", "patchsolve.env", "patchsolve.gym"):
+for module in ("patchsolve.interop.openspiel", "patchsolve.interop.env", "patchsolve.interop.gym"):
     try:
         __import__(module)
     except ImportError as e:
@@ -31,7 +31,7 @@ for module in ("patchsolve.openspiel", "patchsolve.env", "patchsolve.gym"):
 def test_core_adapters_need_no_optional_package():
     out = run("""
 import patchsolve as ps
-from patchsolve import actions, observation, episode
+from patchsolve.interop import actions, episode, observation
 e = episode.Episode()
 e.reset(seed=1)
 print(actions.NUM_ACTIONS, observation.observation(e.position, 0).shape[0], e.render("ansi").count("player"))

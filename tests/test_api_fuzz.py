@@ -28,8 +28,9 @@ from pathlib import Path
 import pytest
 
 import patchsolve as ps
-from patchsolve import actions, board, coverage, observation, render
+from patchsolve import board, coverage, render
 from patchsolve.errors import PatchsolveError
+from patchsolve.interop import actions, observation
 
 CALLS = 10_000
 SEED = 20261206

@@ -49,7 +49,7 @@ DOCTESTED = [
     "patchsolve.position",
     "patchsolve.game",
     "patchsolve.patches",
-    "patchsolve.actions",
+    "patchsolve.interop.actions",
     "patchsolve.search.limits",
     "patchsolve.search.result",
 ]

@@ -1,4 +1,4 @@
-"""The PettingZoo AEC environment (patchsolve.env); runs where pettingzoo is installed."""
+"""The PettingZoo AEC environment (patchsolve.interop.env); runs where pettingzoo is installed."""
 
 import numpy as np
 import pytest
@@ -8,8 +8,8 @@ pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
 
 import patchsolve as ps  # noqa: E402
-from patchsolve import actions as A  # noqa: E402
-from patchsolve.env import AGENTS, env, raw_env  # noqa: E402
+from patchsolve.interop import actions as A  # noqa: E402
+from patchsolve.interop.env import AGENTS, env, raw_env  # noqa: E402
 
 
 # the api_test's advice for non-dict observations; PettingZoo's classic games get it too

@@ -1,4 +1,4 @@
-"""The single-agent Gymnasium environment (patchsolve.gym); runs where gymnasium is installed."""
+"""The single-agent Gymnasium environment (patchsolve.interop.gym); runs where gymnasium is installed."""
 
 import numpy as np
 import pytest
@@ -8,9 +8,9 @@ pytest.importorskip("gymnasium")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 import patchsolve as ps  # noqa: E402
-from patchsolve import actions as A  # noqa: E402
-from patchsolve.gym import SingleAgentEnv  # noqa: E402
-from patchsolve.observation import observation  # noqa: E402
+from patchsolve.interop import actions as A  # noqa: E402
+from patchsolve.interop.gym import SingleAgentEnv  # noqa: E402
+from patchsolve.interop.observation import observation  # noqa: E402
 
 OPPONENT = "alphabeta:nodes=2000"
 
@@ -23,7 +23,7 @@ def test_gymnasium_env_checker(seat):
 def test_registered_env_and_render_modes():
     import gymnasium
 
-    from patchsolve.gym import ENV_ID
+    from patchsolve.interop.gym import ENV_ID
 
     pytest.importorskip("cairosvg")
     for mode in ("ansi", "rgb_array"):

@@ -1,4 +1,4 @@
-"""The OpenSpiel game (patchsolve.openspiel); runs where open_spiel is installed."""
+"""The OpenSpiel game (patchsolve.interop.openspiel); runs where open_spiel is installed."""
 
 import random
 
@@ -8,9 +8,9 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 import patchsolve as ps  # noqa: E402
-import patchsolve.openspiel as pso  # noqa: E402
-from patchsolve import actions as A  # noqa: E402
-from patchsolve.observation import observation  # noqa: E402
+import patchsolve.interop.openspiel as pso  # noqa: E402
+from patchsolve.interop import actions as A  # noqa: E402
+from patchsolve.interop.observation import observation  # noqa: E402
 from patchsolve.position import random_circle  # noqa: E402
 
 

@@ -35,9 +35,9 @@ GYM_ENV_ID = "patchsolve/Patchwork-v0"  # gymnasium.make(GYM_ENV_ID) after impor
 
 
 def _register_gym(gymnasium) -> None:
-    # by name: patchsolve.gym (and the environment's dependencies) load at make(), not here
+    # by name: patchsolve.interop.gym (and the environment's dependencies) load at make(), not here
     if GYM_ENV_ID not in gymnasium.registry:
-        gymnasium.register(GYM_ENV_ID, entry_point="patchsolve.gym:SingleAgentEnv")
+        gymnasium.register(GYM_ENV_ID, entry_point="patchsolve.interop.gym:SingleAgentEnv")
 
 
 class _RegisterWhenGymnasiumLoads:

@@ -4,7 +4,7 @@ Importing this module registers the game with ``pyspiel`` (the optional
 ``open_spiel`` package: ``pip install 'patchsolve[openspiel]'``)::
 
     import pyspiel
-    import patchsolve.openspiel
+    import patchsolve.interop.openspiel
 
     game = pyspiel.load_game("patchwork")                        # Position.start(seed=0)
     game = pyspiel.load_game("patchwork", {"seed": 7, "edition": "original", "first_player": 1})
@@ -23,8 +23,8 @@ has no draw, so win/loss is what the game itself rewards; the final score
 margin is zero-sum too but would value a tie-break win at 0, so it is left to
 ``state.position.scores()``.
 
-Actions are the numbers of :mod:`patchsolve.actions`; the observation
-tensor is :func:`patchsolve.observation.observation` (its dict views are the
+Actions are the numbers of :mod:`patchsolve.interop.actions`; the observation
+tensor is :func:`patchsolve.interop.observation.observation` (its dict views are the
 layout's named parts); ``observation_string`` and ``str(state)`` are the
 position notation. States serialize as their action history (OpenSpiel's
 default), so ``pyspiel.deserialize_game_and_state`` replays them.
@@ -38,12 +38,12 @@ try:
     import pyspiel
 except ImportError as e:  # still an ImportError, with the way out
     raise ImportError(
-        f"patchsolve.openspiel needs open_spiel: pip install 'patchsolve[openspiel]' ({e})"
+        f"patchsolve.interop.openspiel needs open_spiel: pip install 'patchsolve[openspiel]' ({e})"
     ) from e
 
-from patchsolve import actions
 from patchsolve.errors import InvalidPositionError, PatchsolveError
-from patchsolve.observation import OBSERVATION_LAYOUT, OBSERVATION_SIZE, observation
+from patchsolve.interop import actions
+from patchsolve.interop.observation import OBSERVATION_LAYOUT, OBSERVATION_SIZE, observation
 from patchsolve.patches import EDITIONS, LAST_SPACE, PATCHES
 from patchsolve.position import DEFAULT_SEED, Position
 
@@ -117,7 +117,7 @@ class PatchworkGame(pyspiel.Game):
         return PatchworkState(self, self.start)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
-        """The observer of :mod:`patchsolve.observation` (for the default or a
+        """The observer of :mod:`patchsolve.interop.observation` (for the default or a
         public-information observation type), else OpenSpiel's generic one."""
         if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
             return PositionObserver(params)
@@ -166,7 +166,7 @@ class PatchworkState(pyspiel.State):
 
 
 class PositionObserver:
-    """The observation tensor of :mod:`patchsolve.observation`, with one
+    """The observation tensor of :mod:`patchsolve.interop.observation`, with one
     dict view per named part of its layout (the quilts as 2 x 9 x 9)."""
 
     def __init__(self, params):

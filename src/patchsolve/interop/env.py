@@ -2,7 +2,7 @@
 
 Example::
 
-    from patchsolve.env import env
+    from patchsolve.interop.env import env
     e = env(render_mode="ansi")          # wrapped like PettingZoo's classic games
     e.reset(seed=1)
     for agent in e.agent_iter():
@@ -17,15 +17,15 @@ Agents ``"player_0"`` and ``"player_1"``; ``agent_selection`` is the core's
 player to move, so one agent may act several times in a row (Patchwork turns
 do not alternate: the token further behind moves, and a leather patch is
 placed by who took it). Actions are the numbers of
-:mod:`patchsolve.actions`; an observation is a dict with ``"observation"``
-(:mod:`patchsolve.observation`, seen by that agent) and ``"action_mask"``
+:mod:`patchsolve.interop.actions`; an observation is a dict with ``"observation"``
+(:mod:`patchsolve.interop.observation`, seen by that agent) and ``"action_mask"``
 (int8, the legal actions of the agent to move, zeros for the other). Rewards
 come at the end (``reward="win"``: +1/-1; ``"margin"``: score difference),
 and the final ``infos`` hold the core's ``scores`` and ``winner``.
 ``render_mode``: ``"ansi"`` returns text (``"human"`` prints it),
 ``"rgb_array"`` the game's SVG picture (``Game.to_svg``) rendered by
 cairosvg. The start of an episode is described in
-:mod:`patchsolve.episode` (``reset(seed=..., options={"position": p})``).
+:mod:`patchsolve.interop.episode` (``reset(seed=..., options={"position": p})``).
 
 ``raw_env`` raises IllegalMoveError on an illegal action; ``env()`` adds
 PettingZoo's wrappers, which end the game with -1 for the offender instead.
@@ -39,11 +39,13 @@ try:
     from pettingzoo import AECEnv
     from pettingzoo.utils import wrappers
 except ImportError as e:  # still an ImportError, with the way out
-    raise ImportError(f"patchsolve.env needs pettingzoo: pip install 'patchsolve[pettingzoo]' ({e})") from e
+    raise ImportError(
+        f"patchsolve.interop.env needs pettingzoo: pip install 'patchsolve[pettingzoo]' ({e})"
+    ) from e
 
-from patchsolve import actions
-from patchsolve.episode import RENDER_MODES, Episode, check_choice
-from patchsolve.gym import SingleAgentEnv, observation_space  # noqa: F401  (SingleAgentEnv re-exported)
+from patchsolve.interop import actions
+from patchsolve.interop.episode import RENDER_MODES, Episode, check_choice
+from patchsolve.interop.gym import SingleAgentEnv, observation_space  # noqa: F401  (SingleAgentEnv re-exported)
 
 AGENTS = ("player_0", "player_1")
 
@@ -92,7 +94,7 @@ class raw_env(AECEnv, EzPickle):
         return self.observation_spaces[agent]
 
     def action_space(self, agent):
-        """The action space of ``agent``: the numbers of :mod:`patchsolve.actions`."""
+        """The action space of ``agent``: the numbers of :mod:`patchsolve.interop.actions`."""
         return self.action_spaces[agent]
 
     @property

@@ -1,7 +1,7 @@
 """A single-agent Gymnasium environment: one seat of Patchwork against a
 patchsolve opponent (needs ``gymnasium``, in the ``[pettingzoo]`` extra).
 
-    from patchsolve.gym import SingleAgentEnv
+    from patchsolve.interop.gym import SingleAgentEnv
     e = SingleAgentEnv(opponent="alphabeta:nodes=5000", seat=0)
     e = gymnasium.make("patchsolve/Patchwork-v0", opponent="greedy")   # the same, registered
     obs, info = e.reset(seed=1)
@@ -14,9 +14,9 @@ patchsolve opponent (needs ``gymnasium``, in the ``[pettingzoo]`` extra).
 reproducible; a time budget does not. ``seat`` is the agent's player (0 or 1,
 or ``None``: alternate, starting with 0 after each seeded reset).
 
-Observation: the dict of ``patchsolve.env`` (``"observation"`` float32
+Observation: the dict of ``patchsolve.interop.env`` (``"observation"`` float32
 vector, ``"action_mask"`` int8 over the action numbers of
-:mod:`patchsolve.actions`); ``info["action_mask"]`` holds the same mask. The
+:mod:`patchsolve.interop.actions`); ``info["action_mask"]`` holds the same mask. The
 opponent's moves are played inside ``step`` and ``reset`` until the agent is
 to move again (turns do not alternate) or the game ends. The reward is 0
 until the end, then as ``reward`` says (``"win"``: +1/-1, ``"margin"``: the
@@ -34,12 +34,14 @@ try:
     import gymnasium
     from gymnasium import spaces
 except ImportError as e:  # still an ImportError, with the way out
-    raise ImportError(f"patchsolve.gym needs gymnasium: pip install 'patchsolve[pettingzoo]' ({e})") from e
+    raise ImportError(
+        f"patchsolve.interop.gym needs gymnasium: pip install 'patchsolve[pettingzoo]' ({e})"
+    ) from e
 
-from patchsolve import actions
-from patchsolve.episode import RENDER_MODES, Episode, check_choice
 from patchsolve.errors import PatchsolveError
-from patchsolve.observation import OBSERVATION_HIGH, OBSERVATION_LOW
+from patchsolve.interop import actions
+from patchsolve.interop.episode import RENDER_MODES, Episode, check_choice
+from patchsolve.interop.observation import OBSERVATION_HIGH, OBSERVATION_LOW
 
 ILLEGAL = ("lose", "raise")
 

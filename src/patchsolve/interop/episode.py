@@ -1,4 +1,4 @@
-"""One game as the environments (``patchsolve.env``, ``patchsolve.gym``) see
+"""One game as the environments (``patchsolve.interop.env``, ``patchsolve.interop.gym``) see
 it: the start drawn at reset, action numbers in, observations, rewards and
 pictures out. No third-party dependency beyond numpy (the RGB picture needs
 ``cairosvg``, in the ``[pettingzoo]`` extra).
@@ -19,10 +19,10 @@ import io
 
 import numpy as np
 
-from patchsolve import actions
 from patchsolve.errors import PatchsolveError
 from patchsolve.game import Game
-from patchsolve.observation import observation
+from patchsolve.interop import actions
+from patchsolve.interop.observation import observation
 from patchsolve.position import Position, random_circle
 
 REWARDS = ("win", "margin")
