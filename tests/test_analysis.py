@@ -1,4 +1,4 @@
-"""patchsolve.analysis (the game review), its graph and ``analyze --svg``."""
+"""patchsolve.review.analysis (the game review), its graph and ``analyze --svg``."""
 
 import xml.dom.minidom
 from pathlib import Path
@@ -8,9 +8,9 @@ from click.testing import CliRunner
 
 import patchsolve as ps
 from patchsolve import Game
-from patchsolve.analysis import analyze_game
 from patchsolve.cli import cli
-from patchsolve.review_svg import CLASS_FILL, review_svg
+from patchsolve.review.analysis import analyze_game
+from patchsolve.review.svg import CLASS_FILL, review_svg
 from patchsolve.search import SearchResult
 from patchsolve.search.result import phase_of, win_probability_of
 
@@ -201,13 +201,13 @@ def test_cli_analyze_refuses_an_unwritable_svg_before_searching(tmp_path):
     ],
 )
 def test_the_class_of_a_move_follows_the_documented_thresholds(loss, win_loss, win_before, expected):
-    from patchsolve.analysis import classify
+    from patchsolve.review.analysis import classify
 
     assert classify(loss, win_loss, win_before) == expected
 
 
 def test_move_accuracy_is_lichess_formula():
-    from patchsolve.analysis import game_accuracy, move_accuracy
+    from patchsolve.review.analysis import game_accuracy, move_accuracy
 
     assert move_accuracy(0.0) == pytest.approx(100.0, abs=1e-3)
     assert move_accuracy(0.2) == pytest.approx(103.1668 * 2.718281828 ** (-0.04354 * 20) - 3.1669)
@@ -248,7 +248,7 @@ def test_classes_summary_and_accuracy_on_a_game_with_known_values():
         judged = [m for m in review.moves if m.player == pl and not m.forced]
         assert sum(summary[pl]["classes"].values()) == summary[pl]["moves"]
         assert summary[pl]["forced"] == sum(1 for m in review.moves if m.player == pl and m.forced)
-        from patchsolve.analysis import game_accuracy
+        from patchsolve.review.analysis import game_accuracy
 
         assert summary[pl]["accuracy"] == round(game_accuracy([m.accuracy for m in judged]), 1)
         # one story: the biggest mistakes are flagged moves, never best or good
@@ -296,7 +296,7 @@ def test_the_graph_carries_each_players_accuracy_and_classes():
 
 
 def test_many_games_from_a_folder_and_a_multi_game_file(tmp_path):
-    from patchsolve.analysis import CSV_FIELDS, games_from, review_games
+    from patchsolve.review.analysis import CSV_FIELDS, games_from, review_games
 
     a, b = short_game(40), short_game(44)
     folder = tmp_path / "games"
@@ -325,7 +325,7 @@ def test_many_games_from_a_folder_and_a_multi_game_file(tmp_path):
 
 
 def test_a_bad_record_among_many_is_refused_before_any_search(tmp_path):
-    from patchsolve.analysis import review_games
+    from patchsolve.review.analysis import review_games
 
     with pytest.raises(ps.PatchsolveError, match="bad.txt"):
         list(

@@ -28,9 +28,10 @@ from pathlib import Path
 import pytest
 
 import patchsolve as ps
-from patchsolve import board, coverage, render
+from patchsolve import board, render
 from patchsolve.errors import PatchsolveError
 from patchsolve.interop import actions, observation
+from patchsolve.review import coverage
 
 CALLS = 10_000
 SEED = 20261206

@@ -1,11 +1,11 @@
-"""The map of the quilts' future (patchsolve.coverage)."""
+"""The map of the quilts' future (patchsolve.review.coverage)."""
 
 from pathlib import Path
 
 import pytest
 
 import patchsolve as ps
-from patchsolve.coverage import coverage_map
+from patchsolve.review.coverage import coverage_map
 
 GOLDEN = Path(__file__).parent / "data" / "golden_game.txt"
 

@@ -1,10 +1,10 @@
-"""Why a move is worse (patchsolve.explanation): terms measured at the ends of
+"""Why a move is worse (patchsolve.review.explanation): terms measured at the ends of
 the two lines, never guessed."""
 
 import pytest
 
 import patchsolve as ps
-from patchsolve.explanation import _holes, explain
+from patchsolve.review.explanation import _holes, explain
 
 # Player 0 to move; 1:0@a6 leaves a hole no patch left in the circle can fill.
 HOLE = "revised 1,27,18,28,3,23,26,19,12,10,13,17,9,14,29,0,4 70040281fddffffffff/406bfeffffffc 2/10 6/9 28/32 - 38,44,50 - - -"  # noqa: E501

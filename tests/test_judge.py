@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 import patchsolve as ps
 from patchsolve import bench
 from patchsolve.errors import IllegalMoveError, LimitError
-from patchsolve.explanation import explain
 from patchsolve.review import Budget, measure
+from patchsolve.review.explanation import explain
 from patchsolve.search import _alphabeta as ab
 
 
@@ -170,7 +170,7 @@ def test_property_a_measure_never_charges_a_move_valued_as_the_best(seed, pick, 
 
 
 def test_a_loss_worth_classing_is_measured_again_deeper():
-    from patchsolve import analysis
+    from patchsolve.review import analysis
     from patchsolve.review.judge import RECHECK_AT
 
     assert RECHECK_AT == analysis.MIN_POINTS[0] <= analysis.POINT_THRESHOLDS[0]

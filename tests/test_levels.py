@@ -1,4 +1,4 @@
-"""Opponents at a level (patchsolve.levels): deterministic for a seed,
+"""Opponents at a level (patchsolve.review.levels): deterministic for a seed,
 weaker level by level, never a move outside their own ranked rows."""
 
 import json
@@ -10,8 +10,8 @@ from click.testing import CliRunner
 import patchsolve as ps
 from patchsolve.bench import noisy_greedy_game
 from patchsolve.cli import cli
-from patchsolve.levels import LEVELS, level_move
 from patchsolve.players import make_player
+from patchsolve.review.levels import LEVELS, level_move
 from patchsolve.search.result import choice_of
 
 

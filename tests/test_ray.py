@@ -302,7 +302,7 @@ def test_many_games_reviewed_on_ray_give_the_local_rows(ray_session):
     from pathlib import Path
 
     from patchsolve import Game
-    from patchsolve.analysis import review_games
+    from patchsolve.review.analysis import review_games
 
     golden = Game.read(Path(__file__).parent / "data" / "golden_game.txt")
     records = [(f"tail{k}", Game(golden.position(k), golden.moves[k:]).to_text()) for k in (30, 36, 40)]

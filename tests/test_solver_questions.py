@@ -534,9 +534,9 @@ def test_the_solver_first_hands_on_what_it_proved_when_the_value_stays_open():
 def test_a_review_names_a_proven_win_thrown_away():
     from click.testing import CliRunner
 
-    from patchsolve.analysis import analyze_game
     from patchsolve.cli import cli
     from patchsolve.game import Game
+    from patchsolve.review.analysis import analyze_game
 
     pos, win, loss = _win_and_loss_moves(ALL)[0]
     review = analyze_game(Game(pos, [loss]), nodes=50000)

@@ -682,7 +682,7 @@ def test_a_search_process_that_cannot_start_ends_the_job_with_an_error(monkeypat
 
 
 def test_a_search_at_a_level_plays_that_levels_move(base):
-    from patchsolve.levels import level_move
+    from patchsolve.review.levels import level_move
 
     game = Game.read(GOLDEN)
     ply = 12
@@ -723,7 +723,7 @@ def run_job(base, path, body):
 
 
 def test_practise_the_mistakes_of_a_review(base):
-    from patchsolve.analysis import analyze_game
+    from patchsolve.review.analysis import analyze_game
 
     review = analyze_game(Game.read(GOLDEN), depth=2)
     moves = [m.to_dict() for m in review.moves]

@@ -398,7 +398,7 @@ def test_review_then_practise_the_mistakes_on_the_board(browser, size):
 
 @pytest.mark.parametrize("size", SIZES)
 def test_play_a_game_against_a_level(browser, size):
-    from patchsolve.levels import level_move
+    from patchsolve.review.levels import level_move
 
     driver = open_page(browser, size)
     Select(by_id(driver, "level")).select_by_value("2")

@@ -49,8 +49,7 @@ sys.path.insert(0, str(HERE.parent))
 
 import patchsolve as ps  # noqa: E402
 from bench_exact import DATA, read_rows  # noqa: E402
-from patchsolve import analysis  # noqa: E402
-from patchsolve.review import Budget, measure  # noqa: E402
+from patchsolve.review import Budget, analysis, measure  # noqa: E402
 from patchsolve.search.result import phase_of  # noqa: E402
 
 FLAGGED = ("inaccuracy", "mistake", "blunder")

@@ -1,4 +1,4 @@
-"""Points lost per move by each level (patchsolve.levels) against exact
+"""Points lost per move by each level (patchsolve.review.levels) against exact
 values: positions 10 and 12 plies before the end of noisy greedy games
 (seeds 200..200+N), every move valued by the solver (all_moves); each level
 plays each position with seeds 0 and 1; level 10 with 160,000 nodes.
@@ -12,7 +12,7 @@ import time
 
 import patchsolve as ps
 from patchsolve.bench import noisy_greedy_game
-from patchsolve.levels import level_move
+from patchsolve.review.levels import level_move
 
 positions = []
 for g in range(200, 200 + int(sys.argv[1])):

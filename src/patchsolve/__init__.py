@@ -1,8 +1,6 @@
 """patchsolve: a fast engine for the board game Patchwork."""
 
 from patchsolve import errors
-from patchsolve.analysis import analyze_game
-from patchsolve.coverage import coverage_map
 from patchsolve.errors import (
     IllegalMoveError,
     InvalidPositionError,
@@ -11,10 +9,12 @@ from patchsolve.errors import (
     PatchsolveError,
     SearchInterrupted,
 )
-from patchsolve.explanation import explain
 from patchsolve.game import Game
 from patchsolve.patches import PATCHES, Patch
 from patchsolve.position import Move, Position
+from patchsolve.review.analysis import analyze_game
+from patchsolve.review.coverage import coverage_map
+from patchsolve.review.explanation import explain
 from patchsolve.search import (
     Limits,
     RootMove,

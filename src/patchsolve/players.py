@@ -11,7 +11,7 @@ Spec strings (used by ``patchsolve tournament`` and the benchmarks)::
     mcts:time=1,policy=heuristic MCTS; keys are passed to MCTSPlayer (tree kept between
                                  moves) or, with workers=N > 1, to patchsolve.search
     mcts:iterations=20000
-    level:3                      the opponent of level 1..10 (patchsolve.levels); level 10 takes
+    level:3                      the opponent of level 1..10 (patchsolve.review.levels); level 10 takes
                                  the full engine's limits, e.g. level:10,time=0.5
     ext[PYTHON]:SPEC             SPEC played by another installation of patchsolve (another
                                  version, in the virtual environment whose interpreter is
@@ -276,11 +276,11 @@ PLAYERS = ("random", "greedy", "alphabeta", "mcts", "level")
 
 
 class LevelPlayer(Player):
-    """The opponent of a level (:mod:`patchsolve.levels`): deterministic for
+    """The opponent of a level (:mod:`patchsolve.review.levels`): deterministic for
     a seed (its draws follow the seed and the position)."""
 
     def __init__(self, level: int, seed: int = 0, **limits):
-        from patchsolve.levels import MAX_LEVEL, check_level
+        from patchsolve.review.levels import MAX_LEVEL, check_level
 
         self.level = check_level(level)
         self.seed = seed
@@ -293,8 +293,8 @@ class LevelPlayer(Player):
         self.limits = limits
 
     def choose(self, position):
-        """The level's move (see :func:`patchsolve.levels.level_move`)."""
-        from patchsolve.levels import level_move
+        """The level's move (see :func:`patchsolve.review.levels.level_move`)."""
+        from patchsolve.review.levels import level_move
 
         return level_move(position, self.level, seed=self.seed % 2**64, **self.limits)[0]
 

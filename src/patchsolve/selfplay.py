@@ -168,7 +168,7 @@ def choose_with_result(player, position, endgame_solve: bool = True):
         r = player.search(position, endgame_solve=endgame_solve)
         return r.best_move, r
     if isinstance(player, LevelPlayer):
-        from patchsolve.levels import level_move
+        from patchsolve.review.levels import level_move
 
         return level_move(position, player.level, seed=player.seed % 2**64, **player.limits)
     if isinstance(player, MCTSPlayer):

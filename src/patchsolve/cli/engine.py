@@ -130,7 +130,7 @@ def check_level_alone(level, engine) -> None:
 
 
 def _level_move(pos: Position, level: int, engine, as_json) -> int:
-    from patchsolve.levels import level_move
+    from patchsolve.review.levels import level_move
 
     check_level_alone(level, engine)
     seed = engine.seed
@@ -278,7 +278,7 @@ def eval_cmd(position, position_file, engine, top, show_map, map_svg, as_json):
     rows = _root_table(pos, r, top)
     cmap = None
     if show_map or map_svg:
-        from patchsolve.coverage import coverage_map, coverage_svg
+        from patchsolve.review.coverage import coverage_map, coverage_svg
 
         cmap = coverage_map(pos, seed=limits.seed or 0)
         if map_svg:
@@ -332,7 +332,7 @@ def eval_cmd(position, position_file, engine, top, show_map, map_svg, as_json):
             + ")"
         )
     if show_map and cmap is not None:
-        from patchsolve.coverage import coverage_text
+        from patchsolve.review.coverage import coverage_text
 
         click.echo()
         click.echo(coverage_text(cmap))

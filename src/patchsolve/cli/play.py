@@ -156,7 +156,7 @@ def _play_loop(game, players, engine, level, limits, options, ponderers, show, s
         pos = game.end
         p = pos.to_move
         if players[p] == "engine" and level is not None and level < 10:
-            from patchsolve.levels import level_move
+            from patchsolve.review.levels import level_move
 
             move = level_move(pos, level, seed=(engine.seed or 0) + len(game))[0]
             show(f"{len(game) + 1}. player {p} (level {level}): {move}  ({describe_move(pos, move)})")

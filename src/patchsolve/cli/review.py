@@ -116,7 +116,7 @@ def analyze(record, budget, svg_file, csv_file, backend, processes, address, why
       patchsolve tournament greedy alphabeta:depth=1 --pairs 1 --records games --quiet
       patchsolve analyze games/ --nodes 50000 --processes 2 --csv reviews.csv
     """
-    from patchsolve.analysis import games_from
+    from patchsolve.review.analysis import games_from
 
     records = [("-", read_file(record))] if record == "-" else games_from(record)
     if len(records) > 1:
@@ -129,7 +129,7 @@ def analyze(record, budget, svg_file, csv_file, backend, processes, address, why
 def _explain_biggest(review, quiet: bool) -> dict:
     """``explain`` of each player's biggest mistakes (the review's budget:
     the same numbers): move number -> Explanation."""
-    from patchsolve.explanation import explain
+    from patchsolve.review.explanation import explain
 
     out = {}
     for s in review.summary():
@@ -141,7 +141,7 @@ def _explain_biggest(review, quiet: bool) -> dict:
 
 
 def _analyze_one(record, budget, quiet, svg_file, csv_file, as_json, why=False) -> int:
-    from patchsolve.analysis import CSV_FIELDS, analyze_game, summary_rows
+    from patchsolve.review.analysis import CSV_FIELDS, analyze_game, summary_rows
 
     name, text = record
     game = Game.from_text(text)
@@ -157,7 +157,7 @@ def _analyze_one(record, budget, quiet, svg_file, csv_file, as_json, why=False) 
 
     review = analyze_game(game, budget, progress=progress)
     if svg_file:
-        from patchsolve.review_svg import review_svg
+        from patchsolve.review.svg import review_svg
 
         write_text(svg_file, review_svg(review))
     if csv_file:
@@ -229,7 +229,7 @@ def _signed(v: float) -> str:
 
 def _analyze_many(records, budget, csv_file, backend, processes, address, quiet) -> int:
     """One CSV row per game and player, each game's rows written as it finishes."""
-    from patchsolve.analysis import CSV_FIELDS, review_games
+    from patchsolve.review.analysis import CSV_FIELDS, review_games
 
     if csv_file:
         check_writable(csv_file)
@@ -302,7 +302,7 @@ def explain(position, position_file, move, budget, top, as_json):
       patchsolve explain --move walk
       patchsolve explain --move 4:0@a1 --nodes 100000 --json
     """
-    from patchsolve.explanation import explain as explain_move
+    from patchsolve.review.explanation import explain as explain_move
 
     pos = load_position(position, position_file)
     if pos.is_over:
@@ -358,9 +358,9 @@ def quiz(record, player, threshold, budget, tolerance, quiet, as_json):
       printf 'walk\\nquit\\n' | patchsolve quiz game.txt --nodes 50000
     """
     from patchsolve import render
-    from patchsolve.analysis import analyze_game
     from patchsolve.position import Position
-    from patchsolve.quiz import exercises, grade
+    from patchsolve.review.analysis import analyze_game
+    from patchsolve.review.quiz import exercises, grade
 
     game = Game.from_text(read_file(record))
     if len(game) == 0:

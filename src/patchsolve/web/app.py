@@ -178,10 +178,10 @@ def _position_of(data: dict):
 
 
 async def api_map(request: Request):
-    """The chance each square ends covered (patchsolve.coverage): its grids and heat map."""
+    """The chance each square ends covered (patchsolve.review.coverage): its grids and heat map."""
     from starlette.concurrency import run_in_threadpool
 
-    from patchsolve.coverage import coverage_map, coverage_svg
+    from patchsolve.review.coverage import coverage_map, coverage_svg
 
     data = await read_json(request)
     pos = _position_of(data)
@@ -193,7 +193,7 @@ async def api_explain(request: Request):
     """Why a move is worse than the best (patchsolve.explain), at a small depth."""
     from starlette.concurrency import run_in_threadpool
 
-    from patchsolve.explanation import explain
+    from patchsolve.review.explanation import explain
 
     data = await read_json(request)
     pos = _position_of(data)
@@ -207,9 +207,9 @@ async def api_explain(request: Request):
 
 async def api_quiz(request: Request):
     """Start a job making the exercises of the review's judged moves
-    (patchsolve.quiz: each measured with ranked rows at QUIZ_NODES); its id. The
+    (patchsolve.review.quiz: each measured with ranked rows at QUIZ_NODES); its id. The
     moves are checked here first, so a bad one is a 422 at once."""
-    from patchsolve.quiz import exercises_of_moves
+    from patchsolve.review.quiz import exercises_of_moves
 
     data = await read_json(request)
     moves = data.get("moves")
@@ -236,8 +236,8 @@ def exercise_of(data) -> dict:
     against the server's limits (400 naming the field): above all its
     ``budget``, which sets the search behind the grade: the one this
     server's exercises are made at (QUIZ_NODES), never the client's."""
-    from patchsolve.quiz import Exercise
     from patchsolve.review.judge import Budget
+    from patchsolve.review.quiz import Exercise
 
     e = data.get("exercise")
     if not isinstance(e, dict) or set(e) != set(Exercise.__dataclass_fields__):
@@ -273,10 +273,10 @@ def exercise_of(data) -> dict:
 
 async def api_quiz_grade(request: Request):
     """Start a job grading an answer to an exercise on the exercise's
-    footing (patchsolve.quiz.grade); its id. The exercise and the move are
+    footing (patchsolve.review.quiz.grade); its id. The exercise and the move are
     checked here (400/422 at once), the search runs as a capped job."""
     from patchsolve.position import Position
-    from patchsolve.quiz import exercise_of_dict
+    from patchsolve.review.quiz import exercise_of_dict
 
     data = await read_json(request)
     exercise = exercise_of_dict(exercise_of(data))
@@ -341,7 +341,7 @@ async def api_search(request: Request):
         # a depth only when asked: it means one thread (a reproducible answer), the time alone every core
         "depth": number(data, "depth", MAX_DEPTH, 1, MAX_DEPTH, int) if "depth" in data else None,
         "top": number(data, "top", 1, 1, MAX_TOP, int),
-        # an opponent's level (patchsolve.levels): 10 is the engine itself; the draw follows the ply
+        # an opponent's level (patchsolve.review.levels): 10 is the engine itself; the draw follows the ply
         "level": number(data, "level", 10, 1, 10, int),
         "level_seed": ply,
     }

@@ -59,7 +59,7 @@ def _search_job(payload, report) -> dict:
 
     pos = Position.from_text(payload["position"])
     if payload.get("level", 10) < 10:
-        from patchsolve.levels import level_move
+        from patchsolve.review.levels import level_move
 
         move, r = level_move(pos, payload["level"], seed=payload.get("level_seed", 0))
         return {**result_dict(r), "best_move": str(move), "level": payload["level"]}
@@ -120,10 +120,10 @@ def _alphabeta_by_depth(pos, budget, max_depth, top, report) -> dict:
 
 
 def _analyze_job(payload, report) -> dict:
-    from patchsolve.analysis import analyze_game
     from patchsolve.game import Game
+    from patchsolve.review.analysis import analyze_game
     from patchsolve.review.judge import Budget
-    from patchsolve.review_svg import review_svg
+    from patchsolve.review.svg import review_svg
 
     game = Game.from_text(payload["record"])
     partial: dict = {}
@@ -140,8 +140,8 @@ def _analyze_job(payload, report) -> dict:
 
 
 def _quiz_job(payload, report) -> dict:
-    """The exercises of a review's moves (patchsolve.quiz), one thread."""
-    from patchsolve.quiz import exercises_of_moves
+    """The exercises of a review's moves (patchsolve.review.quiz), one thread."""
+    from patchsolve.review.quiz import exercises_of_moves
 
     found = exercises_of_moves(
         payload["moves"],
@@ -154,8 +154,8 @@ def _quiz_job(payload, report) -> dict:
 
 
 def _grade_job(payload, report) -> dict:
-    """An answer to an exercise, valued on its footing (patchsolve.quiz.grade)."""
-    from patchsolve.quiz import exercise_of_dict, grade
+    """An answer to an exercise, valued on its footing (patchsolve.review.quiz.grade)."""
+    from patchsolve.review.quiz import exercise_of_dict, grade
 
     g = grade(exercise_of_dict(payload["exercise"]), payload["move"])
     return {"move": g.move, "value": g.value, "loss": g.loss, "correct": g.correct, "bound": g.bound}

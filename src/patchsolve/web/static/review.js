@@ -1,4 +1,4 @@
-// The review of the main line (patchsolve.analysis through /api/analyze):
+// The review of the main line (patchsolve.review.analysis through /api/analyze):
 // class marks on the moves it judged, a graph under the board with a dot per
 // judged move coloured by its class (click to go there), each player's
 // summary, the judged moves with "why?" (which goes to the position it

@@ -95,7 +95,7 @@ def exercises(
     budget=None,
     **limits,
 ) -> list[Exercise]:
-    """The exercises of a :class:`~patchsolve.analysis.GameReview`: the moves
+    """The exercises of a :class:`~patchsolve.review.analysis.GameReview`: the moves
     of ``player`` (both when None) that lost more than ``threshold`` points,
     biggest loss first, each valued by a measure with ``rows`` ranked moves
     within ``budget`` (default: the review's)."""

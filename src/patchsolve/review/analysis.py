@@ -8,7 +8,7 @@ budget a position, one thread), so the same game and budget give the same
 review on every run and every machine. A move's loss is the best value
 minus the played move's value for the mover, never negative and 0 when the
 move is valued as high as the best; its win probability lost likewise. The
-CLI's ``analyze``, the review graph (:mod:`patchsolve.review_svg`), the quiz
+CLI's ``analyze``, the review graph (:mod:`patchsolve.review.svg`), the quiz
 and the web app all use :func:`analyze_game`.
 
 **Classes.** ``best``: nothing lost. Otherwise the class comes from the

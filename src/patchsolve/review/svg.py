@@ -7,7 +7,7 @@ move, coloured by its class (``CLASS_FILL``), its area growing with the loss
 and its ring the mover's colour. Each ply has an invisible column carrying
 ``data-ply="k"`` (the position after k moves) so a page can jump to it.
 Below the panels, one line per player: the accuracy and the count of each
-class (:mod:`patchsolve.analysis`).
+class (:mod:`patchsolve.review.analysis`).
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def _grid(y0, ticks, inner) -> list[str]:
 
 
 def review_svg(review) -> str:
-    """An SVG document of a :class:`patchsolve.analysis.GameReview`."""
+    """An SVG document of a :class:`patchsolve.review.analysis.GameReview`."""
     n = len(review.moves)
     margins = [review.start.margin0] + [m.margin0 for m in review.moves]
     wins = [review.start.win0] + [m.win0 for m in review.moves]
