@@ -15,8 +15,8 @@ import os
 import subprocess
 import time
 
-from patchsolve.backends import LocalBackend, RayBackend, import_ray
-from patchsolve.tournament import run_tournament
+from patchsolve.arena.backends import LocalBackend, RayBackend, import_ray
+from patchsolve.arena.tournament import run_tournament
 
 PLAYERS = ["alphabeta:depth=2", "greedy"]
 

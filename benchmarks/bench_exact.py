@@ -25,9 +25,9 @@ import json
 import lzma
 from pathlib import Path
 
-from patchsolve.players import make_player
+from patchsolve.arena.players import make_player
+from patchsolve.arena.selfplay import _mean_ci, choose_with_result
 from patchsolve.position import Position
-from patchsolve.selfplay import _mean_ci, choose_with_result
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE.parent / "tests" / "data" / "exact_26_34.jsonl.xz"  # a fixture of the tests too

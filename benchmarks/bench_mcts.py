@@ -11,7 +11,7 @@ circle (drawn from ``--seed``) two games with the sides swapped, so both
 players start once on the same circle; it prints the wins of the default MCTS
 with a 95% Wilson interval. Opponents (``--vs``):
 
-- ``greedy``: the greedy one-ply player of ``patchsolve.players``
+- ``greedy``: the greedy one-ply player of ``patchsolve.arena.players``
   (``GreedyPlayer``: time priced at one button a space).
 - ``plain``: full-width plain UCT with uniform playouts, same time per move.
 - ``uniform``: the default tree with uniform playouts (an ablation).
@@ -27,9 +27,9 @@ import argparse
 import time
 
 import patchsolve
+from patchsolve.arena.tournament import wilson
 from patchsolve.position import Position
 from patchsolve.search.mcts import MCTSPlayer
-from patchsolve.tournament import wilson
 
 # -- players ------------------------------------------------------------------
 
@@ -56,10 +56,10 @@ class AlphaBeta:
 
 def make_opponent(kind, seconds, seed):
     if kind == "greedy":
-        from patchsolve.players import GreedyPlayer
+        from patchsolve.arena.players import GreedyPlayer
 
         player = GreedyPlayer(seed)
-        player.name = "greedy one-ply (patchsolve.players)"
+        player.name = "greedy one-ply (patchsolve.arena.players)"
         return player
     if kind == "plain":
         return Mcts("plain UCT, uniform playouts", seconds, seed, tree="plain", policy="uniform")

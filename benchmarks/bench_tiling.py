@@ -16,7 +16,7 @@ import time
 
 import patchsolve as ps
 from patchsolve import tiling
-from patchsolve.players import make_player
+from patchsolve.arena.players import make_player
 
 
 def game_positions(kind: str, seed: int) -> list[ps.Position]:

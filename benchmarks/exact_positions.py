@@ -31,8 +31,8 @@ from pathlib import Path
 import patchsolve as ps
 from inputs import CORPUS_2000 as CORPUS
 from inputs import read_corpus
+from patchsolve.arena.selfplay import record_positions
 from patchsolve.search.result import phase_of
-from patchsolve.selfplay import record_positions
 
 LOW, HIGH = 26, 34
 

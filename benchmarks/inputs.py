@@ -40,9 +40,9 @@ def read_jsonl(path: Path | str) -> list[dict]:
 
 def read_corpus(path: Path | str) -> list[dict]:
     """The records of a self-play corpus, plain or .xz, read by
-    ``patchsolve.selfplay.read_corpus`` (an .xz file from a decompressed
+    ``patchsolve.arena.selfplay.read_corpus`` (an .xz file from a decompressed
     copy in a temporary folder)."""
-    from patchsolve.selfplay import read_corpus as read_plain
+    from patchsolve.arena.selfplay import read_corpus as read_plain
 
     path = Path(path)
     if path.suffix != ".xz":

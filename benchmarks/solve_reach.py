@@ -47,8 +47,8 @@ from pathlib import Path
 
 import patchsolve
 from patchsolve import Position
+from patchsolve.arena.tournament import wilson
 from patchsolve.patches import LAST_SPACE
-from patchsolve.tournament import wilson
 
 HERE = Path(__file__).resolve().parent
 SET = HERE / "solve_reach.json"

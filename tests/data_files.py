@@ -30,9 +30,9 @@ _TMP = tempfile.TemporaryDirectory(prefix="patchsolve-tests-")
 
 def corpus(name: str) -> list[dict]:
     """The records of a self-play corpus in tests/data/, read as a user reads
-    a corpus file (``patchsolve.selfplay.read_corpus``) from its decompressed
+    a corpus file (``patchsolve.arena.selfplay.read_corpus``) from its decompressed
     copy in a temporary folder."""
-    from patchsolve.selfplay import read_corpus
+    from patchsolve.arena.selfplay import read_corpus
 
     path = Path(_TMP.name) / name.removesuffix(".xz")
     path.write_bytes(data_bytes(name))

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from patchsolve.backends import (
+from patchsolve.arena.backends import (
     BackendError,
     LocalBackend,
     RayBackend,
@@ -16,7 +16,7 @@ from patchsolve.backends import (
     make_backend,
     probe_address,
 )
-from patchsolve.tournament import _play_job, pairing_jobs
+from patchsolve.arena.tournament import _play_job, pairing_jobs
 
 JOBS = list(pairing_jobs("greedy", "random", 2, 7, "revised"))
 
@@ -93,7 +93,7 @@ def test_ctrl_c_while_a_game_is_being_kept_waits_until_it_is_kept():
     import threading
     import time
 
-    from patchsolve.tournament import run_tournament
+    from patchsolve.arena.tournament import run_tournament
 
     threading.Thread(target=time.sleep, args=(3,), daemon=True).start()
     kept = []

@@ -164,7 +164,7 @@ def test_on_top_is_written_only_when_the_tokens_share_a_space():
 
 
 def greedy_game(seed):
-    from patchsolve.players import make_player
+    from patchsolve.arena.players import make_player
 
     players = [make_player("greedy", seed=seed), make_player("greedy", seed=seed + 1)]
     pos = ps.Position.start(seed=seed)

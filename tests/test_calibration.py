@@ -1,4 +1,4 @@
-"""The calibration of the win probability (patchsolve.calibration): the fit
+"""The calibration of the win probability (patchsolve.arena.calibration): the fit
 recovers known parameters from synthetic outcomes drawn with a seed, the
 decile table and the Brier score count right, the split is by game, and the
 parameters file round-trips."""
@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 from data_files import MANIFEST, corpus
-from patchsolve import calibration as cal
+from patchsolve.arena import calibration as cal
+from patchsolve.arena.tournament import wilson
 from patchsolve.position import Position
 from patchsolve.search.result import win_probability_of
-from patchsolve.tournament import wilson
 
 TRUE = {"intercept": 0.2, "phase": -0.3, "score": 1.6, "score_x_phase": -0.9}
 

@@ -7,8 +7,8 @@ import random
 import pytest
 
 from patchsolve import Position
+from patchsolve.arena.players import GreedyPlayer
 from patchsolve.patches import EDITIONS, PATCHES
-from patchsolve.players import GreedyPlayer
 from patchsolve.search import _eval
 
 

@@ -122,7 +122,7 @@ def test_bad_options(kwargs):
 
 
 def test_player_object_as_opponent_is_left_open():
-    from patchsolve.players import GreedyPlayer
+    from patchsolve.arena.players import GreedyPlayer
 
     class Counting(GreedyPlayer):
         closed = 0

@@ -8,9 +8,9 @@ import pytest
 from click.testing import CliRunner
 
 import patchsolve as ps
+from patchsolve.arena.players import make_player
 from patchsolve.bench import noisy_greedy_game
 from patchsolve.cli import cli
-from patchsolve.players import make_player
 from patchsolve.review.levels import LEVELS, level_move
 from patchsolve.search.result import choice_of
 

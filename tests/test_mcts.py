@@ -472,7 +472,7 @@ def test_the_player_reuses_its_tree_after_its_move_and_the_reply():
 
 
 def test_new_game_makes_the_player_as_good_as_new():
-    from patchsolve.players import Player
+    from patchsolve.arena.players import Player
 
     start = Position.start(seed=9)
     fresh = MCTSPlayer(iterations=2000, seed=1).search(start)

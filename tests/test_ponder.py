@@ -6,7 +6,7 @@ import threading
 import pytest
 
 from patchsolve import PatchsolveError, Position
-from patchsolve.players import make_player
+from patchsolve.arena.players import make_player
 from patchsolve.search import _alphabeta, alphabeta
 from patchsolve.search.limits import Limits
 from patchsolve.search.ponder import Ponderer

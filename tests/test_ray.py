@@ -13,8 +13,8 @@ import pytest
 ray = pytest.importorskip("ray")
 
 from patchsolve import PatchsolveError  # noqa: E402
-from patchsolve.backends import BackendError, LocalBackend, RayBackend  # noqa: E402
-from patchsolve.tournament import _play_job, pairing_jobs, run_tournament, to_markdown  # noqa: E402
+from patchsolve.arena.backends import BackendError, LocalBackend, RayBackend  # noqa: E402
+from patchsolve.arena.tournament import _play_job, pairing_jobs, run_tournament, to_markdown  # noqa: E402
 
 SPECS = ["alphabeta:depth=2", "alphabeta:nodes=2000", "mcts:iterations=300"]
 CHEAP = ["alphabeta:depth=2", "greedy"]  # for the lost-worker tests: 4 quick games

@@ -1,4 +1,4 @@
-"""The self-play corpus (patchsolve.selfplay): the games' order and sides,
+"""The self-play corpus (patchsolve.arena.selfplay): the games' order and sides,
 records written as games end, resuming, determinism, what a record holds
 (checked against a replay of its moves), the statistics on hand-built
 corpora, the report with and without matplotlib, and the CLI end to end."""
@@ -11,11 +11,11 @@ import statistics as pystats
 import pytest
 from click.testing import CliRunner
 
-from patchsolve import selfplay as sp
+from patchsolve.arena import selfplay as sp
+from patchsolve.arena.tournament import wilson
 from patchsolve.cli import cli
 from patchsolve.patches import LAST_SPACE
 from patchsolve.position import Position
-from patchsolve.tournament import wilson
 
 FAST = "alphabeta:nodes=500"  # a tiny budget: a game in a fraction of a second
 SOLVE = 20_000  # solver nodes near the end: a few hundredths of a second a try
@@ -148,7 +148,7 @@ def test_the_same_seed_gives_the_same_games_another_seed_others(tmp_path):
 
 
 def test_the_games_do_not_depend_on_the_backend(tmp_path):
-    from patchsolve.backends import LocalBackend
+    from patchsolve.arena.backends import LocalBackend
 
     one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
     run(one, 3)

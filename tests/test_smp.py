@@ -21,10 +21,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import patchsolve
+from patchsolve.arena.players import make_player
 from patchsolve.bench import read_positions
 from patchsolve.cli import cli
 from patchsolve.errors import LimitError
-from patchsolve.players import make_player
 from patchsolve.position import Position
 from patchsolve.search import _alphabeta, alphabeta, limits
 from patchsolve.search.limits import Limits

@@ -3,9 +3,9 @@
 import pytest
 
 from patchsolve import PatchsolveError, Position
-from patchsolve.players import GreedyPlayer, make_player, parse_spec
+from patchsolve.arena.players import GreedyPlayer, make_player, parse_spec
+from patchsolve.arena.tournament import elo, play_game, run_tournament, to_csv, to_markdown, wilson
 from patchsolve.position import random_circle
-from patchsolve.tournament import elo, play_game, run_tournament, to_csv, to_markdown, wilson
 
 
 def test_a_spec_names_the_player_and_its_options():
@@ -170,7 +170,7 @@ def test_the_tournament_command_names_a_bad_player_in_one_line():
 
 
 def test_mcts_players_keep_their_tree_and_replay_exactly():
-    from patchsolve.players import Player
+    from patchsolve.arena.players import Player
     from patchsolve.search.mcts import MCTSPlayer
 
     player = make_player("mcts:iterations=300", seed=3)
@@ -195,7 +195,7 @@ def test_a_player_of_another_installation_plays_the_same_moves_over_the_pipe():
     installation): a deterministic player must play the very same game."""
     import sys
 
-    from patchsolve.tournament import play_game
+    from patchsolve.arena.tournament import play_game
 
     circle = random_circle(5)
     direct = play_game("alphabeta:depth=1", "greedy", circle, seed=3)
@@ -230,7 +230,7 @@ def test_a_bad_external_player_is_a_clear_error():
 
 
 def test_a_table_of_fewer_games_than_planned_is_marked_partial(tmp_path):
-    from patchsolve.tournament import GameSink, PairingResult
+    from patchsolve.arena.tournament import GameSink, PairingResult
 
     [whole] = run_tournament(["greedy", "random"], pairs=1, seed=2)
     assert whole.planned == 2 and not whole.partial and "Partial" not in to_markdown([whole])

@@ -10,9 +10,9 @@ import statistics
 import sys
 from pathlib import Path
 
+from patchsolve.arena.selfplay import record_positions
 from patchsolve.search import _alphabeta as ab
 from patchsolve.search.result import phase_of
-from patchsolve.selfplay import record_positions
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from inputs import CORPUS_LEATHER, read_corpus  # noqa: E402

@@ -16,8 +16,8 @@ import numpy as np
 
 import patchsolve as ps
 from patchsolve import Limits
+from patchsolve.arena.selfplay import record_positions
 from patchsolve.search.result import phase_of
-from patchsolve.selfplay import record_positions
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from inputs import CORPUS_LEATHER, read_corpus  # noqa: E402

@@ -17,8 +17,8 @@ import statistics
 import sys
 
 import patchsolve as ps
+from patchsolve.arena.players import option_value
 from patchsolve.bench import noisy_greedy_game
-from patchsolve.players import option_value
 
 JUDGE = 0.4
 

@@ -18,10 +18,10 @@ import argparse
 import csv
 import threading
 
-from patchsolve.players import Player, make_player
+from patchsolve.arena.players import Player, make_player
+from patchsolve.arena.tournament import pairing_jobs
 from patchsolve.position import Position
 from patchsolve.search import alphabeta, search
-from patchsolve.tournament import pairing_jobs
 
 
 class Pondering(Player):

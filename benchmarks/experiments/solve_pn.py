@@ -27,8 +27,8 @@ sys.path.insert(0, str(HERE.parent))
 
 import patchsolve  # noqa: E402
 from patchsolve import Position  # noqa: E402
+from patchsolve.arena.tournament import wilson  # noqa: E402
 from patchsolve.search.solver import c_solver  # noqa: E402
-from patchsolve.tournament import wilson  # noqa: E402
 from solve_reach import SET, UNIFORM_SET, spaces_left  # noqa: E402
 
 # -- the driver (kept here, not shipped: it did not gain; see

@@ -16,9 +16,9 @@ sys.path.insert(0, str(HERE.parents[1] / "tools"))
 import late_match as L  # noqa: E402
 
 import patchsolve  # noqa: E402
-from patchsolve.players import make_player  # noqa: E402
+from patchsolve.arena.players import make_player  # noqa: E402
+from patchsolve.arena.selfplay import choose_with_result  # noqa: E402
 from patchsolve.search import handover, learned  # noqa: E402
-from patchsolve.selfplay import choose_with_result  # noqa: E402
 
 SPEC = "alphabeta:nodes=2500000"
 RULE = handover._left_standing

@@ -15,7 +15,7 @@ few noisy greedy games. No timing: every figure is deterministic.
 from __future__ import annotations
 
 from patchsolve import bench
-from patchsolve.players import GreedyPlayer
+from patchsolve.arena.players import GreedyPlayer
 from patchsolve.search import alphabeta, search
 
 MCTS_VARIANTS = (

@@ -1,7 +1,7 @@
 """Win-probability calibration on the training self-play games
 (``train_eval.py generate``): every position's search score (for the player
 to move), its phase and whether that player won, fitted and judged by
-``patchsolve.calibration`` (held-out games, deciles, Brier).
+``patchsolve.arena.calibration`` (held-out games, deciles, Brier).
 
     python benchmarks/tools/calibrate_training.py DATA.csv [...] --out params.json [--check corpus.jsonl]
 
@@ -17,7 +17,7 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from patchsolve import calibration
+from patchsolve.arena import calibration
 from patchsolve.patches import LAST_SPACE
 from patchsolve.position import Position
 from patchsolve.training import fit

@@ -25,8 +25,8 @@ import time
 from pathlib import Path
 
 import patchsolve as ps
+from patchsolve.arena.selfplay import record_positions
 from patchsolve.search.result import phase_of
-from patchsolve.selfplay import record_positions
 from patchsolve.training.selfplay import COLUMNS
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))

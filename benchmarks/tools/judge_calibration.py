@@ -15,7 +15,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from patchsolve import calibration as cal
+from patchsolve.arena import calibration as cal
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from inputs import read_jsonl  # noqa: E402

@@ -25,12 +25,12 @@ import csv
 import multiprocessing
 from pathlib import Path
 
-from patchsolve.players import make_player
+from patchsolve.arena.players import make_player
+from patchsolve.arena.selfplay import _mean_ci, choose_with_result
+from patchsolve.arena.tournament import wilson
 from patchsolve.position import Position
 from patchsolve.search import learned
 from patchsolve.search.result import phase_of
-from patchsolve.selfplay import _mean_ci, choose_with_result
-from patchsolve.tournament import wilson
 
 SEED_BASE = 7_000_000  # circles no corpus or match here used
 

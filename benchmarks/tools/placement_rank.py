@@ -41,10 +41,10 @@ from multiprocessing import Pool
 from pathlib import Path
 
 from patchsolve import Position, search
+from patchsolve.arena.selfplay import record_positions
 from patchsolve.position import Move
 from patchsolve.search import _alphabeta
 from patchsolve.search.result import phase_of
-from patchsolve.selfplay import record_positions
 
 HERE = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(HERE))

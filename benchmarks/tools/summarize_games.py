@@ -16,7 +16,7 @@ import io
 import lzma
 import sys
 
-from patchsolve.tournament import wilson
+from patchsolve.arena.tournament import wilson
 
 
 def tally(path: str):

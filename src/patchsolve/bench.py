@@ -20,7 +20,7 @@ import resource
 import time
 from importlib import resources
 
-from patchsolve.players import GreedyPlayer
+from patchsolve.arena.players import GreedyPlayer
 from patchsolve.position import Position
 from patchsolve.search import search
 

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 
 import click
 
+from patchsolve.arena.players import option_value
 from patchsolve.errors import PatchsolveError
 from patchsolve.patches import LAST_SPACE, PATCHES
-from patchsolve.players import option_value
 from patchsolve.position import DEFAULT_SEED, Position
 from patchsolve.search.budget import CLI_TIME
 from patchsolve.search.dispatch import DEFAULT_ENGINE, ENGINES, engine_module, search

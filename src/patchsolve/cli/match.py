@@ -113,7 +113,7 @@ def tournament(
     """
     import contextlib
 
-    from patchsolve import tournament as tour
+    from patchsolve.arena import tournament as tour
 
     if len(players) < 2:
         raise CliError("a tournament needs at least two players")
@@ -155,7 +155,7 @@ def tournament(
 def _show_external_players(specs, quiet):
     """Name the patchsolve each ``ext[PYTHON]`` player imports: a match
     against another version means little if both sides load the same one."""
-    from patchsolve.players import ProcessPlayer, make_player
+    from patchsolve.arena.players import ProcessPlayer, make_player
 
     for spec in specs:
         if spec.strip().startswith("ext["):  # as make_player tells them
@@ -170,7 +170,7 @@ def _show_external_players(specs, quiet):
 def _tournament_backend(name, address, workers, quiet):
     """The backend of ``tournament``: on this machine (local processes or a
     local Ray) at most one worker per core; a cluster decides for itself."""
-    from patchsolve.backends import import_ray, make_backend
+    from patchsolve.arena.backends import import_ray, make_backend
 
     if address is not None and name != "ray":
         raise CliError("--address is for --backend ray")

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import click
 
+from patchsolve.arena.selfplay import DEFAULT_PLAYER
 from patchsolve.cli.common import CONTEXT, INTERRUPTED, SEED, CliError, info
 from patchsolve.search.endgame import ENDGAME_SPACES
-from patchsolve.selfplay import DEFAULT_PLAYER
 
 MAX_GAMES = 1_000_000
 
@@ -112,8 +112,8 @@ def selfplay(
       patchsolve selfplay --games 2 --player greedy --solve-nodes 0 --out greedy.jsonl --report report
     A long run: --games 2000 --workers 2 (or --backend ray --address auto).
     """
-    from patchsolve import selfplay as sp
-    from patchsolve import tournament as tour
+    from patchsolve.arena import selfplay as sp
+    from patchsolve.arena import tournament as tour
     from patchsolve.cli.match import _tournament_backend
 
     # one worker unless asked (a corpus runs for hours beside other work); a cluster decides for itself
@@ -173,8 +173,8 @@ def statistics(corpus, out_dir, seed, no_plots, note, as_json):
       patchsolve selfplay --games 2 --player greedy --solve-nodes 0 --out greedy.jsonl -q
       patchsolve statistics greedy.jsonl --out report
     """
-    from patchsolve import selfplay as sp
-    from patchsolve.calibration import CalibrationError, calibrate
+    from patchsolve.arena import selfplay as sp
+    from patchsolve.arena.calibration import CalibrationError, calibrate
 
     records = []
     for path in corpus:

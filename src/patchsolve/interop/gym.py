@@ -9,8 +9,8 @@ patchsolve opponent (needs ``gymnasium``, in the ``[pettingzoo]`` extra).
 
 ``opponent`` is a player spec as ``patchsolve tournament`` takes them
 (``"alphabeta:nodes=5000"``, ``"alphabeta:time=0.1"``, ``"mcts:iterations=2000"``,
-``"greedy"``, ``"random"``; see :mod:`patchsolve.players`) or a
-:class:`patchsolve.players.Player`. A node or iteration budget keeps episodes
+``"greedy"``, ``"random"``; see :mod:`patchsolve.arena.players`) or a
+:class:`patchsolve.arena.players.Player`. A node or iteration budget keeps episodes
 reproducible; a time budget does not. ``seat`` is the agent's player (0 or 1,
 or ``None``: alternate, starting with 0 after each seeded reset).
 
@@ -57,7 +57,7 @@ def observation_space() -> spaces.Dict:
 
 
 def _opponent(spec, seed: int):
-    from patchsolve.players import Player, make_player
+    from patchsolve.arena.players import Player, make_player
 
     if isinstance(spec, Player):
         return spec

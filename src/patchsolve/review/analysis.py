@@ -445,12 +445,12 @@ def review_games(
     address: str | None = None,
     **limits,
 ):
-    """Review many games on a backend (``patchsolve.backends``: local
+    """Review many games on a backend (``patchsolve.arena.backends``: local
     processes or Ray) within ``budget`` (as :func:`analyze_game`) and yield
     each game's summary rows as it finishes. ``records`` are ``(name,
     text)`` pairs (:func:`games_from`); every record is parsed first, so a
     bad one is refused before any search runs."""
-    from patchsolve.backends import make_backend
+    from patchsolve.arena.backends import make_backend
     from patchsolve.game import Game
 
     budget = as_budget(budget, **limits)

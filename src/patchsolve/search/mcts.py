@@ -49,8 +49,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from patchsolve.arena.players import Player
 from patchsolve.errors import LimitError
-from patchsolve.players import Player
 from patchsolve.position import Move, Position, as_position
 from patchsolve.search._mcts import Searcher
 from patchsolve.search.endgame import endgame_shortcut, near_end
@@ -380,7 +380,7 @@ class MCTSPlayer(Player):
     moves: each search starts from the subtree of the position it is asked
     about when that position was reached from its previous root (after its
     own move and the opponent's replies). Single process only. It is a
-    :class:`patchsolve.players.Player` (the ``mcts`` player spec builds one);
+    :class:`patchsolve.arena.players.Player` (the ``mcts`` player spec builds one);
     :meth:`new_game` drops the tree.
 
     >>> player = MCTSPlayer(time=0.5, seed=1)

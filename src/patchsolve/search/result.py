@@ -9,7 +9,7 @@ move is proven (by the exact solver or the MCTS-solver), else None.
 ``win_probability`` is the chance that the player to move wins: the MCTS's
 win rate, or for an alpha-beta estimate the calibration fitted on the
 outcomes of self-play games (``data/win_probability.json``, fitted and
-judged by ``patchsolve.calibration``): a logistic curve in the score whose
+judged by ``patchsolve.arena.calibration``): a logistic curve in the score whose
 steepness grows as the game nears its end (the same lead is surer late), so
 the two engines report on one scale. ``root_moves`` lists root moves best
 first, each a dict with ``move``, ``score``, ``bound``, ``win_probability``,

@@ -18,9 +18,9 @@ import csv
 import random
 from pathlib import Path
 
+from patchsolve.arena.selfplay import record_positions
 from patchsolve.position import Position
 from patchsolve.search import search
-from patchsolve.selfplay import record_positions
 
 COLUMNS = ["game", "ply", "mover", "final_margin", "position", "search_score"]
 
@@ -85,11 +85,11 @@ def generate(
     """Append ``games`` games (ids seed*1e6 + 0..games-1) to the CSV ``path``,
     each written as soon as it ends; games already in the file are skipped
     (a run can be resumed). The games run on ``backend`` (``local``
-    processes or ``ray`` tasks, ``patchsolve.backends``); a game's rows do
+    processes or ``ray`` tasks, ``patchsolve.arena.backends``); a game's rows do
     not depend on where it ran. Returns the rows written."""
     from contextlib import closing
 
-    from patchsolve.backends import make_backend
+    from patchsolve.arena.backends import make_backend
 
     path = Path(path)
     done = set()

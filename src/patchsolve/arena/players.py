@@ -146,10 +146,14 @@ class SearchPlayer(Player):
 
 
 # Runs in the other interpreter: only what every patchsolve version has
-# (make_player, Position.from_text, Player.new_game) may be used.
+# (make_player, Position.from_text, Player.new_game) may be used; make_player
+# is in patchsolve.arena.players, or patchsolve.players before the arena package.
 _WORKER = r"""
 import json, sys
-from patchsolve.players import make_player
+try:
+    from patchsolve.arena.players import make_player
+except ImportError:
+    from patchsolve.players import make_player
 from patchsolve.position import Position
 player = make_player(sys.argv[1], seed=int(sys.argv[2]))
 for line in sys.stdin:

@@ -4,7 +4,7 @@ Each pairing plays ``pairs`` circles; every circle is played twice with the
 sides swapped (the same patches, the other player starting), so neither
 the circle nor the start-player advantage favours one side. Seeds are
 fixed: the same arguments give the same games. Games run in parallel on a
-backend (``patchsolve.backends``): worker processes on this machine, or Ray
+backend (``patchsolve.arena.backends``): worker processes on this machine, or Ray
 tasks on a local Ray or a cluster; the games are the same on either.
 
 Statistics (for player A of a pairing, over 2 x pairs games):
@@ -27,8 +27,8 @@ from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from patchsolve.arena.players import make_player
 from patchsolve.errors import PatchsolveError
-from patchsolve.players import make_player
 from patchsolve.position import Position, random_circle
 
 SEED_MASK = 2**64 - 1  # the players' seeds are kept in the engines' range (Limits: 0..2**64-1)
@@ -294,8 +294,8 @@ def run_tournament(
     outcome)`` is called as each game ends (in the order they end). On
     Ctrl-C the games finished so far are returned (``interrupted`` is set on
     the results). ``backend`` is "local", "ray" (``address``: a cluster) or
-    a backend object (``patchsolve.backends``)."""
-    from patchsolve.backends import make_backend
+    a backend object (``patchsolve.arena.backends``)."""
+    from patchsolve.arena.backends import make_backend
 
     for s in specs:
         make_player(s).close()  # fail fast on a bad spec, before any process starts

@@ -1,7 +1,7 @@
 """Honest win probabilities: how often does the player to move win, given
 the search's score and the phase of the game?
 
-Fitted on a self-play corpus (:mod:`patchsolve.selfplay`): every move with a
+Fitted on a self-play corpus (:mod:`patchsolve.arena.selfplay`): every move with a
 search estimate is a sample (the score the search reported for the player
 to move, the phase, and whether that player went on to win). Games, not
 moves, are split into a training and a held-out set by a seeded shuffle
@@ -35,10 +35,10 @@ from pathlib import Path
 
 import numpy as np
 
+from patchsolve.arena.tournament import wilson
 from patchsolve.errors import PatchsolveError
 from patchsolve.patches import LAST_SPACE
 from patchsolve.search import result as _result
-from patchsolve.tournament import wilson
 
 FEATURES = ("intercept", "phase", "score", "score_x_phase")
 SCORE_SCALE = 10.0  # points: keeps the Newton steps well conditioned

@@ -1,7 +1,7 @@
 """The self-play corpus: seeded games of a strong player against itself,
 kept one JSON line per game, for the statistics of Patchwork itself
 (:func:`statistics`, :func:`write_report`) and the calibration of the win
-probability (:mod:`patchsolve.calibration`).
+probability (:mod:`patchsolve.arena.calibration`).
 
 The games, in a fixed order (so ``games=N`` is always the first N of them,
 and a larger N later extends a corpus)::
@@ -10,7 +10,7 @@ and a larger N later extends a corpus)::
 
 Each circle is played in every edition asked for, so the editions are
 compared on the same circles. Circles and the players' seeds follow
-:mod:`patchsolve.tournament`'s formulas. Against *itself* a player plays
+:mod:`patchsolve.arena.tournament`'s formulas. Against *itself* a player plays
 each circle once per edition, the first player alternating from circle to
 circle (0 on even circles, 1 on odd ones): with the sides swapped the game
 is the same game with the labels exchanged (the engine does not know which
@@ -59,12 +59,12 @@ from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from patchsolve.arena.players import LevelPlayer, SearchPlayer, make_player
+from patchsolve.arena.tournament import SEED_MASK, ctrl_c_deferred, wilson
 from patchsolve.errors import PatchsolveError
 from patchsolve.patches import LAST_SPACE
-from patchsolve.players import LevelPlayer, SearchPlayer, make_player
 from patchsolve.position import Position, random_circle
 from patchsolve.search.endgame import ENDGAME_SPACES
-from patchsolve.tournament import SEED_MASK, ctrl_c_deferred, wilson
 
 DEFAULT_PLAYER = "alphabeta:nodes=300000"  # the default alpha-beta, one thread, deterministic
 EDITIONS = ("revised", "original")
@@ -380,11 +380,11 @@ def run_selfplay(
 ) -> SelfPlayRun:
     """Play the first ``games`` games of the run (module doc) that are not
     yet in the corpus file ``path``, appending each as it ends. ``backend``
-    is "local", "ray" or a backend object (:mod:`patchsolve.backends`), as
-    for :func:`patchsolve.tournament.run_tournament`. ``progress(done,
+    is "local", "ray" or a backend object (:mod:`patchsolve.arena.backends`), as
+    for :func:`patchsolve.arena.tournament.run_tournament`. ``progress(done,
     total)`` is called as games end. Ctrl-C stops the run with the finished
     games kept (``interrupted`` set)."""
-    from patchsolve.backends import make_backend
+    from patchsolve.arena.backends import make_backend
 
     if isinstance(games, bool) or not isinstance(games, int) or games < 0:
         raise PatchsolveError(f"games must be a whole number >= 0, not {games!r}")
@@ -667,7 +667,7 @@ def report_markdown(
     else:
         out.append("No circle was played in both editions.")
     if calibration:
-        from patchsolve.calibration import calibration_markdown
+        from patchsolve.arena.calibration import calibration_markdown
 
         out += ["", calibration_markdown(calibration)]
     if plots is not None:  # None: a page without plots (printed, or --no-plots)
@@ -749,7 +749,7 @@ def write_report(records, folder, seed: int = 0, note: str = "", plots: bool = T
     ``calibration.json`` (when the corpus has enough scored moves) and PNG
     plots (when matplotlib is installed) into ``folder``; return the
     statistics (with the calibration under "calibration")."""
-    from patchsolve.calibration import CalibrationError, calibrate, write_params
+    from patchsolve.arena.calibration import CalibrationError, calibrate, write_params
 
     records = list(records)
     folder = Path(folder)
@@ -778,7 +778,7 @@ def stats_json(stats: dict) -> str:
 
 
 def _json_default(value):
-    from patchsolve.calibration import CalibrationModel
+    from patchsolve.arena.calibration import CalibrationModel
 
     if isinstance(value, CalibrationModel):
         return value.to_dict()
