@@ -1000,8 +1000,8 @@ def test_the_hand_over_searches_on_the_near_end_solvers_table(monkeypatch):
     made, searched = [], []
     new_table, choice_or_value = solver.new_table, questions.choice_or_value
 
-    def spy_new(limits):
-        made.append(new_table(limits))
+    def spy_new(*args, **kwargs):
+        made.append(new_table(*args, **kwargs))
         return made[-1]
 
     def spy_choice(*args, **kwargs):

@@ -81,7 +81,7 @@ def fake_engines(monkeypatch):
         module = types.ModuleType(f"patchsolve.search.{engine}")
         module.check_options = lambda options: options
 
-        def run_fake(position, limits, options):
+        def run_fake(position, limits, options, **_):
             CALLS.append((engine, {**limits.given(), **options}))
             LIMITS_SEEN.append(limits)
             return _fake_result(position, engine, **limits.given())

@@ -67,7 +67,7 @@ def level_engine(monkeypatch):
     module = types.ModuleType("patchsolve.search.alphabeta")
     module.check_options = lambda options: options
 
-    def run_fake(position, limits, options):
+    def run_fake(position, limits, options, **_):
         moves = position.legal_moves()
         rows = [root_move(m, 0.0) for m in moves[:3]]
         return SearchResult(moves[0], 0.0, "estimate", [moves[0]], 1, 10, 0.01, 1000.0, root_moves=rows)

@@ -16,7 +16,13 @@ from patchsolve.search import solver  # noqa: E402
 
 if os.environ.get("TABLE_MB"):
     made = solver.new_table
-    solver.new_table = lambda limits: made(limits.replace(hash_mb=int(os.environ["TABLE_MB"])))
+    mb = int(os.environ["TABLE_MB"])
+
+    def sized(limits=None, **kw):
+        # the near-end solver's table is made from a size and threads (``budget.Budget.solver_first``)
+        return made(limits.replace(hash_mb=mb)) if limits is not None else made(**{**kw, "hash_mb": mb})
+
+    solver.new_table = sized
 r = B.judge(sys.argv[1], B.read_rows(B.DATA), 0)
 Path(sys.argv[2]).write_text(json.dumps(r) + "\n")
 print(f"{r['player']}: {r['mean_loss']:.3f}", [(i, x) for i, x in enumerate(r["losses"]) if x])

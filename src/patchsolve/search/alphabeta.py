@@ -279,7 +279,11 @@ def _result(
 
 
 def run(
-    position: Position, limits: Limits, opts: dict, on_searcher: Callable[[Any], object] | None = None
+    position: Position,
+    limits: Limits,
+    opts: dict,
+    on_searcher: Callable[[Any], object] | None = None,
+    threads: int | None = None,
 ) -> SearchResult:
     """Iterative deepening within ``limits`` (depth, time, nodes; the first
     reached stops it; none given: one second; the deepest finished
@@ -288,20 +292,26 @@ def run(
     ``learned`` says; ``opts`` as ``check_options`` returns them (the
     dispatcher checks once). ``on_searcher``, when given, is called with
     the C searcher before it runs (its ``interrupt()`` stops the run from
-    another thread: the solver beside the search, ``endgame.py``)."""
+    another thread: the solver beside the search, ``endgame.py``).
+    ``threads``: the threads the search's budget counted for these limits
+    (``budget.Budget.threads``), else ``limits.threads_for``'s."""
     with learned_evaluation(opts["learned"]):
-        return _run(position, limits, opts, on_searcher)
+        return _run(position, limits, opts, on_searcher, threads)
 
 
 def _run(
-    position: Position, limits: Limits, opts: dict, on_searcher: Callable[[Any], object] | None = None
+    position: Position,
+    limits: Limits,
+    opts: dict,
+    on_searcher: Callable[[Any], object] | None = None,
+    threads: int | None = None,
 ) -> SearchResult:
     seconds, nodes, depth = limits.time, limits.nodes, limits.depth
     if seconds is None and nodes is None and depth is None:
         seconds = SEARCH_TIME
     multipv = limits.multipv or 1
     start = _time.perf_counter()
-    workers = threads_for(limits, "alphabeta")
+    workers = threads_for(limits, "alphabeta") if threads is None else threads
     hash_mb = limits.hash_mb or DEFAULT_HASH_MB
     kept = _KEPT.get()
     searcher = kept.searcher_for(hash_mb, opts) if kept is not None else None

@@ -31,11 +31,19 @@ its table                    ``SHORTCUT_HASH_MB`` by the size of the share:
 
 A share is a plain dict of ``time``, ``nodes`` and ``workers`` until the
 solver runs it (:func:`solver_limits` makes the ``Limits``).
+
+One search's shares come from one :class:`Budget`, the time manager:
+``patchsolve.search`` makes it once, with the limits checked for the
+engine and the engine's threads counted once, and the near-end plan
+(``endgame.py``), the engine and the hand-over (``handover.py``) ask it
+for each share as the search proceeds, without the limits being passed
+again. The module functions below answer the same questions for a
+``Limits`` given to them (each makes a ``Budget`` for it).
 """
 
 from __future__ import annotations
 
-from patchsolve.search.limits import Limits
+from patchsolve.search.limits import Limits, threads_for
 
 # -- default budgets -------------------------------------------------------------
 SEARCH_TIME = 1.0  # seconds: a search (alpha-beta) given no budget
@@ -78,35 +86,179 @@ def apart(limits: Limits) -> bool:
     return limits.nodes is not None and limits.time is None
 
 
+class Budget:
+    """The time manager of one search: its :class:`Limits`, held, and the
+    engine's threads, counted once (:attr:`threads`); asked, without the
+    limits, for each share as the search proceeds:
+
+    - :meth:`solver_first`: the limits of the solver tried first near the
+      end (``ENDGAME_SHARE``, or nodes of its own: :func:`apart`);
+    - :meth:`engine_rest`: the engine's limits after it, given what it
+      spent, less the reserve (``kept``) when it proved a win;
+    - :meth:`beside_solver`, :meth:`beside_engine` and :meth:`left_after`:
+      the solver beside the search, the search beside it, and the reserve
+      left after both;
+    - :meth:`hand_over`: the hand-over's share given what the engine spent
+      (of the engine's limits, ``engine_limits``), which :meth:`solver`
+      makes the solver's ``Limits``.
+
+    ``check``: the limits are checked for ``engine``
+    (``Limits.for_engine``) and its threads counted here, as
+    ``patchsolve.search`` makes it; else the threads are counted when first
+    asked for, unless given (``threads``).
+    """
+
+    def __init__(
+        self, limits: Limits, engine: str = "alphabeta", threads: int | None = None, check: bool = False
+    ) -> None:
+        self.limits = limits
+        self.engine = engine
+        self.own_nodes = apart(limits)
+        self.engine_limits = limits  # the engine's: the whole, or the rest after the solver first
+        self.kept: dict = {}  # the reserve kept back once the solver first proved a win
+        if check:
+            limits.for_engine(engine)
+            if threads is None:
+                threads = threads_for(limits, engine)
+        self._threads = threads
+
+    @property
+    def threads(self) -> int:
+        """The engine's threads (``limits.threads_for``), counted once."""
+        if self._threads is None:
+            self._threads = threads_for(self.limits, self.engine)
+        return self._threads
+
+    def share(self, part: float, nodes: int) -> dict:
+        """``part`` of the time and node budget, or ``nodes`` nodes under a
+        depth or iteration budget (:func:`share`)."""
+        out: dict = {}
+        if self.limits.time is not None:
+            out["time"] = self.limits.time * part
+        if self.limits.nodes is not None:
+            out["nodes"] = max(1, int(self.limits.nodes * part))
+        if not out:
+            out["nodes"] = nodes
+        return out
+
+    def first_share(self, workers: int | None, own_nodes: bool | None = None) -> dict:
+        """The share of the solver tried first on ``workers`` threads
+        (:func:`solver_first`); ``own_nodes`` by default :func:`apart`'s."""
+        own = self.own_nodes if own_nodes is None else own_nodes
+        out = self.share(ENDGAME_SHARE, ENDGAME_NODES)
+        if own and self.limits.nodes is not None:
+            out["nodes"] = max(1, int(self.limits.nodes * SOLVER_NODES_SHARE))
+        out["workers"] = workers
+        return out
+
+    def solver_first(self, workers: int | None) -> tuple[Limits, int]:
+        """The limits of the solver tried first on ``workers`` threads
+        (:meth:`first_share`), and the threads its run takes (for a table
+        made before it: ``solver.new_table``)."""
+        within = self.solver(self.first_share(workers))
+        return within, threads_for(within, "solve")
+
+    def reserve(self) -> dict:
+        """The share kept back to test the engine's move once a win is
+        proven (:func:`reserve`)."""
+        return self.share(KEEP_SHARE, ENDGAME_NODES // 4)
+
+    def rest(self, spent: float, solver_nodes: int, kept: dict, own_nodes: bool | None = None) -> dict:
+        """The changes to the limits for the engine after the solver first
+        and the reserve ``kept`` (:func:`engine_rest`); ``own_nodes`` by
+        default :func:`apart`'s."""
+        own = self.own_nodes if own_nodes is None else own_nodes
+        left: dict = {}
+        if self.limits.time is not None:
+            left["time"] = max(1e-3, self.limits.time - spent - kept.get("time", 0.0))
+        if self.limits.nodes is not None and not own:
+            left["nodes"] = max(1, self.limits.nodes - solver_nodes - kept.get("nodes", 0))
+        return left
+
+    def engine_rest(self, spent: float, solver_nodes: int, won: bool) -> Limits:
+        """The engine's limits after the solver first (``spent`` seconds,
+        ``solver_nodes`` nodes), less the reserve (kept in ``kept``) when
+        the solver proved a win (``won``); the hand-over's share is cut
+        from them (``engine_limits``)."""
+        self.kept = self.reserve() if won else {}
+        left = self.rest(spent, solver_nodes, self.kept)
+        self.engine_limits = self.limits.replace(**left) if left else self.limits
+        return self.engine_limits
+
+    def beside_time(self) -> float:
+        """The seconds of the solver beside the search, and of the search
+        beside it: the move time less the reserve (:func:`beside_time`)."""
+        return float(self.limits.time or 0.0) * (1 - KEEP_SHARE)
+
+    def beside_solver(self) -> Limits:
+        """The limits of the solver beside the search: one thread for
+        :meth:`beside_time`."""
+        return self.solver({"time": self.beside_time(), "workers": 1})
+
+    def beside_engine(self) -> Limits:
+        """The limits of the search beside the solver: :meth:`beside_time`
+        on the engine's threads but the solver's."""
+        self.engine_limits = self.limits.replace(time=self.beside_time(), workers=self.threads - 1)
+        return self.engine_limits
+
+    def left_after(self, spent: float) -> dict:
+        """The reserve after the solver beside the search: what is left of
+        the move time after ``spent`` seconds (:func:`left_after`)."""
+        return {"time": max(1e-3, float(self.limits.time or 0.0) - spent)}
+
+    def left_for_hand_over(self, used: float, engine_nodes: int) -> dict | None:
+        """What is left of the engine's limits after it ran (``used``
+        seconds, ``engine_nodes`` nodes), or None (:func:`hand_over`)."""
+        limits = self.engine_limits
+        left: dict = {}
+        if limits.time is not None:
+            left["time"] = limits.time - used
+            if left["time"] < HAND_OVER_MIN * limits.time:
+                return None
+        if limits.nodes is not None:
+            left["nodes"] = limits.nodes - engine_nodes
+            if left["nodes"] < HAND_OVER_MIN * limits.nodes:
+                return None
+        return left or None
+
+    def hand_over(self, used: float, engine_nodes: int) -> dict | None:
+        """The hand-over's share after the engine (``used`` seconds,
+        ``engine_nodes`` nodes) on the engine's threads (its cores are free
+        then), or None: :meth:`left_for_hand_over`."""
+        left = self.left_for_hand_over(used, engine_nodes)
+        return None if left is None else dict(left, workers=self.threads)
+
+    def solver(self, part: dict) -> Limits:
+        """The solver's limits for the share ``part`` (time, nodes,
+        workers): the search's seed, and a table sized to the share
+        (:meth:`table_mb`)."""
+        return Limits(hash_mb=self.table_mb(part), seed=self.limits.seed, **part)
+
+    def table_mb(self, part: dict) -> int:
+        """The table of the solver's share ``part`` (:func:`table_mb`)."""
+        small = part.get("time", 0) <= SHORTCUT_SMALL_TIME and part.get("nodes", 0) <= SHORTCUT_SMALL_NODES
+        mb = SHORTCUT_HASH_MB[0] if small else SHORTCUT_HASH_MB[1]
+        return min(mb, self.limits.hash_mb) if self.limits.hash_mb else mb
+
+
 def share(limits: Limits, part: float, nodes: int) -> dict:
     """``part`` of the time and node budget of ``limits``, or ``nodes``
     nodes under a depth or iteration budget (deterministic): the solver's
     share first, and the reserve for testing the engine's move."""
-    out: dict = {}
-    if limits.time is not None:
-        out["time"] = limits.time * part
-    if limits.nodes is not None:
-        out["nodes"] = max(1, int(limits.nodes * part))
-    if not out:
-        out["nodes"] = nodes
-    return out
+    return Budget(limits).share(part, nodes)
 
 
 def solver_first(limits: Limits, own_nodes: bool, workers: int | None) -> dict:
     """The share of the solver tried first: ENDGAME_SHARE, or under a node
     budget alone (``own_nodes``: :func:`apart`) SOLVER_NODES_SHARE nodes of
     its own per node of it; on ``workers`` threads."""
-    out = share(limits, ENDGAME_SHARE, ENDGAME_NODES)
-    if own_nodes and limits.nodes is not None:
-        out["nodes"] = max(1, int(limits.nodes * SOLVER_NODES_SHARE))
-    out["workers"] = workers
-    return out
+    return Budget(limits).first_share(workers, own_nodes)
 
 
 def reserve(limits: Limits) -> dict:
     """The share kept back to test the engine's move once a win is proven
     (``proof.keep_the_win``)."""
-    return share(limits, KEEP_SHARE, ENDGAME_NODES // 4)
+    return Budget(limits).reserve()
 
 
 def engine_rest(limits: Limits, spent: float, solver_nodes: int, kept: dict, own_nodes: bool) -> dict:
@@ -114,41 +266,27 @@ def engine_rest(limits: Limits, spent: float, solver_nodes: int, kept: dict, own
     (``spent`` seconds, ``solver_nodes`` nodes) and the reserve ``kept``:
     the changes to make to ``limits``. Under a node budget alone
     (``own_nodes``) the solver's nodes were its own."""
-    left: dict = {}
-    if limits.time is not None:
-        left["time"] = max(1e-3, limits.time - spent - kept.get("time", 0.0))
-    if limits.nodes is not None and not own_nodes:
-        left["nodes"] = max(1, limits.nodes - solver_nodes - kept.get("nodes", 0))
-    return left
+    return Budget(limits).rest(spent, solver_nodes, kept, own_nodes)
 
 
 def beside_time(limits: Limits) -> float:
     """The seconds of the solver beside the search, and of the search
     beside it: the move time less the reserve (``beside`` holds: a time
     limit)."""
-    return float(limits.time or 0.0) * (1 - KEEP_SHARE)
+    return Budget(limits).beside_time()
 
 
 def left_after(limits: Limits, spent: float) -> dict:
     """The reserve after the solver beside the search: what is left of the
     move time after ``spent`` seconds."""
-    return {"time": max(1e-3, float(limits.time or 0.0) - spent)}
+    return Budget(limits).left_after(spent)
 
 
 def hand_over(limits: Limits, used: float, engine_nodes: int) -> dict | None:
     """What is left of ``limits`` after the engine (``used`` seconds,
     ``engine_nodes`` nodes) for the solver of the hand-over, or None: less
     than HAND_OVER_MIN of a budget left, or no time or node budget."""
-    left: dict = {}
-    if limits.time is not None:
-        left["time"] = limits.time - used
-        if left["time"] < HAND_OVER_MIN * limits.time:
-            return None
-    if limits.nodes is not None:
-        left["nodes"] = limits.nodes - engine_nodes
-        if left["nodes"] < HAND_OVER_MIN * limits.nodes:
-            return None
-    return left or None
+    return Budget(limits).left_for_hand_over(used, engine_nodes)
 
 
 def less_standing_check(budget: dict) -> dict:
@@ -186,7 +324,7 @@ def solver_limits(limits: Limits, part: dict) -> Limits:
     """The solver's limits for the share ``part`` (time, nodes, workers),
     within the search's ``limits``: its seed, and a table sized to the
     share (:func:`table_mb`)."""
-    return Limits(hash_mb=table_mb(limits, part), seed=limits.seed, **part)
+    return Budget(limits).solver(part)
 
 
 def table_mb(limits: Limits, part: dict) -> int:
@@ -194,9 +332,7 @@ def table_mb(limits: Limits, part: dict) -> int:
     table costs more in first-touch page faults than a 0.1 s solve takes
     (at 0.25 s a move, 11-13 of 21 near-end positions proven with 64 MB,
     15-17 with 4 MB; benchmarks/results/shortcut_table.md)."""
-    small = part.get("time", 0) <= SHORTCUT_SMALL_TIME and part.get("nodes", 0) <= SHORTCUT_SMALL_NODES
-    mb = SHORTCUT_HASH_MB[0] if small else SHORTCUT_HASH_MB[1]
-    return min(mb, limits.hash_mb) if limits.hash_mb else mb
+    return Budget(limits).table_mb(part)
 
 
 __all__ = [
@@ -210,6 +346,7 @@ __all__ = [
     "BESIDE_MAX_TIME",
     "HAND_OVER_MIN",
     "SIGN_SHARE",
+    "Budget",
     "apart",
     "share",
     "solver_first",

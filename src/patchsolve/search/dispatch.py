@@ -10,7 +10,9 @@ with a second core under a time limit, beside the search for the whole
 time); when it proves the value, that is the answer, whatever the engine,
 and when it proves only a win, the move played is one proven to keep it.
 That near-end policy is ``endgame.py``'s: the dispatcher asks it for a
-plan (``endgame.plan``) and runs the search by it (``endgame.run``).
+plan (``endgame.plan``) and runs the search by it (``endgame.run``). Every
+share of the budget comes from one time manager made here
+(``budget.Budget``), which holds the limits and the engine's threads.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from patchsolve.errors import LimitError, PatchsolveError
 from patchsolve.position import as_position
-from patchsolve.search import endgame, questions, solver
+from patchsolve.search import budget, endgame, questions, solver
 from patchsolve.search.limits import RANGES, Limits, split
 from patchsolve.search.result import SearchResult, choice_first, finished_result
 from patchsolve.search.stop import interruptible, raise_if_ctrl_c, stop_requested
@@ -85,7 +87,9 @@ def search(
         engine, limits = DEFAULT_ENGINE, engine
     module = engine_module(engine)
     limits, options = _limits_and_options(limits, kwargs)
-    limits.for_engine(engine)
+    # the time manager, made once: the limits checked for the engine, its threads counted;
+    # every share of the budget is asked of it from here down (``budget.py``)
+    manager = budget.Budget(limits, engine, check=True)
     if not isinstance(endgame_solve, bool):
         raise LimitError(f"endgame_solve must be True or False, not {endgame_solve!r}")
     options = module.check_options(dict(options))
@@ -94,8 +98,8 @@ def search(
         if position.is_over:
             result = finished_result(position, engine, limits.seed)
         else:
-            plan = endgame.plan(position, engine, limits, endgame_solve)
-            result = endgame.run(plan, position, limits, options, module)
+            plan = endgame.plan(position, manager, endgame_solve)
+            result = endgame.run(plan, position, options, module)
         if len(result.root_moves) > 1:  # ranked rows: choice first, whichever engine or proof made them
             asked = [position.parse_move(m) if isinstance(m, str) else m for m in options.get("include", ())]
             result.root_moves = choice_first(position, result.root_moves, keep=asked)

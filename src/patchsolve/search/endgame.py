@@ -37,8 +37,9 @@ from typing import Any
 from patchsolve.patches import LAST_SPACE
 from patchsolve.position import Position
 from patchsolve.search import budget, solver
+from patchsolve.search.budget import Budget
 from patchsolve.search.handover import hand_over
-from patchsolve.search.limits import Limits, threads_for
+from patchsolve.search.limits import Limits
 from patchsolve.search.proof import (
     Proof,
     ask,
@@ -61,16 +62,19 @@ class Traits:
     its budget left over to the solver (``hand_over``), lends its threads
     to the solver tried first and keeps that solver's table for the
     hand-over (``shares``: the MCTS's workers are processes that may each
-    get here, so its solver gets one thread), and can run with the solver
-    beside it (``beside``: its ``run`` takes ``on_searcher``)."""
+    get here, so its solver gets one thread), can run with the solver
+    beside it (``beside``: its ``run`` takes ``on_searcher``), and takes
+    the threads its budget counted (``threads``: its ``run`` takes
+    ``threads=``, so that it does not count them again)."""
 
     hand_over: bool
     shares: bool
     beside: bool
+    threads: bool = False
 
 
 TRAITS = {
-    "alphabeta": Traits(hand_over=True, shares=True, beside=True),
+    "alphabeta": Traits(hand_over=True, shares=True, beside=True, threads=True),
     "mcts": Traits(hand_over=False, shares=False, beside=False),
 }
 
@@ -80,13 +84,20 @@ class Plan:
     """How a search runs with the solver: ``solver`` "first", "beside" or
     None (not near the end, or the solver off); whether the engine's
     answer is handed over to the solver (``hand_over``); ``engine`` the
-    engine's name, and ``threads`` its threads when the solver runs
-    beside it (one of them the solver's), else None."""
+    engine's name; ``budget`` the search's time manager
+    (:class:`~patchsolve.search.budget.Budget`), which every share is
+    asked of, and which holds the limits and the engine's threads."""
 
     engine: str
     solver: str | None
     hand_over: bool
-    threads: int | None = None
+    budget: Budget
+
+    @property
+    def threads(self) -> int | None:
+        """The engine's threads when the solver runs beside it (one of
+        them the solver's), else None."""
+        return self.budget.threads if self.solver == "beside" else None
 
 
 def near_end(position: Position) -> bool:
@@ -95,41 +106,48 @@ def near_end(position: Position) -> bool:
     return not position.is_over and LAST_SPACE - min(position.time(0), position.time(1)) <= ENDGAME_SPACES
 
 
-def plan(position: Position, engine: str, limits: Limits, endgame_solve: bool = True) -> Plan:
-    """The :class:`Plan` of a search of ``position`` (not over) by
-    ``engine`` within ``limits`` (checked for it); ``endgame_solve=False``:
-    no solver at all."""
-    solver_, threads = None, None
+def plan(position: Position, manager: Budget, endgame_solve: bool = True) -> Plan:
+    """The :class:`Plan` of a search of ``position`` (not over) by the
+    engine of ``manager``, the search's time manager (its limits checked
+    for the engine); ``endgame_solve=False``: no solver at all."""
+    engine = manager.engine
+    solver_ = None
     if endgame_solve and near_end(position):
-        solver_ = "first"
-        if beside(engine, limits):
-            solver_, threads = "beside", threads_for(limits, engine)
-    return Plan(engine, solver_, endgame_solve and TRAITS[engine].hand_over, threads)
+        solver_ = "beside" if _beside(manager) else "first"
+    return Plan(engine, solver_, endgame_solve and TRAITS[engine].hand_over, manager)
 
 
-def run(plan_: Plan, position: Position, limits: Limits, options: dict, module: ModuleType) -> SearchResult:
+def run(plan_: Plan, position: Position, options: dict, module: ModuleType) -> SearchResult:
     """``module``'s search of ``position`` (not over) with the solver as
     ``plan_`` says: beside it, or first (its proof bounding what the
     engine reports while it searches), then the hand-over, and a proven
-    win kept."""
+    win kept; every share asked of the plan's budget."""
+    manager = plan_.budget
     proof = None
     if plan_.solver == "beside":
-        result, proof = solver_beside(position, limits, options, module, plan_.threads)
+        result, proof = _solver_beside(position, manager, options, module)
         return keep_the_win(position, result, proof)
     if plan_.solver == "first":
-        solved_, limits, proof = endgame_shortcut(position, limits, plan_.engine)
+        solved_, proof = _solver_first(position, manager)
         if solved_ is not None:
             return solved_
         report = options.get("on_iteration")
         if proof is not None and report is not None:  # progress says no more than the answer
             options["on_iteration"] = lambda r: report(within_proof(r, proof))
     t_engine = _time.perf_counter()
-    result = module.run(position, limits, options)
+    result = module.run(position, manager.engine_limits, options, **_threads(manager))
     if plan_.hand_over and not stop_requested():
         table = proof and proof.table  # the solver's table, searched on
         used = _time.perf_counter() - t_engine
-        result = hand_over(position, result, limits, used, table)
+        result = hand_over(position, result, manager, used, table)
     return keep_the_win(position, result, proof)
+
+
+def _threads(manager: Budget, lent: int = 0) -> dict:
+    """The keywords that hand the engine's run its threads (those
+    ``manager`` counted, less ``lent`` to the solver beside it), if it
+    takes them (``Traits.threads``)."""
+    return {"threads": manager.threads - lent} if TRAITS[manager.engine].threads else {}
 
 
 def endgame_shortcut(
@@ -140,26 +158,36 @@ def endgame_shortcut(
     for the engine, what was proven: a :class:`~patchsolve.search.proof.Proof`
     with the solver's table for the alpha-beta's hand-over). Under a node
     budget alone the solver's nodes are its own (``budget.apart``): the
-    engine keeps its whole budget."""
-    traits = TRAITS[engine]
-    own = budget.apart(limits)
+    engine keeps its whole budget. (A search asks its own time manager:
+    :func:`run`.)"""
+    manager = Budget(limits, engine)
+    solved_, proof = _solver_first(position, manager)
+    return solved_, manager.engine_limits, proof
+
+
+def _solver_first(position: Position, manager: Budget) -> tuple[SearchResult | None, Proof | None]:
+    """The solver first within the share ``manager`` gives it: (the proven
+    answer, None), or (None, what was proven), the engine's limits then
+    ``manager.engine_limits``."""
+    traits = TRAITS[manager.engine]
+    limits = manager.limits
+    t0 = _time.perf_counter()
     # the solver's threads follow the alpha-beta's (every core under a time
     # limit unless workers says otherwise); the MCTS gets one thread
-    part = budget.solver_first(limits, own, limits.workers if traits.shares else 1)
-    t0 = _time.perf_counter()
+    within, threads = manager.solver_first(limits.workers if traits.shares else 1)
     # the alpha-beta's hand-over searches on in the same table: what is proven here stays
     # proven there (benchmarks/results/best_choice/, round 3)
-    within = budget.solver_limits(limits, part)
-    table = solver.new_table(within) if traits.shares else None
-    r, decided = ask(position, within, (limits.multipv or 1) > 1, table)
+    table = solver.new_table(hash_mb=within.hash_mb, threads=threads) if traits.shares else None
+    ranked = (limits.multipv or 1) > 1
+    r, decided = ask(position, within, ranked, table)
     if decided:
-        return solved(position, r, limits, engine), limits, None
-    kept = budget.reserve(limits) if r.proven == "win" else {}
-    left = budget.engine_rest(limits, _time.perf_counter() - t0, r.nodes, kept, own)
+        return solved(position, r, limits, manager.engine), None
+    manager.engine_rest(_time.perf_counter() - t0, r.nodes, r.proven == "win")
     # what the solver proved of each root move bounds the engine's rows
-    rows = proven_rows(position, r) if (limits.multipv or 1) > 1 else None
-    proof = Proof.of(r, move=winning_move(r), reserve=kept, table=table, nodes=r.nodes, rows=rows)
-    return None, (limits.replace(**left) if left else limits), proof
+    rows = proven_rows(position, r) if ranked else None
+    return None, Proof.of(
+        r, move=winning_move(r), reserve=manager.kept, table=table, nodes=r.nodes, rows=rows
+    )
 
 
 def beside(engine: str, limits: Limits) -> bool:
@@ -172,14 +200,21 @@ def beside(engine: str, limits: Limits) -> bool:
     0.471 -> 0.353 points a move at 1 s, 0.392 -> 0.275 at 2 s, level at
     0.25 and 0.5 s; benchmarks/results/best_choice/, round 3); under it the
     solver beside proves more (benchmarks/results/solver_beside.md)."""
+    return _beside(Budget(limits, engine))
+
+
+def _beside(manager: Budget) -> bool:
+    """:func:`beside` of the search ``manager`` manages (its threads
+    counted once)."""
+    limits = manager.limits
     return (
-        TRAITS[engine].beside
+        TRAITS[manager.engine].beside
         and limits.time is not None
         and limits.time < budget.BESIDE_MAX_TIME
         and limits.nodes is None
         and limits.depth is None
         and (limits.multipv or 1) == 1
-        and threads_for(limits, engine) >= 2
+        and manager.threads >= 2
     )
 
 
@@ -191,11 +226,19 @@ def solver_beside(
     both for the move time less the reserve that tests the engine's move
     when only a win is proven. A value the solver proves with its move is
     the answer (the search is halted then); else the engine's answer, with
-    what was proven for ``proof.keep_the_win``."""
-    if threads is None:
-        threads = threads_for(limits, "alphabeta")
+    what was proven for ``proof.keep_the_win``. (A search asks its own
+    time manager: :func:`run`.)"""
+    return _solver_beside(position, Budget(limits, "alphabeta", threads), options, module)
+
+
+def _solver_beside(
+    position: Position, manager: Budget, options: dict, module: ModuleType
+) -> tuple[SearchResult, Proof | None]:
+    """:func:`solver_beside` with the shares of ``manager``."""
+    threads = manager.threads
     t0 = _time.perf_counter()
-    share = budget.beside_time(limits)
+    within = manager.beside_solver()
+    engine_limits = manager.beside_engine()
     lock = threading.Lock()
     box: dict = {}
 
@@ -207,7 +250,7 @@ def solver_beside(
 
     def solve() -> None:
         try:
-            r, _ = ask(position, budget.solver_limits(limits, {"time": share, "workers": 1}), False)
+            r, _ = ask(position, within, False)
         except BaseException as e:  # re-raised in the caller's thread
             box["error"] = e
             return
@@ -219,7 +262,7 @@ def solver_beside(
     thread = threading.Thread(target=solve, name="patchsolve-solver", daemon=True)
     thread.start()
     try:
-        result = module.run(position, limits.replace(time=share, workers=threads - 1), options, on_searcher)
+        result = module.run(position, engine_limits, options, on_searcher, **_threads(manager, 1))
     finally:
         thread.join()
     if "error" in box:
@@ -227,13 +270,12 @@ def solver_beside(
     r = box["solved"]
     if decides(r):
         r.engine = "alphabeta"
-        r.seed = limits.seed
+        r.seed = manager.limits.seed
         r.workers = threads
         return r, None
     result.nodes += r.nodes
     result.workers = threads
-    left = budget.left_after(limits, _time.perf_counter() - t0)
-    return result, Proof.of(r, move=winning_move(r), reserve=left)
+    return result, Proof.of(r, move=winning_move(r), reserve=manager.left_after(_time.perf_counter() - t0))
 
 
 __all__ = [

@@ -25,7 +25,8 @@ from typing import Any
 from patchsolve.position import Move, Position
 from patchsolve.search import alphabeta, budget, questions
 from patchsolve.search._alphabeta import ordered_moves
-from patchsolve.search.limits import Limits, threads_for
+from patchsolve.search.budget import Budget
+from patchsolve.search.limits import Limits
 from patchsolve.search.proof import Proof, ask, decides, proven_rows, solved, within_proof
 from patchsolve.search.result import (
     SearchResult,
@@ -38,7 +39,7 @@ from patchsolve.search.result import (
 
 
 def hand_over(
-    position: Position, result: SearchResult, limits: Limits, used: float, table: Any = None
+    position: Position, result: SearchResult, limits: Limits | Budget, used: float, table: Any = None
 ) -> SearchResult:
     """The solver's answer with what is left of ``limits`` when the engine
     (``result``, after ``used`` seconds) stopped before its budget and
@@ -49,17 +50,20 @@ def hand_over(
     the choices (``_within_choice``); ranked (``multipv``), the solver's
     rows when it settles them all, else the engine's rows within what it
     proved of each move. Otherwise ``result``. Only under a time or node
-    budget."""
-    if result.bound == "exact" or (limits.depth is not None and result.depth >= limits.depth):
+    budget. ``limits`` may be the search's time manager
+    (:class:`~patchsolve.search.budget.Budget`): its engine's limits, and
+    the share asked of it."""
+    manager = limits if isinstance(limits, Budget) else Budget(limits, "solve")
+    engine_limits = manager.engine_limits
+    if result.bound == "exact" or (engine_limits.depth is not None and result.depth >= engine_limits.depth):
         return result
-    left = budget.hand_over(limits, used, result.nodes)
-    if left is None:
+    part = manager.hand_over(used, result.nodes)
+    if part is None:
         return result
-    part = dict(left, workers=threads_for(limits, "solve"))
-    if (limits.multipv or 1) > 1:
-        r, decided = ask(position, budget.solver_limits(limits, part), True, table)
+    if (engine_limits.multipv or 1) > 1:
+        r, decided = ask(position, manager.solver(part), True, table)
         if decided:
-            return _instead(position, result, r, limits)
+            return _instead(position, result, r, engine_limits)
         return within_proof(result, Proof.of(r, rows=proven_rows(position, r)))
     if result.best_move is None:
         return result
@@ -67,17 +71,25 @@ def hand_over(
     budget.less_standing_check(part)
     # mypy: r, reused, is None here when the value did not close (checked below)
     r, choice, standing, nodes = questions.choice_or_value(  # type: ignore[assignment]
-        position, budget.solver_limits(limits, part), result.best_move, int(round(result.score)), table
+        position, manager.solver(part), result.best_move, int(round(result.score)), table
     )
     if r is not None and decides(r):
-        return _instead(position, result, r, limits)
+        return _instead(position, result, r, engine_limits)
     result.nodes += nodes
     if choice is not None:
         _within_choice(position, result, *choice)
     elif standing is not None:
         what, lower, below, at_most, proven = standing
         _left_standing(
-            position, result, what, lower, below, at_most, limits.seed, limits.time is not None, proven
+            position,
+            result,
+            what,
+            lower,
+            below,
+            at_most,
+            engine_limits.seed,
+            engine_limits.time is not None,
+            proven,
         )
     return result
 

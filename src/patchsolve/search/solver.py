@@ -540,22 +540,29 @@ def _new_run(limits: Limits, opts: dict, table: Any = None) -> _Run:
         seconds = DEFAULT_SOLVE_TIME
     hash_mb = limits.hash_mb or DEFAULT_HASH_MB
     flags = (opts["static"], opts["relax"], opts["etc"])
-    threads = threads_for(limits, "solve")
-    if table is not None:
+    if table is not None:  # its threads are the table's (``new_table``)
         if table.wdl != opts["wdl"] or flags != _DEFAULT_FLAGS:
             raise ValueError("a table handed on is searched with the default exact options only")
-        return _Run(hash_mb, opts["wdl"], flags, nodes, seconds, opts["progress"], threads, table)
+        return _Run(hash_mb, opts["wdl"], flags, nodes, seconds, opts["progress"], table.threads, table)
+    threads = threads_for(limits, "solve")
     with allocation("solver table", hash_mb):
         return _Run(hash_mb, opts["wdl"], flags, nodes, seconds, opts["progress"], threads)
 
 
-def new_table(limits: Limits) -> Any:
+def new_table(limits: Limits | None = None, *, hash_mb: int | None = None, threads: int = 1) -> Any:
     """A solver table for ``limits`` (``hash_mb``, ``workers``) with the
     default exact options, to hand from one run to the next: what the
     solver tried first near the end proved, the alpha-beta's hand-over finds
     (``run(..., table=)``, ``choice_or_value(..., table=)``;
-    benchmarks/results/best_choice/, round 3)."""
-    return _new_run(limits, check_options({})).solver
+    benchmarks/results/best_choice/, round 3). Without ``limits``: of
+    ``hash_mb`` megabytes (None: the default) on ``threads`` threads, as
+    the search's budget counted them (``budget.Budget.solver_first``)."""
+    if limits is not None:
+        return _new_run(limits, check_options({})).solver
+    mb = hash_mb or DEFAULT_HASH_MB
+    with allocation("solver table", mb):
+        # no budget yet: each run sets its own (``_Run``)
+        return _Run(mb, False, _DEFAULT_FLAGS, None, None, None, threads).solver
 
 
 def run(position: Position, limits: Limits, opts: dict, table: Any = None) -> SearchResult:
