@@ -43,6 +43,8 @@ again. The module functions below answer the same questions for a
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from patchsolve.search.limits import Limits, threads_for
 
 # -- default budgets -------------------------------------------------------------
@@ -93,11 +95,11 @@ class Budget:
 
     - :meth:`solver_first`: the limits of the solver tried first near the
       end (``ENDGAME_SHARE``, or nodes of its own: :func:`apart`);
-    - :meth:`engine_rest`: the engine's limits after it, given what it
-      spent, less the reserve (``kept``) when it proved a win;
-    - :meth:`beside_solver`, :meth:`beside_engine` and :meth:`left_after`:
-      the solver beside the search, the search beside it, and the reserve
-      left after both;
+    - :meth:`solver_spent`, then :meth:`engine_share`: the engine's
+      limits after it given what it spent, less the reserve (``kept``)
+      when it proved a win, and the engine's threads;
+    - :meth:`beside` and :meth:`left_after`: the solver beside the search
+      and the search beside it, and the reserve left after both;
     - :meth:`hand_over`: the hand-over's share given what the engine spent
       (of the engine's limits, ``engine_limits``), which :meth:`solver`
       makes the solver's ``Limits``.
@@ -116,18 +118,20 @@ class Budget:
         self.own_nodes = apart(limits)
         self.engine_limits = limits  # the engine's: the whole, or the rest after the solver first
         self.kept: dict = {}  # the reserve kept back once the solver first proved a win
+        self._left: dict = {}  # the changes to the limits for the engine after the solver first
         if check:
             limits.for_engine(engine)
             if threads is None:
                 threads = threads_for(limits, engine)
-        self._threads = threads
+        if threads is not None:
+            self.threads = threads  # held: not counted again
 
-    @property
+    @cached_property
     def threads(self) -> int:
-        """The engine's threads (``limits.threads_for``), counted once."""
-        if self._threads is None:
-            self._threads = threads_for(self.limits, self.engine)
-        return self._threads
+        """The engine's threads (``limits.threads_for``): counted once, when
+        the budget is made with ``check`` (or given), else when first asked
+        for."""
+        return threads_for(self.limits, self.engine)
 
     def share(self, part: float, nodes: int) -> dict:
         """``part`` of the time and node budget, or ``nodes`` nodes under a
@@ -175,31 +179,41 @@ class Budget:
             left["nodes"] = max(1, self.limits.nodes - solver_nodes - kept.get("nodes", 0))
         return left
 
-    def engine_rest(self, spent: float, solver_nodes: int, won: bool) -> Limits:
-        """The engine's limits after the solver first (``spent`` seconds,
-        ``solver_nodes`` nodes), less the reserve (kept in ``kept``) when
-        the solver proved a win (``won``); the hand-over's share is cut
-        from them (``engine_limits``)."""
+    def solver_spent(self, spent: float, solver_nodes: int, won: bool) -> dict:
+        """What the solver first spent (``spent`` seconds, ``solver_nodes``
+        nodes) and whether it proved a win (``won``): the engine then gets
+        the rest (:meth:`engine_rest`), less the reserve that tests its move,
+        which is returned (and kept in ``kept``)."""
         self.kept = self.reserve() if won else {}
-        left = self.rest(spent, solver_nodes, self.kept)
-        self.engine_limits = self.limits.replace(**left) if left else self.limits
+        self._left = self.rest(spent, solver_nodes, self.kept)
+        return self.kept
+
+    def engine_rest(self) -> Limits:
+        """The engine's limits: the whole budget, or what is left after the
+        solver first (:meth:`solver_spent`); the hand-over's share is cut
+        from them (``engine_limits``)."""
+        self.engine_limits = self.limits.replace(**self._left) if self._left else self.limits
         return self.engine_limits
+
+    def engine_share(self) -> tuple[Limits, int]:
+        """(The engine's limits, :meth:`engine_rest`, and its threads)."""
+        threads = self.threads
+        return self.engine_rest(), threads
 
     def beside_time(self) -> float:
         """The seconds of the solver beside the search, and of the search
         beside it: the move time less the reserve (:func:`beside_time`)."""
         return float(self.limits.time or 0.0) * (1 - KEEP_SHARE)
 
-    def beside_solver(self) -> Limits:
-        """The limits of the solver beside the search: one thread for
-        :meth:`beside_time`."""
-        return self.solver({"time": self.beside_time(), "workers": 1})
-
-    def beside_engine(self) -> Limits:
-        """The limits of the search beside the solver: :meth:`beside_time`
-        on the engine's threads but the solver's."""
-        self.engine_limits = self.limits.replace(time=self.beside_time(), workers=self.threads - 1)
-        return self.engine_limits
+    def beside(self) -> tuple[Limits, Limits, int]:
+        """(The solver's limits, the engine's, all the threads) when the
+        solver runs beside the search: both for :meth:`beside_time`, the
+        solver on one of the threads and the engine on the others."""
+        threads = self.threads
+        share = self.beside_time()
+        within = self.solver({"time": share, "workers": 1})
+        self.engine_limits = self.limits.replace(time=share, workers=threads - 1)
+        return within, self.engine_limits, threads
 
     def left_after(self, spent: float) -> dict:
         """The reserve after the solver beside the search: what is left of

@@ -134,8 +134,9 @@ def run(plan_: Plan, position: Position, options: dict, module: ModuleType) -> S
         report = options.get("on_iteration")
         if proof is not None and report is not None:  # progress says no more than the answer
             options["on_iteration"] = lambda r: report(within_proof(r, proof))
+    limits, threads = manager.engine_share()
     t_engine = _time.perf_counter()
-    result = module.run(position, manager.engine_limits, options, **_threads(manager))
+    result = module.run(position, limits, options, **_threads(plan_.engine, threads))
     if plan_.hand_over and not stop_requested():
         table = proof and proof.table  # the solver's table, searched on
         used = _time.perf_counter() - t_engine
@@ -143,11 +144,10 @@ def run(plan_: Plan, position: Position, options: dict, module: ModuleType) -> S
     return keep_the_win(position, result, proof)
 
 
-def _threads(manager: Budget, lent: int = 0) -> dict:
-    """The keywords that hand the engine's run its threads (those
-    ``manager`` counted, less ``lent`` to the solver beside it), if it
-    takes them (``Traits.threads``)."""
-    return {"threads": manager.threads - lent} if TRAITS[manager.engine].threads else {}
+def _threads(engine: str, threads: int) -> dict:
+    """The keywords that hand ``engine``'s run the ``threads`` its budget
+    counted, if it takes them (``Traits.threads``)."""
+    return {"threads": threads} if TRAITS[engine].threads else {}
 
 
 def endgame_shortcut(
@@ -162,13 +162,13 @@ def endgame_shortcut(
     :func:`run`.)"""
     manager = Budget(limits, engine)
     solved_, proof = _solver_first(position, manager)
-    return solved_, manager.engine_limits, proof
+    return solved_, manager.engine_rest(), proof
 
 
 def _solver_first(position: Position, manager: Budget) -> tuple[SearchResult | None, Proof | None]:
     """The solver first within the share ``manager`` gives it: (the proven
-    answer, None), or (None, what was proven), the engine's limits then
-    ``manager.engine_limits``."""
+    answer, None), or (None, what was proven), the engine's share then
+    ``manager.engine_share()``."""
     traits = TRAITS[manager.engine]
     limits = manager.limits
     t0 = _time.perf_counter()
@@ -182,12 +182,10 @@ def _solver_first(position: Position, manager: Budget) -> tuple[SearchResult | N
     r, decided = ask(position, within, ranked, table)
     if decided:
         return solved(position, r, limits, manager.engine), None
-    manager.engine_rest(_time.perf_counter() - t0, r.nodes, r.proven == "win")
+    kept = manager.solver_spent(_time.perf_counter() - t0, r.nodes, r.proven == "win")
     # what the solver proved of each root move bounds the engine's rows
     rows = proven_rows(position, r) if ranked else None
-    return None, Proof.of(
-        r, move=winning_move(r), reserve=manager.kept, table=table, nodes=r.nodes, rows=rows
-    )
+    return None, Proof.of(r, move=winning_move(r), reserve=kept, table=table, nodes=r.nodes, rows=rows)
 
 
 def beside(engine: str, limits: Limits) -> bool:
@@ -235,10 +233,8 @@ def _solver_beside(
     position: Position, manager: Budget, options: dict, module: ModuleType
 ) -> tuple[SearchResult, Proof | None]:
     """:func:`solver_beside` with the shares of ``manager``."""
-    threads = manager.threads
     t0 = _time.perf_counter()
-    within = manager.beside_solver()
-    engine_limits = manager.beside_engine()
+    within, engine_limits, threads = manager.beside()
     lock = threading.Lock()
     box: dict = {}
 
@@ -250,7 +246,8 @@ def _solver_beside(
 
     def solve() -> None:
         try:
-            r, _ = ask(position, within, False)
+            # one thread, as the budget said (its table made for it: the run need not count them)
+            r, _ = ask(position, within, False, solver.new_table(hash_mb=within.hash_mb, threads=1))
         except BaseException as e:  # re-raised in the caller's thread
             box["error"] = e
             return
@@ -262,7 +259,9 @@ def _solver_beside(
     thread = threading.Thread(target=solve, name="patchsolve-solver", daemon=True)
     thread.start()
     try:
-        result = module.run(position, engine_limits, options, on_searcher, **_threads(manager, 1))
+        result = module.run(
+            position, engine_limits, options, on_searcher, **_threads(manager.engine, threads - 1)
+        )
     finally:
         thread.join()
     if "error" in box:
