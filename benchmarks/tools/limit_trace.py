@@ -20,6 +20,13 @@ counted apart and added. A last line counts the walk again without the
 calls into ``limits.py`` (the ``Limits``'s own methods, and every
 ``Limits`` built): the walk between the other modules.
 
+A second count takes the search's time manager (``budget.Budget``, which
+holds the ``Limits`` and is asked for each share without it) for its
+``Limits``: a call with the manager among its arguments (or the near-end
+``Plan``, which holds it) counts too. That
+is the walk of the budget, where the first count is the walk of the
+``Limits`` object itself.
+
 The position (default: ply 29 of ``bench.noisy_greedy_game(1)``, 14
 spaces from the end, whose value the solver does not prove at once) is
 near the end, so the whole near-end path runs: the solver first or beside
@@ -48,15 +55,21 @@ def default_position() -> str:
 
 def trace(argv: list[str]):
     """The walks (thread name -> [module, ...], one entry a call) of
-    ``patchsolve`` run with ``argv``, and the command's exit code."""
+    ``patchsolve`` run with ``argv``: of the ``Limits``, and of the
+    ``Limits`` or the time manager holding them; and the command's exit
+    code."""
     import patchsolve.cli
+    from patchsolve.search import budget
     from patchsolve.search.limits import Limits
+
+    manager = getattr(budget, "Budget", Limits)  # before the time manager: the Limits alone
 
     search_dir = str(SEARCH)
     here = os.path.dirname(sys.modules["patchsolve.search.limits"].__file__ or "")
     if os.path.realpath(here) != os.path.realpath(search_dir):
         search_dir = here  # an installed copy: trace what runs
     walks: dict = collections.defaultdict(list)
+    held: dict = collections.defaultdict(list)
     lock = threading.Lock()
 
     def hook(frame, event, arg):
@@ -70,10 +83,13 @@ def trace(argv: list[str]):
         values = [frame.f_locals.get(n) for n in names]
         if code.co_flags & 0x04:  # *args
             values += list(frame.f_locals.get(code.co_varnames[len(names)], ()))
-        if any(isinstance(v, Limits) for v in values):
+        limits = any(isinstance(v, Limits) for v in values)
+        if limits or any(_holds(v, manager) for v in values):
             with lock:
-                where = os.path.basename(path)[:-3]
-                walks[threading.current_thread().name].append(f"{where}.{code.co_name}")
+                call = f"{os.path.basename(path)[:-3]}.{code.co_name}"
+                held[threading.current_thread().name].append(call)
+                if limits:
+                    walks[threading.current_thread().name].append(call)
 
     sys.setprofile(hook)
     threading.setprofile(hook)
@@ -85,7 +101,18 @@ def trace(argv: list[str]):
     finally:
         sys.setprofile(None)
         threading.setprofile(None)  # type: ignore[arg-type]
-    return dict(walks), code
+    return dict(walks), dict(held), code
+
+
+def _holds(value, manager) -> bool:
+    """Whether ``value`` is the time manager ``manager`` or holds it (the
+    near-end ``Plan``: its ``budget``)."""
+    if isinstance(value, manager):
+        return True
+    try:
+        return isinstance(getattr(value, "budget", None), manager)
+    except Exception:
+        return False
 
 
 def visits(walk: list[str]) -> list[str]:
@@ -124,7 +151,7 @@ def main(argv=None) -> int:
     if args.nodes is not None:
         cli += ["--nodes", str(args.nodes)]
     cli += [args.position or default_position()]
-    walks, code = trace(cli)
+    walks, held, code = trace(cli)
     entered, returns, calls = summary(walks)
     print(f"patchsolve best {' '.join(cli[:-1])} POSITION: exit {code}", file=sys.stderr)
     if args.show:
@@ -142,6 +169,24 @@ def main(argv=None) -> int:
     entered, returns, calls = summary(walks, skip="limits")
     print(
         f"without limits.py: calls {calls}; visits: {sum(entered.values())}; returns to a module left: {returns}"
+    )
+    # the time manager counted as its Limits: the walk of the budget
+    if args.show:
+        for name, walk in held.items():
+            print(f"{name} (with the time manager): {' -> '.join(visits(walk))}")
+    if args.calls:
+        for name, walk in held.items():
+            print(f"{name} (with the time manager): {' '.join(walk)}")
+    entered, returns, calls = summary(held)
+    print(
+        f"with the time manager: calls {calls}; visits: {sum(entered.values())}; returns to a module left: {returns}"
+    )
+    for module, n in sorted(entered.items(), key=lambda kv: (-kv[1], kv[0])):
+        print(f"  {module}: entered {n}")
+    entered, returns, calls = summary(held, skip="limits")
+    print(
+        f"with the time manager, without limits.py: calls {calls}; visits: {sum(entered.values())}; "
+        f"returns to a module left: {returns}"
     )
     return 0
 
