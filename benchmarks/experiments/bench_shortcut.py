@@ -6,7 +6,7 @@ Run:  python benchmarks/experiments/bench_shortcut.py [--time 0.25] [--hash-mb M
 Positions: within 8-15 spaces of the end, from 12 seeded games (half random
 moves, half depth-1 alpha-beta moves); each is kept with probability 0.3.
 ``--hash-mb`` forces the shortcut's solver table (default: what
-``budget.Budget.table_mb`` chooses).
+``budget.TimeManager.table_mb`` chooses).
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def main(argv=None):
     ap.add_argument("--hash-mb", type=int, default=None)
     args = ap.parse_args(argv)
     if args.hash_mb is not None:
-        budget.Budget.table_mb = lambda self, part: args.hash_mb  # type: ignore[method-assign]
+        budget.TimeManager.table_mb = lambda self, part: args.hash_mb  # type: ignore[method-assign]
     proven, times = 0, []
     todo = positions()
     for pos in todo:

@@ -19,7 +19,7 @@ if os.environ.get("TABLE_MB"):
     mb = int(os.environ["TABLE_MB"])
 
     def sized(limits=None, **kw):
-        # the near-end solver's table is made from a size and threads (``budget.Budget.solver_first``)
+        # the near-end solver's table is made from a size and threads (``budget.TimeManager.solver_first``)
         return made(limits.replace(hash_mb=mb)) if limits is not None else made(**{**kw, "hash_mb": mb})
 
     solver.new_table = sized

@@ -20,7 +20,7 @@ counted apart and added. A last line counts the walk again without the
 calls into ``limits.py`` (the ``Limits``'s own methods, and every
 ``Limits`` built): the walk between the other modules.
 
-A second count takes the search's time manager (``budget.Budget``, which
+A second count takes the search's time manager (``budget.TimeManager``, which
 holds the ``Limits`` and is asked for each share without it) for its
 ``Limits``: a call with the manager among its arguments (or the near-end
 ``Plan``, which holds it) counts too. That
@@ -62,7 +62,7 @@ def trace(argv: list[str]):
     from patchsolve.search import budget
     from patchsolve.search.limits import Limits
 
-    manager = getattr(budget, "Budget", Limits)  # before the time manager: the Limits alone
+    manager = getattr(budget, "TimeManager", Limits)  # before the time manager: the Limits alone
 
     search_dir = str(SEARCH)
     here = os.path.dirname(sys.modules["patchsolve.search.limits"].__file__ or "")
@@ -106,11 +106,11 @@ def trace(argv: list[str]):
 
 def _holds(value, manager) -> bool:
     """Whether ``value`` is the time manager ``manager`` or holds it (the
-    near-end ``Plan``: its ``budget``)."""
+    near-end ``Plan``: its ``manager``)."""
     if isinstance(value, manager):
         return True
     try:
-        return isinstance(getattr(value, "budget", None), manager)
+        return isinstance(getattr(value, "manager", None), manager)
     except Exception:
         return False
 

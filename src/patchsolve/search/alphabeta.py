@@ -294,7 +294,7 @@ def run(
     the C searcher before it runs (its ``interrupt()`` stops the run from
     another thread: the solver beside the search, ``endgame.py``).
     ``threads``: the threads the search's budget counted for these limits
-    (``budget.Budget.threads``), else ``limits.threads_for``'s."""
+    (``budget.TimeManager.threads``), else ``limits.threads_for``'s."""
     with learned_evaluation(opts["learned"]):
         return _run(position, limits, opts, on_searcher, threads)
 

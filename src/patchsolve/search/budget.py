@@ -32,13 +32,13 @@ its table                    ``SHORTCUT_HASH_MB`` by the size of the share:
 A share is a plain dict of ``time``, ``nodes`` and ``workers`` until the
 solver runs it (:func:`solver_limits` makes the ``Limits``).
 
-One search's shares come from one :class:`Budget`, the time manager:
+One search's shares come from one :class:`TimeManager`, the time manager:
 ``patchsolve.search`` makes it once, with the limits checked for the
 engine and the engine's threads counted once, and the near-end plan
 (``endgame.py``), the engine and the hand-over (``handover.py``) ask it
 for each share as the search proceeds, without the limits being passed
 again. The module functions below answer the same questions for a
-``Limits`` given to them (each makes a ``Budget`` for it).
+``Limits`` given to them (each makes a ``TimeManager`` for it).
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ def apart(limits: Limits) -> bool:
     return limits.nodes is not None and limits.time is None
 
 
-class Budget:
+class TimeManager:
     """The time manager of one search: its :class:`Limits`, held, and the
     engine's threads, counted once (:attr:`threads`); asked, without the
     limits, for each share as the search proceeds:
@@ -259,20 +259,20 @@ def share(limits: Limits, part: float, nodes: int) -> dict:
     """``part`` of the time and node budget of ``limits``, or ``nodes``
     nodes under a depth or iteration budget (deterministic): the solver's
     share first, and the reserve for testing the engine's move."""
-    return Budget(limits).share(part, nodes)
+    return TimeManager(limits).share(part, nodes)
 
 
 def solver_first(limits: Limits, own_nodes: bool, workers: int | None) -> dict:
     """The share of the solver tried first: ENDGAME_SHARE, or under a node
     budget alone (``own_nodes``: :func:`apart`) SOLVER_NODES_SHARE nodes of
     its own per node of it; on ``workers`` threads."""
-    return Budget(limits).first_share(workers, own_nodes)
+    return TimeManager(limits).first_share(workers, own_nodes)
 
 
 def reserve(limits: Limits) -> dict:
     """The share kept back to test the engine's move once a win is proven
     (``proof.keep_the_win``)."""
-    return Budget(limits).reserve()
+    return TimeManager(limits).reserve()
 
 
 def engine_rest(limits: Limits, spent: float, solver_nodes: int, kept: dict, own_nodes: bool) -> dict:
@@ -280,27 +280,27 @@ def engine_rest(limits: Limits, spent: float, solver_nodes: int, kept: dict, own
     (``spent`` seconds, ``solver_nodes`` nodes) and the reserve ``kept``:
     the changes to make to ``limits``. Under a node budget alone
     (``own_nodes``) the solver's nodes were its own."""
-    return Budget(limits).rest(spent, solver_nodes, kept, own_nodes)
+    return TimeManager(limits).rest(spent, solver_nodes, kept, own_nodes)
 
 
 def beside_time(limits: Limits) -> float:
     """The seconds of the solver beside the search, and of the search
     beside it: the move time less the reserve (``beside`` holds: a time
     limit)."""
-    return Budget(limits).beside_time()
+    return TimeManager(limits).beside_time()
 
 
 def left_after(limits: Limits, spent: float) -> dict:
     """The reserve after the solver beside the search: what is left of the
     move time after ``spent`` seconds."""
-    return Budget(limits).left_after(spent)
+    return TimeManager(limits).left_after(spent)
 
 
 def hand_over(limits: Limits, used: float, engine_nodes: int) -> dict | None:
     """What is left of ``limits`` after the engine (``used`` seconds,
     ``engine_nodes`` nodes) for the solver of the hand-over, or None: less
     than HAND_OVER_MIN of a budget left, or no time or node budget."""
-    return Budget(limits).left_for_hand_over(used, engine_nodes)
+    return TimeManager(limits).left_for_hand_over(used, engine_nodes)
 
 
 def less_standing_check(budget: dict) -> dict:
@@ -338,7 +338,7 @@ def solver_limits(limits: Limits, part: dict) -> Limits:
     """The solver's limits for the share ``part`` (time, nodes, workers),
     within the search's ``limits``: its seed, and a table sized to the
     share (:func:`table_mb`)."""
-    return Budget(limits).solver(part)
+    return TimeManager(limits).solver(part)
 
 
 def table_mb(limits: Limits, part: dict) -> int:
@@ -346,7 +346,7 @@ def table_mb(limits: Limits, part: dict) -> int:
     table costs more in first-touch page faults than a 0.1 s solve takes
     (at 0.25 s a move, 11-13 of 21 near-end positions proven with 64 MB,
     15-17 with 4 MB; benchmarks/results/shortcut_table.md)."""
-    return Budget(limits).table_mb(part)
+    return TimeManager(limits).table_mb(part)
 
 
 __all__ = [
@@ -360,7 +360,7 @@ __all__ = [
     "BESIDE_MAX_TIME",
     "HAND_OVER_MIN",
     "SIGN_SHARE",
-    "Budget",
+    "TimeManager",
     "apart",
     "share",
     "solver_first",

@@ -12,7 +12,7 @@ and when it proves only a win, the move played is one proven to keep it.
 That near-end policy is ``endgame.py``'s: the dispatcher asks it for a
 plan (``endgame.plan``) and runs the search by it (``endgame.run``). Every
 share of the budget comes from one time manager made here
-(``budget.Budget``), which holds the limits and the engine's threads.
+(``budget.TimeManager``), which holds the limits and the engine's threads.
 """
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ def search(
     limits, options = _limits_and_options(limits, kwargs)
     # the time manager, made once: the limits checked for the engine, its threads counted;
     # every share of the budget is asked of it from here down (``budget.py``)
-    manager = budget.Budget(limits, engine, check=True)
+    manager = budget.TimeManager(limits, engine, check=True)
     if not isinstance(endgame_solve, bool):
         raise LimitError(f"endgame_solve must be True or False, not {endgame_solve!r}")
     options = module.check_options(dict(options))

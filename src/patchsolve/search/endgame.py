@@ -37,7 +37,7 @@ from typing import Any
 from patchsolve.patches import LAST_SPACE
 from patchsolve.position import Position
 from patchsolve.search import budget, solver
-from patchsolve.search.budget import Budget
+from patchsolve.search.budget import TimeManager
 from patchsolve.search.handover import hand_over
 from patchsolve.search.limits import Limits
 from patchsolve.search.proof import (
@@ -84,20 +84,20 @@ class Plan:
     """How a search runs with the solver: ``solver`` "first", "beside" or
     None (not near the end, or the solver off); whether the engine's
     answer is handed over to the solver (``hand_over``); ``engine`` the
-    engine's name; ``budget`` the search's time manager
-    (:class:`~patchsolve.search.budget.Budget`), which every share is
+    engine's name; ``manager`` the search's time manager
+    (:class:`~patchsolve.search.budget.TimeManager`), which every share is
     asked of, and which holds the limits and the engine's threads."""
 
     engine: str
     solver: str | None
     hand_over: bool
-    budget: Budget
+    manager: TimeManager
 
     @property
     def threads(self) -> int | None:
         """The engine's threads when the solver runs beside it (one of
         them the solver's), else None."""
-        return self.budget.threads if self.solver == "beside" else None
+        return self.manager.threads if self.solver == "beside" else None
 
 
 def near_end(position: Position) -> bool:
@@ -106,7 +106,7 @@ def near_end(position: Position) -> bool:
     return not position.is_over and LAST_SPACE - min(position.time(0), position.time(1)) <= ENDGAME_SPACES
 
 
-def plan(position: Position, manager: Budget, endgame_solve: bool = True) -> Plan:
+def plan(position: Position, manager: TimeManager, endgame_solve: bool = True) -> Plan:
     """The :class:`Plan` of a search of ``position`` (not over) by the
     engine of ``manager``, the search's time manager (its limits checked
     for the engine); ``endgame_solve=False``: no solver at all."""
@@ -121,8 +121,8 @@ def run(plan_: Plan, position: Position, options: dict, module: ModuleType) -> S
     """``module``'s search of ``position`` (not over) with the solver as
     ``plan_`` says: beside it, or first (its proof bounding what the
     engine reports while it searches), then the hand-over, and a proven
-    win kept; every share asked of the plan's budget."""
-    manager = plan_.budget
+    win kept; every share asked of the plan's time manager."""
+    manager = plan_.manager
     proof = None
     if plan_.solver == "beside":
         result, proof = _solver_beside(position, manager, options, module)
@@ -160,12 +160,12 @@ def endgame_shortcut(
     budget alone the solver's nodes are its own (``budget.apart``): the
     engine keeps its whole budget. (A search asks its own time manager:
     :func:`run`.)"""
-    manager = Budget(limits, engine)
+    manager = TimeManager(limits, engine)
     solved_, proof = _solver_first(position, manager)
     return solved_, manager.engine_rest(), proof
 
 
-def _solver_first(position: Position, manager: Budget) -> tuple[SearchResult | None, Proof | None]:
+def _solver_first(position: Position, manager: TimeManager) -> tuple[SearchResult | None, Proof | None]:
     """The solver first within the share ``manager`` gives it: (the proven
     answer, None), or (None, what was proven), the engine's share then
     ``manager.engine_share()``."""
@@ -198,10 +198,10 @@ def beside(engine: str, limits: Limits) -> bool:
     0.471 -> 0.353 points a move at 1 s, 0.392 -> 0.275 at 2 s, level at
     0.25 and 0.5 s; benchmarks/results/best_choice/, round 3); under it the
     solver beside proves more (benchmarks/results/solver_beside.md)."""
-    return _beside(Budget(limits, engine))
+    return _beside(TimeManager(limits, engine))
 
 
-def _beside(manager: Budget) -> bool:
+def _beside(manager: TimeManager) -> bool:
     """:func:`beside` of the search ``manager`` manages (its threads
     counted once)."""
     limits = manager.limits
@@ -226,11 +226,11 @@ def solver_beside(
     the answer (the search is halted then); else the engine's answer, with
     what was proven for ``proof.keep_the_win``. (A search asks its own
     time manager: :func:`run`.)"""
-    return _solver_beside(position, Budget(limits, "alphabeta", threads), options, module)
+    return _solver_beside(position, TimeManager(limits, "alphabeta", threads), options, module)
 
 
 def _solver_beside(
-    position: Position, manager: Budget, options: dict, module: ModuleType
+    position: Position, manager: TimeManager, options: dict, module: ModuleType
 ) -> tuple[SearchResult, Proof | None]:
     """:func:`solver_beside` with the shares of ``manager``."""
     t0 = _time.perf_counter()

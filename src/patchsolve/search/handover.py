@@ -25,7 +25,7 @@ from typing import Any
 from patchsolve.position import Move, Position
 from patchsolve.search import alphabeta, budget, questions
 from patchsolve.search._alphabeta import ordered_moves
-from patchsolve.search.budget import Budget
+from patchsolve.search.budget import TimeManager
 from patchsolve.search.limits import Limits
 from patchsolve.search.proof import Proof, ask, decides, proven_rows, solved, within_proof
 from patchsolve.search.result import (
@@ -39,7 +39,7 @@ from patchsolve.search.result import (
 
 
 def hand_over(
-    position: Position, result: SearchResult, limits: Limits | Budget, used: float, table: Any = None
+    position: Position, result: SearchResult, limits: Limits | TimeManager, used: float, table: Any = None
 ) -> SearchResult:
     """The solver's answer with what is left of ``limits`` when the engine
     (``result``, after ``used`` seconds) stopped before its budget and
@@ -51,9 +51,9 @@ def hand_over(
     rows when it settles them all, else the engine's rows within what it
     proved of each move. Otherwise ``result``. Only under a time or node
     budget. ``limits`` may be the search's time manager
-    (:class:`~patchsolve.search.budget.Budget`): its engine's limits, and
+    (:class:`~patchsolve.search.budget.TimeManager`): its engine's limits, and
     the share asked of it."""
-    manager = limits if isinstance(limits, Budget) else Budget(limits, "solve")
+    manager = limits if isinstance(limits, TimeManager) else TimeManager(limits, "solve")
     engine_limits = manager.engine_limits
     if result.bound == "exact" or (engine_limits.depth is not None and result.depth >= engine_limits.depth):
         return result

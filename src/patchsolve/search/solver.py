@@ -556,7 +556,7 @@ def new_table(limits: Limits | None = None, *, hash_mb: int | None = None, threa
     (``run(..., table=)``, ``choice_or_value(..., table=)``;
     benchmarks/results/best_choice/, round 3). Without ``limits``: of
     ``hash_mb`` megabytes (None: the default) on ``threads`` threads, as
-    the search's budget counted them (``budget.Budget.solver_first``)."""
+    the search's budget counted them (``budget.TimeManager.solver_first``)."""
     if limits is not None:
         return _new_run(limits, check_options({})).solver
     mb = hash_mb or DEFAULT_HASH_MB
