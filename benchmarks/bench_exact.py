@@ -27,7 +27,7 @@ from pathlib import Path
 
 from patchsolve.arena.players import make_player
 from patchsolve.arena.selfplay import _mean_ci, choose_with_result
-from patchsolve.position import Position
+from patchsolve.rules.position import Position
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE.parent / "tests" / "data" / "exact_26_34.jsonl.xz"  # a fixture of the tests too

@@ -14,8 +14,8 @@ from click.testing import CliRunner
 from patchsolve.arena import selfplay as sp
 from patchsolve.arena.tournament import wilson
 from patchsolve.cli import cli
-from patchsolve.patches import LAST_SPACE
-from patchsolve.position import Position
+from patchsolve.rules.patches import LAST_SPACE
+from patchsolve.rules.position import Position
 
 FAST = "alphabeta:nodes=500"  # a tiny budget: a game in a fraction of a second
 SOLVE = 20_000  # solver nodes near the end: a few hundredths of a second a try

@@ -9,12 +9,13 @@ from patchsolve.errors import (
     PatchsolveError,
     SearchInterrupted,
 )
-from patchsolve.game import Game
-from patchsolve.patches import PATCHES, Patch
-from patchsolve.position import Move, Position
 from patchsolve.review.analysis import analyze_game
 from patchsolve.review.coverage import coverage_map
 from patchsolve.review.explanation import explain
+from patchsolve.rules.game import Game
+from patchsolve.rules.patches import PATCHES, Patch
+from patchsolve.rules.position import Move, Position
+from patchsolve.rules.tree import GameTree
 from patchsolve.search import (
     Limits,
     RootMove,
@@ -23,7 +24,6 @@ from patchsolve.search import (
     search,  # the function (binds over the subpackage's name)
     solve,
 )
-from patchsolve.tree import GameTree
 
 # ``import patchsolve.search.mcts as m`` resolves its last step through the
 # attribute's __name__ (then sys.modules): name the function as the package

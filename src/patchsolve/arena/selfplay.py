@@ -62,8 +62,8 @@ from pathlib import Path
 from patchsolve.arena.players import LevelPlayer, SearchPlayer, make_player
 from patchsolve.arena.tournament import SEED_MASK, ctrl_c_deferred, wilson
 from patchsolve.errors import PatchsolveError
-from patchsolve.patches import LAST_SPACE
-from patchsolve.position import Position, random_circle
+from patchsolve.rules.patches import LAST_SPACE
+from patchsolve.rules.position import Position, random_circle
 from patchsolve.search.endgame import ENDGAME_SPACES
 
 DEFAULT_PLAYER = "alphabeta:nodes=300000"  # the default alpha-beta, one thread, deterministic

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import click
 
-from patchsolve import render
 from patchsolve.cli.common import (
     CONTEXT,
     DEFAULT_TIME,
@@ -28,7 +27,8 @@ from patchsolve.cli.common import (
     use_color,
 )
 from patchsolve.cli.review import check_writable, write_text
-from patchsolve.position import Position
+from patchsolve.rules import render
+from patchsolve.rules.position import Position
 from patchsolve.search import solve as exact
 from patchsolve.search.limits import Limits
 from patchsolve.search.result import choice_of, rank_key

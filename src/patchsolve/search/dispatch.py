@@ -21,14 +21,14 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from patchsolve.errors import LimitError, PatchsolveError
-from patchsolve.position import as_position
+from patchsolve.rules.position import as_position
 from patchsolve.search import endgame, questions, solver
 from patchsolve.search.limits import RANGES, Limits, split
 from patchsolve.search.result import SearchResult, choice_first, finished_result
 from patchsolve.search.stop import interruptible, raise_if_ctrl_c, stop_requested
 
 if TYPE_CHECKING:
-    from patchsolve.position import Position
+    from patchsolve.rules.position import Position
 
 ENGINES = ("alphabeta", "mcts")
 DEFAULT_ENGINE = "alphabeta"  # the stronger at the CLI's time (benchmarks/results/default_engine.md)

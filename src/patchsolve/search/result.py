@@ -26,10 +26,10 @@ from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any, TypedDict, cast
 
-from patchsolve.patches import LAST_SPACE
+from patchsolve.rules.patches import LAST_SPACE
 
 if TYPE_CHECKING:
-    from patchsolve.position import Move, Position
+    from patchsolve.rules.position import Move, Position
 
 CALIBRATION_FILE = "win_probability.json"
 
@@ -239,10 +239,10 @@ def choice_first(position: Position, rows: list[RootMove], keep: Collection[Any]
     placements of a choice already listed, ``kind="placement"``, in
     theirs. A placement whose quilt is a mirror image or rotation of a row
     above it (the same position up to symmetry, so the same value;
-    :mod:`patchsolve.symmetry`) is shown once, unless its move is in
+    :mod:`patchsolve.rules.symmetry`) is shown once, unless its move is in
     ``keep`` (a move asked about: ``include``, the move a review judges).
     Every row gets ``choice``."""
-    from patchsolve.symmetry import canonical
+    from patchsolve.rules.symmetry import canonical
 
     mover = position.to_move
     base = position.quilt(mover) if not position.is_over else 0

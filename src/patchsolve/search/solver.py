@@ -57,7 +57,7 @@ from collections.abc import Callable
 from typing import Any
 
 from patchsolve.errors import LimitError
-from patchsolve.position import Move, Position
+from patchsolve.rules.position import Move, Position
 from patchsolve.search import _solver
 from patchsolve.search.budget import SIGN_SHARE
 from patchsolve.search.budget import SOLVE_TIME as DEFAULT_SOLVE_TIME
