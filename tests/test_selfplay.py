@@ -1,7 +1,8 @@
 """The self-play corpus (patchsolve.arena.selfplay): the games' order and sides,
 records written as games end, resuming, determinism, what a record holds
-(checked against a replay of its moves), the statistics on hand-built
-corpora, the report with and without matplotlib, and the CLI end to end."""
+(checked against a replay of its moves); its statistics
+(patchsolve.arena.corpus_report) on hand-built corpora, the report with and
+without matplotlib; and the CLI end to end."""
 
 import builtins
 import json
@@ -11,6 +12,7 @@ import statistics as pystats
 import pytest
 from click.testing import CliRunner
 
+from patchsolve.arena import corpus_report as cr
 from patchsolve.arena import selfplay as sp
 from patchsolve.arena.tournament import wilson
 from patchsolve.cli import cli
@@ -291,11 +293,11 @@ HAND = [
 
 
 def test_statistics_of_a_hand_counted_corpus():
-    st = sp.statistics(HAND)
+    st = cr.statistics(HAND)
     assert st["games"] == 5 and st["players"] == ["p"]
     a, rev, orig = st["all"], st["editions"]["revised"], st["editions"]["original"]
     # first player's margins: +10, +3, +4, -6, 0
-    assert sp.first_margin(HAND[2]) == 4 and sp.first_margin(HAND[3]) == -6
+    assert cr.first_margin(HAND[2]) == 4 and cr.first_margin(HAND[3]) == -6
     assert a["first_player_wins"]["k"] == 3 and a["first_player_wins"]["n"] == 5
     assert a["first_player_wins"]["ci95"] == list(wilson(3, 5))
     assert rev["first_player_wins"]["k"] == 2 and rev["first_player_wins"]["n"] == 3
@@ -325,7 +327,7 @@ def test_statistics_of_a_hand_counted_corpus():
 
 
 def test_the_editions_are_compared_on_the_same_circles():
-    comp = sp.statistics(HAND)["comparison"]
+    comp = cr.statistics(HAND)["comparison"]
     assert comp["paired_games"] == 2  # circle 2 was played in one edition only
     # revised minus original, first player's margin: (10 - 3) and (4 - (-6))
     assert comp["margin_difference"]["mean"] == pytest.approx(8.5)
@@ -334,7 +336,7 @@ def test_the_editions_are_compared_on_the_same_circles():
 
 
 def test_an_empty_corpus_has_no_rates_and_no_comparison():
-    st = sp.statistics([])
+    st = cr.statistics([])
     assert st["games"] == 0 and st["all"]["first_player_wins"]["rate"] is None
     assert st["comparison"] is None
 
@@ -351,7 +353,7 @@ def test_the_report_says_so_without_matplotlib(tmp_path, monkeypatch):
         return real(name, *args, **kw)
 
     monkeypatch.setattr(builtins, "__import__", no_matplotlib)
-    stats = sp.write_report(HAND, tmp_path / "rep")
+    stats = cr.write_report(HAND, tmp_path / "rep")
     page = (tmp_path / "rep" / "report.md").read_text()
     assert "matplotlib is not installed" in page
     assert not list((tmp_path / "rep").glob("*.png"))
@@ -364,7 +366,7 @@ def test_the_report_has_its_numbers_and_plots(tmp_path, records):
     if os.environ.get("CI") != "true":
         pytest.importorskip("matplotlib")
     folder = tmp_path / "rep"
-    stats = sp.write_report(records, folder)
+    stats = cr.write_report(records, folder)
     page = (folder / "report.md").read_text()
     assert "| first player wins |" in page and "## Leather patches (original)" in page
     assert "## Win probability calibration" in page

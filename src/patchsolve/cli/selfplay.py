@@ -112,6 +112,7 @@ def selfplay(
       patchsolve selfplay --games 2 --player greedy --solve-nodes 0 --out greedy.jsonl --report report
     A long run: --games 2000 --workers 2 (or --backend ray --address auto).
     """
+    from patchsolve.arena import corpus_report
     from patchsolve.arena import selfplay as sp
     from patchsolve.arena import tournament as tour
     from patchsolve.cli.match import _tournament_backend
@@ -140,7 +141,7 @@ def selfplay(
         info(quiet, f"{run.skipped} games already in {out_file}: not replayed")
     click.echo(f"{run.played} games played, {len(run.records)} in {out_file}")
     if report_dir:
-        sp.write_report(run.records, report_dir, seed=seed)
+        corpus_report.write_report(run.records, report_dir, seed=seed)
         click.echo(f"report in {report_dir}")
     return INTERRUPTED if run.interrupted else 0
 
@@ -173,21 +174,22 @@ def statistics(corpus, out_dir, seed, no_plots, note, as_json):
       patchsolve selfplay --games 2 --player greedy --solve-nodes 0 --out greedy.jsonl -q
       patchsolve statistics greedy.jsonl --out report
     """
-    from patchsolve.arena import selfplay as sp
+    from patchsolve.arena import corpus_report as cr
     from patchsolve.arena.calibration import CalibrationError, calibrate
+    from patchsolve.arena.selfplay import read_corpus
 
     records = []
     for path in corpus:
         if not Path(path).is_file():
             raise CliError(f"no such corpus file: {path}")
-        records.extend(sp.read_corpus(path))
+        records.extend(read_corpus(path))
     if not records:
         raise CliError("the corpus holds no games")
     if out_dir:
-        stats = sp.write_report(records, out_dir, seed=seed, note=note, plots=not no_plots)
+        stats = cr.write_report(records, out_dir, seed=seed, note=note, plots=not no_plots)
         cal = stats["calibration"]
     else:
-        stats = sp.statistics(records)
+        stats = cr.statistics(records)
         try:
             cal = calibrate(records, seed=seed)
         except CalibrationError as e:
@@ -195,10 +197,10 @@ def statistics(corpus, out_dir, seed, no_plots, note, as_json):
             note = (note + "\n\n" if note else "") + f"No calibration: {e}."
         stats = dict(stats, calibration=cal)
     if as_json:
-        click.echo(sp.stats_json(stats))
+        click.echo(cr.stats_json(stats))
     elif out_dir:
         click.echo((Path(out_dir) / "report.md").read_text(), nl=False)  # the page as written
     else:
-        click.echo(sp.report_markdown(stats, cal, note=note), nl=False)
+        click.echo(cr.report_markdown(stats, cal, note=note), nl=False)
     if out_dir:
         info(False, f"report in {out_dir}")
