@@ -117,31 +117,60 @@ def circle_of(seed: int, i: int) -> tuple[int, ...]:
     return random_circle(seed * 100_003 + i)
 
 
-def game_jobs(
-    games: int,
-    player: str = DEFAULT_PLAYER,
-    opponent: str | None = None,
-    seed: int = 0,
-    editions=EDITIONS,
-    solve_nodes: int = DEFAULT_SOLVE_NODES,
-    solve_spaces: int = ENDGAME_SPACES,
-) -> list[GameJob]:
+@dataclass(frozen=True)
+class SelfPlaySettings:
+    """What a run plays, beside how many games: the players, the seed, the
+    editions and the exact solver's part. A resumed run must share the
+    seed, the players and the solver's settings with the games already in
+    its file (``RUN_KEYS``). Bad editions or solver nodes are refused here;
+    a bad player spec when the run starts."""
+
+    player: str = DEFAULT_PLAYER
+    """The player spec of label 0, and of label 1 without an ``opponent``."""
+    opponent: str | None = None
+    """Another spec for label 1: every circle is then played twice, sides swapped."""
+    seed: int = 0
+    """The seed of the circles and of the players' searches."""
+    editions: tuple[str, ...] = EDITIONS
+    """The time boards each circle is played on, in this order (distinct names of ``EDITIONS``)."""
+    solve_nodes: int = DEFAULT_SOLVE_NODES
+    """The exact solver's nodes before each move near the end (0: the players alone)."""
+    solve_spaces: int = ENDGAME_SPACES
+    """How close to the last space both tokens are when the solver is tried."""
+
+    def __post_init__(self) -> None:
+        editions = tuple(self.editions)
+        if not editions or any(e not in EDITIONS for e in editions) or len(set(editions)) != len(editions):
+            raise PatchsolveError(
+                f"editions must be distinct names among {', '.join(EDITIONS)}, not {editions!r}"
+            )
+        object.__setattr__(self, "editions", editions)  # any sequence given: a tuple kept
+        nodes = self.solve_nodes
+        if isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 0:
+            raise PatchsolveError(f"solve_nodes must be a whole number >= 0, not {nodes!r}")
+
+    @property
+    def players(self) -> tuple[str, str]:
+        """The specs of labels 0 and 1."""
+        return (self.player.strip(), (self.opponent or self.player).strip())
+
+
+def game_jobs(games: int, settings: SelfPlaySettings = SelfPlaySettings()) -> list[GameJob]:
     """The first ``games`` games of a run, in the run's order (module doc)."""
-    editions = tuple(editions)
-    if not editions or any(e not in EDITIONS for e in editions) or len(set(editions)) != len(editions):
-        raise PatchsolveError(
-            f"editions must be distinct names among {', '.join(EDITIONS)}, not {editions!r}"
-        )
-    swap = opponent is not None and opponent.strip() != player.strip()
-    specs = (player.strip(), (opponent or player).strip())
+    if isinstance(games, bool) or not isinstance(games, int) or games < 0:
+        raise PatchsolveError(f"games must be a whole number >= 0, not {games!r}")
+    s = settings
+    specs = s.players
+    swap = specs[0] != specs[1]  # against itself, a game with the sides swapped is the same game
     jobs: list[GameJob] = []
     i = 0
     while len(jobs) < games:
-        for edition in editions:
+        for edition in s.editions:
             # against itself: one game, the first label alternating; else both sides
             for first in (0, 1) if swap else (i % 2,):
                 if len(jobs) < games:  # label 0 plays `player`, label 1 `opponent`
-                    jobs.append(GameJob(len(jobs), seed, i, edition, first, specs, solve_nodes, solve_spaces))
+                    job = GameJob(len(jobs), s.seed, i, edition, first, specs, s.solve_nodes, s.solve_spaces)
+                    jobs.append(job)
         i += 1
     return jobs
 
@@ -365,32 +394,25 @@ def _play_job(job: GameJob) -> dict:
 def run_selfplay(
     path,
     games: int,
-    player: str = DEFAULT_PLAYER,
-    opponent: str | None = None,
-    seed: int = 0,
-    editions=EDITIONS,
-    solve_nodes: int = DEFAULT_SOLVE_NODES,
-    solve_spaces: int = ENDGAME_SPACES,
+    settings: SelfPlaySettings = SelfPlaySettings(),
+    *,
     backend="local",
     workers: int = 1,
     address: str | None = None,
     progress=None,
 ) -> SelfPlayRun:
-    """Play the first ``games`` games of the run (module doc) that are not
-    yet in the corpus file ``path``, appending each as it ends. ``backend``
-    is "local", "ray" or a backend object (:mod:`patchsolve.arena.backends`), as
-    for :func:`patchsolve.arena.tournament.run_tournament`. ``progress(done,
+    """Play the first ``games`` games of the run (module doc) with
+    ``settings`` that are not yet in the corpus file ``path``, appending
+    each as it ends. ``backend`` is "local", "ray" or a backend object
+    (:mod:`patchsolve.arena.backends`), as for
+    :func:`patchsolve.arena.tournament.run_tournament`. ``progress(done,
     total)`` is called as games end. Ctrl-C stops the run with the finished
     games kept (``interrupted`` set)."""
     from patchsolve.arena.backends import make_backend
 
-    if isinstance(games, bool) or not isinstance(games, int) or games < 0:
-        raise PatchsolveError(f"games must be a whole number >= 0, not {games!r}")
-    if isinstance(solve_nodes, bool) or not isinstance(solve_nodes, int) or solve_nodes < 0:
-        raise PatchsolveError(f"solve_nodes must be a whole number >= 0, not {solve_nodes!r}")
-    for spec in {player, opponent or player}:
+    jobs = game_jobs(games, settings)
+    for spec in set(settings.players):
         make_player(spec).close()  # a bad spec fails before any game or file
-    jobs = game_jobs(games, player, opponent, seed, editions, solve_nodes, solve_spaces)
     path = Path(path)
     records = read_corpus(path, repair=True)
     _check_same_run(path, records, jobs)
@@ -426,6 +448,7 @@ __all__ = [
     "DEFAULT_PLAYER",
     "EDITIONS",
     "GameJob",
+    "SelfPlaySettings",
     "SelfPlayRun",
     "CorpusError",
     "game_jobs",

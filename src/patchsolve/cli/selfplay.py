@@ -119,22 +119,18 @@ def selfplay(
 
     # one worker unless asked (a corpus runs for hours beside other work); a cluster decides for itself
     runner = _tournament_backend(backend, address, workers if address else (workers or 1), quiet)
-    editions = sp.EDITIONS if edition == "both" else (edition,)
+    settings = sp.SelfPlaySettings(
+        player=player or sp.DEFAULT_PLAYER,
+        opponent=opponent,
+        seed=seed,
+        editions=sp.EDITIONS if edition == "both" else (edition,),
+        solve_nodes=sp.DEFAULT_SOLVE_NODES if solve_nodes is None else solve_nodes,
+        solve_spaces=solve_spaces,
+    )
     progress = None if quiet else tour.print_progress
     # Ray prints its notices on stdout: keep stdout for the summary
     with contextlib.redirect_stdout(sys.stderr) if backend == "ray" else contextlib.nullcontext():
-        run = sp.run_selfplay(
-            out_file,
-            games,
-            player=player or sp.DEFAULT_PLAYER,
-            opponent=opponent,
-            seed=seed,
-            editions=editions,
-            solve_nodes=sp.DEFAULT_SOLVE_NODES if solve_nodes is None else solve_nodes,
-            solve_spaces=solve_spaces,
-            backend=runner,
-            progress=progress,
-        )
+        run = sp.run_selfplay(out_file, games, settings, backend=runner, progress=progress)
     if run.interrupted:
         click.echo(f"\ninterrupted: {run.played} games played", err=True)
     if run.skipped:
