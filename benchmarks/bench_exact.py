@@ -25,8 +25,9 @@ import json
 import lzma
 from pathlib import Path
 
+from patchsolve.arena.corpus_report import _mean_ci
 from patchsolve.arena.players import make_player
-from patchsolve.arena.selfplay import _mean_ci, choose_with_result
+from patchsolve.arena.selfplay import choose_with_result
 from patchsolve.rules.position import Position
 
 HERE = Path(__file__).resolve().parent

@@ -20,6 +20,7 @@ from patchsolve.search import (
     Limits,
     RootMove,
     SearchResult,
+    SolveProgress,
     request_stop,
     search,  # the function (binds over the subpackage's name)
     solve,
@@ -92,6 +93,7 @@ __all__ = [
     "Limits",
     "SearchResult",
     "RootMove",
+    "SolveProgress",
     "errors",
     "PatchsolveError",
     "NotationError",

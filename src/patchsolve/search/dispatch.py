@@ -110,8 +110,8 @@ def solve(position: Position, limits: Limits | None = None, **kwargs: Any) -> Se
     (``bound="exact"``) within ``time`` / ``nodes`` (default 30 s), else a
     proven interval (``lower``, ``upper``). Options: ``wdl`` (only who
     wins), ``all_moves`` (every root move valued), ``progress`` (a callable
-    given a dict about once a second), ``at_least``, ``best``; see
-    ``search/solver.py`` and ``search/questions.py``. The limits
+    given a :class:`SolveProgress` about once a second), ``at_least``,
+    ``best``; see ``search/solver.py`` and ``search/questions.py``. The limits
     may also come as one :class:`Limits`. Ctrl-C stops the solve and raises
     :class:`~patchsolve.errors.SearchInterrupted` with the result so far."""
     position = as_position(position)

@@ -72,6 +72,32 @@ class RootMove(_RootMoveKeys, total=False):
     """``"choice"`` (the best row of its choice) or ``"placement"`` (choice_first)."""
 
 
+class SolveProgress(TypedDict):
+    """One progress report of the exact solver (``solve(..., progress=f)``
+    calls ``f`` with one about once a second). Bounds and test values are
+    margins in points for the player to move, as in the result, whichever
+    search runs (the exact one or the win/loss pass)."""
+
+    nodes: int
+    """Nodes searched so far by this solve."""
+    time: float
+    """Seconds since the solve started."""
+    nps: float
+    """Nodes a second so far (0.0 before any time has passed)."""
+    lower: int
+    """The proven lower bound of the margin so far."""
+    upper: int
+    """The proven upper bound of the margin so far."""
+    gamma: int
+    """The running null-window test: it proves the margin at least ``gamma``, or less."""
+    steps: int
+    """The null-window tests run so far."""
+    wdl: bool
+    """A win/loss search runs (``wdl=True``, or the win/loss pass before the exact search)."""
+    move: str | None
+    """The root move being valued (``all_moves``, ``best``), as move text; None otherwise."""
+
+
 def phase_of(position: Position) -> int:
     """The phase of a position: both players' spaces left to the last
     space (106 at the start, 0 at the end)."""
@@ -323,6 +349,7 @@ def finished_result(position: Position, engine: str, seed: int | None = None) ->
 __all__ = [
     "SearchResult",
     "RootMove",
+    "SolveProgress",
     "phase_of",
     "win_probability_of",
     "root_move",
