@@ -287,6 +287,8 @@ def _terms(best_end, played_end, mover, total) -> list[dict]:
 
     names = list(k.FEATURES)
     weights = k.learned_weights()
+    if weights is None:  # off (no weights file, or switched off): its terms explain nothing
+        raise PatchsolveError("the learned evaluation is off: the move cannot be split into its terms")
     fb = k.features(best_end._c, mover)
     fp = k.features(played_end._c, mover)
     by_term: dict[str, float] = {}

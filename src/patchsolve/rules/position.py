@@ -402,7 +402,9 @@ class Position:
 
     def fields(self) -> dict:
         """Every field of the position as plain values."""
-        return self._c.fields()
+        # a plain dict: the core types its own per key (a TypedDict, which
+        # mypy does not take for a dict[Any, Any])
+        return dict(self._c.fields())
 
     # -- state ----------------------------------------------------------
     @property
