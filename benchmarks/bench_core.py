@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from patchsolve import Position, _core
-from patchsolve.position import random_circle
+from patchsolve.rules.position import random_circle
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))

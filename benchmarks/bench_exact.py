@@ -25,9 +25,10 @@ import json
 import lzma
 from pathlib import Path
 
+from patchsolve.arena.corpus_report import _mean_ci
 from patchsolve.arena.players import make_player
-from patchsolve.arena.selfplay import _mean_ci, choose_with_result
-from patchsolve.position import Position
+from patchsolve.arena.selfplay import choose_with_result
+from patchsolve.rules.position import Position
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE.parent / "tests" / "data" / "exact_26_34.jsonl.xz"  # a fixture of the tests too

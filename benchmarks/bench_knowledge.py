@@ -18,8 +18,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from patchsolve import bench
-from patchsolve.search import _learned, learned, search
+from patchsolve.search import _learned, bench, learned, search
 
 
 def positions():

@@ -28,7 +28,7 @@ import time
 
 import patchsolve
 from patchsolve.arena.tournament import wilson
-from patchsolve.position import Position
+from patchsolve.rules.position import Position
 from patchsolve.search.mcts import MCTSPlayer
 
 # -- players ------------------------------------------------------------------

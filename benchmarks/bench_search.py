@@ -1,4 +1,4 @@
-"""The bench (patchsolve/bench.py) and, from a source checkout, the core's
+"""The bench (patchsolve/search/bench.py) and, from a source checkout, the core's
 speed-up over a plain minimax on the pure-Python reference rules.
 
 Run:  python benchmarks/bench_search.py                  (the bench, then the speed-up)
@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from patchsolve import bench
+from patchsolve.search import bench
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 

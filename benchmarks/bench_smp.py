@@ -31,8 +31,8 @@ import statistics
 import subprocess
 import time
 
-from patchsolve.bench import read_positions
 from patchsolve.search import alphabeta, search
+from patchsolve.search.bench import read_positions
 
 OPTIONS = alphabeta.check_options({})  # the engine's defaults
 

@@ -15,8 +15,8 @@ import random
 import time
 
 import patchsolve as ps
-from patchsolve import tiling
 from patchsolve.arena.players import make_player
+from patchsolve.rules import tiling
 
 
 def game_positions(kind: str, seed: int) -> list[ps.Position]:

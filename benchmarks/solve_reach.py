@@ -48,7 +48,7 @@ from pathlib import Path
 import patchsolve
 from patchsolve import Position
 from patchsolve.arena.tournament import wilson
-from patchsolve.patches import LAST_SPACE
+from patchsolve.rules.patches import LAST_SPACE
 
 HERE = Path(__file__).resolve().parent
 SET = HERE / "solve_reach.json"

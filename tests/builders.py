@@ -6,7 +6,7 @@ states exactly the situation a rule is about.
 """
 
 from patchsolve import Position, _core
-from patchsolve.patches import EDITIONS
+from patchsolve.rules.patches import EDITIONS
 
 IDS = tuple(range(1, 33)) + (0,)
 

@@ -15,7 +15,7 @@ from patchsolve.interop.observation import (
     OBSERVATION_SIZE,
     observation,
 )
-from patchsolve.patches import PATCHES
+from patchsolve.rules.patches import PATCHES
 
 
 def random_game(seed: int, edition: str = "revised"):
@@ -39,7 +39,8 @@ def test_layout_numbers():
     assert str(A.action_to_move(82)) == "0:0@a1"
     last = A.action_to_move(A.NUM_ACTIONS - 1)
     assert (
-        last.patch == len(PATCHES) - 1 and last.orientation == ps.position.orientation_count(last.patch) - 1
+        last.patch == len(PATCHES) - 1
+        and last.orientation == ps.rules.position.orientation_count(last.patch) - 1
     )
 
 

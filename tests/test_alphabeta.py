@@ -17,13 +17,13 @@ import pytest
 
 import patchsolve
 import reference as ref
-from patchsolve import Move, Position, bench, solve
+from patchsolve import Move, Position, solve
 from patchsolve.errors import LimitError as InvalidLimitError
 from patchsolve.errors import PatchsolveError
+from patchsolve.rules.symmetry import mirror_classes
 from patchsolve.search import _alphabeta as ab
-from patchsolve.search import _eval
+from patchsolve.search import _eval, bench
 from patchsolve.search.result import choice_of
-from patchsolve.symmetry import mirror_classes
 from rows import assert_choice_first
 
 # -- positions ----------------------------------------------------------------

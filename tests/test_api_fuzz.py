@@ -28,10 +28,10 @@ from pathlib import Path
 import pytest
 
 import patchsolve as ps
-from patchsolve import board, render
 from patchsolve.errors import PatchsolveError
 from patchsolve.interop import actions, observation
 from patchsolve.review import coverage
+from patchsolve.rules import board, render
 
 CALLS = 10_000
 SEED = 20261206

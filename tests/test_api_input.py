@@ -6,9 +6,9 @@ and tabs read, and a bad move of a record named once."""
 import pytest
 
 import patchsolve as ps
-from patchsolve import render
 from patchsolve.errors import GameIndexError, LimitError, NotationError, PatchsolveError
 from patchsolve.interop import actions, observation
+from patchsolve.rules import render
 
 MID = (
     "revised 14,29,32,25,0,30,21,20,6,1,11,27,18,22,28,24,3,23,5,19,12,31,10,13,16,17 "

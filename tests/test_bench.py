@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from patchsolve import bench
+from patchsolve.search import bench
 
 
 def test_the_bench_set_has_four_positions_per_phase_in_notation():

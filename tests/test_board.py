@@ -1,4 +1,4 @@
-"""Board text (patchsolve.board), Position(text), and the tiling of mask-only quilts."""
+"""Board text (patchsolve.rules.board), Position(text), and the tiling of mask-only quilts."""
 
 import random
 
@@ -7,9 +7,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import patchsolve as ps
-from patchsolve import board, tiling
 from patchsolve.errors import InvalidPositionError, NotationError
-from patchsolve.patches import PATCHES, SYMBOLS
+from patchsolve.rules import board, tiling
+from patchsolve.rules.patches import PATCHES, SYMBOLS
 
 EMPTY_ROWS = "\n".join(["........."] * 9)
 
@@ -412,7 +412,7 @@ def from_table(pos, **answers):
 
 
 def test_every_position_of_a_game_follows_from_its_table_and_the_answers_it_cannot_show():
-    from patchsolve.validation import covers_7x7
+    from patchsolve.rules.validation import covers_7x7
 
     full = 2**81 - 1
     for g in range(3):

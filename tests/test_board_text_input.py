@@ -49,7 +49,7 @@ def test_keywords_in_any_case_and_commas_in_the_player_line():
 
 
 def test_the_circle_may_use_the_symbols_of_the_quilt_rows():
-    from patchsolve.board import SYMBOLS
+    from patchsolve.rules.board import SYMBOLS
 
     pos = ps.Position(MID)
     circle_line = "circle " + ",".join(SYMBOLS[i] for i in pos.circle)

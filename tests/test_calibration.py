@@ -13,7 +13,7 @@ import pytest
 from data_files import MANIFEST, corpus
 from patchsolve.arena import calibration as cal
 from patchsolve.arena.tournament import wilson
-from patchsolve.position import Position
+from patchsolve.rules.position import Position
 from patchsolve.search.result import win_probability_of
 
 TRUE = {"intercept": 0.2, "phase": -0.3, "score": 1.6, "score_x_phase": -0.9}

@@ -245,7 +245,7 @@ def test_perft_of_a_given_position_with_divide():
 
 
 def test_bench_prints_the_pinned_signature():
-    from patchsolve import bench
+    from patchsolve.search import bench
 
     data = json.loads(run("bench", "--json").stdout)
     assert data["signature"] == data["pinned_signature"] == bench.SIGNATURE

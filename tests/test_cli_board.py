@@ -7,7 +7,7 @@ from click.testing import CliRunner
 
 import patchsolve as ps
 from patchsolve.cli import cli
-from patchsolve.patches import PATCHES
+from patchsolve.rules.patches import PATCHES
 from test_cli import assert_bad_input
 
 

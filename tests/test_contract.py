@@ -9,8 +9,8 @@ import pytest
 
 import patchsolve
 import patchsolve as ps
-from patchsolve import LimitError, Limits, PatchsolveError, Position, bench
-from patchsolve.search import ENGINES, budget, dispatch
+from patchsolve import LimitError, Limits, PatchsolveError, Position
+from patchsolve.search import ENGINES, bench, budget, dispatch
 
 BUDGET = {"alphabeta": {"depth": 2}, "mcts": {"iterations": 300}}
 
@@ -232,7 +232,7 @@ def test_a_non_position_is_refused_by_every_entry():
 
 
 def test_as_position_passes_a_position_and_names_anything_else():
-    from patchsolve.position import as_position
+    from patchsolve.rules.position import as_position
     from patchsolve.search.alphabeta import evaluate
     from patchsolve.search.mcts import MCTSPlayer
 

@@ -9,7 +9,7 @@ import random
 
 import reference as ref
 from patchsolve import Position
-from patchsolve.position import random_circle
+from patchsolve.rules.position import random_circle
 
 
 def core_snapshot(pos: Position) -> dict:

@@ -46,9 +46,9 @@ RUN_LANGUAGES = {"python", "console", "pycon"}
 DOCTEST_FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 # the modules whose docstrings show >>> examples of the main objects
 DOCTESTED = [
-    "patchsolve.position",
-    "patchsolve.game",
-    "patchsolve.patches",
+    "patchsolve.rules.position",
+    "patchsolve.rules.game",
+    "patchsolve.rules.patches",
     "patchsolve.interop.actions",
     "patchsolve.search.limits",
     "patchsolve.search.result",

@@ -77,7 +77,7 @@ def test_seeded_reset_draws_the_same_circle_and_options_start_anywhere():
     assert a.position == b.position
     b.reset(seed=10)
     assert a.position != b.position
-    fixed = ps.position.random_circle(4)
+    fixed = ps.rules.position.random_circle(4)
     c = raw_env(circle=fixed, first_player=1)
     c.reset(seed=1)
     assert c.position == ps.Position.start(circle=fixed, first_player=1)
@@ -126,9 +126,9 @@ def test_render_text():
 
 def test_render_rgb_draws_patch_colours():
     pytest.importorskip("cairosvg")
-    from patchsolve.render import patch_colour
+    from patchsolve.rules.render import patch_colour
 
-    e = raw_env(render_mode="rgb_array", circle=ps.position.random_circle(1))
+    e = raw_env(render_mode="rgb_array", circle=ps.rules.position.random_circle(1))
     e.reset(seed=1)
     pos = e.position
     buy = next(m for m in pos.legal_moves() if m.kind == "buy")
@@ -141,7 +141,9 @@ def test_render_rgb_draws_patch_colours():
 
 def test_pettingzoo_render_test():
     pytest.importorskip("cairosvg")
-    render_test(lambda render_mode: raw_env(render_mode=render_mode, circle=ps.position.random_circle(0)))
+    render_test(
+        lambda render_mode: raw_env(render_mode=render_mode, circle=ps.rules.position.random_circle(0))
+    )
 
 
 def test_readme_researchers_examples_run():

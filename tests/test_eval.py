@@ -8,7 +8,7 @@ import pytest
 
 from patchsolve import Position
 from patchsolve.arena.players import GreedyPlayer
-from patchsolve.patches import EDITIONS, PATCHES
+from patchsolve.rules.patches import EDITIONS, PATCHES
 from patchsolve.search import _eval
 
 

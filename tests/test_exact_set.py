@@ -11,7 +11,7 @@ import pytest
 import patchsolve as ps
 from data_files import DATA as TEST_DATA
 from data_files import read_jsonl
-from patchsolve.position import Position
+from patchsolve.rules.position import Position
 from patchsolve.search.result import phase_of
 from test_alphabeta import margin
 

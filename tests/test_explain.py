@@ -56,3 +56,12 @@ def test_a_finished_game_has_nothing_to_explain():
     end = ps.Game.read(__import__("pathlib").Path(__file__).parent / "data" / "golden_game.txt").end
     with pytest.raises(ps.PatchsolveError):
         explain(end, "walk")
+
+
+def test_with_the_learned_evaluation_off_the_terms_are_a_clear_error():
+    # the terms are the learned evaluation's: without its weights (no weights
+    # file, or switched off) there is nothing to split the difference into
+    from patchsolve.search.alphabeta import learned_evaluation
+
+    with learned_evaluation(False), pytest.raises(ps.PatchsolveError, match="learned evaluation is off"):
+        explain(HOLE, "1:0@a6", depth=4)

@@ -1,4 +1,4 @@
-"""Games and game records: patchsolve.game."""
+"""Games and game records: patchsolve.rules.game."""
 
 import random
 from pathlib import Path

@@ -5,7 +5,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from patchsolve import Position
-from patchsolve.patches import PATCHES
+from patchsolve.rules.patches import PATCHES
 
 games = st.tuples(
     st.integers(0, 2**32),

@@ -10,11 +10,11 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import patchsolve as ps
-from patchsolve import bench
 from patchsolve.errors import IllegalMoveError, LimitError
 from patchsolve.review import Budget, measure
 from patchsolve.review.explanation import explain
 from patchsolve.search import _alphabeta as ab
+from patchsolve.search import bench
 
 
 def endgames(count, max_tree, first_seed=0):

@@ -9,9 +9,9 @@ from click.testing import CliRunner
 
 import patchsolve as ps
 from patchsolve.arena.players import make_player
-from patchsolve.bench import noisy_greedy_game
 from patchsolve.cli import cli
 from patchsolve.review.levels import LEVELS, level_move
+from patchsolve.search.bench import noisy_greedy_game
 from patchsolve.search.result import choice_of
 
 

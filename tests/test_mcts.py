@@ -12,7 +12,7 @@ import pytest
 import patchsolve
 from patchsolve import _core
 from patchsolve.errors import PatchsolveError
-from patchsolve.position import Move, Position
+from patchsolve.rules.position import Move, Position
 from patchsolve.search import endgame as near_end_path
 from patchsolve.search import mcts as mcts_module
 from patchsolve.search.mcts import MCTSPlayer

@@ -1,4 +1,4 @@
-"""Position notation (text and JSON, patchsolve.notation) and its validation (patchsolve.validation)."""
+"""Position notation (text and JSON, patchsolve.rules.notation) and its validation (patchsolve.rules.validation)."""
 
 import json
 import random
@@ -8,8 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import patchsolve as ps
-from patchsolve import notation
 from patchsolve.errors import InvalidPositionError, NotationError
+from patchsolve.rules import notation
 
 START_TEXT = (
     "revised 4,8,30,21,20,6,1,11,15,27,18,22,28,24,3,23,5,26,7,19,12,31,10,13,16,17,9,2,14,29,32,25,0"

@@ -11,7 +11,7 @@ import patchsolve as ps  # noqa: E402
 import patchsolve.interop.openspiel as pso  # noqa: E402
 from patchsolve.interop import actions as A  # noqa: E402
 from patchsolve.interop.observation import observation  # noqa: E402
-from patchsolve.position import random_circle  # noqa: E402
+from patchsolve.rules.position import random_circle  # noqa: E402
 
 
 def test_load_default_is_the_built_in_start():

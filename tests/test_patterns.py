@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from builders import make
-from patchsolve.position import Position
+from patchsolve.rules.position import Position
 from patchsolve.search import _learned as kn
 from patchsolve.search import _patterns as pt
 from patchsolve.search import learned, search

@@ -1,10 +1,11 @@
-"""Drawings: patchsolve.render (text and SVG)."""
+"""Drawings: patchsolve.rules.render (text and SVG)."""
 
 import xml.dom.minidom
 from pathlib import Path
 
 import patchsolve as ps
-from patchsolve import Game, render
+from patchsolve import Game
+from patchsolve.rules import render
 
 GOLDEN = Path(__file__).parent / "data" / "golden_game.txt"
 

@@ -4,7 +4,7 @@ import pytest
 
 from builders import IDS, make
 from patchsolve import IllegalMoveError
-from patchsolve.patches import PATCHES
+from patchsolve.rules.patches import PATCHES
 
 # -- A. Advance ---------------------------------------------------------------
 

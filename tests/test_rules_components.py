@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from patchsolve import _core
-from patchsolve.patches import EDITIONS, PATCHES
+from patchsolve.rules.patches import EDITIONS, PATCHES
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "patchwork"
 

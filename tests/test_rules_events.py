@@ -3,7 +3,7 @@
 import pytest
 
 from builders import FULL, cells, make
-from patchsolve.patches import PATCHES
+from patchsolve.rules.patches import PATCHES
 
 # -- Button income ------------------------------------------------------------
 

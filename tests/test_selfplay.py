@@ -1,7 +1,8 @@
 """The self-play corpus (patchsolve.arena.selfplay): the games' order and sides,
 records written as games end, resuming, determinism, what a record holds
-(checked against a replay of its moves), the statistics on hand-built
-corpora, the report with and without matplotlib, and the CLI end to end."""
+(checked against a replay of its moves); its statistics
+(patchsolve.arena.corpus_report) on hand-built corpora, the report with and
+without matplotlib; and the CLI end to end."""
 
 import builtins
 import json
@@ -11,20 +12,25 @@ import statistics as pystats
 import pytest
 from click.testing import CliRunner
 
+from patchsolve.arena import corpus_report as cr
 from patchsolve.arena import selfplay as sp
 from patchsolve.arena.tournament import wilson
 from patchsolve.cli import cli
-from patchsolve.patches import LAST_SPACE
-from patchsolve.position import Position
+from patchsolve.rules.patches import LAST_SPACE
+from patchsolve.rules.position import Position
 
 FAST = "alphabeta:nodes=500"  # a tiny budget: a game in a fraction of a second
 SOLVE = 20_000  # solver nodes near the end: a few hundredths of a second a try
 
 
-def run(path, games, **kw):
-    kw.setdefault("player", FAST)
-    kw.setdefault("solve_nodes", SOLVE)
-    return sp.run_selfplay(path, games, **kw)
+def run(path, games, backend="local", progress=None, **settings):
+    settings.setdefault("player", FAST)
+    settings.setdefault("solve_nodes", SOLVE)
+    return sp.run_selfplay(path, games, sp.SelfPlaySettings(**settings), backend=backend, progress=progress)
+
+
+def jobs_of(games, **settings):
+    return sp.game_jobs(games, sp.SelfPlaySettings(**settings))
 
 
 def lines(path):
@@ -35,7 +41,7 @@ def lines(path):
 
 
 def test_self_play_alternates_the_first_player_and_pairs_the_editions():
-    jobs = sp.game_jobs(5, player="greedy")
+    jobs = jobs_of(5, player="greedy")
     assert [j.key for j in jobs] == [
         (0, "revised", 0),
         (0, "original", 0),
@@ -48,26 +54,34 @@ def test_self_play_alternates_the_first_player_and_pairs_the_editions():
 
 
 def test_an_opponent_plays_every_circle_with_sides_swapped():
-    jobs = sp.game_jobs(6, player="greedy", opponent="random", editions=("original",))
+    jobs = jobs_of(6, player="greedy", opponent="random", editions=("original",))
     assert [j.key for j in jobs] == [(i, "original", f) for i in range(3) for f in (0, 1)]
     assert all(j.players == ("greedy", "random") for j in jobs)  # label 0 is always the player
     # the same spec twice is self-play: no swapped duplicate
-    assert [j.key for j in sp.game_jobs(2, player="greedy", opponent="greedy", editions=("revised",))] == [
+    assert [j.key for j in jobs_of(2, player="greedy", opponent="greedy", editions=("revised",))] == [
         (0, "revised", 0),
         (1, "revised", 1),
     ]
 
 
 def test_a_longer_run_extends_a_shorter_one():
-    short, long = sp.game_jobs(3, seed=4), sp.game_jobs(8, seed=4)
+    short, long = jobs_of(3, seed=4), jobs_of(8, seed=4)
     assert long[:3] == short
 
 
 def test_bad_editions_are_refused():
-    with pytest.raises(sp.PatchsolveError):
-        sp.game_jobs(2, editions=("revised", "revised"))
-    with pytest.raises(sp.PatchsolveError):
-        sp.game_jobs(2, editions=("new",))
+    with pytest.raises(sp.PatchsolveError, match="editions"):
+        sp.SelfPlaySettings(editions=("revised", "revised"))
+    with pytest.raises(sp.PatchsolveError, match="editions"):
+        sp.SelfPlaySettings(editions=("new",))
+    assert sp.SelfPlaySettings(editions=["original"]).editions == ("original",)  # any sequence
+
+
+def test_bad_counts_are_refused():
+    with pytest.raises(sp.PatchsolveError, match="solve_nodes"):
+        sp.SelfPlaySettings(solve_nodes=-1)
+    with pytest.raises(sp.PatchsolveError, match="games"):
+        sp.game_jobs(-1)
 
 
 # -- the corpus file ------------------------------------------------------------------
@@ -92,7 +106,7 @@ def test_games_are_written_as_they_end_and_a_rerun_resumes(tmp_path):
     assert not second.interrupted
     assert (second.played, second.skipped, len(second.records)) == (2, 2, 4)
     resumed = lines(path)
-    assert [sp.record_key(r) for r in resumed] == [j.key for j in sp.game_jobs(4)]
+    assert [sp.record_key(r) for r in resumed] == [j.key for j in jobs_of(4)]
 
     # nothing left to do: nothing played, the file unchanged
     third = run(path, 4)
@@ -134,7 +148,7 @@ def test_a_bad_line_or_another_runs_file_is_refused(tmp_path):
 def test_a_bad_spec_fails_before_any_file_is_written(tmp_path):
     path = tmp_path / "corpus.jsonl"
     with pytest.raises(sp.PatchsolveError):
-        sp.run_selfplay(path, 2, player="nonsense")
+        sp.run_selfplay(path, 2, sp.SelfPlaySettings(player="nonsense"))
     assert not path.exists()
 
 
@@ -242,7 +256,9 @@ def test_the_search_scores_are_kept_for_calibration(records):
 
 
 def test_a_player_without_a_search_records_no_score(tmp_path):
-    r = sp.run_selfplay(tmp_path / "g.jsonl", 1, player="greedy", solve_nodes=0).records[0]
+    r = sp.run_selfplay(tmp_path / "g.jsonl", 1, sp.SelfPlaySettings(player="greedy", solve_nodes=0)).records[
+        0
+    ]
     assert r["proven"] is None
     assert all(e["score"] is None and e["bound"] is None and e["by"] is None for e in r["evals"])
 
@@ -291,11 +307,11 @@ HAND = [
 
 
 def test_statistics_of_a_hand_counted_corpus():
-    st = sp.statistics(HAND)
+    st = cr.statistics(HAND)
     assert st["games"] == 5 and st["players"] == ["p"]
     a, rev, orig = st["all"], st["editions"]["revised"], st["editions"]["original"]
     # first player's margins: +10, +3, +4, -6, 0
-    assert sp.first_margin(HAND[2]) == 4 and sp.first_margin(HAND[3]) == -6
+    assert cr.first_margin(HAND[2]) == 4 and cr.first_margin(HAND[3]) == -6
     assert a["first_player_wins"]["k"] == 3 and a["first_player_wins"]["n"] == 5
     assert a["first_player_wins"]["ci95"] == list(wilson(3, 5))
     assert rev["first_player_wins"]["k"] == 2 and rev["first_player_wins"]["n"] == 3
@@ -325,7 +341,7 @@ def test_statistics_of_a_hand_counted_corpus():
 
 
 def test_the_editions_are_compared_on_the_same_circles():
-    comp = sp.statistics(HAND)["comparison"]
+    comp = cr.statistics(HAND)["comparison"]
     assert comp["paired_games"] == 2  # circle 2 was played in one edition only
     # revised minus original, first player's margin: (10 - 3) and (4 - (-6))
     assert comp["margin_difference"]["mean"] == pytest.approx(8.5)
@@ -334,7 +350,7 @@ def test_the_editions_are_compared_on_the_same_circles():
 
 
 def test_an_empty_corpus_has_no_rates_and_no_comparison():
-    st = sp.statistics([])
+    st = cr.statistics([])
     assert st["games"] == 0 and st["all"]["first_player_wins"]["rate"] is None
     assert st["comparison"] is None
 
@@ -351,7 +367,7 @@ def test_the_report_says_so_without_matplotlib(tmp_path, monkeypatch):
         return real(name, *args, **kw)
 
     monkeypatch.setattr(builtins, "__import__", no_matplotlib)
-    stats = sp.write_report(HAND, tmp_path / "rep")
+    stats = cr.write_report(HAND, tmp_path / "rep")
     page = (tmp_path / "rep" / "report.md").read_text()
     assert "matplotlib is not installed" in page
     assert not list((tmp_path / "rep").glob("*.png"))
@@ -364,7 +380,7 @@ def test_the_report_has_its_numbers_and_plots(tmp_path, records):
     if os.environ.get("CI") != "true":
         pytest.importorskip("matplotlib")
     folder = tmp_path / "rep"
-    stats = sp.write_report(records, folder)
+    stats = cr.write_report(records, folder)
     page = (folder / "report.md").read_text()
     assert "| first player wins |" in page and "## Leather patches (original)" in page
     assert "## Win probability calibration" in page

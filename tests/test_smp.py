@@ -22,11 +22,11 @@ from hypothesis import strategies as st
 
 import patchsolve
 from patchsolve.arena.players import make_player
-from patchsolve.bench import read_positions
 from patchsolve.cli import cli
 from patchsolve.errors import LimitError
-from patchsolve.position import Position
+from patchsolve.rules.position import Position
 from patchsolve.search import _alphabeta, alphabeta, limits
+from patchsolve.search.bench import read_positions
 from patchsolve.search.limits import Limits
 from patchsolve.search.stop import request_stop
 
@@ -243,7 +243,7 @@ def test_the_mcts_reports_its_worker_processes():
 
 def _near_end_positions(count, seed=0):
     """Positions of noisy greedy games where the near-end solver applies."""
-    from patchsolve.bench import noisy_greedy_game
+    from patchsolve.search.bench import noisy_greedy_game
     from patchsolve.search.endgame import near_end
 
     out = []

@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 import patchsolve
-from patchsolve import Position, solve
+from patchsolve import Position, SolveProgress, solve
 from patchsolve.cli import cli
 from patchsolve.errors import PatchsolveError
 from patchsolve.search import _alphabeta as ab
@@ -304,8 +304,13 @@ def test_progress_is_reported(monkeypatch):
     mid = noisy_greedy_game(3)[20]
     solve(mid, nodes=300000, progress=seen.append)
     assert seen, "no progress report"
-    assert {"nodes", "nps", "lower", "upper", "gamma", "time"} <= set(seen[-1])
+    keys = SolveProgress.__annotations__  # every report is a SolveProgress: its keys, no others
+    assert all(set(d) == set(keys) for d in seen), set(seen[-1]) ^ set(keys)
     assert all(d["lower"] <= d["upper"] for d in seen)
+    d = seen[-1]
+    assert isinstance(d["nodes"], int) and isinstance(d["steps"], int) and isinstance(d["wdl"], bool)
+    assert all(isinstance(d[k], int) for k in ("lower", "upper", "gamma"))  # points, whole
+    assert isinstance(d["time"], float) and isinstance(d["nps"], float) and d["move"] is None
 
 
 def test_a_finished_game_is_exact():

@@ -535,8 +535,8 @@ def test_a_review_names_a_proven_win_thrown_away():
     from click.testing import CliRunner
 
     from patchsolve.cli import cli
-    from patchsolve.game import Game
     from patchsolve.review.analysis import analyze_game
+    from patchsolve.rules.game import Game
 
     pos, win, loss = _win_and_loss_moves(ALL)[0]
     review = analyze_game(Game(pos, [loss]), nodes=50000)

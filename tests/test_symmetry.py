@@ -1,4 +1,4 @@
-"""The eight symmetries of a quilt (patchsolve.symmetry), and the root moves
+"""The eight symmetries of a quilt (patchsolve.rules.symmetry), and the root moves
 they make equal: their images are the same position up to symmetry, so the
 solver values them alike."""
 
@@ -6,7 +6,7 @@ import random
 
 import patchsolve as ps
 from builders import FULL, cells, make
-from patchsolve.symmetry import canonical, images, mirror_classes
+from patchsolve.rules.symmetry import canonical, images, mirror_classes
 
 
 def square(row, col):

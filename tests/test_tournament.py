@@ -5,7 +5,7 @@ import pytest
 from patchsolve import PatchsolveError, Position
 from patchsolve.arena.players import GreedyPlayer, make_player, parse_spec
 from patchsolve.arena.tournament import elo, play_game, run_tournament, to_csv, to_markdown, wilson
-from patchsolve.position import random_circle
+from patchsolve.rules.position import random_circle
 
 
 def test_a_spec_names_the_player_and_its_options():
@@ -94,7 +94,7 @@ def test_tables_and_records():
 
 
 def test_a_game_record_replays_to_the_same_end():
-    from patchsolve.game import Game
+    from patchsolve.rules.game import Game
 
     [result] = run_tournament(["greedy", "random"], pairs=1, seed=3)
     for g in result.games:

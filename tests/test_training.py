@@ -35,7 +35,7 @@ def test_fit_writes_weights_that_load_and_a_manifest_that_adds_up(tmp_path):
 
 
 def test_rows_carry_the_search_score_of_their_position(tmp_path):
-    from patchsolve.position import Position
+    from patchsolve.rules.position import Position
     from patchsolve.search import search
 
     data = tmp_path / "d.csv"

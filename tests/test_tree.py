@@ -1,4 +1,4 @@
-"""Game records with variations (patchsolve.tree): the syntax, its errors,
+"""Game records with variations (patchsolve.rules.tree): the syntax, its errors,
 reading and writing as inverses, and the tree's edits (add, promote,
 delete); old records read as before."""
 

@@ -49,7 +49,7 @@ def test_patches_carry_every_orientation_as_in_move_text(base):
     status, data = call(base, "/api/patches")
     assert status == 200
     patches = data["patches"]
-    assert [p["id"] for p in patches] == list(range(len(ps.position.PATCHES)))
+    assert [p["id"] for p in patches] == list(range(len(ps.rules.position.PATCHES)))
     for p in patches:
         assert len(p["orientations"]) == _core.orientation_count(p["id"])
         for o, cells in enumerate(p["orientations"]):
@@ -128,7 +128,7 @@ def test_illegal_placements_are_refused_with_the_reason(base):
     pid = next(
         i
         for i in here.circle[:3]
-        if ps.position.PATCHES[i].buttons <= here.buttons(0)
+        if ps.rules.position.PATCHES[i].buttons <= here.buttons(0)
         and _core.move_info(_core.buy_move_code(i, 0, 0))[2] & 1
     )
     status, data = call(base, "/api/play", {"game": game, "move": f"{pid}:0@a1"})
@@ -308,8 +308,8 @@ def table(**over):
     data = {
         "circle": list(START.circle[1:]),
         "quilts": [[{"patch": pid, "orientation": 0, "square": "a1"}], []],
-        "buttons": [5 - ps.position.PATCHES[pid].buttons, 5],
-        "time": [ps.position.PATCHES[pid].time, 0],
+        "buttons": [5 - ps.rules.position.PATCHES[pid].buttons, 5],
+        "time": [ps.rules.position.PATCHES[pid].time, 0],
     }
     data.update(over)
     return data
@@ -319,7 +319,7 @@ def test_set_up_a_position_from_the_table(base):
     status, v = call(base, "/api/setup", table())
     assert status == 200, v
     assert ps.Position.from_text(v["position"]) == START.play(f"{START.circle[0]}:0@a1")
-    assert v["fields"]["income"] == [ps.position.PATCHES[START.circle[0]].income, 0]
+    assert v["fields"]["income"] == [ps.rules.position.PATCHES[START.circle[0]].income, 0]
     # the position keeps which patch lies where, as a game played to it would
     mask = START.parse_move(f"{START.circle[0]}:0@a1").mask
     assert v["labels"][0] == {str(sq): START.circle[0] for sq in range(81) if mask >> sq & 1}

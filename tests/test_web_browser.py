@@ -24,7 +24,7 @@ need("uvicorn")
 need("selenium")
 import patchsolve as ps  # noqa: E402
 from patchsolve import Game, GameTree  # noqa: E402
-from patchsolve.position import parse_square  # noqa: E402
+from patchsolve.rules.position import parse_square  # noqa: E402
 from webserver import call, running_server  # noqa: E402
 
 if not have_chromium() and REQUIRED:
@@ -284,7 +284,7 @@ def test_set_up_a_position_then_analyse_it(browser, size):
         driver.find_element(By.CSS_SELECTOR, f"#board rect.setup-sq[data-player='0'][data-square='{sq}']"),
     )
     wait(driver, lambda d: str(pid) not in by_id(d, "setup-circle").get_attribute("value").split(","))
-    patch = ps.position.PATCHES[pid]
+    patch = ps.rules.position.PATCHES[pid]
     type_into(driver, "setup-buttons0", 5 - patch.buttons)
     type_into(driver, "setup-time0", patch.time)
     no_sideways_scroll(driver)
@@ -321,7 +321,7 @@ def test_try_a_variation_and_come_back_to_the_main_line_with_nothing_lost(browse
     if other.kind == "walk":
         press(driver, by_id(driver, "walk"))
     else:
-        place(driver, other.patch, other.orientation, ps.position.square_name(other.square))
+        place(driver, other.patch, other.orientation, ps.rules.position.square_name(other.square))
     wait(driver, lambda d: "new variation" in text_of(d, "message"))
     assert "(a variation)" in text_of(driver, "ply-info")
     tree = tree_of(driver)
@@ -387,7 +387,7 @@ def test_review_then_practise_the_mistakes_on_the_board(browser, size):
         if driver.size == "phone":
             press(driver, quilt_square(driver, sq))
     else:
-        place(driver, best.patch, best.orientation, ps.position.square_name(best.square))
+        place(driver, best.patch, best.orientation, ps.rules.position.square_name(best.square))
     wait(driver, lambda d: text_of(d, "quiz-result").startswith("found:"), timeout=60)
     assert text_of(driver, "quiz-score") == "found 1 of 1 answered"
     screenshot(driver, "quiz")
@@ -428,7 +428,7 @@ def test_play_a_game_against_a_level(browser, size):
 def test_the_patch_held_is_drawn_with_the_square_under_the_pointer_inside_it(page):
     driver = page
     start = ps.Position.start(seed=0)
-    pid = next(i for i in start.circle[:3] if ps.position.PATCHES[i].buttons <= 5)
+    pid = next(i for i in start.circle[:3] if ps.rules.position.PATCHES[i].buttons <= 5)
     press(driver, driver.find_element(By.CSS_SELECTOR, f"#board g.next-patch[data-patch='{pid}'] rect"))
     for name in ("e5", "a1"):
         ActionChains(driver).move_to_element(quilt_square(driver, parse_square(name))).perform()
@@ -610,7 +610,7 @@ def test_the_set_up_asks_who_is_on_top_only_when_the_tokens_share_a_space(page):
     driver = page
     start = ps.Position.start(seed=0)
     pid = start.circle[0]
-    patch = ps.position.PATCHES[pid]
+    patch = ps.rules.position.PATCHES[pid]
     press(driver, by_id(driver, "setup-start"))
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#board rect.setup-sq"))
     driver.find_element(By.CSS_SELECTOR, f"#circle .patch-card[data-patch='{pid}']").click()
@@ -659,7 +659,7 @@ def test_the_set_up_derives_a_leather_patch_still_to_place(page):
     driver.find_element(By.CSS_SELECTOR, f"#circle .patch-card[data-patch='{pid}']").click()
     sq = square_for(driver, pid, 0, "a1")
     driver.find_element(By.CSS_SELECTOR, f"#board rect.setup-sq[data-player='0'][data-square='{sq}']").click()
-    type_into(driver, "setup-buttons0", 5 - ps.position.PATCHES[pid].buttons)
+    type_into(driver, "setup-buttons0", 5 - ps.rules.position.PATCHES[pid].buttons)
     type_into(driver, "setup-time0", 27)  # past leather space 26, and no leather patch laid
     type_into(driver, "setup-time1", 13)
     press(driver, by_id(driver, "setup-use"))

@@ -16,7 +16,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 ENGINE_MOVES = HERE.parent / "results" / "best_choice" / "round2" / "engine_moves.json"
 import bench_exact as B  # noqa: E402
-from patchsolve.position import Position  # noqa: E402
+from patchsolve.rules.position import Position  # noqa: E402
 from patchsolve.search import questions, solver  # noqa: E402
 from patchsolve.search.limits import Limits  # noqa: E402
 

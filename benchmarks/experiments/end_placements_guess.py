@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import patchsolve
-from patchsolve.position import Position
+from patchsolve.rules.position import Position
 from patchsolve.search import _solver
 from patchsolve.search import solver as S
 

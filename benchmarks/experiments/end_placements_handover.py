@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import patchsolve
-from patchsolve.position import Position
+from patchsolve.rules.position import Position
 from patchsolve.search import alphabeta
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import patchsolve
-from patchsolve.position import Position
+from patchsolve.rules.position import Position
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from inputs import EXACT_SET as DATA  # noqa: E402

@@ -12,7 +12,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import bench_exact as B  # noqa: E402
 from patchsolve.arena.players import make_player  # noqa: E402
 from patchsolve.arena.selfplay import choose_with_result  # noqa: E402
-from patchsolve.position import Position  # noqa: E402
+from patchsolve.rules.position import Position  # noqa: E402
 from patchsolve.search.result import choice_of  # noqa: E402
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import bench_exact as B  # noqa: E402
-from patchsolve.position import Position  # noqa: E402
+from patchsolve.rules.position import Position  # noqa: E402
 from patchsolve.search import solver as S  # noqa: E402
 from patchsolve.search.limits import Limits  # noqa: E402
 from patchsolve.search.result import choice_of  # noqa: E402

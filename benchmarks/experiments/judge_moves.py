@@ -18,7 +18,7 @@ import sys
 
 import patchsolve as ps
 from patchsolve.arena.players import option_value
-from patchsolve.bench import noisy_greedy_game
+from patchsolve.search.bench import noisy_greedy_game
 
 JUDGE = 0.4
 

@@ -24,7 +24,7 @@ import numpy as np
 from sklearn.ensemble import HistGradientBoostingRegressor
 from sklearn.linear_model import Ridge
 
-from patchsolve.position import Position
+from patchsolve.rules.position import Position
 from patchsolve.search import _learned, learned
 
 

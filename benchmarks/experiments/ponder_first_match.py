@@ -20,7 +20,7 @@ import threading
 
 from patchsolve.arena.players import Player, make_player
 from patchsolve.arena.tournament import pairing_jobs
-from patchsolve.position import Position
+from patchsolve.rules.position import Position
 from patchsolve.search import alphabeta, search
 
 

@@ -16,7 +16,7 @@ import sys
 
 import numpy as np
 
-from patchsolve.position import Position
+from patchsolve.rules.position import Position
 from patchsolve.training import fit
 
 N_SIDE = 12

@@ -10,7 +10,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import bench_exact as B  # noqa: E402
-from patchsolve.position import Position  # noqa: E402
+from patchsolve.rules.position import Position  # noqa: E402
 from patchsolve.search.solver import c_solver  # noqa: E402
 
 

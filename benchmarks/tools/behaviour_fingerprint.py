@@ -5,7 +5,7 @@ Run:  python benchmarks/tools/behaviour_fingerprint.py > before.txt
       (change the code, rebuild)
       python benchmarks/tools/behaviour_fingerprint.py > after.txt && diff before.txt after.txt
 
-Per bench-set position (``patchsolve.bench.read_positions``): the MCTS's
+Per bench-set position (``patchsolve.search.bench.read_positions``): the MCTS's
 move, score and root visits at a fixed seed and iteration budget (default
 options, playouts (heuristic, uniform), plain UCT), alpha-beta's move, value and nodes at
 a fixed depth, the static evaluation, and the greedy players' moves along a
@@ -14,9 +14,8 @@ few noisy greedy games. No timing: every figure is deterministic.
 
 from __future__ import annotations
 
-from patchsolve import bench
 from patchsolve.arena.players import GreedyPlayer
-from patchsolve.search import alphabeta, search
+from patchsolve.search import alphabeta, bench, search
 
 MCTS_VARIANTS = (
     {},

@@ -18,7 +18,8 @@ import resource
 import time
 
 import patchsolve
-from patchsolve import bench, search
+from patchsolve import search
+from patchsolve.search import bench
 
 
 def positions():

@@ -18,8 +18,8 @@ from collections import defaultdict
 from pathlib import Path
 
 from patchsolve.arena import calibration
-from patchsolve.patches import LAST_SPACE
-from patchsolve.position import Position
+from patchsolve.rules.patches import LAST_SPACE
+from patchsolve.rules.position import Position
 from patchsolve.training import fit
 
 

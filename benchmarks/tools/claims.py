@@ -33,7 +33,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import bench_exact as B  # noqa: E402
 import patchsolve  # noqa: E402
-from patchsolve.position import Position  # noqa: E402
+from patchsolve.rules.position import Position  # noqa: E402
 
 UNKNOWN = -(10**6)  # a move whose value the set only bounds from above: no lower bound
 

@@ -25,10 +25,11 @@ import csv
 import multiprocessing
 from pathlib import Path
 
+from patchsolve.arena.corpus_report import _mean_ci
 from patchsolve.arena.players import make_player
-from patchsolve.arena.selfplay import _mean_ci, choose_with_result
+from patchsolve.arena.selfplay import choose_with_result
 from patchsolve.arena.tournament import wilson
-from patchsolve.position import Position
+from patchsolve.rules.position import Position
 from patchsolve.search import learned
 from patchsolve.search.result import phase_of
 

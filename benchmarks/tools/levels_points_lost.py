@@ -11,8 +11,8 @@ import sys
 import time
 
 import patchsolve as ps
-from patchsolve.bench import noisy_greedy_game
 from patchsolve.review.levels import level_move
+from patchsolve.search.bench import noisy_greedy_game
 
 positions = []
 for g in range(200, 200 + int(sys.argv[1])):

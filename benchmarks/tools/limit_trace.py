@@ -48,7 +48,7 @@ SEARCH = Path(__file__).resolve().parents[2] / "src" / "patchsolve" / "search"
 
 
 def default_position() -> str:
-    from patchsolve import bench
+    from patchsolve.search import bench
 
     return bench.noisy_greedy_game(1)[29].to_text()
 

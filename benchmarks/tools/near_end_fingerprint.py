@@ -21,7 +21,7 @@ import json
 import sys
 
 import patchsolve as ps
-from patchsolve import bench
+from patchsolve.search import bench
 
 GAMES = range(5)
 PER_GAME = 3  # positions a game, spread over its last third

@@ -42,7 +42,7 @@ from pathlib import Path
 
 from patchsolve import Position, search
 from patchsolve.arena.selfplay import record_positions
-from patchsolve.position import Move
+from patchsolve.rules.position import Move
 from patchsolve.search import _alphabeta
 from patchsolve.search.result import phase_of
 
@@ -149,7 +149,7 @@ def report(path: Path) -> None:
 def speed(values: list[int], seconds: float) -> None:
     import time
 
-    from patchsolve.bench import AB_DEPTH, read_positions
+    from patchsolve.search.bench import AB_DEPTH, read_positions
 
     positions = read_positions()
     print("| rank_plies | median nodes/s | depths in the time | nodes to the bench depths | seconds |")

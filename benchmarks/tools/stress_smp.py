@@ -13,7 +13,7 @@ import sys
 import time
 
 import patchsolve
-from patchsolve.bench import noisy_greedy_game
+from patchsolve.search.bench import noisy_greedy_game
 
 
 def check(pos, r) -> None:

@@ -28,8 +28,8 @@ import time
 
 import numpy as np
 
-from patchsolve.bench import noisy_greedy_game
 from patchsolve.search import _eval as ab
+from patchsolve.search.bench import noisy_greedy_game
 
 TERMS = ["income", "time", "fill", "holes", "bonus7"]
 

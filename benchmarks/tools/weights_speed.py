@@ -10,8 +10,8 @@ import argparse
 import time
 from pathlib import Path
 
-from patchsolve.bench import read_positions
 from patchsolve.search import learned, search
+from patchsolve.search.bench import read_positions
 
 
 def main(argv=None) -> None:

@@ -9,21 +9,22 @@ from patchsolve.errors import (
     PatchsolveError,
     SearchInterrupted,
 )
-from patchsolve.game import Game
-from patchsolve.patches import PATCHES, Patch
-from patchsolve.position import Move, Position
 from patchsolve.review.analysis import analyze_game
 from patchsolve.review.coverage import coverage_map
 from patchsolve.review.explanation import explain
+from patchsolve.rules.game import Game
+from patchsolve.rules.patches import PATCHES, Patch
+from patchsolve.rules.position import Move, Position
+from patchsolve.rules.tree import GameTree
 from patchsolve.search import (
     Limits,
     RootMove,
     SearchResult,
+    SolveProgress,
     request_stop,
     search,  # the function (binds over the subpackage's name)
     solve,
 )
-from patchsolve.tree import GameTree
 
 # ``import patchsolve.search.mcts as m`` resolves its last step through the
 # attribute's __name__ (then sys.modules): name the function as the package
@@ -92,6 +93,7 @@ __all__ = [
     "Limits",
     "SearchResult",
     "RootMove",
+    "SolveProgress",
     "errors",
     "PatchsolveError",
     "NotationError",

@@ -26,7 +26,7 @@ cdef extern from *:
     int ps_stop_flag
     int ps_install_sigint() nogil
 
-from patchsolve.patches import PATCHES, EDITIONS, EDITION_NAMES, BOARD
+from patchsolve.rules.patches import PATCHES, EDITIONS, EDITION_NAMES, BOARD
 
 # --------------------------------------------------------------------------
 # Tables, built once at import from the patch catalogue

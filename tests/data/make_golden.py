@@ -7,7 +7,7 @@ PYTHONPATH=src python tests/data/make_golden.py > tests/data/golden_game.txt
 """
 
 from patchsolve import Game
-from patchsolve.patches import EDITIONS, PATCHES
+from patchsolve.rules.patches import EDITIONS, PATCHES
 
 
 def greedy(pos):

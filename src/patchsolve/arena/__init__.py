@@ -8,8 +8,10 @@ games run, and what is learnt from them. One module each:
   win rates, Elo and their intervals (``patchsolve tournament``);
 - :mod:`patchsolve.arena.backends`: where a batch of games runs, processes on
   this machine or Ray tasks (the ``[ray]`` extra);
-- :mod:`patchsolve.arena.selfplay`: the self-play corpus, its statistics and
-  report (``patchsolve selfplay``);
+- :mod:`patchsolve.arena.selfplay`: the self-play corpus, its games played
+  and written as they end (``patchsolve selfplay``);
+- :mod:`patchsolve.arena.corpus_report`: a corpus's statistics, report and
+  plots (``patchsolve statistics``);
 - :mod:`patchsolve.arena.calibration`: the win probability fitted on
   self-play outcomes (the shipped fit stays in ``patchsolve``'s
   ``data/win_probability.json``, read by :mod:`patchsolve.search.result`).

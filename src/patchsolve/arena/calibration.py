@@ -37,7 +37,7 @@ import numpy as np
 
 from patchsolve.arena.tournament import wilson
 from patchsolve.errors import PatchsolveError
-from patchsolve.patches import LAST_SPACE
+from patchsolve.rules.patches import LAST_SPACE
 from patchsolve.search import result as _result
 
 FEATURES = ("intercept", "phase", "score", "score_x_phase")

@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 
 from patchsolve.errors import PatchsolveError
-from patchsolve.position import Move
+from patchsolve.rules.position import Move
 from patchsolve.search import _eval
 
 
@@ -154,7 +154,7 @@ try:
     from patchsolve.arena.players import make_player
 except ImportError:
     from patchsolve.players import make_player
-from patchsolve.position import Position
+from patchsolve.rules.position import Position
 player = make_player(sys.argv[1], seed=int(sys.argv[2]))
 for line in sys.stdin:
     req = json.loads(line)

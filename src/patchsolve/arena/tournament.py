@@ -29,7 +29,7 @@ from pathlib import Path
 
 from patchsolve.arena.players import make_player
 from patchsolve.errors import PatchsolveError
-from patchsolve.position import Position, random_circle
+from patchsolve.rules.position import Position, random_circle
 
 SEED_MASK = 2**64 - 1  # the players' seeds are kept in the engines' range (Limits: 0..2**64-1)
 
@@ -59,7 +59,7 @@ class GameOutcome:
 
     def record(self) -> str:
         """The game as a record (start circle, edition, first player, moves)."""
-        from patchsolve.game import Game
+        from patchsolve.rules.game import Game
 
         text = Game(Position.start(circle=self.circle, edition=self.edition), self.moves).to_text()
         header = f"# {self.first} (player 0) vs {self.second} (player 1): scores {self.scores[0]} and {self.scores[1]}\n"  # noqa: E501

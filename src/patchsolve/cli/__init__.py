@@ -4,9 +4,9 @@ Results go to stdout (``--json`` on every command that produces one);
 progress and info lines go to stderr (``--quiet`` silences them). Bad input
 gives one line on stderr, ``patchsolve: error: ...``, and exit status 2.
 
-POSITION is the one-line notation of :mod:`patchsolve.notation` (quoted or
+POSITION is the one-line notation of :mod:`patchsolve.rules.notation` (quoted or
 not: the words are joined), a JSON position, board text
-(:mod:`patchsolve.board`), ``-`` to read standard input, or ``-f FILE``;
+(:mod:`patchsolve.rules.board`), ``-`` to read standard input, or ``-f FILE``;
 without one the built-in start position (``Position.start(seed=DEFAULT_SEED)``)
 is used.
 

@@ -18,8 +18,8 @@ import click
 
 from patchsolve.arena.players import option_value
 from patchsolve.errors import PatchsolveError
-from patchsolve.patches import LAST_SPACE, PATCHES
-from patchsolve.position import DEFAULT_SEED, Position
+from patchsolve.rules.patches import LAST_SPACE, PATCHES
+from patchsolve.rules.position import DEFAULT_SEED, Position
 from patchsolve.search.budget import CLI_TIME
 from patchsolve.search.dispatch import DEFAULT_ENGINE, ENGINES, engine_module, search
 from patchsolve.search.limits import RANGES, Limits

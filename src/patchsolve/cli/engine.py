@@ -3,9 +3,10 @@ their tables."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import click
 
-from patchsolve import render
 from patchsolve.cli.common import (
     CONTEXT,
     DEFAULT_TIME,
@@ -28,10 +29,11 @@ from patchsolve.cli.common import (
     use_color,
 )
 from patchsolve.cli.review import check_writable, write_text
-from patchsolve.position import Position
+from patchsolve.rules import render
+from patchsolve.rules.position import Position
 from patchsolve.search import solve as exact
 from patchsolve.search.limits import Limits
-from patchsolve.search.result import choice_of, rank_key
+from patchsolve.search.result import SolveProgress, choice_of, rank_key
 
 # -- best / eval -----------------------------------------------------------------
 
@@ -342,13 +344,13 @@ def eval_cmd(position, position_file, engine, top, show_map, map_svg, as_json):
 # -- solve -----------------------------------------------------------------------
 
 
-def _solve_progress(quiet: bool):
+def _solve_progress(quiet: bool) -> Callable[[SolveProgress], None] | None:
     """The solver's progress callback: one stderr line a report."""
     if quiet:
         return None
 
-    def report(d):
-        what = f"move {d['move']}  " if d.get("move") else ""
+    def report(d: SolveProgress) -> None:
+        what = f"move {d['move']}  " if d["move"] else ""
         info(
             False,
             f"  {what}{d['time']:.0f}s  test {d['gamma']:+d}  bounds [{d['lower']:+d}, {d['upper']:+d}]"

@@ -8,7 +8,7 @@ import sys
 import click
 
 from patchsolve.cli.common import CONTEXT, INTERRUPTED, SEED, CliError, emit_json, info
-from patchsolve.patches import EDITION_NAMES
+from patchsolve.rules.patches import EDITION_NAMES
 
 MAX_PAIRS = 100_000
 
@@ -250,7 +250,7 @@ def bench(as_json):
     Example:
       patchsolve bench
     """
-    from patchsolve import bench as bench_module
+    from patchsolve.search import bench as bench_module
 
     result = bench_module.run()
     if as_json:

@@ -9,7 +9,6 @@ import textwrap
 
 import click
 
-from patchsolve import render
 from patchsolve.cli.common import (
     CONTEXT,
     INTERRUPTED,
@@ -27,8 +26,9 @@ from patchsolve.cli.common import (
 )
 from patchsolve.cli.engine import check_level_alone
 from patchsolve.errors import IllegalMoveError, NotationError, PatchsolveError
-from patchsolve.game import Game
-from patchsolve.patches import PATCHES
+from patchsolve.rules import render
+from patchsolve.rules.game import Game
+from patchsolve.rules.patches import PATCHES
 
 
 @click.command(context_settings=CONTEXT)

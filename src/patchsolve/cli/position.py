@@ -9,7 +9,6 @@ import time
 
 import click
 
-from patchsolve import render
 from patchsolve.cli.common import (
     CONTEXT,
     INTERRUPTED,
@@ -25,9 +24,10 @@ from patchsolve.cli.common import (
     use_color,
 )
 from patchsolve.errors import LimitError
-from patchsolve.game import Game
-from patchsolve.patches import EDITION_NAMES, PATCHES
-from patchsolve.position import MAX_PERFT_DEPTH, Position
+from patchsolve.rules import render
+from patchsolve.rules.game import Game
+from patchsolve.rules.patches import EDITION_NAMES, PATCHES
+from patchsolve.rules.position import MAX_PERFT_DEPTH, Position
 
 # -- new / show / moves -----------------------------------------------------------
 
@@ -71,7 +71,7 @@ def new(seed, edition, first_player, circle_text, as_json):
     if circle_text is not None:
         if seed is not None:
             raise CliError("give either --seed or --circle, not both")
-        from patchsolve.board import start_circle
+        from patchsolve.rules.board import start_circle
 
         pos = Position.start(circle=start_circle(circle_text), edition=edition, first_player=first_player)
         if as_json:

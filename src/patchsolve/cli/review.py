@@ -21,7 +21,7 @@ from patchsolve.cli.common import (
     read_file,
 )
 from patchsolve.errors import PatchsolveError
-from patchsolve.game import Game
+from patchsolve.rules.game import Game
 
 
 def check_writable(path: str) -> None:
@@ -357,10 +357,10 @@ def quiz(record, player, threshold, budget, tolerance, quiet, as_json):
       patchsolve quiz game.txt --player 0 --nodes 100000 --json
       printf 'walk\\nquit\\n' | patchsolve quiz game.txt --nodes 50000
     """
-    from patchsolve import render
-    from patchsolve.position import Position
     from patchsolve.review.analysis import analyze_game
     from patchsolve.review.quiz import exercises, grade
+    from patchsolve.rules import render
+    from patchsolve.rules.position import Position
 
     game = Game.from_text(read_file(record))
     if len(game) == 0:

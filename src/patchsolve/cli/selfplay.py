@@ -112,35 +112,32 @@ def selfplay(
       patchsolve selfplay --games 2 --player greedy --solve-nodes 0 --out greedy.jsonl --report report
     A long run: --games 2000 --workers 2 (or --backend ray --address auto).
     """
+    from patchsolve.arena import corpus_report
     from patchsolve.arena import selfplay as sp
     from patchsolve.arena import tournament as tour
     from patchsolve.cli.match import _tournament_backend
 
     # one worker unless asked (a corpus runs for hours beside other work); a cluster decides for itself
     runner = _tournament_backend(backend, address, workers if address else (workers or 1), quiet)
-    editions = sp.EDITIONS if edition == "both" else (edition,)
+    settings = sp.SelfPlaySettings(
+        player=player or sp.DEFAULT_PLAYER,
+        opponent=opponent,
+        seed=seed,
+        editions=sp.EDITIONS if edition == "both" else (edition,),
+        solve_nodes=sp.DEFAULT_SOLVE_NODES if solve_nodes is None else solve_nodes,
+        solve_spaces=solve_spaces,
+    )
     progress = None if quiet else tour.print_progress
     # Ray prints its notices on stdout: keep stdout for the summary
     with contextlib.redirect_stdout(sys.stderr) if backend == "ray" else contextlib.nullcontext():
-        run = sp.run_selfplay(
-            out_file,
-            games,
-            player=player or sp.DEFAULT_PLAYER,
-            opponent=opponent,
-            seed=seed,
-            editions=editions,
-            solve_nodes=sp.DEFAULT_SOLVE_NODES if solve_nodes is None else solve_nodes,
-            solve_spaces=solve_spaces,
-            backend=runner,
-            progress=progress,
-        )
+        run = sp.run_selfplay(out_file, games, settings, backend=runner, progress=progress)
     if run.interrupted:
         click.echo(f"\ninterrupted: {run.played} games played", err=True)
     if run.skipped:
         info(quiet, f"{run.skipped} games already in {out_file}: not replayed")
     click.echo(f"{run.played} games played, {len(run.records)} in {out_file}")
     if report_dir:
-        sp.write_report(run.records, report_dir, seed=seed)
+        corpus_report.write_report(run.records, report_dir, seed=seed)
         click.echo(f"report in {report_dir}")
     return INTERRUPTED if run.interrupted else 0
 
@@ -173,21 +170,22 @@ def statistics(corpus, out_dir, seed, no_plots, note, as_json):
       patchsolve selfplay --games 2 --player greedy --solve-nodes 0 --out greedy.jsonl -q
       patchsolve statistics greedy.jsonl --out report
     """
-    from patchsolve.arena import selfplay as sp
+    from patchsolve.arena import corpus_report as cr
     from patchsolve.arena.calibration import CalibrationError, calibrate
+    from patchsolve.arena.selfplay import read_corpus
 
     records = []
     for path in corpus:
         if not Path(path).is_file():
             raise CliError(f"no such corpus file: {path}")
-        records.extend(sp.read_corpus(path))
+        records.extend(read_corpus(path))
     if not records:
         raise CliError("the corpus holds no games")
     if out_dir:
-        stats = sp.write_report(records, out_dir, seed=seed, note=note, plots=not no_plots)
+        stats = cr.write_report(records, out_dir, seed=seed, note=note, plots=not no_plots)
         cal = stats["calibration"]
     else:
-        stats = sp.statistics(records)
+        stats = cr.statistics(records)
         try:
             cal = calibrate(records, seed=seed)
         except CalibrationError as e:
@@ -195,10 +193,10 @@ def statistics(corpus, out_dir, seed, no_plots, note, as_json):
             note = (note + "\n\n" if note else "") + f"No calibration: {e}."
         stats = dict(stats, calibration=cal)
     if as_json:
-        click.echo(sp.stats_json(stats))
+        click.echo(cr.stats_json(stats))
     elif out_dir:
         click.echo((Path(out_dir) / "report.md").read_text(), nl=False)  # the page as written
     else:
-        click.echo(sp.report_markdown(stats, cal, note=note), nl=False)
+        click.echo(cr.report_markdown(stats, cal, note=note), nl=False)
     if out_dir:
         info(False, f"report in {out_dir}")

@@ -30,8 +30,8 @@ import numpy as np
 
 from patchsolve import _core
 from patchsolve.errors import IllegalMoveError, PatchsolveError
-from patchsolve.patches import BOARD, PATCHES
-from patchsolve.position import Move, as_position
+from patchsolve.rules.patches import BOARD, PATCHES
+from patchsolve.rules.position import Move, as_position
 
 SQUARES = BOARD * BOARD
 WALK = 0

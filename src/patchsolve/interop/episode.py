@@ -20,10 +20,10 @@ import io
 import numpy as np
 
 from patchsolve.errors import PatchsolveError
-from patchsolve.game import Game
 from patchsolve.interop import actions
 from patchsolve.interop.observation import observation
-from patchsolve.position import Position, random_circle
+from patchsolve.rules.game import Game
+from patchsolve.rules.position import Position, random_circle
 
 REWARDS = ("win", "margin")
 RENDER_MODES = ("human", "ansi", "rgb_array")  # human: the ansi text printed

@@ -35,8 +35,8 @@ from __future__ import annotations
 import numpy as np
 
 from patchsolve.errors import PatchsolveError
-from patchsolve.patches import BOARD, EDITION_NAMES, EDITIONS, LAST_SPACE, PATCHES
-from patchsolve.position import as_position
+from patchsolve.rules.patches import BOARD, EDITION_NAMES, EDITIONS, LAST_SPACE, PATCHES
+from patchsolve.rules.position import as_position
 
 SQUARES = BOARD * BOARD
 CIRCLE_SLOTS = len(PATCHES)

@@ -11,7 +11,7 @@ Importing this module registers the game with ``pyspiel`` (the optional
     game = pyspiel.load_game("patchwork(circle=4;8;30;...;0)")   # ';' or ',' between the 33 ids
 
 Parameters: ``edition`` (``revised``/``original``), ``seed`` (the circle is
-``patchsolve.position.random_circle(seed)``), ``circle`` (the 33 ids from
+``patchsolve.rules.position.random_circle(seed)``), ``circle`` (the 33 ids from
 the neutral token on; overrides ``seed`` when not empty) and ``first_player``
 (0/1, whose token starts on top).
 
@@ -44,8 +44,8 @@ except ImportError as e:  # still an ImportError, with the way out
 from patchsolve.errors import InvalidPositionError, PatchsolveError
 from patchsolve.interop import actions
 from patchsolve.interop.observation import OBSERVATION_LAYOUT, OBSERVATION_SIZE, observation
-from patchsolve.patches import EDITIONS, LAST_SPACE, PATCHES
-from patchsolve.position import DEFAULT_SEED, Position
+from patchsolve.rules.patches import EDITIONS, LAST_SPACE, PATCHES
+from patchsolve.rules.position import DEFAULT_SEED, Position
 
 SHORT_NAME = "patchwork"
 DEFAULT_PARAMS = {"edition": "revised", "seed": DEFAULT_SEED, "circle": "", "first_player": 0}

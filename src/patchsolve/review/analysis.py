@@ -298,7 +298,7 @@ def analyze_game(
     CLI, and after :func:`patchsolve.request_stop`, the review returns with
     those moves instead."""
     from patchsolve.errors import SearchInterrupted
-    from patchsolve.game import Game
+    from patchsolve.rules.game import Game
 
     if not isinstance(game, Game):
         raise PatchsolveError(f"expected a patchsolve.Game, not {type(game).__name__}")
@@ -431,7 +431,7 @@ def summary_rows(name: str, review: GameReview) -> list[dict]:
 
 def _review_job(job) -> list[dict]:
     """One game of :func:`review_games` (module level: it runs in a worker)."""
-    from patchsolve.game import Game
+    from patchsolve.rules.game import Game
 
     name, text, budget = job
     return summary_rows(name, analyze_game(Game.from_text(text), Budget(**budget)))
@@ -451,7 +451,7 @@ def review_games(
     text)`` pairs (:func:`games_from`); every record is parsed first, so a
     bad one is refused before any search runs."""
     from patchsolve.arena.backends import make_backend
-    from patchsolve.game import Game
+    from patchsolve.rules.game import Game
 
     budget = as_budget(budget, **limits)
     records = list(records)

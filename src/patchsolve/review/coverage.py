@@ -75,7 +75,7 @@ def coverage_map(
 ) -> CoverageMap:
     """The chance that each square of each quilt is covered at the end of the
     game, from ``samples`` greedy continuations of ``position`` (see the module)."""
-    from patchsolve.position import Position, as_position
+    from patchsolve.rules.position import Position, as_position
     from patchsolve.search import _eval
 
     pos = Position(position) if isinstance(position, str) else as_position(position)

@@ -197,9 +197,9 @@ def _facts(pos, mover: int) -> dict:
 def _holes(pos, player: int) -> int:
     """Empty squares of the quilt in 4-connected regions smaller than every
     patch left in the circle: squares no patch can fill any more."""
-    from patchsolve.notation import FULL
-    from patchsolve.patches import PATCHES
-    from patchsolve.tiling import components
+    from patchsolve.rules.notation import FULL
+    from patchsolve.rules.patches import PATCHES
+    from patchsolve.rules.tiling import components
 
     sizes = [PATCHES[pid].size for pid in pos.circle]
     smallest = min(sizes) if sizes else 99
@@ -242,8 +242,8 @@ def explain(position, move, budget=None, **limits) -> Explanation:
     :class:`~patchsolve.review.Budget`, or ``nodes=`` / ``depth=``; the
     review's default), so the difference is the review's loss; and where it
     comes from, at the ends of the two lines (see the module)."""
-    from patchsolve.position import Position, as_position
     from patchsolve.review.judge import measure
+    from patchsolve.rules.position import Position, as_position
 
     pos = Position(position) if isinstance(position, str) else as_position(position)
     if pos.is_over:
@@ -287,6 +287,8 @@ def _terms(best_end, played_end, mover, total) -> list[dict]:
 
     names = list(k.FEATURES)
     weights = k.learned_weights()
+    if weights is None:  # off (no weights file, or switched off): its terms explain nothing
+        raise PatchsolveError("the learned evaluation is off: the move cannot be split into its terms")
     fb = k.features(best_end._c, mover)
     fp = k.features(played_end._c, mover)
     by_term: dict[str, float] = {}

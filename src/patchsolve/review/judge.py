@@ -218,7 +218,7 @@ def measure(position, move, budget: Budget | None = None, *, rows: int = 1, **li
     ``budget`` (a :class:`Budget`, or ``nodes=`` / ``depth=``; default
     :data:`DEFAULT_NODES` nodes). ``rows`` > 1 also ranks that many moves
     (choice first) in the same search (the quiz's acceptable moves)."""
-    from patchsolve.position import Position, as_position
+    from patchsolve.rules.position import Position, as_position
 
     budget = as_budget(budget, **limits)
     pos = Position(position) if isinstance(position, str) else as_position(position)

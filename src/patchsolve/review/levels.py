@@ -73,7 +73,7 @@ def level_move(position, level: int, seed: int = 0, **limits):
     """The move ``level`` plays in ``position`` and the search it came from:
     ``(move, result)``. ``seed`` draws the move (levels 1-9); ``limits`` are
     the full engine's at level 10 (default: its usual time)."""
-    from patchsolve.position import as_position
+    from patchsolve.rules.position import as_position
     from patchsolve.search import search
     from patchsolve.search.result import root_move
 

@@ -123,8 +123,8 @@ def exercises_of_moves(
     read again, so a bad one is a clear error."""
     from types import SimpleNamespace
 
-    from patchsolve.position import Position
     from patchsolve.review.judge import as_budget
+    from patchsolve.rules.position import Position
 
     _check_common(player, tolerance)
     limit = _check_threshold(threshold)
@@ -151,8 +151,8 @@ def _valued(chosen, rows, tolerance, budget, threshold, count=None) -> list[Exer
     when that search too finds the move played losing more than
     ``threshold`` and ``tolerance`` points (so it is never an answer); at
     most ``count``."""
-    from patchsolve.position import Position
     from patchsolve.review.judge import measure
+    from patchsolve.rules.position import Position
 
     out: list[Exercise] = []
     for m in sorted(chosen, key=lambda m: (-m.loss, m.number)):  # biggest loss first
@@ -194,8 +194,8 @@ def grade(exercise: Exercise, move, tolerance: float = DEFAULT_TOLERANCE) -> Gra
     footing as its rows: a move among them has its row's value; any other
     move is measured against the best in one search at the exercise's
     budget. IllegalMoveError/NotationError for a bad move."""
-    from patchsolve.position import Position
     from patchsolve.review.judge import Budget, measure
+    from patchsolve.rules.position import Position
 
     if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or tolerance < 0:
         raise PatchsolveError(f"tolerance must be a number >= 0, not {tolerance!r}")
@@ -223,8 +223,8 @@ def exercise_of_dict(data) -> Exercise:
         raise PatchsolveError(f"an exercise has the fields {', '.join(fields)}")
     import math
 
-    from patchsolve.position import Position
     from patchsolve.review.judge import Budget
+    from patchsolve.rules.position import Position
 
     try:
         e = Exercise(**data)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from html import escape
 
-from patchsolve.render import _PLAYER_FILL
+from patchsolve.rules.render import _PLAYER_FILL
 
 WIDTH, LEFT, RIGHT = 760, 56, 16
 CLASS_FILL = {"inaccuracy": "#f2c14e", "mistake": "#e8833a", "blunder": "#c0392b"}

@@ -13,7 +13,7 @@ from patchsolve.errors import SearchInterrupted
 from patchsolve.search import learned as _learned_weights
 from patchsolve.search.dispatch import DEFAULT_ENGINE, ENGINES, search, solve
 from patchsolve.search.limits import LimitError, Limits
-from patchsolve.search.result import RootMove, SearchResult
+from patchsolve.search.result import RootMove, SearchResult, SolveProgress
 from patchsolve.search.stop import request_stop
 
 _learned_weights.load()  # the shipped weights: every searcher evaluates with the learned model
@@ -23,6 +23,7 @@ __all__ = [
     "solve",
     "SearchResult",
     "RootMove",
+    "SolveProgress",
     "Limits",
     "LimitError",
     "ENGINES",

@@ -1,5 +1,3 @@
-# Type stub of the Cython module _zobrist.pyx (its interface is the .pyx): every name
-# is Any to a type checker, so `from patchsolve... import _zobrist` type-checks.
-from typing import Any
-
-def __getattr__(name: str) -> Any: ...
+# Type stub of the Cython module _zobrist.pyx (its interface is the .pyx): the
+# tables are C-only (``_zobrist.pxd``); Python sees the filling routine alone.
+def _init() -> None: ...

@@ -78,7 +78,8 @@ from contextvars import ContextVar
 from typing import Any
 
 from patchsolve.errors import IllegalMoveError, LimitError
-from patchsolve.position import Move, Position, as_position
+from patchsolve.rules.position import Move, Position, as_position
+from patchsolve.rules.symmetry import mirror_classes
 from patchsolve.search import _alphabeta, _eval
 from patchsolve.search.budget import SEARCH_TIME
 from patchsolve.search.limits import Limits, allocation, threads_for, with_defaults
@@ -91,7 +92,6 @@ from patchsolve.search.result import (
     root_move,
     win_probability_of,
 )
-from patchsolve.symmetry import mirror_classes
 
 MAX_DEPTH = 100
 MAX_INCLUDE = 256  # moves valued as lines of their own (``include``)

@@ -23,14 +23,14 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from patchsolve.errors import LimitError, PatchsolveError
-from patchsolve.position import as_position
+from patchsolve.rules.position import as_position
 from patchsolve.search import budget, endgame, questions, solver
 from patchsolve.search.limits import RANGES, Limits, split
 from patchsolve.search.result import SearchResult, choice_first, finished_result
 from patchsolve.search.stop import interruptible, raise_if_ctrl_c, stop_requested
 
 if TYPE_CHECKING:
-    from patchsolve.position import Position
+    from patchsolve.rules.position import Position
 
 ENGINES = ("alphabeta", "mcts")
 DEFAULT_ENGINE = "alphabeta"  # the stronger at the CLI's time (benchmarks/results/default_engine.md)
@@ -114,8 +114,8 @@ def solve(position: Position, limits: Limits | None = None, **kwargs: Any) -> Se
     (``bound="exact"``) within ``time`` / ``nodes`` (default 30 s), else a
     proven interval (``lower``, ``upper``). Options: ``wdl`` (only who
     wins), ``all_moves`` (every root move valued), ``progress`` (a callable
-    given a dict about once a second), ``at_least``, ``best``; see
-    ``search/solver.py`` and ``search/questions.py``. The limits
+    given a :class:`SolveProgress` about once a second), ``at_least``,
+    ``best``; see ``search/solver.py`` and ``search/questions.py``. The limits
     may also come as one :class:`Limits`. Ctrl-C stops the solve and raises
     :class:`~patchsolve.errors.SearchInterrupted` with the result so far."""
     position = as_position(position)

@@ -34,8 +34,8 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from patchsolve.patches import LAST_SPACE
-from patchsolve.position import Position
+from patchsolve.rules.patches import LAST_SPACE
+from patchsolve.rules.position import Position
 from patchsolve.search import budget, solver
 from patchsolve.search.budget import TimeManager
 from patchsolve.search.handover import hand_over

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from patchsolve.position import Move, Position
+from patchsolve.rules.position import Move, Position
 from patchsolve.search import alphabeta, budget, questions
 from patchsolve.search._alphabeta import ordered_moves
 from patchsolve.search.budget import TimeManager

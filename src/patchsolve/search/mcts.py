@@ -51,7 +51,7 @@ from typing import Any
 
 from patchsolve.arena.players import Player
 from patchsolve.errors import LimitError
-from patchsolve.position import Move, Position, as_position
+from patchsolve.rules.position import Move, Position, as_position
 from patchsolve.search._mcts import Searcher
 from patchsolve.search.endgame import endgame_shortcut, near_end
 from patchsolve.search.limits import Limits, allocation, split, with_defaults

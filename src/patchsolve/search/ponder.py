@@ -28,7 +28,7 @@ import threading
 from typing import Any
 
 from patchsolve.errors import LimitError
-from patchsolve.position import Position
+from patchsolve.rules.position import Position
 from patchsolve.search import alphabeta
 from patchsolve.search.result import SearchResult
 

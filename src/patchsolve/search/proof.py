@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from patchsolve.position import Move, Position
+from patchsolve.rules.position import Move, Position
 from patchsolve.search import budget, questions
 from patchsolve.search.limits import Limits
 from patchsolve.search.questions import row_units

@@ -47,8 +47,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from patchsolve.patches import LAST_SPACE
-from patchsolve.position import Move, Position
+from patchsolve.rules.patches import LAST_SPACE
+from patchsolve.rules.position import Move, Position
 from patchsolve.search import solver
 from patchsolve.search.budget import BEST_FIRST_SHARE, CHOICE_SLICE
 from patchsolve.search.result import RootMove, SearchResult, choice_of, rank_key, root_move

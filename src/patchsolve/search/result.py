@@ -26,10 +26,10 @@ from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any, TypedDict, cast
 
-from patchsolve.patches import LAST_SPACE
+from patchsolve.rules.patches import LAST_SPACE
 
 if TYPE_CHECKING:
-    from patchsolve.position import Move, Position
+    from patchsolve.rules.position import Move, Position
 
 CALIBRATION_FILE = "win_probability.json"
 
@@ -70,6 +70,32 @@ class RootMove(_RootMoveKeys, total=False):
     """What the move chooses: a patch id, ``"walk"`` or ``"leather"`` (choice_first)."""
     kind: str
     """``"choice"`` (the best row of its choice) or ``"placement"`` (choice_first)."""
+
+
+class SolveProgress(TypedDict):
+    """One progress report of the exact solver (``solve(..., progress=f)``
+    calls ``f`` with one about once a second). Bounds and test values are
+    margins in points for the player to move, as in the result, whichever
+    search runs (the exact one or the win/loss pass)."""
+
+    nodes: int
+    """Nodes searched so far by this solve."""
+    time: float
+    """Seconds since the solve started."""
+    nps: float
+    """Nodes a second so far (0.0 before any time has passed)."""
+    lower: int
+    """The proven lower bound of the margin so far."""
+    upper: int
+    """The proven upper bound of the margin so far."""
+    gamma: int
+    """The running null-window test: it proves the margin at least ``gamma``, or less."""
+    steps: int
+    """The null-window tests run so far."""
+    wdl: bool
+    """A win/loss search runs (``wdl=True``, or the win/loss pass before the exact search)."""
+    move: str | None
+    """The root move being valued (``all_moves``, ``best``), as move text; None otherwise."""
 
 
 def phase_of(position: Position) -> int:
@@ -239,10 +265,10 @@ def choice_first(position: Position, rows: list[RootMove], keep: Collection[Any]
     placements of a choice already listed, ``kind="placement"``, in
     theirs. A placement whose quilt is a mirror image or rotation of a row
     above it (the same position up to symmetry, so the same value;
-    :mod:`patchsolve.symmetry`) is shown once, unless its move is in
+    :mod:`patchsolve.rules.symmetry`) is shown once, unless its move is in
     ``keep`` (a move asked about: ``include``, the move a review judges).
     Every row gets ``choice``."""
-    from patchsolve.symmetry import canonical
+    from patchsolve.rules.symmetry import canonical
 
     mover = position.to_move
     base = position.quilt(mover) if not position.is_over else 0
@@ -323,6 +349,7 @@ def finished_result(position: Position, engine: str, seed: int | None = None) ->
 __all__ = [
     "SearchResult",
     "RootMove",
+    "SolveProgress",
     "phase_of",
     "win_probability_of",
     "root_move",

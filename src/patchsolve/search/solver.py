@@ -42,11 +42,12 @@ driver into the shared table once a call has searched 2^14 nodes alone
 exact and intervals proven; node counts, and the bounds reached when the
 budget runs out, vary from run to run.
 
-``progress``: a callable given a dict (``nodes``, ``nps``, ``time``,
-``lower``, ``upper``, ``gamma`` -- the test value of the running search --,
-``steps``, ``wdl`` -- a win/loss search runs --, ``move`` while valuing root
-moves) about once a second. Bounds and test values are in points, as the
-result's, whichever search runs.
+``progress``: a callable given a :class:`~patchsolve.search.result.SolveProgress`
+(a dict: ``nodes``, ``nps``, ``time``, ``lower``, ``upper``, ``gamma`` --
+the test value of the running search --, ``steps``, ``wdl`` -- a win/loss
+search runs --, ``move`` while valuing root moves) about once a second.
+Bounds and test values are in points, as the result's, whichever search
+runs.
 """
 
 from __future__ import annotations
@@ -57,12 +58,12 @@ from collections.abc import Callable
 from typing import Any
 
 from patchsolve.errors import LimitError
-from patchsolve.position import Move, Position
+from patchsolve.rules.position import Move, Position
 from patchsolve.search import _solver
 from patchsolve.search.budget import SIGN_SHARE
 from patchsolve.search.budget import SOLVE_TIME as DEFAULT_SOLVE_TIME
 from patchsolve.search.limits import Limits, allocation, threads_for, with_defaults
-from patchsolve.search.result import SearchResult, root_move
+from patchsolve.search.result import SearchResult, SolveProgress, root_move
 
 DEFAULT_HASH_MB = 64
 PROGRESS_EVERY = 1.0  # seconds between progress reports
@@ -128,7 +129,7 @@ class _Run:
         flags: tuple[bool, ...],
         nodes: int | None,
         seconds: float | None,
-        progress: Callable[[dict], Any] | None,
+        progress: Callable[[SolveProgress], Any] | None,
         threads: int = 1,
         table: Any = None,
     ) -> None:
@@ -172,7 +173,7 @@ class _Run:
             # a threshold test runs on a clipped window: the root's proven interval is kept here
             lo, hi = self.known
         lower, upper = _margin_bounds(lo, hi)
-        info = {
+        info: SolveProgress = {
             "nodes": n,
             "time": t,
             "nps": n / t if t > 0 else 0.0,

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from patchsolve.position import Position
+from patchsolve.rules.position import Position
 from patchsolve.search import _eval, _learned, _patterns
 
 

@@ -19,7 +19,7 @@ import random
 from pathlib import Path
 
 from patchsolve.arena.selfplay import record_positions
-from patchsolve.position import Position
+from patchsolve.rules.position import Position
 from patchsolve.search import search
 
 COLUMNS = ["game", "ply", "mover", "final_margin", "position", "search_score"]

@@ -275,8 +275,8 @@ async def api_quiz_grade(request: Request):
     """Start a job grading an answer to an exercise on the exercise's
     footing (patchsolve.review.quiz.grade); its id. The exercise and the move are
     checked here (400/422 at once), the search runs as a capped job."""
-    from patchsolve.position import Position
     from patchsolve.review.quiz import exercise_of_dict
+    from patchsolve.rules.position import Position
 
     data = await read_json(request)
     exercise = exercise_of_dict(exercise_of(data))
@@ -309,7 +309,7 @@ async def api_record(request: Request):
 
 async def api_new(request: Request):
     """A new game from a seeded circle."""
-    from patchsolve.game import Game
+    from patchsolve.rules.game import Game
 
     data = await read_json(request)
     seed = number(data, "seed", 0, 0, 2**31 - 1, int)
@@ -318,7 +318,7 @@ async def api_new(request: Request):
 
 async def api_setup(request: Request):
     """The position painted in the set-up, checked; its view."""
-    from patchsolve.game import Game
+    from patchsolve.rules.game import Game
     from patchsolve.web.table import position_from_table
 
     data = await read_json(request)

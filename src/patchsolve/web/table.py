@@ -6,7 +6,7 @@ leather patch's square), each player's buttons and time space, and the
 answers the table cannot show, only when they matter: who is on top of a
 shared space, who took the 7x7 bonus when both quilts hold one. What follows
 from the table (incomes, the leather patches left, the bonus, a leather
-patch still to place) is derived by :func:`patchsolve.board.fields_from_table`,
+patch still to place) is derived by :func:`patchsolve.rules.board.fields_from_table`,
 the same derivation as board text's, and the position keeps which patch lies
 where.
 """
@@ -14,10 +14,10 @@ where.
 from __future__ import annotations
 
 from patchsolve import _core
-from patchsolve.board import LEATHER, fields_from_table
 from patchsolve.errors import InvalidPositionError
-from patchsolve.patches import BOARD, EDITIONS, LAST_SPACE, PATCHES
-from patchsolve.position import Position, parse_square
+from patchsolve.rules.board import LEATHER, fields_from_table
+from patchsolve.rules.patches import BOARD, EDITIONS, LAST_SPACE, PATCHES
+from patchsolve.rules.position import Position, parse_square
 from patchsolve.web.views import BadRequest
 
 

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import json
 
-from patchsolve import _core, render
-from patchsolve.board import looks_like_board
+from patchsolve import _core
 from patchsolve.errors import IllegalMoveError, NotationError, PatchsolveError
-from patchsolve.game import Game
-from patchsolve.patches import BOARD, PATCHES
-from patchsolve.position import Position
-from patchsolve.tree import GameTree
+from patchsolve.rules import render
+from patchsolve.rules.board import looks_like_board
+from patchsolve.rules.game import Game
+from patchsolve.rules.patches import BOARD, PATCHES
+from patchsolve.rules.position import Position
+from patchsolve.rules.tree import GameTree
 
 MAX_MOVES = 400  # a Patchwork game has well under 100
 MAX_TREE = 2000  # moves of a game with its variations

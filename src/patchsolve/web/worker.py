@@ -55,7 +55,7 @@ MCTS_MIN_SLICE = 0.1  # ... but at most every 0.1 s
 
 
 def _search_job(payload, report) -> dict:
-    from patchsolve.position import Position
+    from patchsolve.rules.position import Position
 
     pos = Position.from_text(payload["position"])
     if payload.get("level", 10) < 10:
@@ -120,10 +120,10 @@ def _alphabeta_by_depth(pos, budget, max_depth, top, report) -> dict:
 
 
 def _analyze_job(payload, report) -> dict:
-    from patchsolve.game import Game
     from patchsolve.review.analysis import analyze_game
     from patchsolve.review.judge import Budget
     from patchsolve.review.svg import review_svg
+    from patchsolve.rules.game import Game
 
     game = Game.from_text(payload["record"])
     partial: dict = {}

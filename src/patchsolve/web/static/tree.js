@@ -1,5 +1,5 @@
 // The game tree the page holds: every move tried, each position's first
-// child its main continuation, the others variations (patchsolve.tree.GameTree
+// child its main continuation, the others variations (patchsolve.rules.tree.GameTree
 // on the server, whose flat JSON form this reads and writes). Nothing here
 // talks to the server: moves are added after the server has accepted them.
 

@@ -4,7 +4,7 @@ Written by ``Position.to_board()`` and ``patchsolve show --board``, read by
 ``Position.from_board()``, ``Position(text)`` and every command that takes a
 POSITION (told apart from the one-line notation by its first word). After
 player 0 walks and player 1 buys patch 8 from the built-in start position
-(the example of :mod:`patchsolve.notation`)::
+(the example of :mod:`patchsolve.rules.notation`)::
 
     # patchsolve board text: '.' empty, L leather, patch symbols as in 'patchsolve patches'
     edition revised
@@ -84,7 +84,7 @@ length, an unknown symbol, a missing quilt) raises
 and column. A drawing no set of catalogue patches explains (a symbol whose
 squares are not that patch in any orientation, a patch drawn on both quilts
 or also still in the circle, a patch neither in the circle nor drawn) and
-every check of :func:`patchsolve.validation.validate_fields` raise
+every check of :func:`patchsolve.rules.validation.validate_fields` raise
 :class:`~patchsolve.errors.InvalidPositionError`.
 
 Writing a position without labels
@@ -93,7 +93,7 @@ A position stores quilts as masks only. One read from board text, or reached
 by ``play`` from one that knows its labels (every ``Position.start()``),
 remembers which patch lies where. For one read from the notation,
 ``to_board()`` searches for a tiling of both quilts by the patches that left
-the circle (:mod:`patchsolve.tiling`) within a budget; when none is found
+the circle (:mod:`patchsolve.rules.tiling`) within a budget; when none is found
 in time the quilts are drawn with ``?`` and the incomes written out. Either
 way the text reads back to an equal position.
 """
@@ -104,8 +104,8 @@ import re
 from typing import Any
 
 from patchsolve.errors import InvalidPositionError, NotationError
-from patchsolve.notation import FULL
-from patchsolve.patches import (
+from patchsolve.rules.notation import FULL
+from patchsolve.rules.patches import (
     BOARD,
     DEFAULT_EDITION,
     EDITION_NAMES,
@@ -115,7 +115,7 @@ from patchsolve.patches import (
     PATCHES,
     SYMBOLS,
 )
-from patchsolve.tiling import WORK_BUDGET
+from patchsolve.rules.tiling import WORK_BUDGET
 
 LEATHER = "L"  # the label of a leather patch (as in Game.labels)
 UNKNOWN = "?"  # a covered square whose patch is not named
@@ -128,7 +128,7 @@ _NAME_ID = {p.name.lower(): p.id for p in PATCHES}
 _COLUMNS = "abcdefghi"
 
 
-_RECORD_ONLY = ("first", "moves", "position")  # game-record headers (patchsolve.game)
+_RECORD_ONLY = ("first", "moves", "position")  # game-record headers (patchsolve.rules.game)
 BOM = "\ufeff"  # the UTF-8 byte-order mark some editors write at the start of a file
 
 
@@ -198,7 +198,7 @@ def start_circle(text: str) -> tuple[int, ...]:
     """A start circle read off the table (ids or names, from the neutral
     token on): all 33 patches once each, the 1x2 (id 0) last, as RULES.md
     "Setup" has it."""
-    from patchsolve.patches import START_PATCH
+    from patchsolve.rules.patches import START_PATCH
 
     if not isinstance(text, str):
         raise NotationError("a circle must be text", field="circle", token=repr(text)[:40])
@@ -350,7 +350,7 @@ def _squares(mask: int) -> str:
 
 
 def _check_patches(placed, circle, unknown: bool) -> list[str]:
-    from patchsolve.tiling import placement_set
+    from patchsolve.rules.tiling import placement_set
 
     problems = []
     for pid, (p, m) in sorted(placed.items()):
@@ -457,7 +457,7 @@ def fields_from_table(
     :class:`~patchsolve.errors.InvalidPositionError`, a missing or
     superfluous answer too.
     """
-    from patchsolve.validation import covers_7x7, validate_fields
+    from patchsolve.rules.validation import covers_7x7, validate_fields
 
     if edition not in EDITIONS:
         raise NotationError(
@@ -578,7 +578,7 @@ def check_labels(labels):
 def format_board(fields: dict, labels=None) -> str:
     """Board text of a valid position; ``labels`` as from :func:`fields_from_board`
     (None: quilts drawn with ``?``, incomes written out)."""
-    from patchsolve.validation import covers_7x7, shape_problems
+    from patchsolve.rules.validation import covers_7x7, shape_problems
 
     problems = shape_problems(fields)
     if problems:

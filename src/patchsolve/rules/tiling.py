@@ -1,7 +1,7 @@
 """Which patch lies where: a tiling of both quilts by catalogue patches.
 
-A :class:`~patchsolve.position.Position` stores each quilt as a mask only. To
-draw a position from the notation as board text (:mod:`patchsolve.board`),
+A :class:`~patchsolve.rules.position.Position` stores each quilt as a mask only. To
+draw a position from the notation as board text (:mod:`patchsolve.rules.board`),
 :func:`tile_quilts` finds labels for it: an assignment of every patch that
 left the circle to one quilt, in one of its placements, plus 1x1 leather
 patches, such that the placements exactly cover both quilts without overlap,
@@ -34,7 +34,7 @@ from functools import cache
 
 from patchsolve import _core
 from patchsolve.errors import PatchsolveError
-from patchsolve.patches import EDITIONS, PATCHES
+from patchsolve.rules.patches import EDITIONS, PATCHES
 
 LEATHER = "L"
 _W = 2 * 81 + 1  # sizes 0..162 in the subset-sum table

@@ -4,7 +4,7 @@ beside the main line, as an analysis board keeps them.
 A :class:`GameTree` is a start position and a tree of :class:`Node` s, one
 per position reached; each node's first child is its main continuation, the
 others are variations. Its record is the game record of
-:mod:`patchsolve.game` with PGN-like variations: a parenthesised line right
+:mod:`patchsolve.rules.game` with PGN-like variations: a parenthesised line right
 after the move it replaces, played from the position before that move, and
 nested the same way::
 
@@ -30,8 +30,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from patchsolve.errors import IllegalMoveError, NotationError, PatchsolveError
-from patchsolve.game import Game, _split_record
-from patchsolve.position import Move, Position
+from patchsolve.rules.game import Game, _split_record
+from patchsolve.rules.position import Move, Position
 
 _TOKEN = re.compile(r"[()]|[^\s()]+")
 

@@ -19,9 +19,9 @@ import random
 import resource
 import time
 from importlib import resources
+from typing import Any
 
-from patchsolve.arena.players import GreedyPlayer
-from patchsolve.position import Position
+from patchsolve.rules.position import Position
 from patchsolve.search import search
 
 AB_DEPTH = {"opening": 12, "middle": 9, "endgame": 14}  # about 0.1-0.4 s each with the pruning of 488836d
@@ -55,6 +55,8 @@ def noisy_greedy_game(seed: int, epsilon: float = 0.15, mixed_editions: bool = F
 def make_positions(count_per_phase: int = 4) -> list[tuple[str, str]]:
     """Positions from noisy greedy self-play (greedy, with 20% random moves),
     taken at ply 0-6 (opening), 16-22 (middle) and 8 plies before the end."""
+    from patchsolve.arena.players import GreedyPlayer  # the players live above the search
+
     out = []
     greedy = GreedyPlayer()
     for game in range(count_per_phase):
@@ -92,7 +94,7 @@ def read_positions(text: str | None = None) -> list[tuple[str, Position]]:
 # -- measurements -------------------------------------------------------------
 
 
-def bench_core(positions):
+def bench_core(positions: list[tuple[str, Position]]) -> list[tuple[int, int, float, float]]:
     """(perft leaves, playout plies, perft seconds, playout seconds) per position."""
     rows = []
     for i, (_phase, pos) in enumerate(positions):
@@ -104,7 +106,7 @@ def bench_core(positions):
     return rows
 
 
-def bench_alphabeta(positions):
+def bench_alphabeta(positions: list[tuple[str, Position]]) -> list[tuple[str, int, float]]:
     """``(phase, nodes, seconds)`` of the alpha-beta to the phase's fixed depth,
     per position (the exact-solver shortcut off)."""
     rows = []
@@ -114,12 +116,14 @@ def bench_alphabeta(positions):
     return rows
 
 
-def bench_mcts(positions, iterations: int = MCTS_ITERATIONS, **options):
+def bench_mcts(
+    positions: list[tuple[str, Position]], iterations: int = MCTS_ITERATIONS, **options: Any
+) -> list[tuple[str, int, int, float]]:
     """The tree search itself (the exact-solver shortcut near the end off)."""
     rows = []
     for phase, pos in positions:
         r = search(pos, engine="mcts", iterations=iterations, seed=1, endgame_solve=False, **options)
-        rows.append((phase, r.nodes, r.iterations, r.time))
+        rows.append((phase, r.nodes, r.iterations or 0, r.time))  # MCTS always counts them
     return rows
 
 
@@ -128,7 +132,7 @@ def peak_rss_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def _rate(n, t) -> float:
+def _rate(n: float, t: float) -> float:
     return n / t if t > 0 else 0.0
 
 

@@ -1,7 +1,7 @@
 """Position notation: the syntax of the one-line text form and the JSON form.
 
 What a well-formed position must satisfy to be one that can occur is
-checked separately, in :mod:`patchsolve.validation`.
+checked separately, in :mod:`patchsolve.rules.validation`.
 
 The text form (``Position.to_text()`` / ``Position.from_text()``)
 ==================================================================
@@ -88,7 +88,7 @@ Text or JSON that is not well formed raises
 :class:`~patchsolve.errors.NotationError` naming the field and the bad token.
 A well-formed position that cannot occur raises
 :class:`~patchsolve.errors.InvalidPositionError` listing every problem found
-(see :func:`patchsolve.validation.validate_fields` for the checks).
+(see :func:`patchsolve.rules.validation.validate_fields` for the checks).
 Nothing is built on error.
 """
 
@@ -99,7 +99,7 @@ import re
 from collections.abc import Mapping
 
 from patchsolve.errors import NotationError
-from patchsolve.patches import BOARD, EDITION_NAMES, PATCHES
+from patchsolve.rules.patches import BOARD, EDITION_NAMES, PATCHES
 
 FIELDS = (
     "edition",
@@ -196,7 +196,7 @@ def _parse_player(field: str, token: str):
 
 def parse_position(text: str) -> dict:
     """Read the text form into a fields dict (syntax only; see
-    :func:`patchsolve.validation.validate_fields` for the semantic checks)."""
+    :func:`patchsolve.rules.validation.validate_fields` for the semantic checks)."""
     if not isinstance(text, str):
         raise NotationError("a position must be text", field="position", token=repr(text)[:60])
     tokens = text.removeprefix("\ufeff").split()  # a byte-order mark, as some editors save one, is no field

@@ -7,7 +7,7 @@ player in SVG). Give ``labels`` (``Game.labels(k)``: for each player a dict
 square -> patch id, or ``"L"`` for a leather patch) and each patch is drawn
 with its own symbol and colour: the patch id as a base-33 digit (``0``-``9``
 then ``A``-``X`` without ``L``, so ``C`` is patch 12 and ``M`` patch 21) and
-``L`` for a leather patch, the symbols of the board text (:mod:`patchsolve.board`).
+``L`` for a leather patch, the symbols of the board text (:mod:`patchsolve.rules.board`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 from html import escape
 
 from patchsolve.errors import PatchsolveError
-from patchsolve.patches import BOARD, EDITIONS, LAST_SPACE, LEATHER_SYMBOL, PATCHES, SYMBOLS
+from patchsolve.rules.patches import BOARD, EDITIONS, LAST_SPACE, LEATHER_SYMBOL, PATCHES, SYMBOLS
 
 LEATHER = "L"  # the label of a leather patch (Game.labels)
 COLUMNS = "abcdefghi"
@@ -64,13 +64,13 @@ def _patch_id(patch_id) -> int:
 
 
 def _position(pos):
-    from patchsolve.position import as_position  # position imports this module lazily
+    from patchsolve.rules.position import as_position  # position imports this module lazily
 
     return as_position(pos)
 
 
 def _labels(labels):
-    from patchsolve.board import check_labels
+    from patchsolve.rules.board import check_labels
 
     return check_labels(labels)
 
@@ -111,7 +111,7 @@ def track_lines(fields: dict) -> list[str]:
     """The time board as a strip 0..53: ``$`` income space, ``L`` leather
     patch still lying there, tokens ``0``/``1`` below (``X`` = both);
     ``fields`` as ``Position.fields()`` gives them."""
-    from patchsolve.validation import validate_fields
+    from patchsolve.rules.validation import validate_fields
 
     validate_fields(fields)
     return _track_lines(fields)

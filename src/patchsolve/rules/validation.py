@@ -3,8 +3,8 @@
 :func:`validate_fields` raises :class:`~patchsolve.errors.InvalidPositionError`
 listing every problem found (its docstring lists the checks);
 :func:`position_problems` returns the list. Every reader of a position (the
-text and JSON forms of :mod:`patchsolve.notation`, the board text of
-:mod:`patchsolve.board`, ``Position.from_fields``) parses into a fields dict
+text and JSON forms of :mod:`patchsolve.rules.notation`, the board text of
+:mod:`patchsolve.rules.board`, ``Position.from_fields``) parses into a fields dict
 and then calls :func:`validate_fields`, so the checks live in one place.
 """
 
@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from patchsolve.errors import InvalidPositionError
-from patchsolve.notation import FIELDS, FULL, N_PATCHES, PAIRS, PLAYER_FIELDS
-from patchsolve.notation import is_int as _is_int
-from patchsolve.patches import BOARD, EDITION_NAMES, EDITIONS, LAST_SPACE, PATCHES, START_BUTTONS
+from patchsolve.rules.notation import FIELDS, FULL, N_PATCHES, PAIRS, PLAYER_FIELDS
+from patchsolve.rules.notation import is_int as _is_int
+from patchsolve.rules.patches import BOARD, EDITION_NAMES, EDITIONS, LAST_SPACE, PATCHES, START_BUTTONS
 
 _PATCH_SIZE = [p.size for p in PATCHES]
 _PATCH_INCOME = [p.income for p in PATCHES]

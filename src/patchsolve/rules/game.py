@@ -13,13 +13,13 @@ record is plain text::
 
 Instead of ``edition``/``first``/``circle`` a record may start from any
 position with one line ``position <position text>`` (see
-:mod:`patchsolve.notation`). Header lines come first; every token after them
+:mod:`patchsolve.rules.notation`). Header lines come first; every token after them
 is a move. :meth:`Game.to_text` writes this form (moves one per line, with the
 final score as a comment).
 
 A move may be followed by variations in parentheses, other lines played
-instead of it (see :mod:`patchsolve.tree`); :meth:`Game.from_text` reads
-such a record as its main line, :class:`~patchsolve.tree.GameTree` reads
+instead of it (see :mod:`patchsolve.rules.tree`); :meth:`Game.from_text` reads
+such a record as its main line, :class:`~patchsolve.rules.tree.GameTree` reads
 the whole tree.
 
 Errors: a bad header raises :class:`~patchsolve.errors.NotationError`
@@ -36,8 +36,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from patchsolve.errors import GameIndexError, IllegalMoveError, NotationError, PatchsolveError
-from patchsolve.patches import DEFAULT_EDITION, EDITION_NAMES
-from patchsolve.position import DEFAULT_SEED, Move, Position
+from patchsolve.rules.patches import DEFAULT_EDITION, EDITION_NAMES
+from patchsolve.rules.position import DEFAULT_SEED, Move, Position
 
 HEADER_KEYS = ("edition", "first", "circle", "position")
 LEATHER_LABEL = "L"
@@ -263,7 +263,7 @@ class Game:
         that fails."""
         start, move_tokens = _split_record(text)
         if any("(" in tok or ")" in tok for tok, _ in move_tokens):
-            from patchsolve.tree import GameTree
+            from patchsolve.rules.tree import GameTree
 
             return GameTree.from_text(text).main_line()
         game = cls(start)

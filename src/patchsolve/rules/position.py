@@ -15,7 +15,7 @@ Squares are a column letter ``a``-``i`` (left to right) and a row number
 ``1``-``9`` (top to bottom): ``a1`` is bit 0 of a quilt mask, ``i9`` bit 80.
 Orientations of a patch are numbered 0.. in a fixed order (rotations of the
 printed shape, then of its mirror image, duplicates dropped);
-:func:`patchsolve.position.orientation_count` tells how many a patch has.
+:func:`patchsolve.rules.position.orientation_count` tells how many a patch has.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import random
 import re
 from dataclasses import dataclass
 
-from patchsolve import _core, board, notation, tiling, validation
+from patchsolve import _core
 from patchsolve.errors import (
     IllegalMoveError,
     InvalidPositionError,
@@ -33,7 +33,8 @@ from patchsolve.errors import (
     NotationError,
     PatchsolveError,
 )
-from patchsolve.patches import (
+from patchsolve.rules import board, notation, tiling, validation
+from patchsolve.rules.patches import (
     BOARD,
     DEFAULT_EDITION,
     EDITION_NAMES,
@@ -237,7 +238,7 @@ class Position:
     """A Patchwork position (immutable).
 
     ``Position(text)`` reads a position in any of its text forms: the one-line
-    notation, JSON, or board text (:mod:`patchsolve.board`); bad text raises
+    notation, JSON, or board text (:mod:`patchsolve.rules.board`); bad text raises
     :class:`NotationError` or :class:`InvalidPositionError`.
 
     >>> p = Position.start(seed=0)             # the built-in start position
@@ -305,13 +306,13 @@ class Position:
 
     @classmethod
     def from_board(cls, text: str) -> Position:
-        """Read board text (see :mod:`patchsolve.board`); the position keeps
+        """Read board text (see :mod:`patchsolve.rules.board`); the position keeps
         the labels drawn."""
         fields, labels = board.fields_from_board(text)
         return cls._make(_core.CoreState.from_fields(fields), labels)
 
     def to_board(self) -> str:
-        """Board text of this position (see :mod:`patchsolve.board`)."""
+        """Board text of this position (see :mod:`patchsolve.rules.board`)."""
         return board.format_board(self.fields(), self.labels_or_tiling())
 
     @property
@@ -322,7 +323,7 @@ class Position:
         return (dict(self._labels[0]), dict(self._labels[1]))
 
     def labels_or_tiling(self):
-        """The labels, else a tiling found by :mod:`patchsolve.tiling` within
+        """The labels, else a tiling found by :mod:`patchsolve.rules.tiling` within
         ``board.TILING_BUDGET`` nodes, else None."""
         if self._labels is not None:
             return self._labels
@@ -373,7 +374,7 @@ class Position:
 
     @classmethod
     def from_text(cls, text: str) -> Position:
-        """The position written in the one-line notation (:mod:`patchsolve.notation`)."""
+        """The position written in the one-line notation (:mod:`patchsolve.rules.notation`)."""
         return cls.from_fields(notation.parse_position(text))
 
     def to_text(self) -> str:
@@ -382,7 +383,7 @@ class Position:
 
     @classmethod
     def from_json(cls, data) -> Position:
-        """Read the JSON form (a str or a decoded dict); see patchsolve.notation."""
+        """Read the JSON form (a str or a decoded dict); see patchsolve.rules.notation."""
         return cls.from_fields(notation.fields_from_json(data))
 
     def to_json(self) -> str:
@@ -391,8 +392,8 @@ class Position:
 
     def to_svg(self, labels=None) -> str:
         """An SVG picture: both quilts, the time track, the next patches
-        (``labels`` as :func:`patchsolve.render.position_svg` takes them)."""
-        from patchsolve import render  # the drawing code is loaded only when a picture is asked for
+        (``labels`` as :func:`patchsolve.rules.render.position_svg` takes them)."""
+        from patchsolve.rules import render  # the drawing code is loaded only when a picture is asked for
 
         return render.position_svg(self, labels=labels)
 
@@ -401,7 +402,9 @@ class Position:
 
     def fields(self) -> dict:
         """Every field of the position as plain values."""
-        return self._c.fields()
+        # a plain dict: the core types its own per key (a TypedDict, which
+        # mypy does not take for a dict[Any, Any])
+        return dict(self._c.fields())
 
     # -- state ----------------------------------------------------------
     @property
