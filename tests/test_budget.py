@@ -5,8 +5,7 @@ once, and its shares the module functions' for the same limits."""
 import pytest
 
 import patchsolve
-from patchsolve.search import bench
-from patchsolve.search import alphabeta, budget, endgame, limits, solver
+from patchsolve.search import alphabeta, bench, budget, endgame, limits, solver
 from patchsolve.search.budget import TimeManager
 from patchsolve.search.limits import Limits
 
