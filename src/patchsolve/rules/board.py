@@ -101,7 +101,8 @@ way the text reads back to an equal position.
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from typing import Any, TypeAlias
 
 from patchsolve.errors import InvalidPositionError, NotationError
 from patchsolve.rules.notation import FULL
@@ -114,6 +115,7 @@ from patchsolve.rules.patches import (
     LEATHER_SYMBOL,
     PATCHES,
     SYMBOLS,
+    Edition,
 )
 from patchsolve.rules.tiling import WORK_BUDGET
 
@@ -126,6 +128,12 @@ TILING_BUDGET = WORK_BUDGET  # placements the tiling search in to_board() may ex
 _SYMBOL_ID = {s: i for i, s in enumerate(SYMBOLS)}
 _NAME_ID = {p.name.lower(): p.id for p in PATCHES}
 _COLUMNS = "abcdefghi"
+
+# A square's label: a patch id or LEATHER (and, in the cells read from board
+# text, UNKNOWN); a square of cells may also be None, empty.
+Label: TypeAlias = int | str
+# Both quilts' labels, per player square -> label (Position.labels, Game.labels).
+Labels: TypeAlias = tuple[dict[int, Label], dict[int, Label]]
 
 
 _RECORD_ONLY = ("first", "moves", "position")  # game-record headers (patchsolve.rules.game)
@@ -232,7 +240,7 @@ def _player_line(rest: str, line: str) -> tuple[int, int, int]:
     return p, _number(values["buttons"], "buttons", 0, 9999), _number(values["time"], "time", 0, LAST_SPACE)
 
 
-def _row(p: int, r: int, text: str) -> list:
+def _row(p: int, r: int, text: str) -> list[Label | None]:
     cells = "".join(text.split())
     if len(cells) != BOARD:
         raise NotationError(
@@ -240,7 +248,7 @@ def _row(p: int, r: int, text: str) -> list:
             field=f"quilt {p}",
             token=text.strip(),
         )
-    out: list = []
+    out: list[Label | None] = []
     for c, ch in enumerate(cells):
         if ch == EMPTY:
             out.append(None)
@@ -260,7 +268,7 @@ def _row(p: int, r: int, text: str) -> list:
     return out
 
 
-def parse_board(text: str) -> dict:
+def parse_board(text: str) -> dict[str, Any]:
     """Read board text into its parts: ``edition``, ``circle``, per player
     ``buttons``/``time``/``cells`` (81 labels), and the optional lines."""
     if not isinstance(text, str):
@@ -326,7 +334,7 @@ def parse_board(text: str) -> dict:
     return out
 
 
-def _patch_masks(cells_by_player) -> dict[int, tuple[int, int]]:
+def _patch_masks(cells_by_player: Iterable[Iterable[Label | None]]) -> dict[int, tuple[int, int]]:
     """patch id -> (player, mask of its squares); a patch on both quilts is an error."""
     masks: dict[int, dict[int, int]] = {}
     for p, cells in enumerate(cells_by_player):
@@ -349,7 +357,9 @@ def _squares(mask: int) -> str:
     return " ".join(f"{_COLUMNS[sq % BOARD]}{sq // BOARD + 1}" for sq in range(81) if mask >> sq & 1)
 
 
-def _check_patches(placed, circle, unknown: bool) -> list[str]:
+def _check_patches(
+    placed: Mapping[int, tuple[int, int]], circle: Collection[int], unknown: bool
+) -> list[str]:
     from patchsolve.rules.tiling import placement_set
 
     problems = []
@@ -369,7 +379,7 @@ def _check_patches(placed, circle, unknown: bool) -> list[str]:
     return problems
 
 
-def _derived_pending(fields, leather_drawn: int):
+def _derived_pending(fields: Mapping[str, Any], leather_drawn: int) -> int | None:
     """Who must place a leather patch, from the leather patches drawn."""
     ed = EDITIONS[fields["edition"]]
     t = fields["time"]
@@ -382,7 +392,9 @@ def _derived_pending(fields, leather_drawn: int):
     return None
 
 
-def _leather_problem(cells, fields, ed) -> str | None:
+def _leather_problem(
+    cells: Iterable[Sequence[Label | None]], fields: Mapping[str, Any], ed: Edition
+) -> str | None:
     """The leather patches drawn against the leather spaces the tokens have
     passed, in the table's own terms (None when they agree)."""
     drawn = [c.count(LEATHER) for c in cells]
@@ -402,7 +414,7 @@ def _leather_problem(cells, fields, ed) -> str | None:
     )
 
 
-def fields_from_board(text: str) -> tuple[dict, tuple[dict, dict] | None]:
+def fields_from_board(text: str) -> tuple[dict[str, Any], Labels | None]:
     """The fields of the position drawn in ``text`` and its labels
     (per player, square -> patch id or ``"L"``); validated."""
     b = parse_board(text)
@@ -422,16 +434,16 @@ def fields_from_board(text: str) -> tuple[dict, tuple[dict, dict] | None]:
 
 def fields_from_table(
     edition: str,
-    circle,
-    cells,
-    buttons,
-    time,
+    circle: Iterable[int],
+    cells: Sequence[Sequence[Label | None]],
+    buttons: Iterable[int],
+    time: Iterable[int],
     *,
-    on_top=None,
-    bonus_owner=None,
-    pending_leather=None,
-    income=None,
-) -> tuple[dict, tuple[dict, dict] | None]:
+    on_top: int | None = None,
+    bonus_owner: int | None = None,
+    pending_leather: int | None = None,
+    income: Sequence[int] | None = None,
+) -> tuple[dict[str, Any], Labels | None]:
     """The position on a table: what a person sees, plus what follows from it.
 
     The one derivation behind board text (:func:`fields_from_board`) and the
@@ -500,7 +512,7 @@ def fields_from_table(
         )
     at_end = [p for p in (0, 1) if t[p] == LAST_SPACE]
     first = at_end[0] if len(at_end) == 1 else (1 - on_top if at_end and on_top is not None else None)
-    fields = {
+    fields: dict[str, Any] = {
         "edition": edition,
         "circle": circle,
         "quilts": quilts,
@@ -533,7 +545,7 @@ def fields_from_table(
 # ---------------------------------------------------------------------------
 
 
-def _symbol(label) -> str:
+def _symbol(label: Label | None) -> str:
     if label == LEATHER:
         return LEATHER_SYMBOL
     if isinstance(label, int):
@@ -541,7 +553,7 @@ def _symbol(label) -> str:
     return UNKNOWN
 
 
-def _rows(quilt: int, labels) -> list[str]:
+def _rows(quilt: int, labels: Mapping[int, Label] | None) -> list[str]:
     rows = []
     for r in range(BOARD):
         row = ""
@@ -552,7 +564,7 @@ def _rows(quilt: int, labels) -> list[str]:
     return rows
 
 
-def check_labels(labels):
+def check_labels(labels: object) -> Sequence[dict[int, Label]] | None:
     """``labels`` when it is None or, for each player, a dict square (0..80)
     -> patch id (0..32) or ``"L"`` (as ``Position.labels`` and
     ``Game.labels`` give them); else an InvalidPositionError saying why."""
@@ -575,7 +587,7 @@ def check_labels(labels):
     return labels
 
 
-def format_board(fields: dict, labels=None) -> str:
+def format_board(fields: Mapping[str, Any], labels: Sequence[Mapping[int, Label]] | None = None) -> str:
     """Board text of a valid position; ``labels`` as from :func:`fields_from_board`
     (None: quilts drawn with ``?``, incomes written out)."""
     from patchsolve.rules.validation import covers_7x7, shape_problems

@@ -31,11 +31,15 @@ move number and the line.
 from __future__ import annotations
 
 import functools
+import os
 import re
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from patchsolve.errors import GameIndexError, IllegalMoveError, NotationError, PatchsolveError
+from patchsolve.rules.board import Label, Labels
 from patchsolve.rules.patches import DEFAULT_EDITION, EDITION_NAMES
 from patchsolve.rules.position import DEFAULT_SEED, Move, Position
 
@@ -44,13 +48,13 @@ LEATHER_LABEL = "L"
 
 
 @functools.lru_cache(maxsize=64)
-def _tiling(start: Position):
+def _tiling(start: Position) -> Labels | None:
     # cached: the web app rebuilds its game from the start text on every request,
     # and a tiling search that fails spends its whole budget (a fifth of a second)
     return start.labels_or_tiling()
 
 
-def _start_labels(start: Position) -> tuple[dict, dict]:
+def _start_labels(start: Position) -> Labels:
     labels = start.labels
     if labels is None and (start.quilt(0) or start.quilt(1)):
         labels = _tiling(start)
@@ -95,7 +99,7 @@ class Game:
     (['walk', '8:0@a1'], <Move 8:0@a1>, 1)
     """
 
-    def __init__(self, start: Position | None = None, moves=()):
+    def __init__(self, start: Position | None = None, moves: Iterable[Move | str] = ()) -> None:
         if start is None:
             start = Position.start(seed=DEFAULT_SEED)
         if not isinstance(start, Position):
@@ -108,17 +112,23 @@ class Game:
         # per position: the label of each covered square of each quilt
         # (patch id, or "L" for a leather patch); the start's own when it
         # knows them (board text, a set-up), else a tiling of its quilts
-        self._labels: list[tuple[dict, dict]] = [_start_labels(start)]
+        self._labels: list[Labels] = [_start_labels(start)]
         for m in moves:
             self.push(m)
 
     @classmethod
-    def new(cls, seed=None, circle=None, edition: str = DEFAULT_EDITION, first_player: int = 0) -> Game:
+    def new(
+        cls,
+        seed: int | None = None,
+        circle: Iterable[int] | None = None,
+        edition: str = DEFAULT_EDITION,
+        first_player: int = 0,
+    ) -> Game:
         """A game from a new start position (the arguments of :meth:`Position.start`)."""
         return cls(Position.start(circle=circle, seed=seed, edition=edition, first_player=first_player))
 
     # -- moves ------------------------------------------------------------
-    def push(self, move) -> Position:
+    def push(self, move: Move | str) -> Position:
         """Play ``move`` (a Move or move text) at the end; return the new position."""
         pos = self._positions[-1]
         if isinstance(move, str):
@@ -126,8 +136,8 @@ class Game:
         player = pos.to_move
         after = pos.play(move)
         labels = (dict(self._labels[-1][0]), dict(self._labels[-1][1]))
-        label = LEATHER_LABEL if move.kind == "leather" else move.patch
         if move.kind != "walk":
+            label: Label = LEATHER_LABEL if move.patch is None else move.patch  # no patch: a leather one
             m, sq = move.mask, 0
             while m:
                 if m & 1:
@@ -172,7 +182,7 @@ class Game:
             raise GameIndexError(f"the game has positions 0..{len(self._moves)}, not {k!r}"[:200])
         return self._positions[k]
 
-    def labels(self, k: int | None = None) -> tuple[dict, dict]:
+    def labels(self, k: int | None = None) -> Labels:
         """For each player, square -> patch id (or ``"L"``) after ``k`` moves.
 
         The patches already on the start's quilts are the start's labels
@@ -199,13 +209,13 @@ class Game:
     def __len__(self) -> int:
         return len(self._moves)
 
-    def replay(self):
+    def replay(self) -> Iterator[Ply]:
         """Yield a :class:`Ply` for each move, in order."""
         for i, move in enumerate(self._moves):
             before = self._positions[i]
             yield Ply(i + 1, before.to_move, move, before, self._positions[i + 1])
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):
             return NotImplemented
         return self.start == other.start and self._moves == other._moves
@@ -243,7 +253,7 @@ class Game:
             return f"player 0 {s[0]}, player 1 {s[1]}; player {end.winner()} wins"
         return f"player {end.to_move} to move; scores now {s[0]} / {s[1]}"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """A JSON-ready summary: start, moves and final state."""
         end = self.end
         return {
@@ -280,7 +290,7 @@ class Game:
         return game
 
     @staticmethod
-    def _start_from_header(header) -> Position:
+    def _start_from_header(header: Mapping[str, tuple[str, int]]) -> Position:
         if "position" in header:
             other = [k for k in ("edition", "first", "circle") if k in header]
             if other:
@@ -309,7 +319,7 @@ class Game:
         return Position.start(circle=circle, edition=edition, first_player=int(first))
 
     @classmethod
-    def read(cls, path) -> Game:
+    def read(cls, path: str | os.PathLike[str]) -> Game:
         """Read a record from a file (UTF-8 text)."""
         try:
             text = Path(path).read_text(encoding="utf-8")
@@ -317,7 +327,7 @@ class Game:
             raise NotationError(f"cannot read the game record: {e}", field="file", token=str(path)) from None
         return cls.from_text(text)
 
-    def write(self, path) -> None:
+    def write(self, path: str | os.PathLike[str]) -> None:
         """Write the game record to ``path`` (UTF-8 text); a PatchsolveError
         naming the path when it cannot be written."""
         try:

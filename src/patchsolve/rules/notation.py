@@ -96,7 +96,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeGuard
 
 from patchsolve.errors import NotationError
 from patchsolve.rules.patches import BOARD, EDITION_NAMES, PATCHES
@@ -132,15 +133,15 @@ _HEX = re.compile(r"^(0|[1-9a-f][0-9a-f]{0,20})$")
 # ---------------------------------------------------------------------------
 
 
-def _player_text(v) -> str:
+def _player_text(v: int | None) -> str:
     return "-" if v is None else str(v)
 
 
-def _list_text(xs) -> str:
+def _list_text(xs: Sequence[int]) -> str:
     return ",".join(str(x) for x in xs) if xs else "-"
 
 
-def format_position(fields: dict) -> str:
+def format_position(fields: Mapping[str, Any]) -> str:
     """The text form of a (valid) fields dict."""
     f = fields
     return " ".join(
@@ -175,7 +176,7 @@ def _parse_list(field: str, token: str) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _parse_pair(field: str, token: str, pattern, base: int = 10) -> tuple[int, int]:
+def _parse_pair(field: str, token: str, pattern: re.Pattern[str], base: int = 10) -> tuple[int, int]:
     parts = token.split("/")
     what = "lower-case hex masks without leading zeros" if base == 16 else "numbers"
     if len(parts) != 2:
@@ -186,7 +187,7 @@ def _parse_pair(field: str, token: str, pattern, base: int = 10) -> tuple[int, i
     return int(parts[0], base), int(parts[1], base)
 
 
-def _parse_player(field: str, token: str):
+def _parse_player(field: str, token: str) -> int | None:
     if token == "-":
         return None
     if token in ("0", "1"):
@@ -194,7 +195,7 @@ def _parse_player(field: str, token: str):
     raise NotationError("expected 0, 1 or '-'", field=field, token=token)
 
 
-def parse_position(text: str) -> dict:
+def parse_position(text: str) -> dict[str, Any]:
     """Read the text form into a fields dict (syntax only; see
     :func:`patchsolve.rules.validation.validate_fields` for the semantic checks)."""
     if not isinstance(text, str):
@@ -244,7 +245,7 @@ def parse_position(text: str) -> dict:
 # ---------------------------------------------------------------------------
 
 
-def fields_to_json(fields: dict) -> dict:
+def fields_to_json(fields: Mapping[str, Any]) -> dict[str, Any]:
     """A JSON-ready dict (quilts as hex strings, tuples as lists)."""
     f = fields
     return {
@@ -262,17 +263,17 @@ def fields_to_json(fields: dict) -> dict:
     }
 
 
-def is_int(x) -> bool:
+def is_int(x: object) -> TypeGuard[int]:
     """An int that is not a bool (JSON and fields values)."""
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-def _bad(field, value, what):
+def _bad(field: str, value: object, what: str) -> NotationError:
     token = json.dumps(value) if _jsonable(value) else repr(value)
     return NotationError(f"{field} must be {what}", field=field, token=token[:80])
 
 
-def _jsonable(value) -> bool:
+def _jsonable(value: object) -> bool:
     try:
         json.dumps(value)
         return True
@@ -280,16 +281,17 @@ def _jsonable(value) -> bool:
         return False
 
 
-def fields_from_json(data) -> dict:
+def fields_from_json(data: str | bytes | bytearray | Mapping[str, Any]) -> dict[str, Any]:
     """Read the JSON form (a str or an already decoded dict) into fields."""
     if isinstance(data, (str, bytes, bytearray)):
+        raw = data  # the text itself, for the error (data is reassigned in the try)
         try:
-            data = json.loads(data)
+            data = json.loads(raw)
         except (ValueError, RecursionError) as e:
             raise NotationError(
                 f"not JSON: {e}",
                 field="json",
-                token=(data[:40] if isinstance(data, str) else repr(data[:40])),
+                token=(raw[:40] if isinstance(raw, str) else repr(raw[:40])),
             ) from None
     if not isinstance(data, Mapping):
         raise NotationError("a JSON position must be an object", field="json", token=repr(data)[:60])
@@ -299,7 +301,7 @@ def fields_from_json(data) -> dict:
     extra = [k for k in data if k not in FIELDS]
     if extra:
         raise NotationError(f"unknown key(s) {', '.join(map(str, extra))}", field=str(extra[0]), token=None)
-    out = {}
+    out: dict[str, Any] = {}
     ed = data["edition"]
     if ed not in EDITION_NAMES:
         raise _bad("edition", ed, f"one of {', '.join(EDITION_NAMES)}")

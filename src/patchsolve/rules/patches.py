@@ -68,7 +68,7 @@ class Patch:
         """The patch's symbol in board text: its id as a base-33 digit."""
         return SYMBOLS[self.id]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, int | str]:
         """A JSON-ready dict (what ``patchsolve patches --json`` prints per patch)."""
         return {
             "id": self.id,

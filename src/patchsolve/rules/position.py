@@ -23,7 +23,9 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from patchsolve import _core
 from patchsolve.errors import (
@@ -34,6 +36,7 @@ from patchsolve.errors import (
     PatchsolveError,
 )
 from patchsolve.rules import board, notation, tiling, validation
+from patchsolve.rules.board import Label, Labels
 from patchsolve.rules.patches import (
     BOARD,
     DEFAULT_EDITION,
@@ -53,7 +56,7 @@ MAX_PERFT_DEPTH = 64  # far beyond what finishes; what the core's recursion take
 MAX_SEED = 2**64 - 1  # the range of every seed, as the search limits and the CLI take it
 
 
-def check_seed(seed, name: str = "seed") -> int:
+def check_seed(seed: object, name: str = "seed") -> int:
     """``seed`` when it is an integer 0..2**64-1 (the range the search
     limits take), else a :class:`~patchsolve.errors.LimitError` naming it."""
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
@@ -157,7 +160,7 @@ class Move:
     def __repr__(self) -> str:
         return f"<Move {self}>"
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         if not isinstance(other, Move):
             return NotImplemented
         return self.code == other.code
@@ -196,7 +199,7 @@ def parse_move_text(text: str) -> Move:
     )
 
 
-def random_circle(seed=None) -> tuple[int, ...]:
+def random_circle(seed: int | None = None) -> tuple[int, ...]:
     """A shuffled circle with the 1x2 (id 0) last, as in the real setup;
     ``seed`` 0..2**64-1 (None: the system's randomness)."""
     rng = random.Random(None if seed is None else check_seed(seed))
@@ -205,7 +208,7 @@ def random_circle(seed=None) -> tuple[int, ...]:
     return tuple(ids) + (START_PATCH,)
 
 
-def _check_start_circle(circle) -> tuple[int, ...]:
+def _check_start_circle(circle: Iterable[int]) -> tuple[int, ...]:
     try:
         ids = tuple(circle)
     except TypeError:
@@ -228,7 +231,7 @@ def _check_start_circle(circle) -> tuple[int, ...]:
     return ids
 
 
-def _check_edition(edition) -> str:
+def _check_edition(edition: str) -> str:
     if edition not in EDITION_NAMES:
         raise InvalidPositionError(f"unknown edition {edition!r} (known: {', '.join(EDITION_NAMES)})")
     return edition
@@ -265,8 +268,10 @@ class Position:
     """
 
     __slots__ = ("_c", "_labels")
+    _c: _core.CoreState
+    _labels: Labels | None
 
-    def __init__(self, source):
+    def __init__(self, source: str | _core.CoreState) -> None:
         """Read ``source``, position text in any of its forms (see :meth:`parse`)."""
         if isinstance(source, _core.CoreState):  # the engines' and the tests' direct route
             self._c, self._labels = source, None
@@ -281,7 +286,7 @@ class Position:
         self._c, self._labels = other._c, other._labels
 
     @classmethod
-    def _make(cls, core, labels=None) -> Position:
+    def _make(cls, core: _core.CoreState, labels: Labels | None = None) -> Position:
         pos = cls.__new__(cls)
         pos._c, pos._labels = core, labels
         return pos
@@ -316,13 +321,13 @@ class Position:
         return board.format_board(self.fields(), self.labels_or_tiling())
 
     @property
-    def labels(self):
+    def labels(self) -> Labels | None:
         """For each player, square -> patch id or ``"L"``, when known (else None)."""
         if self._labels is None:
             return None
         return (dict(self._labels[0]), dict(self._labels[1]))
 
-    def labels_or_tiling(self):
+    def labels_or_tiling(self) -> Labels | None:
         """The labels, else a tiling found by :mod:`patchsolve.rules.tiling` within
         ``board.TILING_BUDGET`` nodes, else None."""
         if self._labels is not None:
@@ -334,7 +339,13 @@ class Position:
 
     # -- construction ---------------------------------------------------
     @classmethod
-    def start(cls, circle=None, seed=None, edition: str = DEFAULT_EDITION, first_player: int = 0) -> Position:
+    def start(
+        cls,
+        circle: Iterable[int] | None = None,
+        seed: int | None = None,
+        edition: str = DEFAULT_EDITION,
+        first_player: int = 0,
+    ) -> Position:
         """The start position (RULES "Setup"). ``circle`` lists the 33 ids
         from the neutral token on; None draws one from ``seed`` (0..2**64-1;
         None: a new random circle each call). ``first_player`` (0 or 1) moves
@@ -367,7 +378,7 @@ class Position:
         return cls._make(_core.CoreState.from_fields(fields), ({}, {}))
 
     @classmethod
-    def from_fields(cls, fields: dict) -> Position:
+    def from_fields(cls, fields: Mapping[str, Any]) -> Position:
         """Build from plain values (see :func:`Position.fields`), validated."""
         validation.validate_fields(fields)
         return cls(_core.CoreState.from_fields(fields))
@@ -382,7 +393,7 @@ class Position:
         return notation.format_position(self.fields())
 
     @classmethod
-    def from_json(cls, data) -> Position:
+    def from_json(cls, data: str | bytes | bytearray | Mapping[str, Any]) -> Position:
         """Read the JSON form (a str or a decoded dict); see patchsolve.rules.notation."""
         return cls.from_fields(notation.fields_from_json(data))
 
@@ -390,7 +401,7 @@ class Position:
         """The position's fields as JSON; ``Position.from_json`` reads it back."""
         return json.dumps(notation.fields_to_json(self.fields()))
 
-    def to_svg(self, labels=None) -> str:
+    def to_svg(self, labels: Sequence[Mapping[int, Label]] | None = None) -> str:
         """An SVG picture: both quilts, the time track, the next patches
         (``labels`` as :func:`patchsolve.rules.render.position_svg` takes them)."""
         from patchsolve.rules import render  # the drawing code is loaded only when a picture is asked for
@@ -400,7 +411,7 @@ class Position:
     def _repr_svg_(self) -> str:
         return self.to_svg()
 
-    def fields(self) -> dict:
+    def fields(self) -> dict[str, Any]:
         """Every field of the position as plain values."""
         # a plain dict: the core types its own per key (a TypedDict, which
         # mypy does not take for a dict[Any, Any])
@@ -428,12 +439,12 @@ class Position:
         return self.fields()["edition"]
 
     @property
-    def bonus_owner(self):
+    def bonus_owner(self) -> int | None:
         """The player holding the 7x7 bonus tile, or None."""
         return self.fields()["bonus_owner"]
 
     @property
-    def first_at_end(self):
+    def first_at_end(self) -> int | None:
         """The player who reached the last space first, or None."""
         return self.fields()["first_at_end"]
 
@@ -447,7 +458,7 @@ class Position:
         """The leather spaces still holding a 1x1 patch."""
         return self.fields()["leather"]
 
-    def _player(self, p) -> int:
+    def _player(self, p: object) -> int:
         if isinstance(p, bool) or not isinstance(p, int) or p not in (0, 1):
             raise PatchsolveError(f"player must be 0 or 1, not {p!r}"[:200])
         return p
@@ -484,7 +495,7 @@ class Position:
         """Every legal move, walk first (a finished game has none)."""
         return [Move.from_code(c) for c in self._c.legal_codes()]
 
-    def is_legal(self, move) -> bool:
+    def is_legal(self, move: object) -> bool:
         """Is ``move`` (a :class:`Move`) legal here? Anything else, text
         included, is not: read text with :meth:`parse_move`."""
         return isinstance(move, Move) and _valid_code(move.code) and self._c.is_legal(move.code)
@@ -516,7 +527,7 @@ class Position:
             return "it overlaps the quilt"
         return "not legal here"
 
-    def play(self, move) -> Position:
+    def play(self, move: Move | str) -> Position:
         """The position after ``move`` (a Move or move text)."""
         if isinstance(move, str):
             move = self.parse_move(move)
@@ -526,12 +537,12 @@ class Position:
             raise IllegalMoveError(f"illegal move {move}: {self._why_illegal(move)}")
         return Position._make(self._c.play(move.code), self._labels_after(move))
 
-    def _labels_after(self, move: Move):
+    def _labels_after(self, move: Move) -> Labels | None:
         if self._labels is None or move.kind == "walk":
             return self._labels
         p = self.to_move
         mine = dict(self._labels[p])
-        label = "L" if move.kind == "leather" else move.patch
+        label: Label = "L" if move.patch is None else move.patch  # no patch: a leather one (not a walk)
         m = move.mask
         while m:
             low = m & -m
@@ -551,7 +562,7 @@ class Position:
         return Position(self._c.random_playout(check_seed(seed)))
 
     # -- dunder ---------------------------------------------------------
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         if not isinstance(other, Position):
             return NotImplemented
         return self._c == other._c
@@ -584,12 +595,12 @@ class Position:
         return "\n".join(lines)
 
 
-def _valid_code(code) -> bool:
+def _valid_code(code: object) -> bool:
     """A move code the core may be handed (a forged ``Move`` may hold anything)."""
     return isinstance(code, int) and not isinstance(code, bool) and 0 <= code < 2**31
 
 
-def as_position(position) -> Position:
+def as_position(position: object) -> Position:
     """``position`` itself when it is a :class:`Position`, else a
     :class:`~patchsolve.errors.PatchsolveError` naming what was given: the
     check every search entry (``patchsolve.search``, ``patchsolve.solve``,

@@ -12,10 +12,16 @@ then ``A``-``X`` without ``L``, so ``C`` is patch 12 and ``M`` patch 21) and
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from html import escape
+from typing import TYPE_CHECKING, Any
 
 from patchsolve.errors import PatchsolveError
 from patchsolve.rules.patches import BOARD, EDITIONS, LAST_SPACE, LEATHER_SYMBOL, PATCHES, SYMBOLS
+
+if TYPE_CHECKING:  # for the annotations only: both are imported when a drawing needs them
+    from patchsolve.rules.board import Label
+    from patchsolve.rules.position import Position
 
 LEATHER = "L"  # the label of a leather patch (Game.labels)
 COLUMNS = "abcdefghi"
@@ -35,7 +41,7 @@ _ANSI = [
 ]
 
 
-def symbol(label) -> str:
+def symbol(label: Label | None) -> str:
     """The board-text symbol of a square's label: the patch id as a base-33
     digit, ``L`` for leather, ``#`` for a square whose patch is not known."""
     if label == LEATHER:
@@ -45,7 +51,7 @@ def symbol(label) -> str:
     return "#"
 
 
-def _style(text: str, label, color: bool) -> str:
+def _style(text: str, label: Label | None, color: bool) -> str:
     if not color or label is None:
         return text
     import click
@@ -57,19 +63,19 @@ def _style(text: str, label, color: bool) -> str:
     return click.style(text, bold=True)
 
 
-def _patch_id(patch_id) -> int:
+def _patch_id(patch_id: object) -> int:
     if isinstance(patch_id, bool) or not isinstance(patch_id, int) or not 0 <= patch_id < len(PATCHES):
         raise PatchsolveError(f"a patch id is an integer 0..{len(PATCHES) - 1}, not {patch_id!r}"[:200])
     return patch_id
 
 
-def _position(pos):
+def _position(pos: object) -> Position:
     from patchsolve.rules.position import as_position  # position imports this module lazily
 
     return as_position(pos)
 
 
-def _labels(labels):
+def _labels(labels: object) -> Sequence[dict[int, Label]] | None:
     from patchsolve.rules.board import check_labels
 
     return check_labels(labels)
@@ -85,7 +91,7 @@ def shape_lines(patch_id: int) -> list[str]:
 # ---------------------------------------------------------------------------
 
 
-def quilt_lines(quilt: int, labels: dict | None = None, color: bool = False) -> list[str]:
+def quilt_lines(quilt: int, labels: Mapping[int, Label] | None = None, color: bool = False) -> list[str]:
     """The 9x9 quilt with column letters and row numbers (row 1 on top);
     ``labels`` a dict square -> patch id or ``"L"``, as one player's of
     ``Position.labels``."""
@@ -107,7 +113,7 @@ def quilt_lines(quilt: int, labels: dict | None = None, color: bool = False) -> 
     return lines
 
 
-def track_lines(fields: dict) -> list[str]:
+def track_lines(fields: Mapping[str, Any]) -> list[str]:
     """The time board as a strip 0..53: ``$`` income space, ``L`` leather
     patch still lying there, tokens ``0``/``1`` below (``X`` = both);
     ``fields`` as ``Position.fields()`` gives them."""
@@ -117,7 +123,7 @@ def track_lines(fields: dict) -> list[str]:
     return _track_lines(fields)
 
 
-def _track_lines(fields: dict) -> list[str]:
+def _track_lines(fields: Mapping[str, Any]) -> list[str]:
     ed = EDITIONS[fields["edition"]]
     strip = []
     for s in range(LAST_SPACE + 1):
@@ -210,7 +216,7 @@ def _visible_len(s: str) -> int:
     return len(click.unstyle(s))
 
 
-def player_flags(f: dict, p: int, bonus: str) -> list[str]:
+def player_flags(f: Mapping[str, Any], p: int, bonus: str) -> list[str]:
     """What a player holds or owes beyond the numbers (both drawings)."""
     flags = []
     if f["bonus_owner"] == p:
@@ -222,7 +228,9 @@ def player_flags(f: dict, p: int, bonus: str) -> list[str]:
     return flags
 
 
-def text_position(pos, labels=None, color: bool = False) -> str:
+def text_position(
+    pos: Position, labels: Sequence[Mapping[int, Label]] | None = None, color: bool = False
+) -> str:
     """Both quilts side by side, the time track, and the next three patches
     (``labels`` as ``Position.labels``: each patch drawn with its symbol)."""
     pos, labels = _position(pos), _labels(labels)
@@ -285,18 +293,26 @@ def patch_colour(patch_id: int) -> str:
     return f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}"
 
 
-def _rect(x, y, w, h, fill, stroke="#555", extra=""):
+def _rect(x: float, y: float, w: float, h: float, fill: str, stroke: str = "#555", extra: str = "") -> str:
     return f'<rect x="{x}" y="{y}" width="{w}" height="{h}" fill="{fill}" stroke="{stroke}" stroke-width="1"{extra}/>'
 
 
-def _text(x, y, s, size=13, anchor="start", weight="normal", fill="#222"):
+def _text(
+    x: float,
+    y: float,
+    s: str | int,
+    size: int = 13,
+    anchor: str = "start",
+    weight: str = "normal",
+    fill: str = "#222",
+) -> str:
     return (
         f'<text x="{x}" y="{y}" font-family="sans-serif" font-size="{size}" text-anchor="{anchor}" '
         f'font-weight="{weight}" fill="{fill}">{escape(str(s))}</text>'
     )
 
 
-def _quilt_svg(x0, y0, quilt, player, labels):
+def _quilt_svg(x0: int, y0: int, quilt: int, player: int, labels: Mapping[int, Label] | None) -> list[str]:
     parts = []
     for r in range(BOARD):
         for c in range(BOARD):
@@ -327,7 +343,7 @@ def _quilt_svg(x0, y0, quilt, player, labels):
     if labels:
         # income buttons: one small button on the first squares of each patch
         # with income (the printed positions are not part of the data)
-        by_patch: dict = {}
+        by_patch: dict[int, list[int]] = {}
         for sq, label in sorted(labels.items()):
             if isinstance(label, int):
                 by_patch.setdefault(label, []).append(sq)
@@ -355,7 +371,7 @@ def _quilt_svg(x0, y0, quilt, player, labels):
     return parts
 
 
-def _track_svg(x0, y0, fields, per_row=None):
+def _track_svg(x0: int, y0: int, fields: Mapping[str, Any], per_row: int | None = None) -> list[str]:
     ed = EDITIONS[fields["edition"]]
     per_row, size = per_row or TRACK_PER_ROW, TRACK_SPACE
     parts = [_text(x0, y0 - 6, "time board (0-53): blue dot = income space, brown = leather patch", size=11)]
@@ -389,7 +405,7 @@ def _track_svg(x0, y0, fields, per_row=None):
     return parts
 
 
-def _patch_svg(x0, y0, patch_id, size=12):
+def _patch_svg(x0: int, y0: int, patch_id: int, size: int = 12) -> list[str]:
     p = PATCHES[patch_id]
     parts = [
         _text(x0, y0, f"{patch_id} {p.name}", size=11, weight="bold"),
@@ -406,7 +422,9 @@ def _patch_svg(x0, y0, patch_id, size=12):
     return parts
 
 
-def _player_svg(f: dict, p: int, x0: int, to_move: bool, labels) -> list[str]:
+def _player_svg(
+    f: Mapping[str, Any], p: int, x0: int, to_move: bool, labels: Sequence[Mapping[int, Label]] | None
+) -> list[str]:
     """One player's title, buttons, income, time, flags and quilt (at x0, y0 64)."""
     title = f"Player {p}" + ("  (to move)" if to_move else "")
     parts = [_text(x0, 22, title, size=15, weight="bold", fill=_PLAYER_FILL[p])]
@@ -419,7 +437,7 @@ def _player_svg(f: dict, p: int, x0: int, to_move: bool, labels) -> list[str]:
     return parts
 
 
-def _next_svg(pos, f: dict, y: int, column: int = 210) -> tuple[list[str], int]:
+def _next_svg(pos: Position, f: Mapping[str, Any], y: int, column: int = 210) -> tuple[list[str], int]:
     """The next three patches (or the result of a finished game) from ``y``,
     ``column`` apart; the parts and the y below."""
     parts = []
@@ -489,7 +507,7 @@ TRACK_PART = (
 NEXT_COLUMN = 140  # the next patches part: a patch's column
 
 
-def position_svg(pos, labels=None) -> str:
+def position_svg(pos: Position, labels: Sequence[Mapping[int, Label]] | None = None) -> str:
     """An SVG drawing of ``pos``: both quilts with the square names a-i and
     1-9 (each patch in its own colour with its symbol and income buttons
     when the labels are known, else one colour per player), the time track
@@ -510,7 +528,7 @@ def position_svg(pos, labels=None) -> str:
     return _svg_document(parts + next_parts, 640, height)
 
 
-def position_svg_parts(pos, labels=None) -> dict:
+def position_svg_parts(pos: Position, labels: Sequence[Mapping[int, Label]] | None = None) -> dict[str, Any]:
     """The drawing of :func:`position_svg` in parts that a page lays out
     for its screen (side by side on a laptop, one under the other on a
     phone): ``quilts`` (each player's, its quilt's top-left corner at

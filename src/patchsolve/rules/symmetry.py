@@ -13,12 +13,17 @@ col``). Each symmetry is applied with one table lookup per row.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # for the annotations only: the module needs no import to run
+    from patchsolve.rules.position import Position
 
 SIZE = 9
 
 
-def _maps() -> list:
+def _maps() -> list[Callable[[int, int], tuple[int, int]]]:
     """The eight symmetries as functions (row, col) -> (row, col)."""
     n = SIZE - 1
     return [
@@ -34,7 +39,7 @@ def _maps() -> list:
 
 
 @lru_cache(maxsize=1)
-def _tables() -> list:
+def _tables() -> list[list[list[int]]]:
     """For each non-identity symmetry, for each row, the image of each
     9-bit row pattern."""
     tables = []
@@ -68,7 +73,7 @@ def canonical(quilt: int) -> int:
     return min(images(quilt))
 
 
-def mirror_classes(position) -> dict:
+def mirror_classes(position: Position) -> dict[int, list[int]]:
     """The root moves of ``position`` that equal another, by code:
     ``{code: [codes of the same choice whose quilt after them is an image
     of this one's]}``, only for moves that have such twins. Walking has
@@ -77,14 +82,14 @@ def mirror_classes(position) -> dict:
         return {}
     mover = position.to_move
     base = position.quilt(mover)
-    groups: dict = {}
+    groups: dict[tuple[int | str, int], list[int]] = {}
     for move in position.legal_moves():
         if move.kind == "walk":
             continue
         choice = move.patch if move.patch is not None else move.kind
         key = (choice, canonical(base | move.mask))
         groups.setdefault(key, []).append(move.code)
-    out: dict = {}
+    out: dict[int, list[int]] = {}
     for codes in groups.values():
         if len(codes) > 1:
             for c in codes:

@@ -30,15 +30,25 @@ often it succeeds (``benchmarks/results/tiling.md``).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from patchsolve import _core
 from patchsolve.errors import PatchsolveError
 from patchsolve.rules.patches import EDITIONS, PATCHES
 
+if TYPE_CHECKING:  # board imports this module
+    from patchsolve.rules.board import Label, Labels
+
 LEATHER = "L"
 _W = 2 * 81 + 1  # sizes 0..162 in the subset-sum table
 WORK_BUDGET = 1_000_000  # placements examined by to_board(): about a second
+
+# patch id -> the (quilt, mask) placements still open to it
+_Fits: TypeAlias = dict[int, list[tuple[int, int]]]
+# a node of the search, as remembered when it fails: (rems, unused, inc_left, leather_left, leather_used)
+_Node: TypeAlias = tuple[tuple[int, ...], int, tuple[int, ...], int, tuple[int, ...]]
 
 
 class TilingError(PatchsolveError):
@@ -85,16 +95,16 @@ class _Search:
     be met: the lowest square of the smallest region, or the patch with the
     fewest placements left (as Knuth's dancing links chooses a column)."""
 
-    def __init__(self, out, leather_caps, budget):
+    def __init__(self, out: Iterable[int], leather_caps: Sequence[int], budget: int) -> None:
         self.out = sorted(out, key=lambda i: (-PATCHES[i].size, i))
         self.leather_caps = leather_caps
         self.budget = budget
         self.nodes = 0
         self.work = 0
-        self.failed: set = set()
+        self.failed: set[_Node] = set()
         self.sums: dict[int, int] = {}
         self.sizes: dict[int, int] = {}
-        self.chosen: list[tuple[int, object, int]] = []  # (player, patch id or "L", mask)
+        self.chosen: list[tuple[int, Label, int]] = []  # (player, patch id or "L", mask)
 
     def subset_sums(self, unused: int) -> int:
         """Bit ``income * _W + size`` is set when some subset of ``unused``
@@ -119,7 +129,14 @@ class _Search:
             self.sizes[unused] = reach
         return reach
 
-    def can_split(self, rems, unused, inc_left, leather_left, room) -> bool:
+    def can_split(
+        self,
+        rems: Sequence[int],
+        unused: int,
+        inc_left: Sequence[int],
+        leather_left: int,
+        room: Sequence[int],
+    ) -> bool:
         """Can the patches and leather patches left be shared between the
         quilts so that quilt 0 gets its remaining area and income? (Quilt 1
         then gets the rest, which is its area and income by the totals.)"""
@@ -131,7 +148,7 @@ class _Search:
         return False
 
     @staticmethod
-    def coverable(rems, fits, leather_left, room) -> bool:
+    def coverable(rems: Sequence[int], fits: _Fits, leather_left: int, room: Sequence[int]) -> bool:
         """Every square no patch left can still cover must take a leather patch."""
         cover = [0, 0]
         for f in fits.values():
@@ -140,7 +157,9 @@ class _Search:
         bare = [bin(rems[p] & ~cover[p]).count("1") for p in (0, 1)]
         return bare[0] <= room[0] and bare[1] <= room[1] and bare[0] + bare[1] <= leather_left
 
-    def regions_fillable(self, regions, unused, leather_left, room) -> bool:
+    def regions_fillable(
+        self, regions: Iterable[tuple[int, int, int]], unused: int, leather_left: int, room: Sequence[int]
+    ) -> bool:
         """Each region's area is the area of some set of the pieces left."""
         sizes = self.size_sums(unused)
         for k, p, _ in regions:
@@ -149,7 +168,14 @@ class _Search:
                 return False
         return True
 
-    def run(self, rems, fits, inc_left, leather_left, leather_used) -> bool:
+    def run(
+        self,
+        rems: tuple[int, ...],
+        fits: _Fits,
+        inc_left: tuple[int, ...],
+        leather_left: int,
+        leather_used: tuple[int, ...],
+    ) -> bool:
         self.nodes += 1
         self.work += sum(len(f) for f in fits.values())
         if self.work > self.budget:
@@ -177,7 +203,9 @@ class _Search:
         return False
 
     @staticmethod
-    def tightest_square(rems, fits, regions):
+    def tightest_square(
+        rems: Sequence[int], fits: _Fits, regions: Sequence[tuple[int, int, int]]
+    ) -> tuple[int, int]:
         """(quilt, bit) of a square as few placements cover as possible: one
         covered by a single placement, else by two, else the lowest square of
         the smallest region (counted with bitwise counters, cheap per node)."""
@@ -195,11 +223,20 @@ class _Search:
         _, q, region = regions[0]
         return q, region & -region
 
-    def branches(self, rems, regions, fits, leather_left, room):
+    def branches(
+        self,
+        rems: Sequence[int],
+        regions: Sequence[tuple[int, int, int]],
+        fits: _Fits,
+        leather_left: int,
+        room: Sequence[int],
+    ) -> list[tuple[Label, int, int]]:
         """The ways to meet the most constrained of: covering the tightest
         square, placing the least placeable patch."""
         p, bit = self.tightest_square(rems, fits, regions)
-        cands = [(i, p, m) for i, f in fits.items() for q, m in f if q == p and m & bit]
+        cands: list[tuple[Label, int, int]] = [
+            (i, p, m) for i, f in fits.items() for q, m in f if q == p and m & bit
+        ]
         if leather_left and room[p]:
             cands.append((LEATHER, p, bit))
         piece = min(fits, key=lambda i: len(fits[i]), default=None)
@@ -207,15 +244,25 @@ class _Search:
             return [(piece, q, m) for q, m in fits[piece]]
         return cands
 
-    def try_piece(self, label, p, m, rems, fits, inc_left, leather_left, leather_used) -> bool:
+    def try_piece(
+        self,
+        label: Label,
+        p: int,
+        m: int,
+        rems: Sequence[int],
+        fits: _Fits,
+        inc_left: Sequence[int],
+        leather_left: int,
+        leather_used: Sequence[int],
+    ) -> bool:
         r = list(rems)
         r[p] &= ~m
         inc, used = list(inc_left), list(leather_used)
-        if label == LEATHER:
+        if isinstance(label, int):  # a patch; the only other label is LEATHER
+            inc[p] -= PATCHES[label].income
+        else:
             used[p] += 1
             leather_left -= 1
-        else:
-            inc[p] -= PATCHES[label].income
         if not r[p] and inc[p]:
             return False  # the quilt is done but its income is not reached
         child = {}
@@ -229,8 +276,8 @@ class _Search:
         return False
 
 
-def _labels_of(chosen) -> tuple[dict, dict]:
-    labels: tuple[dict, dict] = ({}, {})
+def _labels_of(chosen: Iterable[tuple[int, Label, int]]) -> Labels:
+    labels: Labels = ({}, {})
     for p, label, m in chosen:
         while m:
             low = m & -m
@@ -239,7 +286,9 @@ def _labels_of(chosen) -> tuple[dict, dict]:
     return labels
 
 
-def tile_quilts(fields: dict, budget: int = WORK_BUDGET, stats: dict | None = None) -> tuple[dict, dict]:
+def tile_quilts(
+    fields: Mapping[str, Any], budget: int = WORK_BUDGET, stats: dict[str, int] | None = None
+) -> Labels:
     """Labels (square -> patch id or ``"L"``, per player) tiling both quilts of
     a valid position's ``fields``; :class:`TilingError` if none is found
     after examining ``budget`` placements. ``stats`` (a dict) receives

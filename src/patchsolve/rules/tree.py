@@ -25,9 +25,11 @@ move that does not parse or is not legal there (with its number and line).
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from patchsolve.errors import IllegalMoveError, NotationError, PatchsolveError
 from patchsolve.rules.game import Game, _split_record
@@ -77,7 +79,7 @@ class Node:
             node = node.parent
         return True
 
-    def child(self, move) -> Node | None:
+    def child(self, move: Move | str) -> Node | None:
         """The child reached by ``move`` (text or Move), or None (also for
         text that is no legal move here)."""
         if isinstance(move, str):
@@ -121,7 +123,7 @@ class GameTree:
         return tree
 
     # -- changing the tree ----------------------------------------------------
-    def add(self, node: Node, move) -> Node:
+    def add(self, node: Node, move: Move | str) -> Node:
         """Play ``move`` (text or Move) from ``node``: the child it reaches,
         the one already there when that move was played before, else a new
         one after the others (the main continuation when it is the first).
@@ -166,7 +168,7 @@ class GameTree:
         node.parent.children.remove(node)
         return sum(1 for _ in _walk(node))
 
-    def _check(self, node) -> None:
+    def _check(self, node: object) -> None:
         if not isinstance(node, Node):
             raise TypeError(f"expected a Node, not {type(node).__name__}")
         top = node
@@ -198,7 +200,7 @@ class GameTree:
         self._check(node)
         return Game(self.start, node.moves())
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         if not isinstance(other, GameTree):
             return NotImplemented
         return self.start == other.start and self.to_dict()["nodes"] == other.to_dict()["nodes"]
@@ -257,7 +259,7 @@ class GameTree:
         return tree
 
     @classmethod
-    def read(cls, path) -> GameTree:
+    def read(cls, path: str | os.PathLike[str]) -> GameTree:
         """Read a record from a file (UTF-8 text)."""
         try:
             text = Path(path).read_text(encoding="utf-8")
@@ -265,17 +267,17 @@ class GameTree:
             raise NotationError(f"cannot read the game record: {e}", field="file", token=str(path)) from None
         return cls.from_text(text)
 
-    def write(self, path) -> None:
+    def write(self, path: str | os.PathLike[str]) -> None:
         """Write the record, variations and all, to ``path`` (UTF-8 text)."""
         Path(path).write_text(self.to_text(), encoding="utf-8")
 
     # -- JSON ---------------------------------------------------------------------
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form without nesting: ``{"start": text, "nodes":
         [{"parent": i, "move": text}, ...]}``, each node after its parent
         (0 is the start, node i the (i-1)-th of the list), children in order."""
         index = {id(self.root): 0}
-        nodes: list[dict] = []
+        nodes: list[dict[str, Any]] = []
         for node in self.nodes():
             if node.parent is None:
                 continue
@@ -284,7 +286,7 @@ class GameTree:
         return {"start": self.start.to_text(), "nodes": nodes}
 
     @classmethod
-    def from_dict(cls, data, max_nodes: int = 10_000) -> GameTree:
+    def from_dict(cls, data: dict[str, Any], max_nodes: int = 10_000) -> GameTree:
         """The tree of a :meth:`to_dict` form (at most ``max_nodes`` moves);
         NotationError naming what is malformed, IllegalMoveError naming the
         move that is not legal where it is played."""

@@ -10,12 +10,21 @@ and then calls :func:`validate_fields`, so the checks live in one place.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from patchsolve.errors import InvalidPositionError
 from patchsolve.rules.notation import FIELDS, FULL, N_PATCHES, PAIRS, PLAYER_FIELDS
 from patchsolve.rules.notation import is_int as _is_int
-from patchsolve.rules.patches import BOARD, EDITION_NAMES, EDITIONS, LAST_SPACE, PATCHES, START_BUTTONS
+from patchsolve.rules.patches import (
+    BOARD,
+    EDITION_NAMES,
+    EDITIONS,
+    LAST_SPACE,
+    PATCHES,
+    START_BUTTONS,
+    Edition,
+)
 
 _PATCH_SIZE = [p.size for p in PATCHES]
 _PATCH_INCOME = [p.income for p in PATCHES]
@@ -25,7 +34,7 @@ _TOTAL_INCOME = sum(_PATCH_INCOME)
 _TOTAL_TIME = sum(_PATCH_TIME)
 
 
-def _bonus_masks():
+def _bonus_masks() -> list[int]:
     masks = []
     for r0 in range(BOARD - 6):
         for c0 in range(BOARD - 6):
@@ -45,7 +54,7 @@ def covers_7x7(quilt: int) -> bool:
     return any(quilt & m == m for m in _BONUS)
 
 
-def _type_problems(f) -> list[str]:
+def _type_problems(f: Mapping[str, Any]) -> list[str]:
     problems = []
     if f["edition"] not in EDITION_NAMES:
         problems.append(f"unknown edition {f['edition']!r} (known: {', '.join(EDITION_NAMES)})")
@@ -64,11 +73,11 @@ def _type_problems(f) -> list[str]:
     return problems
 
 
-def _spaces_reached(spaces, t) -> int:
+def _spaces_reached(spaces: Iterable[int], t: int) -> int:
     return sum(1 for s in spaces if s <= t)
 
 
-def shape_problems(fields) -> list[str]:
+def shape_problems(fields: object) -> list[str]:
     """The problems of ``fields`` as a dict: not a dict, fields missing or
     unknown, values of the wrong type (empty when its shape is right; the
     values may still be impossible, see :func:`position_problems`)."""
@@ -86,11 +95,11 @@ def shape_problems(fields) -> list[str]:
     return _type_problems(fields)
 
 
-def position_problems(fields) -> list[str]:
+def position_problems(fields: object) -> list[str]:
     """Every reason why ``fields`` cannot be a position (empty if valid).
     See :func:`validate_fields`."""
     problems = shape_problems(fields)
-    if problems:
+    if problems or not isinstance(fields, Mapping):  # a non-mapping has its problem already
         return problems
     f = fields
     ed = EDITIONS[f["edition"]]
@@ -275,7 +284,7 @@ def position_problems(fields) -> list[str]:
     return problems
 
 
-def _split_problem(f, ed, out, leather_placed) -> str | None:
+def _split_problem(f: Mapping[str, Any], ed: Edition, out: Sequence[int], leather_placed: int) -> str | None:
     """Is there a split of the patches that left the circle between the two
     quilts that explains each income, quilt size and time? (subset DP on a
     packed bitset: bit ((income * S) + size) * TT + time of player 0's share)."""
@@ -314,7 +323,7 @@ def _split_problem(f, ed, out, leather_placed) -> str | None:
     )
 
 
-def validate_fields(fields) -> None:
+def validate_fields(fields: object) -> None:
     """Raise :class:`InvalidPositionError` listing every problem, if any.
 
     Checks (each problem is reported; checks that need a field that is
