@@ -27,9 +27,9 @@ import argparse
 import time
 
 import patchsolve
+from patchsolve.arena.players import MCTSPlayer
 from patchsolve.arena.tournament import wilson
 from patchsolve.rules.position import Position
-from patchsolve.search.mcts import MCTSPlayer
 
 # -- players ------------------------------------------------------------------
 

@@ -234,13 +234,13 @@ def test_a_non_position_is_refused_by_every_entry():
 def test_as_position_passes_a_position_and_names_anything_else():
     from patchsolve.rules.position import as_position
     from patchsolve.search.alphabeta import evaluate
-    from patchsolve.search.mcts import MCTSPlayer
+    from patchsolve.search.mcts import MCTSTree
 
     assert as_position(MIDGAME) is MIDGAME
     for bad, name in (("start", "str"), (None, "NoneType"), (MIDGAME.fields(), "dict")):
         with pytest.raises(PatchsolveError, match=f"not {name}$"):
             as_position(bad)
-    for entry in (evaluate, MCTSPlayer(iterations=10).search):
+    for entry in (evaluate, MCTSTree(iterations=10).search):
         with pytest.raises(PatchsolveError, match="expected a patchsolve.Position"):
             entry("start")
 

@@ -271,13 +271,13 @@ CATCH = """
 import sys
 import patchsolve as ps
 from patchsolve.errors import SearchInterrupted
-from patchsolve.search.mcts import MCTSPlayer
+from patchsolve.search.mcts import MCTSTree
 pos = ps.Position.start(seed=0)
 entry = {
     "alphabeta": lambda: ps.search(pos, engine="alphabeta", time=60),
     "mcts": lambda: ps.search(pos, engine="mcts", time=60),
     "solve": lambda: ps.solve(ps.Position.from_text(sys.argv[2]), time=60),
-    "player": lambda: MCTSPlayer(time=60).search(pos),
+    "player": lambda: MCTSTree(time=60).search(pos),
 }[sys.argv[1]]
 print("searching", file=sys.stderr)
 try:

@@ -11,11 +11,11 @@ import pytest
 
 import patchsolve
 from patchsolve import _core
+from patchsolve.arena.players import MCTSPlayer
 from patchsolve.errors import PatchsolveError
 from patchsolve.rules.position import Move, Position
 from patchsolve.search import endgame as near_end_path
 from patchsolve.search import mcts as mcts_module
-from patchsolve.search.mcts import MCTSPlayer
 
 FULL = (1 << 81) - 1
 SEVEN = sum(1 << (r * 9 + c) for r in range(7) for c in range(7))  # the top-left 7x7 square

@@ -170,8 +170,7 @@ def test_the_tournament_command_names_a_bad_player_in_one_line():
 
 
 def test_mcts_players_keep_their_tree_and_replay_exactly():
-    from patchsolve.arena.players import Player
-    from patchsolve.search.mcts import MCTSPlayer
+    from patchsolve.arena.players import MCTSPlayer, Player
 
     player = make_player("mcts:iterations=300", seed=3)
     assert isinstance(player, MCTSPlayer) and isinstance(player, Player) and player.seed == 3
@@ -187,7 +186,7 @@ def test_the_search_package_is_callable_and_its_engines_importable():
 
     result = patchsolve.search(Position.start(seed=1), engine="mcts", iterations=200, seed=1)
     assert Position.start(seed=1).is_legal(result.best_move)
-    assert hasattr(mcts_module, "MCTSPlayer")
+    assert hasattr(mcts_module, "MCTSTree")
 
 
 def test_a_player_of_another_installation_plays_the_same_moves_over_the_pipe():

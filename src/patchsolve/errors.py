@@ -65,7 +65,7 @@ class LimitError(PatchsolveError):
 
 class SearchInterrupted(KeyboardInterrupt):
     """Ctrl-C stopped a search (:func:`patchsolve.search`,
-    :func:`patchsolve.solve`, ``MCTSPlayer.search``). The search first stops
+    :func:`patchsolve.solve`, ``MCTSTree.search``). The search first stops
     cleanly with its best so far, which ``result`` holds (a SearchResult with
     ``interrupted=True``); then this is raised so that a script's loop stops
     as it would on Ctrl-C anywhere else. It is a KeyboardInterrupt: catch it

@@ -23,10 +23,12 @@ Every player takes a ``seed`` so a game can be replayed exactly.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from patchsolve.errors import PatchsolveError
-from patchsolve.rules.position import Move
+from patchsolve.rules.position import Move, Position
 from patchsolve.search import _eval
+from patchsolve.search.mcts import MCTSTree
 
 
 class Player:
@@ -145,16 +147,41 @@ class SearchPlayer(Player):
             self.ponderer.stop()
 
 
+class MCTSPlayer(MCTSTree, Player):
+    """The MCTS as a player that keeps its tree between moves
+    (:class:`patchsolve.search.mcts.MCTSTree`; the ``mcts`` player spec
+    builds one): its move is the one :meth:`search` finds, and
+    :meth:`new_game` drops the tree.
+
+    >>> player = MCTSPlayer(time=0.5, seed=1)
+    >>> move = player.choose(position)
+    """
+
+    def __init__(self, reuse: bool = True, endgame_solve: bool = True, **kwargs: Any) -> None:
+        super().__init__(reuse=reuse, endgame_solve=endgame_solve, **kwargs)
+        given = ",".join(f"{k}={v}" for k, v in kwargs.items())
+        self.spec = "mcts" + (":" + given if given else "")  # as the spec strings write it
+
+    def choose(self, position: Position) -> Move:
+        """The move :meth:`search` finds."""
+        return self.search(position).best_move
+
+
 # Runs in the other interpreter: only what every patchsolve version has
 # (make_player, Position.from_text, Player.new_game) may be used; make_player
-# is in patchsolve.arena.players, or patchsolve.players before the arena package.
+# is in patchsolve.arena.players, or patchsolve.players before the arena
+# package; Position in patchsolve.rules.position, or patchsolve.position
+# before the rules package.
 _WORKER = r"""
 import json, sys
 try:
     from patchsolve.arena.players import make_player
 except ImportError:
     from patchsolve.players import make_player
-from patchsolve.rules.position import Position
+try:
+    from patchsolve.rules.position import Position
+except ImportError:
+    from patchsolve.position import Position
 player = make_player(sys.argv[1], seed=int(sys.argv[2]))
 for line in sys.stdin:
     req = json.loads(line)
@@ -324,8 +351,6 @@ def make_player(spec: str, seed: int = 0) -> Player:
         return (RandomPlayer if name == "random" else GreedyPlayer)(seed)
     player: Player
     if name == "mcts" and opts.get("workers", 1) == 1:
-        from patchsolve.search.mcts import MCTSPlayer
-
         opts.pop("workers", None)
         opts.setdefault("seed", seed)  # the player's seed unless the spec gives one
         player = MCTSPlayer(**opts)  # one process: keep the tree between moves

@@ -57,7 +57,7 @@ from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from patchsolve.arena.players import LevelPlayer, SearchPlayer, make_player
+from patchsolve.arena.players import LevelPlayer, MCTSPlayer, SearchPlayer, make_player
 from patchsolve.arena.tournament import SEED_MASK, ctrl_c_deferred
 from patchsolve.errors import PatchsolveError
 from patchsolve.rules.patches import LAST_SPACE
@@ -189,8 +189,6 @@ def choose_with_result(player, position, endgame_solve: bool = True):
     """``(move, SearchResult or None)``: the player's move and, for a player
     that searches, the search it came from (its score and bound). A player
     without a search (random, greedy, another installation) gives None."""
-    from patchsolve.search.mcts import MCTSPlayer
-
     if isinstance(player, SearchPlayer):
         r = player.search(position, endgame_solve=endgame_solve)
         return r.best_move, r

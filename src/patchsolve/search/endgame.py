@@ -22,7 +22,7 @@ After the alpha-beta, whose tree may end before its budget, the solver
 gets what is left (``handover.py``), near the end or not.
 
 Used by :func:`patchsolve.search` (``dispatch.py``) and by the MCTS player
-that keeps its tree (``mcts.MCTSPlayer``); it sits below both, so no
+that keeps its tree (``mcts.MCTSTree``); it sits below both, so no
 engine module needs the dispatcher.
 """
 

@@ -49,7 +49,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from patchsolve.arena.players import Player
 from patchsolve.errors import LimitError
 from patchsolve.rules.position import Move, Position, as_position
 from patchsolve.search._mcts import Searcher
@@ -375,25 +374,24 @@ def run(position: Position, limits: Limits, cfg: dict) -> SearchResult:
     return result
 
 
-class MCTSPlayer(Player):
-    """An MCTS player for self-play and matches that keeps its tree between
-    moves: each search starts from the subtree of the position it is asked
-    about when that position was reached from its previous root (after its
-    own move and the opponent's replies). Single process only. It is a
-    :class:`patchsolve.arena.players.Player` (the ``mcts`` player spec builds one);
-    :meth:`new_game` drops the tree.
+class MCTSTree:
+    """An MCTS that keeps its tree between searches: each search starts from
+    the subtree of the position it is asked about when that position was
+    reached from its previous root (after its own move and the opponent's
+    replies). Single process only. :meth:`new_game` drops the tree. The
+    arena's player of spec ``mcts`` is one
+    (:class:`patchsolve.arena.players.MCTSPlayer`); the web page's analysis
+    searches one in time slices.
 
-    >>> player = MCTSPlayer(time=0.5, seed=1)
-    >>> move = player.choose(position)
+    >>> tree = MCTSTree(iterations=2000, seed=1)
+    >>> result = tree.search(position)
     """
 
     def __init__(self, reuse: bool = True, endgame_solve: bool = True, **kwargs: Any) -> None:
-        given = ",".join(f"{k}={v}" for k, v in kwargs.items())
-        self.spec = "mcts" + (":" + given if given else "")  # as the players' spec strings write it
         limits, options = split(kwargs)
         self.limits = limits.for_engine("mcts")
         if (limits.workers or 1) != 1:
-            raise LimitError("MCTSPlayer runs one process: use patchsolve.search for workers > 1")
+            raise LimitError("MCTSTree runs one process: use patchsolve.search for workers > 1")
         self.iterations, self.time, self.seed, _ = _budget(limits)
         self.endgame = bool(endgame_solve)
         self.max_nodes = limits.max_nodes or DEFAULT_MAX_NODES
@@ -445,14 +443,10 @@ class MCTSPlayer(Player):
         )
         return keep_the_win(position, found, proof)
 
-    def choose(self, position: Position) -> Move:
-        """The move :meth:`search` finds."""
-        return self.search(position).best_move
-
     def new_game(self) -> None:
-        """Drop the tree and restart the per-move seeds, as a new player."""
+        """Drop the tree and restart the per-move seeds, as when made."""
         self._searcher = _new_searcher(self.config, self.max_nodes)
         self._moves = 0
 
 
-__all__ = ["run", "MCTSPlayer", "DEFAULTS", "check_config", "check_options"]
+__all__ = ["run", "MCTSTree", "DEFAULTS", "check_config", "check_options"]

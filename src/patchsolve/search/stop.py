@@ -3,7 +3,7 @@
 Every searcher polls one stop flag in the core together with its time limit
 and returns its best result so far when it is set. Inside
 :func:`interruptible` (which :func:`patchsolve.search`,
-:func:`patchsolve.solve` and ``MCTSPlayer.search`` enter), SIGINT only sets
+:func:`patchsolve.solve` and ``MCTSTree.search`` enter), SIGINT only sets
 that flag, at the C level, so it is seen even while a search runs without
 returning to Python. The search then ends cleanly, its result is marked
 ``interrupted=True``, and :func:`raise_if_ctrl_c` raises

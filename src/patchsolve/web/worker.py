@@ -69,14 +69,14 @@ def _search_job(payload, report) -> dict:
 
 
 def _mcts_in_slices(pos, budget, seed, report) -> dict:
-    """The MCTS in time slices on one kept tree (MCTSPlayer reuses its tree
+    """The MCTS in time slices on one kept tree (MCTSTree reuses its tree
     when asked about the same position again), reporting after each slice:
     the page sees the visits, best move and PV grow while it thinks."""
-    from patchsolve.search.mcts import MCTSPlayer
+    from patchsolve.search.mcts import MCTSTree
 
     start = time.perf_counter()
     piece = max(MCTS_MIN_SLICE, budget / MCTS_SLICES)
-    player = MCTSPlayer(time=piece, seed=seed)
+    player = MCTSTree(time=piece, seed=seed)
     total = 0
     k = 0
     while True:
