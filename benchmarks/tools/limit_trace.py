@@ -136,6 +136,26 @@ def summary(walks: dict, skip: str | None = None) -> tuple[collections.Counter, 
     return entered, returns, calls
 
 
+def report(walks: dict, label: str, args: argparse.Namespace) -> None:
+    """Print the walks (``--show``, ``--calls``), the visits and returns, each
+    module's entries, and the same without ``limits.py`` (the Limits's own
+    methods left out: the walk between the other modules)."""
+    tag = f" ({label})" if label else ""
+    for name, walk in walks.items():
+        if args.show:
+            print(f"{name}{tag}: {' -> '.join(visits(walk))}")
+        if args.calls:
+            print(f"{name}{tag}: {' '.join(walk)}")
+    entered, returns, calls = summary(walks)
+    head = f"{label}: calls" if label else "calls with a Limits:"
+    print(f"{head} {calls}; visits: {sum(entered.values())}; returns to a module left: {returns}")
+    for module, n in sorted(entered.items(), key=lambda kv: (-kv[1], kv[0])):
+        print(f"  {module}: entered {n}")
+    entered, returns, calls = summary(walks, skip="limits")
+    head = f"{label}, without limits.py" if label else "without limits.py"
+    print(f"{head}: calls {calls}; visits: {sum(entered.values())}; returns to a module left: {returns}")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--time", type=float)
@@ -152,42 +172,10 @@ def main(argv=None) -> int:
         cli += ["--nodes", str(args.nodes)]
     cli += [args.position or default_position()]
     walks, held, code = trace(cli)
-    entered, returns, calls = summary(walks)
     print(f"patchsolve best {' '.join(cli[:-1])} POSITION: exit {code}", file=sys.stderr)
-    if args.show:
-        for name, walk in walks.items():
-            print(f"{name}: {' -> '.join(visits(walk))}")
-    if args.calls:
-        for name, walk in walks.items():
-            print(f"{name}: {' '.join(walk)}")
-    print(
-        f"calls with a Limits: {calls}; visits: {sum(entered.values())}; returns to a module left: {returns}"
-    )
-    for module, n in sorted(entered.items(), key=lambda kv: (-kv[1], kv[0])):
-        print(f"  {module}: entered {n}")
-    # the Limits's own methods (``limits.py``) left out: the walk between the other modules
-    entered, returns, calls = summary(walks, skip="limits")
-    print(
-        f"without limits.py: calls {calls}; visits: {sum(entered.values())}; returns to a module left: {returns}"
-    )
+    report(walks, "", args)
     # the time manager counted as its Limits: the walk of the budget
-    if args.show:
-        for name, walk in held.items():
-            print(f"{name} (with the time manager): {' -> '.join(visits(walk))}")
-    if args.calls:
-        for name, walk in held.items():
-            print(f"{name} (with the time manager): {' '.join(walk)}")
-    entered, returns, calls = summary(held)
-    print(
-        f"with the time manager: calls {calls}; visits: {sum(entered.values())}; returns to a module left: {returns}"
-    )
-    for module, n in sorted(entered.items(), key=lambda kv: (-kv[1], kv[0])):
-        print(f"  {module}: entered {n}")
-    entered, returns, calls = summary(held, skip="limits")
-    print(
-        f"with the time manager, without limits.py: calls {calls}; visits: {sum(entered.values())}; "
-        f"returns to a module left: {returns}"
-    )
+    report(held, "with the time manager", args)
     return 0
 
 
