@@ -102,7 +102,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from typing import Any, TypeAlias
+from typing import Any
 
 from patchsolve.errors import InvalidPositionError, NotationError
 from patchsolve.rules.notation import FULL
@@ -117,7 +117,7 @@ from patchsolve.rules.patches import (
     SYMBOLS,
     Edition,
 )
-from patchsolve.rules.tiling import WORK_BUDGET
+from patchsolve.rules.tiling import WORK_BUDGET, Label, Labels
 
 LEATHER = "L"  # the label of a leather patch (as in Game.labels)
 UNKNOWN = "?"  # a covered square whose patch is not named
@@ -128,12 +128,6 @@ TILING_BUDGET = WORK_BUDGET  # placements the tiling search in to_board() may ex
 _SYMBOL_ID = {s: i for i, s in enumerate(SYMBOLS)}
 _NAME_ID = {p.name.lower(): p.id for p in PATCHES}
 _COLUMNS = "abcdefghi"
-
-# A square's label: a patch id or LEATHER (and, in the cells read from board
-# text, UNKNOWN); a square of cells may also be None, empty.
-Label: TypeAlias = int | str
-# Both quilts' labels, per player square -> label (Position.labels, Game.labels).
-Labels: TypeAlias = tuple[dict[int, Label], dict[int, Label]]
 
 
 _RECORD_ONLY = ("first", "moves", "position")  # game-record headers (patchsolve.rules.game)

@@ -32,16 +32,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import Any, TypeAlias
 
 from patchsolve import _core
 from patchsolve.errors import PatchsolveError
 from patchsolve.rules.patches import EDITIONS, PATCHES
 
-if TYPE_CHECKING:  # board imports this module
-    from patchsolve.rules.board import Label, Labels
-
 LEATHER = "L"
+# A square's label: a patch id or LEATHER (and, in the cells read from board
+# text, the board's UNKNOWN); a square of cells may also be None, empty.
+Label: TypeAlias = int | str
+# Both quilts' labels, per player square -> label (Position.labels, Game.labels).
+Labels: TypeAlias = tuple[dict[int, Label], dict[int, Label]]
 _W = 2 * 81 + 1  # sizes 0..162 in the subset-sum table
 WORK_BUDGET = 1_000_000  # placements examined by to_board(): about a second
 
