@@ -366,6 +366,18 @@ def test_review_then_practise_the_mistakes_on_the_board(browser, size):
         driver, "return Array.from(document.querySelectorAll('#move-list .mv .mark'), e => e.className)"
     )
     assert len(marks) == len(judged)
+    summary = js(driver, "return document.querySelector('#review-text ul.summary').textContent")
+    for side in review["summary"]:  # each player's counts, in the words of a count: 1 blunder, 2 blunders
+        c = side["classes"]
+        words = [
+            f"{n} {one if n == 1 else many}"
+            for n, one, many in (
+                (c["inaccuracy"], "inaccuracy", "inaccuracies"),
+                (c["mistake"], "mistake", "mistakes"),
+                (c["blunder"], "blunder", "blunders"),
+            )
+        ]
+        assert ", ".join(words) in summary
     screenshot(driver, "review", show="review-graph")
     if not any(m["loss"] > 2 for m in review["moves"]):
         pytest.skip("nothing lost more than 2 points at this budget")

@@ -134,6 +134,9 @@ export function markGraph() {
 
 // -- the summary and the judged moves --------------------------------------------------------
 
+// "1 blunder", "2 blunders"
+function count(n, one, many) { return `${n} ${n === 1 ? one : many}`; }
+
 function drawSummary() {
   const { data, nodes } = state.review;
   const budget = data.budget && data.budget.text
@@ -141,7 +144,8 @@ function drawSummary() {
   const lines = data.summary.map((s) =>
     `<li><span class="dot p${s.player}"></span>player ${s.player}: accuracy `
     + `${s.accuracy === null ? "-" : s.accuracy.toFixed(1)}, average loss ${s.average_loss.toFixed(2)} points; `
-    + `${s.classes.inaccuracy} inaccuracies, ${s.classes.mistake} mistakes, ${s.classes.blunder} blunders</li>`);
+    + `${count(s.classes.inaccuracy, "inaccuracy", "inaccuracies")}, ${count(s.classes.mistake, "mistake", "mistakes")}, `
+    + `${count(s.classes.blunder, "blunder", "blunders")}</li>`);
   const judged = data.moves.filter((m) => JUDGED.includes(m.class));
   const items = judged.map((m) =>
     `<li class="review-mistake ${m.class}" data-ply="${m.number}"><button class="linkish goto" data-ply="${m.number}">`
