@@ -187,6 +187,11 @@ class Measure:
     """Ctrl-C / request_stop cut a search short."""
     rechecked: bool = False
     """The numbers are the re-check's (Budget.deeper())."""
+    iterations: list[tuple[int, int, float, float]] = field(default_factory=list)
+    """Every finished alpha-beta iteration of the search the numbers come
+    from, as (depth, nodes when it finished, the best move's value, the
+    move played's value), the values for the mover and each pair from its
+    own iteration: how the loss moved with the depth."""
 
     @property
     def is_best(self) -> bool:
@@ -209,6 +214,7 @@ class Measure:
             "rows": self.rows,
             "interrupted": self.interrupted,
             "rechecked": self.rechecked,
+            "iterations": [list(t) for t in self.iterations],
         }
 
 
@@ -246,6 +252,7 @@ class _Measurer:
         self.pos, self.played, self.budget, self.rows = pos, played, budget, rows
         self.mover = pos.to_move
         self.interrupted = False
+        self.iterations: list[tuple[int, int, float, float]] = []
 
     def run(self) -> Measure:
         from patchsolve.search.endgame import near_end
@@ -274,12 +281,20 @@ class _Measurer:
             self.budget,
             [row_dict(d) for d in choice_first(self.pos, rows, keep=[self.played])],
             self.interrupted,
+            iterations=list(self.iterations),
         )
 
     def _search(self) -> tuple[list[RootMove], int]:
         """The ranked rows of one alpha-beta search, the move played among
         them (valued in the same iteration), and the depth."""
         from patchsolve.search import search
+
+        def on_iteration(r) -> None:
+            # the best line's and the move played's values, both from this iteration
+            values = [float(cast(float, d["score"])) for d in r.root_moves]
+            mine = [float(cast(float, d["score"])) for d in r.root_moves if d["move"] == self.played]
+            if values and mine:
+                self.iterations.append((r.depth, r.nodes, max(values), mine[0]))
 
         # Ctrl-C in a script raises SearchInterrupted through here (the review keeps what it judged)
         r = search(
@@ -288,6 +303,7 @@ class _Measurer:
             endgame_solve=False,
             multipv=self.rows,
             include=[self.played],
+            on_iteration=on_iteration,
             **self.budget.limits(),
         )
         self.interrupted = r.interrupted
