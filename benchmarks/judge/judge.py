@@ -129,19 +129,119 @@ def early_positions(count: int, seed: int, start: int = 0) -> list[tuple[ps.Posi
     return out
 
 
+LAST = 3  # finished iterations kept a measure: enough for every candidate loss of ``report``
+
+
+def _iterations(m) -> list[list]:
+    """The last ``LAST`` finished iterations of a measure: [depth, nodes, best value, played value]."""
+    return [list(t) for t in m.iterations[-LAST:]]
+
+
+def _stop_at(limit: int) -> int:
+    """The node count at which a search limited to ``limit`` nodes stops:
+    the limit is checked every 1,024 nodes (``_search.pxd``, CHECK_EVERY),
+    so an iteration finishing below the first checkpoint at or over the
+    limit counts as finished."""
+    return -(-limit // 1024) * 1024
+
+
+def _prefix(iterations: list, limit: int) -> list:
+    """The iterations a search limited to ``limit`` nodes finishes, from a
+    longer search's (one thread, a fresh table: the same iterations in the
+    same order, each with the same node count)."""
+    return [t for t in iterations if t[1] < _stop_at(limit)]
+
+
+def _from_iterations(its: list, phase: int, forced: bool) -> dict:
+    """A reference's raw numbers from its iterations (the last one's: the
+    measure's), as ``_measured`` gives them."""
+    from patchsolve.search.result import win_probability_of
+
+    depth, _, best, played = its[-1]
+    return {
+        "loss": max(0.0, best - played),
+        "win_loss": max(0.0, win_probability_of(best, phase) - win_probability_of(played, phase)),
+        "win_before": win_probability_of(best, phase),
+        "proven_before": None,
+        "proven_after": None,
+        "exact": False,
+        "forced": forced,
+        "depth": depth,
+        "rechecked": False,
+        "it": [list(t) for t in its[-LAST:]],
+        "derived": True,
+    }
+
+
+def _raw(m, cpu: float) -> dict:
+    """A measure's raw numbers and its last iterations."""
+    return {
+        "loss": m.loss,
+        "win_loss": m.win_loss,
+        "win_before": m.best.win_probability,
+        "proven_before": m.best.proven,
+        "proven_after": m.played.proven,
+        "exact": m.exact,
+        "forced": m.forced,
+        "depth": m.depth,
+        "best": m.best.move,
+        "rechecked": m.rechecked,
+        "cpu": cpu,
+        "it": _iterations(m),
+    }
+
+
+def _timed(pos, move, budget: Budget):
+    t0 = time.process_time()
+    m = measure(pos, move, budget)
+    return m, time.process_time() - t0
+
+
 def run_early(args) -> None:
-    budget = Budget(nodes=args.nodes, recheck=args.recheck)
-    deeps = [int(x) for x in args.deep.split(",")]
+    """Each move: the measure at the budget without the re-check (``base``),
+    the re-check's search at ``--recheck`` times the budget wherever some
+    candidate loss of ``report`` would ask for it (the larger of the last two
+    iterations' losses is RECHECK_AT or more), and the deepest reference; the
+    shallower references are the deepest one's iterations up to their node
+    limit (one thread, a fresh table: a search stopped earlier finishes the
+    same iterations, each with the same node count; checked on every move
+    against the base measure and the re-check: ``prefix_ok``). The top-level
+    numbers are the default measure's (the re-check's where the base loss is
+    RECHECK_AT or more), as ``measure`` gives them."""
+    from patchsolve.review.judge import RECHECK_AT
+
+    base_budget = Budget(nodes=args.nodes, recheck=1)
+    deeps = sorted(int(x) for x in args.deep.split(","))
     with open(args.out, "w") as fh:
         for i, (pos, played) in enumerate(early_positions(args.positions, args.seed, args.start), args.start):
             rng = random.Random(args.seed * 100_003 + i)
             moves = [("played", played), ("random", str(rng.choice(pos.legal_moves())))]
+            phase = phase_of(pos)
             for kind, move in moves:
                 rec = {"set": "early", "index": i, "kind": kind, "move": move, "position": pos.to_text()}
-                rec.update(_measured(pos, move, budget))
-                for k in deeps:
-                    rec[f"deep{k}"] = _measured(pos, move, Budget(nodes=args.nodes * k, recheck=1))
-                fh.write(json.dumps(rec) + "\n")
+                rec["phase"] = phase
+                base, cpu = _timed(pos, move, base_budget)
+                rec["base"] = _raw(base, cpu)
+                losses = [max(0.0, b - p) for _, _, b, p in base.iterations[-2:]] or [base.loss]
+                again = None
+                if not base.exact and not base.interrupted and max(losses + [base.loss]) >= RECHECK_AT:
+                    again, cpu2 = _timed(pos, move, Budget(nodes=args.nodes * args.recheck, recheck=1))
+                    rec["re"] = _raw(again, cpu2)
+                default = rec["re"] if again is not None and base.loss >= RECHECK_AT else rec["base"]
+                rec.update({k: v for k, v in default.items() if k != "it"})
+                rec["rechecked"] = default is not rec["base"]
+                rec["cpu"] = rec["base"]["cpu"] + (rec["re"]["cpu"] if rec["rechecked"] else 0.0)
+                top, cpu3 = _timed(pos, move, Budget(nodes=args.nodes * deeps[-1], recheck=1))
+                rec[f"deep{deeps[-1]}"] = _raw(top, cpu3)
+                full = [list(t) for t in top.iterations]
+                ok = _prefix(full, args.nodes)[-LAST:] == rec["base"]["it"]
+                if again is not None:
+                    ok = ok and _prefix(full, args.nodes * args.recheck)[-LAST:] == rec["re"]["it"]
+                rec["prefix_ok"] = ok
+                for k in deeps[:-1]:
+                    its = _prefix(full, args.nodes * k)
+                    rec[f"deep{k}"] = _from_iterations(its, phase, base.forced) if its else _raw(top, 0.0)
+                fh.write(json.dumps(rec, separators=(",", ":")) + "\n")
                 fh.flush()
             print(f"[{i + 1}/{args.positions}]", file=sys.stderr, flush=True)
 
@@ -276,6 +376,84 @@ def report(args) -> None:
         print(f"  classes at the budget: {counts}")
         cpu = [r["cpu"] for r in early]
         print(f"  CPU a move: mean {sum(cpu) / len(cpu):.2f} s at the budget")
+        report_candidates(early, min_points)
+
+
+CANDIDATES = ("final", "min2", "mean2")
+"""The candidate losses ``report`` scores from stored iterations: the last
+finished iteration's (the measure's), the smaller of the last two
+iterations' losses, and their mean (each iteration's loss is its best
+value minus its value of the move played)."""
+
+
+def candidate(its: list, rule: str, phase: int) -> dict:
+    """A candidate's (loss, win_loss, win_before) from a measure's last
+    iterations ([depth, nodes, best, played]), as ``class_of`` reads them."""
+    from patchsolve.search.result import win_probability_of
+
+    def wp(v: float) -> float:
+        return win_probability_of(v, phase)
+
+    pairs = [(max(0.0, b - p), max(0.0, wp(b) - wp(p))) for _, _, b, p in its[-2:]]
+    if rule == "final" or len(pairs) == 1:
+        loss, win_loss = pairs[-1]
+    elif rule == "min2":
+        loss, win_loss = min(x for x, _ in pairs), min(y for _, y in pairs)
+    elif rule == "mean2":
+        loss, win_loss = sum(x for x, _ in pairs) / 2, sum(y for _, y in pairs) / 2
+    else:
+        raise ValueError(rule)
+    return {"loss": loss, "win_loss": win_loss, "win_before": wp(its[-1][2])}
+
+
+def candidate_measure(rec: dict, rule: str, recheck_at: float) -> dict:
+    """A candidate's measure of an early row: its loss at the budget, or the
+    re-check's where that loss is ``recheck_at`` or more (the re-check
+    applied to the candidate's own loss)."""
+    c = candidate(rec["base"]["it"], rule, rec["phase"])
+    if c["loss"] >= recheck_at and "re" in rec:
+        c = candidate(rec["re"]["it"], rule, rec["phase"])
+    elif c["loss"] >= recheck_at:
+        raise SystemExit(f"row {rec['index']} {rec['move']}: a candidate asks for a re-check not stored")
+    return c | {"forced": rec["forced"], "proven_before": None, "proven_after": None}
+
+
+def report_candidates(early: list, min_points) -> None:
+    """Each candidate loss scored against the same candidate at 10x and 20x
+    (the references without a re-check)."""
+    from patchsolve.review.judge import RECHECK_AT
+
+    rows = [r for r in early if "base" in r]
+    if not rows:
+        return
+    if any(r["base"]["exact"] or not r["base"]["it"] for r in rows):
+        print("  (rows measured exactly or without a finished iteration are left out of the candidates)")
+        rows = [r for r in rows if not r["base"]["exact"] and r["base"]["it"]]
+    print(
+        f"candidate losses ({len(rows)} moves; prefix check {share(sum(r['prefix_ok'] for r in rows), len(rows))}):"
+    )
+    same_as_measure = sum(candidate_measure(r, "final", RECHECK_AT)["loss"] == r["loss"] for r in rows)
+    print("  the final candidate equals the stored measure's loss:", share(same_as_measure, len(rows)))
+    for rule in CANDIDATES:
+        own = [candidate_measure(r, rule, RECHECK_AT) for r in rows]
+        d10 = [candidate(r["deep10"]["it"], rule, r["phase"]) | {"forced": r["forced"]} for r in rows]
+        d20 = [candidate(r["deep20"]["it"], rule, r["phase"]) | {"forced": r["forced"]} for r in rows]
+        for d in d10 + d20:
+            d.update(proven_before=None, proven_after=None)
+        agree = sum(abs(a["loss"] - b["loss"]) <= 1 for a, b in zip(own, d20))
+        ref = sum(abs(a["loss"] - b["loss"]) <= 1 for a, b in zip(d10, d20))
+        flagged = [(a, b) for a, b in zip(own, d10) if class_of(a, min_points) in FLAGGED]
+        kept = sum(class_of(b, min_points) in FLAGGED for _, b in flagged)
+        same = sum(class_of(a, min_points) == class_of(b, min_points) for a, b in flagged)
+        good = [(a, b) for a, b in zip(own, d10) if class_of(a, min_points) in ("best", "good")]
+        stay = sum(class_of(b, min_points) in ("best", "good") for _, b in good)
+        rechecked = sum(candidate(r["base"]["it"], rule, r["phase"])["loss"] >= RECHECK_AT for r in rows)
+        print(
+            f"  {rule}: within 1 point of 20x {share(agree, len(rows))}; 10x within 1 of 20x "
+            f"{share(ref, len(rows))}; flagged still flagged at 10x {share(kept, len(flagged))}; "
+            f"same class {share(same, len(flagged))}; best/good kept {share(stay, len(good))}; "
+            f"re-checked {rechecked}"
+        )
 
 
 def main(argv=None) -> int:
