@@ -394,16 +394,17 @@ def candidate(its: list, rule: str, phase: int) -> dict:
     def wp(v: float) -> float:
         return win_probability_of(v, phase)
 
-    pairs = [(max(0.0, b - p), max(0.0, wp(b) - wp(p))) for _, _, b, p in its[-2:]]
+    pairs = [(max(0.0, b - p), max(0.0, wp(b) - wp(p)), wp(b)) for _, _, b, p in its[-2:]]
     if rule == "final" or len(pairs) == 1:
-        loss, win_loss = pairs[-1]
-    elif rule == "min2":
-        loss, win_loss = min(x for x, _ in pairs), min(y for _, y in pairs)
+        loss, win_loss, before = pairs[-1]
+    elif rule == "min2":  # the iteration whose loss is the smaller (the last on a tie), both its numbers
+        loss, win_loss, before = pairs[0] if pairs[0][0] < pairs[1][0] else pairs[1]
     elif rule == "mean2":
-        loss, win_loss = sum(x for x, _ in pairs) / 2, sum(y for _, y in pairs) / 2
+        loss, win_loss = sum(x for x, _, _ in pairs) / 2, sum(y for _, y, _ in pairs) / 2
+        before = pairs[-1][2]
     else:
         raise ValueError(rule)
-    return {"loss": loss, "win_loss": win_loss, "win_before": wp(its[-1][2])}
+    return {"loss": loss, "win_loss": win_loss, "win_before": before}
 
 
 def candidate_measure(rec: dict, rule: str, recheck_at: float) -> dict:
@@ -431,6 +432,18 @@ def report_candidates(early: list, min_points) -> None:
         rows = [r for r in rows if not r["base"]["exact"] and r["base"]["it"]]
     print(
         f"candidate losses ({len(rows)} moves; prefix check {share(sum(r['prefix_ok'] for r in rows), len(rows))}):"
+    )
+    whole = sum(
+        all(
+            m["it"][-1][0] == m["depth"]
+            and [t[0] for t in m["it"]] == list(range(m["depth"] - len(m["it"]) + 1, m["depth"] + 1))
+            for m in [r["base"], r["deep20"]] + ([r["re"]] if "re" in r else [])
+        )
+        for r in rows
+    )
+    print(
+        "  the move played valued in every iteration kept (consecutive depths up to the measure's):",
+        share(whole, len(rows)),
     )
     same_as_measure = sum(candidate_measure(r, "final", RECHECK_AT)["loss"] == r["loss"] for r in rows)
     print("  the final candidate equals the stored measure's loss:", share(same_as_measure, len(rows)))
