@@ -173,6 +173,36 @@ def _from_iterations(its: list, phase: int, forced: bool) -> dict:
     }
 
 
+def _shallower(pos, move, full: list, nodes: int, phase: int, forced: bool) -> dict:
+    """A shallower reference: the deepest one's iterations up to ``nodes``,
+    or, near the end (where the solver bounds the values: ``near_end``) or
+    where none finished, a measure of its own."""
+    from patchsolve.search.endgame import near_end
+
+    its = _prefix(full, nodes)
+    if its and not near_end(pos):
+        return _from_iterations(its, phase, forced)
+    return _raw(*_timed(pos, move, Budget(nodes=nodes, recheck=1)))
+
+
+def run_fill(args) -> None:
+    """Stored early rows with their shallower references measured again
+    where ``_shallower`` now measures them (near the end: rows written
+    before it did)."""
+    from patchsolve.search.endgame import near_end
+
+    deeps = sorted(int(x) for x in args.deep.split(","))
+    recs = [json.loads(line) for path in args.files for line in _text(Path(path)).splitlines() if line]
+    with open(args.out, "w") as fh:
+        for rec in recs:
+            pos = ps.Position(rec["position"])
+            for k in deeps[:-1]:
+                if rec[f"deep{k}"].get("derived") and near_end(pos):
+                    budget = Budget(nodes=args.nodes * k, recheck=1)
+                    rec[f"deep{k}"] = _raw(*_timed(pos, rec["move"], budget))
+            fh.write(json.dumps(rec, separators=(",", ":")) + "\n")
+
+
 def _raw(m, cpu: float) -> dict:
     """A measure's raw numbers and its last iterations."""
     return {
@@ -239,8 +269,7 @@ def run_early(args) -> None:
                     ok = ok and _prefix(full, args.nodes * args.recheck)[-LAST:] == rec["re"]["it"]
                 rec["prefix_ok"] = ok
                 for k in deeps[:-1]:
-                    its = _prefix(full, args.nodes * k)
-                    rec[f"deep{k}"] = _from_iterations(its, phase, base.forced) if its else _raw(top, 0.0)
+                    rec[f"deep{k}"] = _shallower(pos, move, full, args.nodes * k, phase, base.forced)
                 fh.write(json.dumps(rec, separators=(",", ":")) + "\n")
                 fh.flush()
             print(f"[{i + 1}/{args.positions}]", file=sys.stderr, flush=True)
@@ -379,11 +408,13 @@ def report(args) -> None:
         report_candidates(early, min_points)
 
 
-CANDIDATES = ("final", "min2", "mean2")
+CANDIDATES = ("final", "min2", "mean2", "min3", "median3", "mean3")
 """The candidate losses ``report`` scores from stored iterations: the last
 finished iteration's (the measure's), the smaller of the last two
 iterations' losses, and their mean (each iteration's loss is its best
-value minus its value of the move played)."""
+value minus its value of the move played); the same over the last three
+(the smallest, the median, the mean). Only ``final``, ``min2`` and
+``min3`` keep a move the last iteration values as the best at a loss of 0."""
 
 
 def candidate(its: list, rule: str, phase: int) -> dict:
@@ -394,6 +425,17 @@ def candidate(its: list, rule: str, phase: int) -> dict:
     def wp(v: float) -> float:
         return win_probability_of(v, phase)
 
+    if rule.endswith("3"):
+        triples = [(max(0.0, b - p), max(0.0, wp(b) - wp(p)), wp(b)) for _, _, b, p in its[-3:]]
+        ranked = sorted(reversed(triples), key=lambda t: t[0])  # by loss, the later first on a tie
+        if rule == "min3":
+            loss, win_loss, before = ranked[0]
+        elif rule == "median3":
+            loss, win_loss, before = ranked[(len(ranked) - 1) // 2]
+        else:
+            loss = sum(t[0] for t in triples) / len(triples)
+            win_loss, before = sum(t[1] for t in triples) / len(triples), triples[-1][2]
+        return {"loss": loss, "win_loss": win_loss, "win_before": before}
     pairs = [(max(0.0, b - p), max(0.0, wp(b) - wp(p)), wp(b)) for _, _, b, p in its[-2:]]
     if rule == "final" or len(pairs) == 1:
         loss, win_loss, before = pairs[-1]
@@ -411,11 +453,33 @@ def candidate_measure(rec: dict, rule: str, recheck_at: float) -> dict:
     """A candidate's measure of an early row: its loss at the budget, or the
     re-check's where that loss is ``recheck_at`` or more (the re-check
     applied to the candidate's own loss)."""
+    if rec["exact"]:  # the solver's values: no rule changes them
+        return {
+            k: rec[k] for k in ("loss", "win_loss", "win_before", "forced", "proven_before", "proven_after")
+        }
     c = candidate(rec["base"]["it"], rule, rec["phase"])
     if c["loss"] >= recheck_at and "re" in rec:
         c = candidate(rec["re"]["it"], rule, rec["phase"])
     elif c["loss"] >= recheck_at:
-        raise SystemExit(f"row {rec['index']} {rec['move']}: a candidate asks for a re-check not stored")
+        c["unstored"] = True  # a candidate asking for a re-check the run did not make (mean3 only can)
+    return c | {"forced": rec["forced"], "proven_before": None, "proven_after": None}
+
+
+def near(rec: dict) -> bool:
+    """The row's position is near the end (the solver bounds its measures)."""
+    from patchsolve.search.endgame import near_end
+
+    return near_end(ps.Position(rec["position"]))
+
+
+def candidate_ref(rec: dict, key: str, rule: str) -> dict:
+    """A candidate's reference (``deep10``, ``deep20``): the solver's
+    numbers where it proved both values, else the rule over its iterations."""
+    d = rec[key]
+    if d["exact"]:
+        keep = ("loss", "win_loss", "win_before", "proven_before", "proven_after")
+        return {k: d[k] for k in keep} | {"forced": rec["forced"]}
+    c = candidate(d["it"], rule, rec["phase"])
     return c | {"forced": rec["forced"], "proven_before": None, "proven_after": None}
 
 
@@ -427,9 +491,15 @@ def report_candidates(early: list, min_points) -> None:
     rows = [r for r in early if "base" in r]
     if not rows:
         return
-    if any(r["base"]["exact"] or not r["base"]["it"] for r in rows):
-        print("  (rows measured exactly or without a finished iteration are left out of the candidates)")
-        rows = [r for r in rows if not r["base"]["exact"] and r["base"]["it"]]
+    if any(not r["base"]["it"] for r in rows):
+        print("  (rows without a finished iteration are left out of the candidates)")
+        rows = [r for r in rows if r["base"]["it"]]
+    bounded = sum(not r["exact"] and (r["proven_before"] or r["proven_after"]) is not None for r in rows)
+    print(
+        f"  {sum(r['exact'] for r in rows)} rows exact (the solver's numbers for every candidate); "
+        f"{sum(not r['exact'] and near(r) for r in rows)} other rows near the end (the candidates "
+        f"from the iterations, before the solver's bounds; {bounded} with a proven outcome)"
+    )
     print(
         f"candidate losses ({len(rows)} moves; prefix check {share(sum(r['prefix_ok'] for r in rows), len(rows))}):"
     )
@@ -449,10 +519,8 @@ def report_candidates(early: list, min_points) -> None:
     print("  the final candidate equals the stored measure's loss:", share(same_as_measure, len(rows)))
     for rule in CANDIDATES:
         own = [candidate_measure(r, rule, RECHECK_AT) for r in rows]
-        d10 = [candidate(r["deep10"]["it"], rule, r["phase"]) | {"forced": r["forced"]} for r in rows]
-        d20 = [candidate(r["deep20"]["it"], rule, r["phase"]) | {"forced": r["forced"]} for r in rows]
-        for d in d10 + d20:
-            d.update(proven_before=None, proven_after=None)
+        d10 = [candidate_ref(r, "deep10", rule) for r in rows]
+        d20 = [candidate_ref(r, "deep20", rule) for r in rows]
         agree = sum(abs(a["loss"] - b["loss"]) <= 1 for a, b in zip(own, d20))
         ref = sum(abs(a["loss"] - b["loss"]) <= 1 for a, b in zip(d10, d20))
         flagged = [(a, b) for a, b in zip(own, d10) if class_of(a, min_points) in FLAGGED]
@@ -460,12 +528,13 @@ def report_candidates(early: list, min_points) -> None:
         same = sum(class_of(a, min_points) == class_of(b, min_points) for a, b in flagged)
         good = [(a, b) for a, b in zip(own, d10) if class_of(a, min_points) in ("best", "good")]
         stay = sum(class_of(b, min_points) in ("best", "good") for _, b in good)
+        unstored = sum(c.get("unstored", False) for c in own)
         rechecked = sum(candidate(r["base"]["it"], rule, r["phase"])["loss"] >= RECHECK_AT for r in rows)
         print(
             f"  {rule}: within 1 point of 20x {share(agree, len(rows))}; 10x within 1 of 20x "
             f"{share(ref, len(rows))}; flagged still flagged at 10x {share(kept, len(flagged))}; "
             f"same class {share(same, len(flagged))}; best/good kept {share(stay, len(good))}; "
-            f"re-checked {rechecked}"
+            f"re-checked {rechecked}" + (f" ({unstored} not stored: base kept)" if unstored else "")
         )
 
 
@@ -489,11 +558,30 @@ def main(argv=None) -> int:
     p.add_argument("--nodes", type=int, default=300_000)
     p.add_argument("--recheck", type=int, default=1, help="Budget.recheck (1: none)")
     p.add_argument("--out", required=True)
+    p = sub.add_parser("fill")
+    p.add_argument("files", nargs="+")
+    p.add_argument("--nodes", type=int, default=300_000)
+    p.add_argument("--deep", default="10,20")
+    p.add_argument("--out", required=True)
     p = sub.add_parser("report")
     p.add_argument("files", nargs="+")
     p.add_argument("--min-points", default=",".join(str(x) for x in analysis.MIN_POINTS))
+    for name in ("late", "remeasure"):
+        sub.choices[name].add_argument(
+            "--loss-over", type=int, default=None, help="review.judge.LOSS_OVER (default: the module's)"
+        )
     args = ap.parse_args(argv)
-    {"late": run_late, "early": run_early, "remeasure": run_remeasure, "report": report}[args.command](args)
+    if getattr(args, "loss_over", None) is not None:
+        from patchsolve.review import judge as judge_module
+
+        judge_module.LOSS_OVER = args.loss_over
+    {
+        "late": run_late,
+        "early": run_early,
+        "remeasure": run_remeasure,
+        "fill": run_fill,
+        "report": report,
+    }[args.command](args)
     return 0
 
 

@@ -46,6 +46,7 @@ RECHECK_AT = 2.0  # points: the least loss the review classes (analysis.MIN_POIN
 RECHECK_PLIES = 2  # under a depth budget the re-check searches this much deeper
 SOLVER_RATIO = 3  # solver nodes per alpha-beta node of the budget (a solver node costs about a third)
 MAX_NODES = 2**40
+LOSS_OVER = 1  # the loss is the smallest of the last LOSS_OVER finished iterations' losses
 
 
 @dataclass(frozen=True)
@@ -263,6 +264,7 @@ class _Measurer:
         played_row = next(d for d in rows if d["move"] == self.played)
         best = self._side(best_row)
         played = self._side(played_row)
+        best, played, depth = self._steadiest(best, played, depth)
         if near_end(self.pos) and not self.interrupted:
             best, played = self._prove(best, played)
         if played.value >= best.value and played.win_probability >= best.win_probability:
@@ -315,6 +317,26 @@ class _Measurer:
             key=lambda d: -cast(float, d["score"])
         )  # the best first (choice-first order is kept for display)
         return rows, r.depth
+
+    def _steadiest(self, best: Side, played: Side, depth: int) -> tuple[Side, Side, int]:
+        """The two values from the one of the last ``LOSS_OVER`` finished
+        iterations whose loss is the smallest (the latest on a tie), and
+        its depth: both values still of one iteration, and a move the last
+        iteration values as the best still loses 0. A value the search
+        proved (a move ending the game) is kept."""
+        its = self.iterations[-LOSS_OVER:]
+        if len(its) < 2 or its[-1][0] != depth:
+            return best, played, depth
+        d, _, b, p = min(reversed(its), key=lambda t: max(0.0, t[2] - t[3]))
+        if d == depth:
+            return best, played, depth
+        return self._valued(best, b), self._valued(played, p), d
+
+    def _valued(self, side: Side, value: float) -> Side:
+        """``side`` with an estimated value of another iteration."""
+        if side.bound != "estimate" or side.proven is not None:
+            return side
+        return replace(side, value=value, win_probability=self._wp(value))
 
     def _wp(self, value: float) -> float:
         """The mover's win probability of an estimated ``value``."""
