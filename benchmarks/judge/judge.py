@@ -406,6 +406,22 @@ def report(args) -> None:
         cpu = [r["cpu"] for r in early]
         print(f"  CPU a move: mean {sum(cpu) / len(cpu):.2f} s at the budget")
         report_candidates(early, min_points)
+    if args.against:
+        older = [json.loads(line) for line in _text(Path(args.against)).splitlines() if line]
+        by_key = {(r["set"], r["index"], r["kind"], r["move"]): r for r in older}
+        pairs = [(r, by_key.get((r["set"], r["index"], r["kind"], r["move"]))) for r in recs]
+        pairs = [(r, o) for r, o in pairs if o is not None]
+        print(f"against {args.against}: {len(pairs)} moves in both")
+        for key in ("", "deep10", "deep20"):
+            same = sum(
+                all(
+                    abs((r[key] if key else r)[k] - (o[key] if key else o)[k]) < 1e-9
+                    for k in ("loss", "win_loss", "depth")
+                )
+                for r, o in pairs
+                if not key or (key in r and key in o)
+            )
+            print(f"  {key or 'the measure'}: the same loss, win loss and depth {share(same, len(pairs))}")
 
 
 CANDIDATES = ("final", "min2", "mean2", "min3", "median3", "mean3")
@@ -565,6 +581,7 @@ def main(argv=None) -> int:
     p.add_argument("--out", required=True)
     p = sub.add_parser("report")
     p.add_argument("files", nargs="+")
+    p.add_argument("--against", help="an older rows file: how many of the same moves measure the same")
     p.add_argument("--min-points", default=",".join(str(x) for x in analysis.MIN_POINTS))
     for name in ("late", "remeasure"):
         sub.choices[name].add_argument(
