@@ -19,6 +19,20 @@ Two sets, each written as JSON lines while it runs (a row a move judged):
     python benchmarks/judge/judge.py early --nodes 300000 --deep 10,20 --out early_300k.jsonl
     python benchmarks/judge/judge.py report late_300k.jsonl early_300k.jsonl
 
+Early rows keep, for the measure at the budget without the re-check
+(``base``), the re-check's search (``re``, made wherever some candidate
+loss asks for it) and the references, the last 3 finished iterations as
+[depth, nodes, best value, played value]. The 20x reference is searched;
+the 10x one is its iterations up to 10x the nodes (one thread, a fresh
+table: the same iterations; checked on every move against the base and
+the re-check, and against the measured 10x of older rows with ``report
+--against``), measured on its own near the end, where the solver bounds
+it (``fill`` does that for rows written before). ``report`` scores each
+candidate loss (``CANDIDATES``: the last iteration's, the smallest / the
+mean of the last two, the smallest / median / mean of the last three),
+the re-check applied to each candidate's own loss, against the same
+candidate at 10x and 20x.
+
 ``remeasure`` measures stored rows again at another ``--nodes`` or
 ``--recheck``, keeping their references (early rows keep the position):
 
