@@ -90,6 +90,29 @@ def test_both_values_come_from_one_iteration_of_one_search():
     assert rows[str(move)]["score"] == v
 
 
+def test_the_loss_is_the_smallest_of_the_last_iterations_losses():
+    """Every finished iteration is kept, the move played valued in each;
+    the loss is the smallest of the last LOSS_OVER ones' (the latest on a
+    tie), both values from that one iteration."""
+    from patchsolve.review.judge import LOSS_OVER
+
+    pos = bench.noisy_greedy_game(5)[12]
+    for move in pos.legal_moves()[::7]:
+        m = measure(pos, move, Budget(nodes=30_000, recheck=1))
+        depths = [t[0] for t in m.iterations]
+        assert depths == list(range(1, len(depths) + 1)) and m.iterations
+        assert all(best >= played for _, _, best, played in m.iterations)
+        if m.exact:
+            continue
+        last = m.iterations[-LOSS_OVER:]
+        losses = [best - played for _, _, best, played in last]
+        assert m.loss == min(losses)
+        chosen = max((t for t in last if t[2] - t[3] == m.loss), key=lambda t: t[0])
+        assert (m.depth, m.best.value, m.played.value) == (chosen[0], chosen[2], chosen[3])
+        if losses[-1] == 0:  # valued as the best by the last iteration: no loss
+            assert m.loss == 0 and m.is_best
+
+
 def test_the_same_budget_gives_the_same_measure_twice():
     pos = bench.noisy_greedy_game(9)[8]
     for move in ("walk", pos.legal_moves()[-1]):
@@ -166,7 +189,10 @@ def test_property_a_measure_never_charges_a_move_valued_as_the_best(seed, pick, 
     assert m.loss >= 0 and m.win_loss >= 0
     assert m.loss == m.best.value - m.played.value
     row = next(d for d in m.rows if d["move"] == str(move))
-    assert row["score"] == m.played.value or m.exact or m.played.bound != "estimate"
+    # the rows are the last iteration's; the two values the iteration's the loss comes from
+    by_depth = {t[0]: t for t in m.iterations}
+    valued = row["score"] == m.played.value or by_depth.get(m.depth, (0, 0, 0, None))[3] == m.played.value
+    assert valued or m.exact or m.played.bound != "estimate"
 
 
 def test_a_loss_worth_classing_is_measured_again_deeper():

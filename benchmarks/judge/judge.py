@@ -19,6 +19,20 @@ Two sets, each written as JSON lines while it runs (a row a move judged):
     python benchmarks/judge/judge.py early --nodes 300000 --deep 10,20 --out early_300k.jsonl
     python benchmarks/judge/judge.py report late_300k.jsonl early_300k.jsonl
 
+Early rows keep, for the measure at the budget without the re-check
+(``base``), the re-check's search (``re``, made wherever some candidate
+loss asks for it) and the references, the last 3 finished iterations as
+[depth, nodes, best value, played value]. The 20x reference is searched;
+the 10x one is its iterations up to 10x the nodes (one thread, a fresh
+table: the same iterations; checked on every move against the base and
+the re-check, and against the measured 10x of older rows with ``report
+--against``), measured on its own near the end, where the solver bounds
+it (``fill`` does that for rows written before). ``report`` scores each
+candidate loss (``CANDIDATES``: the last iteration's, the smallest / the
+mean of the last two, the smallest / median / mean of the last three),
+the re-check applied to each candidate's own loss, against the same
+candidate at 10x and 20x.
+
 ``remeasure`` measures stored rows again at another ``--nodes`` or
 ``--recheck``, keeping their references (early rows keep the position):
 
@@ -129,19 +143,148 @@ def early_positions(count: int, seed: int, start: int = 0) -> list[tuple[ps.Posi
     return out
 
 
+LAST = 3  # finished iterations kept a measure: enough for every candidate loss of ``report``
+
+
+def _iterations(m) -> list[list]:
+    """The last ``LAST`` finished iterations of a measure: [depth, nodes, best value, played value]."""
+    return [list(t) for t in m.iterations[-LAST:]]
+
+
+def _stop_at(limit: int) -> int:
+    """The node count at which a search limited to ``limit`` nodes stops:
+    the limit is checked every 1,024 nodes (``_search.pxd``, CHECK_EVERY),
+    so an iteration finishing below the first checkpoint at or over the
+    limit counts as finished."""
+    return -(-limit // 1024) * 1024
+
+
+def _prefix(iterations: list, limit: int) -> list:
+    """The iterations a search limited to ``limit`` nodes finishes, from a
+    longer search's (one thread, a fresh table: the same iterations in the
+    same order, each with the same node count)."""
+    return [t for t in iterations if t[1] < _stop_at(limit)]
+
+
+def _from_iterations(its: list, phase: int, forced: bool) -> dict:
+    """A reference's raw numbers from its iterations (the last one's: the
+    measure's), as ``_measured`` gives them."""
+    from patchsolve.search.result import win_probability_of
+
+    depth, _, best, played = its[-1]
+    return {
+        "loss": max(0.0, best - played),
+        "win_loss": max(0.0, win_probability_of(best, phase) - win_probability_of(played, phase)),
+        "win_before": win_probability_of(best, phase),
+        "proven_before": None,
+        "proven_after": None,
+        "exact": False,
+        "forced": forced,
+        "depth": depth,
+        "rechecked": False,
+        "it": [list(t) for t in its[-LAST:]],
+        "derived": True,
+    }
+
+
+def _shallower(pos, move, full: list, nodes: int, phase: int, forced: bool) -> dict:
+    """A shallower reference: the deepest one's iterations up to ``nodes``,
+    or, near the end (where the solver bounds the values: ``near_end``) or
+    where none finished, a measure of its own."""
+    from patchsolve.search.endgame import near_end
+
+    its = _prefix(full, nodes)
+    if its and not near_end(pos):
+        return _from_iterations(its, phase, forced)
+    return _raw(*_timed(pos, move, Budget(nodes=nodes, recheck=1)))
+
+
+def run_fill(args) -> None:
+    """Stored early rows with their shallower references measured again
+    where ``_shallower`` now measures them (near the end: rows written
+    before it did)."""
+    from patchsolve.search.endgame import near_end
+
+    deeps = sorted(int(x) for x in args.deep.split(","))
+    recs = [json.loads(line) for path in args.files for line in _text(Path(path)).splitlines() if line]
+    with open(args.out, "w") as fh:
+        for rec in recs:
+            pos = ps.Position(rec["position"])
+            for k in deeps[:-1]:
+                if rec[f"deep{k}"].get("derived") and near_end(pos):
+                    budget = Budget(nodes=args.nodes * k, recheck=1)
+                    rec[f"deep{k}"] = _raw(*_timed(pos, rec["move"], budget))
+            fh.write(json.dumps(rec, separators=(",", ":")) + "\n")
+
+
+def _raw(m, cpu: float) -> dict:
+    """A measure's raw numbers and its last iterations."""
+    return {
+        "loss": m.loss,
+        "win_loss": m.win_loss,
+        "win_before": m.best.win_probability,
+        "proven_before": m.best.proven,
+        "proven_after": m.played.proven,
+        "exact": m.exact,
+        "forced": m.forced,
+        "depth": m.depth,
+        "best": m.best.move,
+        "rechecked": m.rechecked,
+        "cpu": cpu,
+        "it": _iterations(m),
+    }
+
+
+def _timed(pos, move, budget: Budget):
+    t0 = time.process_time()
+    m = measure(pos, move, budget)
+    return m, time.process_time() - t0
+
+
 def run_early(args) -> None:
-    budget = Budget(nodes=args.nodes, recheck=args.recheck)
-    deeps = [int(x) for x in args.deep.split(",")]
+    """Each move: the measure at the budget without the re-check (``base``),
+    the re-check's search at ``--recheck`` times the budget wherever some
+    candidate loss of ``report`` would ask for it (the larger of the last two
+    iterations' losses is RECHECK_AT or more), and the deepest reference; the
+    shallower references are the deepest one's iterations up to their node
+    limit (one thread, a fresh table: a search stopped earlier finishes the
+    same iterations, each with the same node count; checked on every move
+    against the base measure and the re-check: ``prefix_ok``). The top-level
+    numbers are the default measure's (the re-check's where the base loss is
+    RECHECK_AT or more), as ``measure`` gives them."""
+    from patchsolve.review.judge import RECHECK_AT
+
+    base_budget = Budget(nodes=args.nodes, recheck=1)
+    deeps = sorted(int(x) for x in args.deep.split(","))
     with open(args.out, "w") as fh:
         for i, (pos, played) in enumerate(early_positions(args.positions, args.seed, args.start), args.start):
             rng = random.Random(args.seed * 100_003 + i)
             moves = [("played", played), ("random", str(rng.choice(pos.legal_moves())))]
+            phase = phase_of(pos)
             for kind, move in moves:
                 rec = {"set": "early", "index": i, "kind": kind, "move": move, "position": pos.to_text()}
-                rec.update(_measured(pos, move, budget))
-                for k in deeps:
-                    rec[f"deep{k}"] = _measured(pos, move, Budget(nodes=args.nodes * k, recheck=1))
-                fh.write(json.dumps(rec) + "\n")
+                rec["phase"] = phase
+                base, cpu = _timed(pos, move, base_budget)
+                rec["base"] = _raw(base, cpu)
+                losses = [max(0.0, b - p) for _, _, b, p in base.iterations[-2:]] or [base.loss]
+                again = None
+                if not base.exact and not base.interrupted and max(losses + [base.loss]) >= RECHECK_AT:
+                    again, cpu2 = _timed(pos, move, Budget(nodes=args.nodes * args.recheck, recheck=1))
+                    rec["re"] = _raw(again, cpu2)
+                default = rec["re"] if again is not None and base.loss >= RECHECK_AT else rec["base"]
+                rec.update({k: v for k, v in default.items() if k != "it"})
+                rec["rechecked"] = default is not rec["base"]
+                rec["cpu"] = rec["base"]["cpu"] + (rec["re"]["cpu"] if rec["rechecked"] else 0.0)
+                top, cpu3 = _timed(pos, move, Budget(nodes=args.nodes * deeps[-1], recheck=1))
+                rec[f"deep{deeps[-1]}"] = _raw(top, cpu3)
+                full = [list(t) for t in top.iterations]
+                ok = _prefix(full, args.nodes)[-LAST:] == rec["base"]["it"]
+                if again is not None:
+                    ok = ok and _prefix(full, args.nodes * args.recheck)[-LAST:] == rec["re"]["it"]
+                rec["prefix_ok"] = ok
+                for k in deeps[:-1]:
+                    rec[f"deep{k}"] = _shallower(pos, move, full, args.nodes * k, phase, base.forced)
+                fh.write(json.dumps(rec, separators=(",", ":")) + "\n")
                 fh.flush()
             print(f"[{i + 1}/{args.positions}]", file=sys.stderr, flush=True)
 
@@ -276,6 +419,153 @@ def report(args) -> None:
         print(f"  classes at the budget: {counts}")
         cpu = [r["cpu"] for r in early]
         print(f"  CPU a move: mean {sum(cpu) / len(cpu):.2f} s at the budget")
+        report_candidates(early, min_points)
+    if args.against:
+        older = [json.loads(line) for line in _text(Path(args.against)).splitlines() if line]
+        by_key = {(r["set"], r["index"], r["kind"], r["move"]): r for r in older}
+        pairs = [(r, by_key.get((r["set"], r["index"], r["kind"], r["move"]))) for r in recs]
+        pairs = [(r, o) for r, o in pairs if o is not None]
+        print(f"against {args.against}: {len(pairs)} moves in both")
+        for key in ("", "deep10", "deep20"):
+            same = sum(
+                all(
+                    abs((r[key] if key else r)[k] - (o[key] if key else o)[k]) < 1e-9
+                    for k in ("loss", "win_loss", "depth")
+                )
+                for r, o in pairs
+                if not key or (key in r and key in o)
+            )
+            print(f"  {key or 'the measure'}: the same loss, win loss and depth {share(same, len(pairs))}")
+
+
+CANDIDATES = ("final", "min2", "mean2", "min3", "median3", "mean3")
+"""The candidate losses ``report`` scores from stored iterations: the last
+finished iteration's (the measure's), the smaller of the last two
+iterations' losses, and their mean (each iteration's loss is its best
+value minus its value of the move played); the same over the last three
+(the smallest, the median, the mean). Only ``final``, ``min2`` and
+``min3`` keep a move the last iteration values as the best at a loss of 0."""
+
+
+def candidate(its: list, rule: str, phase: int) -> dict:
+    """A candidate's (loss, win_loss, win_before) from a measure's last
+    iterations ([depth, nodes, best, played]), as ``class_of`` reads them."""
+    from patchsolve.search.result import win_probability_of
+
+    def wp(v: float) -> float:
+        return win_probability_of(v, phase)
+
+    if rule.endswith("3"):
+        triples = [(max(0.0, b - p), max(0.0, wp(b) - wp(p)), wp(b)) for _, _, b, p in its[-3:]]
+        ranked = sorted(reversed(triples), key=lambda t: t[0])  # by loss, the later first on a tie
+        if rule == "min3":
+            loss, win_loss, before = ranked[0]
+        elif rule == "median3":
+            loss, win_loss, before = ranked[(len(ranked) - 1) // 2]
+        else:
+            loss = sum(t[0] for t in triples) / len(triples)
+            win_loss, before = sum(t[1] for t in triples) / len(triples), triples[-1][2]
+        return {"loss": loss, "win_loss": win_loss, "win_before": before}
+    pairs = [(max(0.0, b - p), max(0.0, wp(b) - wp(p)), wp(b)) for _, _, b, p in its[-2:]]
+    if rule == "final" or len(pairs) == 1:
+        loss, win_loss, before = pairs[-1]
+    elif rule == "min2":  # the iteration whose loss is the smaller (the last on a tie), both its numbers
+        loss, win_loss, before = pairs[0] if pairs[0][0] < pairs[1][0] else pairs[1]
+    elif rule == "mean2":
+        loss, win_loss = sum(x for x, _, _ in pairs) / 2, sum(y for _, y, _ in pairs) / 2
+        before = pairs[-1][2]
+    else:
+        raise ValueError(rule)
+    return {"loss": loss, "win_loss": win_loss, "win_before": before}
+
+
+def candidate_measure(rec: dict, rule: str, recheck_at: float) -> dict:
+    """A candidate's measure of an early row: its loss at the budget, or the
+    re-check's where that loss is ``recheck_at`` or more (the re-check
+    applied to the candidate's own loss)."""
+    if rec["exact"]:  # the solver's values: no rule changes them
+        return {
+            k: rec[k] for k in ("loss", "win_loss", "win_before", "forced", "proven_before", "proven_after")
+        }
+    c = candidate(rec["base"]["it"], rule, rec["phase"])
+    if c["loss"] >= recheck_at and "re" in rec:
+        c = candidate(rec["re"]["it"], rule, rec["phase"])
+    elif c["loss"] >= recheck_at:
+        c["unstored"] = True  # a candidate asking for a re-check the run did not make (mean3 only can)
+    return c | {"forced": rec["forced"], "proven_before": None, "proven_after": None}
+
+
+def near(rec: dict) -> bool:
+    """The row's position is near the end (the solver bounds its measures)."""
+    from patchsolve.search.endgame import near_end
+
+    return near_end(ps.Position(rec["position"]))
+
+
+def candidate_ref(rec: dict, key: str, rule: str) -> dict:
+    """A candidate's reference (``deep10``, ``deep20``): the solver's
+    numbers where it proved both values, else the rule over its iterations."""
+    d = rec[key]
+    if d["exact"]:
+        keep = ("loss", "win_loss", "win_before", "proven_before", "proven_after")
+        return {k: d[k] for k in keep} | {"forced": rec["forced"]}
+    c = candidate(d["it"], rule, rec["phase"])
+    return c | {"forced": rec["forced"], "proven_before": None, "proven_after": None}
+
+
+def report_candidates(early: list, min_points) -> None:
+    """Each candidate loss scored against the same candidate at 10x and 20x
+    (the references without a re-check)."""
+    from patchsolve.review.judge import RECHECK_AT
+
+    rows = [r for r in early if "base" in r]
+    if not rows:
+        return
+    if any(not r["base"]["it"] for r in rows):
+        print("  (rows without a finished iteration are left out of the candidates)")
+        rows = [r for r in rows if r["base"]["it"]]
+    bounded = sum(not r["exact"] and (r["proven_before"] or r["proven_after"]) is not None for r in rows)
+    print(
+        f"  {sum(r['exact'] for r in rows)} rows exact (the solver's numbers for every candidate); "
+        f"{sum(not r['exact'] and near(r) for r in rows)} other rows near the end (the candidates "
+        f"from the iterations, before the solver's bounds; {bounded} with a proven outcome)"
+    )
+    print(
+        f"candidate losses ({len(rows)} moves; prefix check {share(sum(r['prefix_ok'] for r in rows), len(rows))}):"
+    )
+    whole = sum(
+        all(
+            m["it"][-1][0] == m["depth"]
+            and [t[0] for t in m["it"]] == list(range(m["depth"] - len(m["it"]) + 1, m["depth"] + 1))
+            for m in [r["base"], r["deep20"]] + ([r["re"]] if "re" in r else [])
+        )
+        for r in rows
+    )
+    print(
+        "  the move played valued in every iteration kept (consecutive depths up to the measure's):",
+        share(whole, len(rows)),
+    )
+    same_as_measure = sum(candidate_measure(r, "final", RECHECK_AT)["loss"] == r["loss"] for r in rows)
+    print("  the final candidate equals the stored measure's loss:", share(same_as_measure, len(rows)))
+    for rule in CANDIDATES:
+        own = [candidate_measure(r, rule, RECHECK_AT) for r in rows]
+        d10 = [candidate_ref(r, "deep10", rule) for r in rows]
+        d20 = [candidate_ref(r, "deep20", rule) for r in rows]
+        agree = sum(abs(a["loss"] - b["loss"]) <= 1 for a, b in zip(own, d20))
+        ref = sum(abs(a["loss"] - b["loss"]) <= 1 for a, b in zip(d10, d20))
+        flagged = [(a, b) for a, b in zip(own, d10) if class_of(a, min_points) in FLAGGED]
+        kept = sum(class_of(b, min_points) in FLAGGED for _, b in flagged)
+        same = sum(class_of(a, min_points) == class_of(b, min_points) for a, b in flagged)
+        good = [(a, b) for a, b in zip(own, d10) if class_of(a, min_points) in ("best", "good")]
+        stay = sum(class_of(b, min_points) in ("best", "good") for _, b in good)
+        unstored = sum(c.get("unstored", False) for c in own)
+        rechecked = sum(candidate(r["base"]["it"], rule, r["phase"])["loss"] >= RECHECK_AT for r in rows)
+        print(
+            f"  {rule}: within 1 point of 20x {share(agree, len(rows))}; 10x within 1 of 20x "
+            f"{share(ref, len(rows))}; flagged still flagged at 10x {share(kept, len(flagged))}; "
+            f"same class {share(same, len(flagged))}; best/good kept {share(stay, len(good))}; "
+            f"re-checked {rechecked}" + (f" ({unstored} not stored: base kept)" if unstored else "")
+        )
 
 
 def main(argv=None) -> int:
@@ -298,11 +588,31 @@ def main(argv=None) -> int:
     p.add_argument("--nodes", type=int, default=300_000)
     p.add_argument("--recheck", type=int, default=1, help="Budget.recheck (1: none)")
     p.add_argument("--out", required=True)
+    p = sub.add_parser("fill")
+    p.add_argument("files", nargs="+")
+    p.add_argument("--nodes", type=int, default=300_000)
+    p.add_argument("--deep", default="10,20")
+    p.add_argument("--out", required=True)
     p = sub.add_parser("report")
     p.add_argument("files", nargs="+")
+    p.add_argument("--against", help="an older rows file: how many of the same moves measure the same")
     p.add_argument("--min-points", default=",".join(str(x) for x in analysis.MIN_POINTS))
+    for name in ("late", "remeasure"):
+        sub.choices[name].add_argument(
+            "--loss-over", type=int, default=None, help="review.judge.LOSS_OVER (default: the module's)"
+        )
     args = ap.parse_args(argv)
-    {"late": run_late, "early": run_early, "remeasure": run_remeasure, "report": report}[args.command](args)
+    if getattr(args, "loss_over", None) is not None:
+        from patchsolve.review import judge as judge_module
+
+        judge_module.LOSS_OVER = args.loss_over
+    {
+        "late": run_late,
+        "early": run_early,
+        "remeasure": run_remeasure,
+        "fill": run_fill,
+        "report": report,
+    }[args.command](args)
     return 0
 
 
