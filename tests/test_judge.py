@@ -109,6 +109,9 @@ def test_the_loss_is_the_smallest_of_the_last_iterations_losses():
         assert m.loss == min(losses)
         chosen = max((t for t in last if t[2] - t[3] == m.loss), key=lambda t: t[0])
         assert (m.depth, m.best.value, m.played.value) == (chosen[0], chosen[2], chosen[3])
+        # the ranked rows are that iteration's: the best row is the best move, at its value
+        if m.best.bound == "estimate":
+            assert max(d["score"] for d in m.rows) == m.best.value
         if losses[-1] == 0:  # valued as the best by the last iteration: no loss
             assert m.loss == 0 and m.is_best
 
@@ -189,10 +192,8 @@ def test_property_a_measure_never_charges_a_move_valued_as_the_best(seed, pick, 
     assert m.loss >= 0 and m.win_loss >= 0
     assert m.loss == m.best.value - m.played.value
     row = next(d for d in m.rows if d["move"] == str(move))
-    # the rows are the last iteration's; the two values the iteration's the loss comes from
-    by_depth = {t[0]: t for t in m.iterations}
-    valued = row["score"] == m.played.value or by_depth.get(m.depth, (0, 0, 0, None))[3] == m.played.value
-    assert valued or m.exact or m.played.bound != "estimate"
+    # the rows, the best move and both values are of the one iteration the loss comes from
+    assert row["score"] == m.played.value or m.exact or m.played.bound != "estimate"
 
 
 def test_a_loss_worth_classing_is_measured_again_deeper():

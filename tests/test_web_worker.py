@@ -34,7 +34,7 @@ def test_alphabeta_progress_comes_from_one_search(monkeypatch):
 
     calls = []
     real = alphabeta.run
-    monkeypatch.setattr(alphabeta, "run", lambda *a: calls.append(1) or real(*a))
+    monkeypatch.setattr(alphabeta, "run", lambda *a, **k: calls.append(1) or real(*a, **k))
     pos = Game.read(GOLDEN).position(10)
     result, reports = run(
         "search", {"position": pos.to_text(), "engine": "alphabeta", "time": 5.0, "depth": 5}
