@@ -70,22 +70,11 @@ FLAGGED = ("inaccuracy", "mistake", "blunder")
 
 
 def _measured(pos, move, budget: Budget) -> dict:
-    """The measure's raw numbers (what a class is computed from)."""
-    t0 = time.process_time()
-    m = measure(pos, move, budget)
-    return {
-        "loss": m.loss,
-        "win_loss": m.win_loss,
-        "win_before": m.best.win_probability,
-        "proven_before": m.best.proven,
-        "proven_after": m.played.proven,
-        "exact": m.exact,
-        "forced": m.forced,
-        "depth": m.depth,
-        "best": m.best.move,
-        "rechecked": m.rechecked,
-        "cpu": time.process_time() - t0,
-    }
+    """The measure's raw numbers (what a class is computed from), without
+    its iterations."""
+    raw = _raw(*_timed(pos, move, budget))
+    del raw["it"]
+    return raw
 
 
 def late_moves(row: dict, rng: random.Random) -> list[tuple[str, str, float, bool]]:
