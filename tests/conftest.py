@@ -1,3 +1,4 @@
+import signal
 import sys
 from pathlib import Path
 
@@ -5,6 +6,15 @@ import pytest
 
 # tests/ holds the pure-Python reference rules (reference.py)
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+
+def pytest_configure(config):
+    # A suite started in the background of a non-interactive shell (`.ci/run &`)
+    # inherits SIGINT ignored, and every process it starts would too, so the
+    # tests that send a real Ctrl-C to a real process would see it ignored.
+    # A handler (unlike "ignored") is reset to the default in a new program.
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_addoption(parser):
