@@ -1,6 +1,6 @@
 """The time manager (``search/budget.py``'s ``TimeManager``): one per
 search, made by ``patchsolve.search`` with the engine's threads counted
-once, and its shares the module functions' for the same limits."""
+once, and its shares as the budget's rules state them."""
 
 import pytest
 
@@ -50,19 +50,54 @@ def test_a_search_near_the_end_makes_one_time_manager_and_counts_its_threads_onc
         Limits(time=2, hash_mb=2, seed=7, workers=3),
     ],
 )
-def test_the_time_managers_shares_are_the_module_functions(given):
+def test_the_time_managers_shares_follow_the_budget_rules(given):
+    """Each share as the module's table states it: the solver first gets
+    ENDGAME_SHARE (or, under a node budget alone, SOLVER_NODES_SHARE nodes
+    of its own; ENDGAME_NODES under a depth or iteration budget), the
+    reserve KEEP_SHARE, the engine what is left, the hand-over what the
+    engine left unless under HAND_OVER_MIN of it."""
     manager = TimeManager(given, "alphabeta" if given.iterations is None else "mcts")
-    own = budget.apart(given)
+    own = given.nodes is not None and given.time is None
     assert manager.own_nodes == own
+
+    def part_of(share: float, nodes: int) -> dict:
+        out = {}
+        if given.time is not None:
+            out["time"] = given.time * share
+        if given.nodes is not None:
+            out["nodes"] = max(1, int(given.nodes * share))
+        return out or {"nodes": nodes}
+
+    first = part_of(budget.ENDGAME_SHARE, budget.ENDGAME_NODES)
+    if own:
+        first["nodes"] = int(given.nodes * budget.SOLVER_NODES_SHARE)
     within, _ = manager.solver_first(given.workers)
-    part = budget.solver_first(given, own, given.workers)
-    assert within == budget.solver_limits(given, part)
-    assert manager.reserve() == budget.reserve(given)
+    assert (within.time, within.nodes, within.workers, within.seed) == (
+        first.get("time"),
+        first.get("nodes"),
+        given.workers,
+        given.seed,
+    )
+    small = first.get("time", 0) <= 0.5 and first.get("nodes", 0) <= 1_000_000
+    assert within.hash_mb == min(4 if small else 16, given.hash_mb or 64)
+    reserve = part_of(budget.KEEP_SHARE, budget.ENDGAME_NODES // 4)
+    assert manager.reserve() == reserve
     kept = manager.solver_spent(0.01, 1234, True)
-    assert kept == budget.reserve(given)
-    left = budget.engine_rest(given, 0.01, 1234, kept, own)
-    assert manager.engine_rest() == (given.replace(**left) if left else given)
-    assert manager.left_for_hand_over(0.02, 100) == budget.hand_over(manager.engine_limits, 0.02, 100)
+    assert kept == reserve
+    left = {}
     if given.time is not None:
-        assert manager.beside_time() == budget.beside_time(given)
-        assert manager.left_after(0.1) == budget.left_after(given, 0.1)
+        left["time"] = given.time - 0.01 - reserve["time"]
+    if given.nodes is not None and not own:
+        left["nodes"] = given.nodes - 1234 - reserve["nodes"]
+    engine = manager.engine_rest()
+    assert engine == (given.replace(**left) if left else given)
+    after = {}
+    if engine.time is not None:
+        after["time"] = engine.time - 0.02
+    if engine.nodes is not None:
+        after["nodes"] = engine.nodes - 100
+    assert manager.left_for_hand_over(0.02, 100) == (after or None)
+    assert manager.left_for_hand_over(engine.time or 0, engine.nodes or 0) is None  # nothing left
+    if given.time is not None:
+        assert manager.beside_time() == given.time * (1 - budget.KEEP_SHARE)
+        assert manager.left_after(0.1) == {"time": given.time - 0.1}

@@ -12,33 +12,32 @@ the solver first             ``ENDGAME_SHARE`` of the time and nodes, or under
                              a node budget alone nodes of its own
                              (``SOLVER_NODES_SHARE``, :func:`apart`), or
                              ``ENDGAME_NODES`` under a depth or iteration
-                             budget: :func:`solver_first`
+                             budget: :meth:`TimeManager.first_share`
 the reserve                  ``KEEP_SHARE``, kept back to test the engine's
-                             move when only a win is proven: :func:`reserve`
-the engine after it          what is left: :func:`engine_rest`
+                             move when only a win is proven: :meth:`TimeManager.reserve`
+the engine after it          what is left: :meth:`TimeManager.rest`
 the solver beside            one thread for the move time less the reserve
-                             (under ``BESIDE_MAX_TIME``): :func:`beside_time`
+                             (under ``BESIDE_MAX_TIME``): :meth:`TimeManager.beside_time`
 the hand-over                what the engine left, unless less than
-                             ``HAND_OVER_MIN`` of it: :func:`hand_over`; less
+                             ``HAND_OVER_MIN`` of it: :meth:`TimeManager.left_for_hand_over`; less
                              the engine's look at a choice left standing
                              (``STANDING_CHECK_*``): :func:`less_standing_check`
 the solver's own slices      ``SIGN_SHARE`` for the win/loss pass,
                              ``BEST_FIRST_SHARE`` and ``CHOICE_SLICE`` for the
                              first slices of the questions (then doubled)
 its table                    ``SHORTCUT_HASH_MB`` by the size of the share:
-                             :func:`solver_limits`
+                             :meth:`TimeManager.table_mb`
 ===========================  =================================================
 
 A share is a plain dict of ``time``, ``nodes`` and ``workers`` until the
-solver runs it (:func:`solver_limits` makes the ``Limits``).
+solver runs it (:meth:`TimeManager.solver` makes the ``Limits``).
 
 One search's shares come from one :class:`TimeManager`, the time manager:
 ``patchsolve.search`` makes it once, with the limits checked for the
 engine and the engine's threads counted once, and the near-end plan
 (``endgame.py``), the engine and the hand-over (``handover.py``) ask it
 for each share as the search proceeds, without the limits being passed
-again. The module functions below answer the same questions for a
-``Limits`` given to them (each makes a ``TimeManager`` for it).
+again.
 """
 
 from __future__ import annotations
@@ -135,7 +134,8 @@ class TimeManager:
 
     def share(self, part: float, nodes: int) -> dict:
         """``part`` of the time and node budget, or ``nodes`` nodes under a
-        depth or iteration budget (:func:`share`)."""
+        depth or iteration budget (deterministic): the solver's share first,
+        and the reserve for testing the engine's move."""
         out: dict = {}
         if self.limits.time is not None:
             out["time"] = self.limits.time * part
@@ -145,12 +145,13 @@ class TimeManager:
             out["nodes"] = nodes
         return out
 
-    def first_share(self, workers: int | None, own_nodes: bool | None = None) -> dict:
-        """The share of the solver tried first on ``workers`` threads
-        (:func:`solver_first`); ``own_nodes`` by default :func:`apart`'s."""
-        own = self.own_nodes if own_nodes is None else own_nodes
+    def first_share(self, workers: int | None) -> dict:
+        """The share of the solver tried first on ``workers`` threads:
+        ``ENDGAME_SHARE``, or under a node budget alone (``own_nodes``:
+        :func:`apart`) ``SOLVER_NODES_SHARE`` nodes of its own per node of
+        it."""
         out = self.share(ENDGAME_SHARE, ENDGAME_NODES)
-        if own and self.limits.nodes is not None:
+        if self.own_nodes and self.limits.nodes is not None:
             out["nodes"] = max(1, int(self.limits.nodes * SOLVER_NODES_SHARE))
         out["workers"] = workers
         return out
@@ -164,18 +165,18 @@ class TimeManager:
 
     def reserve(self) -> dict:
         """The share kept back to test the engine's move once a win is
-        proven (:func:`reserve`)."""
+        proven (``proof.keep_the_win``)."""
         return self.share(KEEP_SHARE, ENDGAME_NODES // 4)
 
-    def rest(self, spent: float, solver_nodes: int, kept: dict, own_nodes: bool | None = None) -> dict:
+    def rest(self, spent: float, solver_nodes: int, kept: dict) -> dict:
         """The changes to the limits for the engine after the solver first
-        and the reserve ``kept`` (:func:`engine_rest`); ``own_nodes`` by
-        default :func:`apart`'s."""
-        own = self.own_nodes if own_nodes is None else own_nodes
+        (``spent`` seconds, ``solver_nodes`` nodes) and the reserve ``kept``;
+        under a node budget alone (``own_nodes``) the solver's nodes were
+        its own."""
         left: dict = {}
         if self.limits.time is not None:
             left["time"] = max(1e-3, self.limits.time - spent - kept.get("time", 0.0))
-        if self.limits.nodes is not None and not own:
+        if self.limits.nodes is not None and not self.own_nodes:
             left["nodes"] = max(1, self.limits.nodes - solver_nodes - kept.get("nodes", 0))
         return left
 
@@ -202,7 +203,8 @@ class TimeManager:
 
     def beside_time(self) -> float:
         """The seconds of the solver beside the search, and of the search
-        beside it: the move time less the reserve (:func:`beside_time`)."""
+        beside it: the move time less the reserve (``beside`` holds: a time
+        limit)."""
         return float(self.limits.time or 0.0) * (1 - KEEP_SHARE)
 
     def beside(self) -> tuple[Limits, Limits, int]:
@@ -217,12 +219,13 @@ class TimeManager:
 
     def left_after(self, spent: float) -> dict:
         """The reserve after the solver beside the search: what is left of
-        the move time after ``spent`` seconds (:func:`left_after`)."""
+        the move time after ``spent`` seconds."""
         return {"time": max(1e-3, float(self.limits.time or 0.0) - spent)}
 
     def left_for_hand_over(self, used: float, engine_nodes: int) -> dict | None:
         """What is left of the engine's limits after it ran (``used``
-        seconds, ``engine_nodes`` nodes), or None (:func:`hand_over`)."""
+        seconds, ``engine_nodes`` nodes), or None: less than
+        ``HAND_OVER_MIN`` of a budget left, or no time or node budget."""
         limits = self.engine_limits
         left: dict = {}
         if limits.time is not None:
@@ -249,58 +252,13 @@ class TimeManager:
         return Limits(hash_mb=self.table_mb(part), seed=self.limits.seed, **part)
 
     def table_mb(self, part: dict) -> int:
-        """The table of the solver's share ``part`` (:func:`table_mb`)."""
+        """A table sized to the solver's share ``part``: a fresh 64 MB table
+        costs more in first-touch page faults than a 0.1 s solve takes (at
+        0.25 s a move, 11-13 of 21 near-end positions proven with 64 MB,
+        15-17 with 4 MB; benchmarks/results/shortcut_table.md)."""
         small = part.get("time", 0) <= SHORTCUT_SMALL_TIME and part.get("nodes", 0) <= SHORTCUT_SMALL_NODES
         mb = SHORTCUT_HASH_MB[0] if small else SHORTCUT_HASH_MB[1]
         return min(mb, self.limits.hash_mb) if self.limits.hash_mb else mb
-
-
-def share(limits: Limits, part: float, nodes: int) -> dict:
-    """``part`` of the time and node budget of ``limits``, or ``nodes``
-    nodes under a depth or iteration budget (deterministic): the solver's
-    share first, and the reserve for testing the engine's move."""
-    return TimeManager(limits).share(part, nodes)
-
-
-def solver_first(limits: Limits, own_nodes: bool, workers: int | None) -> dict:
-    """The share of the solver tried first: ENDGAME_SHARE, or under a node
-    budget alone (``own_nodes``: :func:`apart`) SOLVER_NODES_SHARE nodes of
-    its own per node of it; on ``workers`` threads."""
-    return TimeManager(limits).first_share(workers, own_nodes)
-
-
-def reserve(limits: Limits) -> dict:
-    """The share kept back to test the engine's move once a win is proven
-    (``proof.keep_the_win``)."""
-    return TimeManager(limits).reserve()
-
-
-def engine_rest(limits: Limits, spent: float, solver_nodes: int, kept: dict, own_nodes: bool) -> dict:
-    """What is left of ``limits`` for the engine after the solver first
-    (``spent`` seconds, ``solver_nodes`` nodes) and the reserve ``kept``:
-    the changes to make to ``limits``. Under a node budget alone
-    (``own_nodes``) the solver's nodes were its own."""
-    return TimeManager(limits).rest(spent, solver_nodes, kept, own_nodes)
-
-
-def beside_time(limits: Limits) -> float:
-    """The seconds of the solver beside the search, and of the search
-    beside it: the move time less the reserve (``beside`` holds: a time
-    limit)."""
-    return TimeManager(limits).beside_time()
-
-
-def left_after(limits: Limits, spent: float) -> dict:
-    """The reserve after the solver beside the search: what is left of the
-    move time after ``spent`` seconds."""
-    return TimeManager(limits).left_after(spent)
-
-
-def hand_over(limits: Limits, used: float, engine_nodes: int) -> dict | None:
-    """What is left of ``limits`` after the engine (``used`` seconds,
-    ``engine_nodes`` nodes) for the solver of the hand-over, or None: less
-    than HAND_OVER_MIN of a budget left, or no time or node budget."""
-    return TimeManager(limits).left_for_hand_over(used, engine_nodes)
 
 
 def less_standing_check(budget: dict) -> dict:
@@ -334,21 +292,6 @@ def win_test(kept: dict) -> Limits:
     return Limits(hash_mb=SHORTCUT_HASH_MB[0], workers=1, **kept)
 
 
-def solver_limits(limits: Limits, part: dict) -> Limits:
-    """The solver's limits for the share ``part`` (time, nodes, workers),
-    within the search's ``limits``: its seed, and a table sized to the
-    share (:func:`table_mb`)."""
-    return TimeManager(limits).solver(part)
-
-
-def table_mb(limits: Limits, part: dict) -> int:
-    """A table sized to the near-end solver's small share: a fresh 64 MB
-    table costs more in first-touch page faults than a 0.1 s solve takes
-    (at 0.25 s a move, 11-13 of 21 near-end positions proven with 64 MB,
-    15-17 with 4 MB; benchmarks/results/shortcut_table.md)."""
-    return TimeManager(limits).table_mb(part)
-
-
 __all__ = [
     "SEARCH_TIME",
     "CLI_TIME",
@@ -362,17 +305,8 @@ __all__ = [
     "SIGN_SHARE",
     "TimeManager",
     "apart",
-    "share",
-    "solver_first",
-    "reserve",
-    "engine_rest",
-    "beside_time",
-    "left_after",
-    "hand_over",
     "less_standing_check",
     "standing_check",
     "halves",
     "win_test",
-    "solver_limits",
-    "table_mb",
 ]
