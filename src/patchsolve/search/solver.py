@@ -559,11 +559,11 @@ def new_table(limits: Limits | None = None, *, hash_mb: int | None = None, threa
     ``hash_mb`` megabytes (None: the default) on ``threads`` threads, as
     the search's budget counted them (``budget.TimeManager.solver_first``)."""
     if limits is not None:
-        return _new_run(limits, check_options({})).solver
+        hash_mb, threads = limits.hash_mb, threads_for(limits, "solve")
     mb = hash_mb or DEFAULT_HASH_MB
     with allocation("solver table", mb):
         # no budget yet: each run sets its own (``_Run``)
-        return _Run(mb, False, _DEFAULT_FLAGS, None, None, None, threads).solver
+        return c_solver(mb, wdl=False, threads=threads, **dict(zip(_FLAG_SWITCHES, _DEFAULT_FLAGS)))
 
 
 def run(position: Position, limits: Limits, opts: dict, table: Any = None) -> SearchResult:
