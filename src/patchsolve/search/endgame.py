@@ -93,12 +93,6 @@ class Plan:
     hand_over: bool
     manager: TimeManager
 
-    @property
-    def threads(self) -> int | None:
-        """The engine's threads when the solver runs beside it (one of
-        them the solver's), else None."""
-        return self.manager.threads if self.solver == "beside" else None
-
 
 def near_end(position: Position) -> bool:
     """Whether the solver is tried: the game is not over and a time token
