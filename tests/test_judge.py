@@ -153,6 +153,18 @@ def test_a_review_charges_each_move_its_measure():
         )
 
 
+def test_the_best_move_played_loses_nothing_near_the_end():
+    # the solver proves the position after walk (4 exactly) but only that the one before is
+    # won, so the search's own estimate of walk (5) stood beside the proof: walk charged a point
+    pos = ps.Position(
+        "revised 22,28,24,3,23,5,26,7,19,12,31,10,13,16,17,9,2,14,29,32,25,0,8,21,6,1 "
+        "1feff01c0402000000000/10180c1e1f058040600 37/34 3/5 38/39 - 44,50 - - -"
+    )
+    m = measure(pos, "walk", nodes=50_000)
+    assert m.best.move == "walk" and m.is_best and m.loss == 0.0
+    assert m.played.bound == "exact" and m.best == m.played
+
+
 def test_budgets_are_checked():
     for bad in ({"nodes": 10}, {"nodes": 1.5}, {"depth": 0}, {"depth": True}, {"nodes": 5000, "depth": 3}):
         with pytest.raises(LimitError):

@@ -284,6 +284,11 @@ class _Measurer:
         played = self._side(played_row)
         if near_end(self.pos) and not self.interrupted:
             best, played = self._prove(best, played)
+        if best.move == played.move:
+            # one move valued twice, from the position before it and from the one after it
+            # (near the end, where the solver may prove one and not the other): the better
+            # proven value is its value, and it loses nothing
+            best = played = best if best.bound == "exact" and played.bound != "exact" else played
         if played.value >= best.value and played.win_probability >= best.win_probability:
             best = played  # the move played is as good as any this measure finds: it is the best
         exact = best.bound == "exact" and played.bound == "exact"
