@@ -22,7 +22,11 @@ the quiz, the web page's ``why?`` -- comes from :func:`measure`:
   exact solver values both positions (the one before the move and the one
   after it) within ``Budget.solver_nodes`` each. Where it proves both, the
   loss is exact (``bound="exact"``); where it proves bounds, each estimate
-  is kept within them, so the loss is within what is proven.
+  is kept within them, so the loss is within what is proven. Where the
+  search's first choice is the move played and the solver proves it worth
+  less than the search thought, the best move is the best of the others
+  (ranked by a search of the same budget): a move is charged by what the
+  position after it is worth, even when it is the search's own choice.
 - **Re-checked when it matters.** A move that the first search finds losing
   ``RECHECK_AT`` points or more (and that the solver did not prove) is
   measured again at ``Budget.recheck`` times the budget (two plies deeper
@@ -63,6 +67,7 @@ MAX_NODES = 2**40
 # point of 20x on 87.5% (83.5%); late, optimal moves best or good 97.6% (95.0%)
 # (benchmarks/results/judge/README.md)
 LOSS_OVER = 3
+OTHER_ROWS = 8  # MultiPV rows when the best move of the others is asked for: every choice comes first
 
 
 @dataclass(frozen=True)
@@ -271,6 +276,7 @@ class _Measurer:
         self.interrupted = False
         self.iterations: list[tuple[int, int, float, float]] = []
         self._rows_at: dict[int, list[RootMove]] = {}  # each finished iteration's ranked rows
+        self._root: _Proof | None = None  # what the solver proved of the position (near the end)
 
     def run(self) -> Measure:
         from patchsolve.search.endgame import near_end
@@ -284,11 +290,16 @@ class _Measurer:
         played = self._side(played_row)
         if near_end(self.pos) and not self.interrupted:
             best, played = self._prove(best, played)
-        if best.move == played.move:
-            # one move valued twice, from the position before it and from the one after it
-            # (near the end, where the solver may prove one and not the other): the better
-            # proven value is its value, and it loses nothing
-            best = played = best if best.bound == "exact" and played.bound != "exact" else played
+        if best.move == played.move and best.value != played.value:
+            # the move played valued twice near the end: from the position before it (the
+            # search's first choice, kept within what the solver proved of that position) and
+            # from the one after it (the solver's proof of that one)
+            if best.bound == "exact" and played.bound != "exact":
+                played = best  # the position before proven, and this move the best: it loses nothing
+            else:
+                # the move is worth what the position after it is proven worth, less than the
+                # search thought: the best move is the best of the others (benchmarks/judge/)
+                best = self._best_other(played)
         if played.value >= best.value and played.win_probability >= best.win_probability:
             best = played  # the move played is as good as any this measure finds: it is the best
         exact = best.bound == "exact" and played.bound == "exact"
@@ -341,6 +352,28 @@ class _Measurer:
         )  # the best first (choice-first order is kept for display)
         return rows, r.depth
 
+    def _best_other(self, played: Side) -> Side:
+        """The best move other than the one played, by a search of the same
+        budget ranking every choice (``OTHER_ROWS``), kept within what the
+        solver proved of the position; the move played where none is better."""
+        from patchsolve.search import search
+
+        r = search(
+            self.pos,
+            engine="alphabeta",
+            endgame_solve=False,
+            multipv=OTHER_ROWS,
+            **self.budget.limits(),
+        )
+        self.interrupted = self.interrupted or r.interrupted
+        others = [d for d in r.root_moves if d["move"] != self.played]
+        if not others:
+            return played
+        other = self._side(max(others, key=lambda d: cast(float, d["score"])))
+        if self._root is not None:
+            other = _within(other, _Proof(None, self._root.upper, None, []), self._wp)
+        return other if other.value > played.value else played
+
     def _steadiest(self, rows: list[RootMove], depth: int) -> tuple[list[RootMove], int]:
         """The ranked rows (the best first) and the depth of the one of the
         last ``LOSS_OVER`` finished iterations whose loss is the smallest
@@ -373,7 +406,7 @@ class _Measurer:
         and of the position after the move played, each estimate kept
         within what it proves."""
         solved = self._solve(self.pos)
-        root = _for_mover(solved, self.pos, self.mover)
+        root = self._root = _for_mover(solved, self.pos, self.mover)
         move = _proven_best(solved)
         best = _within(best, root, self._wp, move, root.pv if move else None)
         child = self.pos.play(self.played)
