@@ -62,7 +62,7 @@ def test_move_from_text_checks_the_text_only():
         ("leather@z9", "bad square 'z9'"),
         ("99:0@a1", "no patch 99"),
         ("8:9@a1", "orientations 0..7, not 9"),
-        ("8:0@i9", "does not fit"),
+        ("8:0@i9", "runs off the quilt from i9"),
         ("walkk", "bad move"),
         ("", "bad move"),
     ],

@@ -588,7 +588,8 @@ def test_help_at_the_play_prompt_lists_the_prompt_commands_not_the_moves():
 def test_a_placement_that_does_not_fit_names_its_square():
     r = run("play", "--p1", "human", "--no-color", input="4:1@i9\nquit\n")
     assert r.exit_code == 0, r.output
-    assert "orientation 1 of patch 4 does not fit with its corner on i9" in r.stderr
+    assert "patch 4 in orientation 1 (2 wide, 3 tall) runs off the quilt from i9" in r.stderr
+    assert "top-left corner, a1 to h7" in r.stderr
 
 
 def test_best_draws_the_quilt_after_its_move_with_patch_symbols_not_hashes():

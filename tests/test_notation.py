@@ -2,12 +2,14 @@
 
 import json
 import random
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import patchsolve as ps
+from patchsolve import _core
 from patchsolve.errors import InvalidPositionError, NotationError
 from patchsolve.rules import notation
 
@@ -340,3 +342,25 @@ def test_nothing_is_built_on_error_and_from_fields_validates():
         ps.Position.from_fields({"edition": "revised"})
     with pytest.raises(InvalidPositionError):
         ps.Position.from_fields("not a dict")
+
+
+def test_a_patch_off_the_quilt_is_named_with_where_its_corner_can_go():
+    # a move's square is the top-left corner of the patch's bounding box: the corner can go on
+    # every square from which the whole patch stays on the 9x9 quilt, and nowhere else
+    for patch in range(33):
+        for orientation in range(_core.orientation_count(patch)):
+            fits, text = set(), None
+            for square in range(81):
+                try:
+                    _core.buy_move_code(patch, orientation, square)
+                    fits.add(square)
+                except ValueError as e:
+                    text = str(e)
+            if text is None:
+                continue
+            m = re.search(r"\((\d) wide, (\d) tall\) .* a1 to ([a-i])([1-9]) for this orientation$", text)
+            assert m, text
+            width, height = int(m[1]), int(m[2])
+            last_col, last_row = ord(m[3]) - ord("a"), int(m[4]) - 1
+            assert (last_col, last_row) == (9 - width, 9 - height)
+            assert fits == {r * 9 + c for r in range(last_row + 1) for c in range(last_col + 1)}
