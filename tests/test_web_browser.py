@@ -378,6 +378,12 @@ def test_review_then_practise_the_mistakes_on_the_board(browser, size):
             )
         ]
         assert ", ".join(words) in summary
+    labels = js(
+        driver,
+        "return Array.from(document.querySelectorAll('#review-graph svg text'),"
+        " t => t.getBoundingClientRect().height)",
+    )
+    assert labels and min(labels) >= 9, f"the graph's labels are {min(labels):.1f} px tall at {size}"
     screenshot(driver, "review", show="review-graph")
     if not any(m["loss"] > 2 for m in review["moves"]):
         pytest.skip("nothing lost more than 2 points at this budget")

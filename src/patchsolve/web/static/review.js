@@ -53,11 +53,15 @@ export function clearReview() {
 
 // -- the graph ------------------------------------------------------------------------------
 
-const W = 640, H = 150, LEFT = 34, RIGHT = 8, TOP = 10, BOTTOM = 22;
+const H = 150, LEFT = 34, RIGHT = 10, TOP = 10, BOTTOM = 22;
+let drawnWidth = 0;
 
 export function drawGraph() {
   const box = $("review-graph");
   if (!state.review) { box.hidden = true; return; }
+  box.hidden = false;
+  // drawn as wide as it is shown (a phone's 360 px, a laptop's 620), so its labels keep their size
+  const W = drawnWidth = Math.max(280, Math.round(box.clientWidth) || 640);
   const { data, nodes } = state.review;
   const margins = [data.start.margin0, ...data.moves.map((m) => m.margin0)];
   const n = data.moves.length;
@@ -73,7 +77,7 @@ export function drawGraph() {
     svg.appendChild(svgEl("text", { x: LEFT - 4, y: y(v) + 4, "font-size": 10, "text-anchor": "end", fill: "#666" },
       v === 0 ? "0" : fmt(Math.round(v))));
   }
-  const every = Math.max(1, Math.ceil(n / 10));
+  const every = Math.max(1, Math.ceil(n / Math.max(4, Math.min(10, Math.floor(inner / 40)))));
   for (let k = 0; k <= n; k += every) {
     svg.appendChild(svgEl("text", { x: x(k), y: H - 6, "font-size": 10, "text-anchor": "middle", fill: "#666" }, k));
   }
@@ -109,9 +113,14 @@ export function drawGraph() {
   legend.innerHTML = JUDGED.map((c) => `<span><i style="background:${CLASS_COLOUR[c]}"></i>${c} ${CLASS_MARK[c]}</span>`)
     .join(" ") + " <span>ring: the mover's colour</span>";
   box.appendChild(legend);
-  box.hidden = false;
   markGraph();
 }
+
+// a phone turned, a window resized: the graph drawn again at its new width
+window.addEventListener("resize", () => {
+  const box = $("review-graph");
+  if (state.review && !box.hidden && Math.abs(box.clientWidth - drawnWidth) > 40) drawGraph();
+});
 
 function tip(m) {
   return `${m.number}. player ${m.player}: ${m.move} (${m.class}${m.forced ? ", forced" : ""}), `
