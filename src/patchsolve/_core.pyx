@@ -491,19 +491,14 @@ def buy_move_code(int patch, int orientation, int square):
 cdef str _off_the_quilt(int patch, int orientation, int og, int square):
     """Why a placement is off the quilt, in the words a move is written
     in: the patch's size in that orientation and where its top-left corner
-    can go."""
-    cdef object shape = _from_u128(T.og_shape[og])
-    cdef int width = 0, height = 0, i
-    for i in range(BOARD_SQUARES):
-        if (shape >> i) & 1:
-            width = max(width, i % 9 + 1)
-            height = max(height, i // 9 + 1)
+    can go (its anchors: a rectangle from a1 to the last of them)."""
+    cdef int last = _from_u128(T.og_anchors[og]).bit_length() - 1
     # the square by name (a1..i9, as moves are written), its number only when off the board
     where = f"{'abcdefghi'[square % 9]}{square // 9 + 1}" if 0 <= square < BOARD_SQUARES else f"square {square}"
     return (
-        f"patch {patch} in orientation {orientation} ({width} wide, {height} tall) runs off the quilt "
-        f"from {where}: the square after @ is its top-left corner, a1 to "
-        f"{'abcdefghi'[9 - width]}{10 - height} for this orientation"
+        f"patch {patch} in orientation {orientation} ({9 - last % 9} wide, {9 - last // 9} tall) runs off "
+        f"the quilt from {where}: the square after @ is its top-left corner, a1 to "
+        f"{'abcdefghi'[last % 9]}{last // 9 + 1} for this orientation"
     )
 
 
