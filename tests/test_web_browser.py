@@ -378,12 +378,23 @@ def test_review_then_practise_the_mistakes_on_the_board(browser, size):
             )
         ]
         assert ", ".join(words) in summary
-    labels = js(
-        driver,
+    heights = (
         "return Array.from(document.querySelectorAll('#review-graph svg text'),"
-        " t => t.getBoundingClientRect().height)",
+        " t => t.getBoundingClientRect().height)"
     )
+    shown = "return document.querySelector('#review-graph svg').viewBox.baseVal.width"
+    labels = js(driver, heights)
     assert labels and min(labels) >= 9, f"the graph's labels are {min(labels):.1f} px tall at {size}"
+    if size == "laptop":  # the window narrowed to a phone's width and back: the graph drawn again each time
+        width = js(driver, shown)
+        for w, h in (SIZES["phone"], SIZES[size]):
+            driver.execute_cdp_cmd(
+                "Emulation.setDeviceMetricsOverride",
+                {"width": w, "height": h, "deviceScaleFactor": 1, "mobile": False},
+            )
+            drawn_at = (lambda x: x < width - 100) if w < SIZES[size][0] else (lambda x: x == width)
+            wait(driver, lambda d, drawn_at=drawn_at: drawn_at(d.execute_script(shown)))
+            assert min(js(driver, heights)) >= 9
     screenshot(driver, "review", show="review-graph")
     if not any(m["loss"] > 2 for m in review["moves"]):
         pytest.skip("nothing lost more than 2 points at this budget")

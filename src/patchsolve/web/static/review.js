@@ -54,14 +54,13 @@ export function clearReview() {
 // -- the graph ------------------------------------------------------------------------------
 
 const H = 150, LEFT = 34, RIGHT = 10, TOP = 10, BOTTOM = 22;
-let drawnWidth = 0;
 
 export function drawGraph() {
   const box = $("review-graph");
   if (!state.review) { box.hidden = true; return; }
   box.hidden = false;
   // drawn as wide as it is shown (a phone's 360 px, a laptop's 620), so its labels keep their size
-  const W = drawnWidth = Math.max(280, Math.round(box.clientWidth) || 640);
+  const W = Math.max(280, Math.round(box.clientWidth) || 640);
   const { data, nodes } = state.review;
   const margins = [data.start.margin0, ...data.moves.map((m) => m.margin0)];
   const n = data.moves.length;
@@ -118,8 +117,8 @@ export function drawGraph() {
 
 // a phone turned, a window resized: the graph drawn again at its new width
 window.addEventListener("resize", () => {
-  const box = $("review-graph");
-  if (state.review && !box.hidden && Math.abs(box.clientWidth - drawnWidth) > 40) drawGraph();
+  const box = $("review-graph"), svg = box.querySelector("svg.graph");
+  if (state.review && !box.hidden && svg && Math.abs(box.clientWidth - svg.viewBox.baseVal.width) > 40) drawGraph();
 });
 
 function tip(m) {
